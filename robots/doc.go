@@ -1,0 +1,81 @@
+// Package robots reads robots.txt files (RFC 9309) the way Google's
+// reference parser, google/robotstxt, reads them, and answers two
+// questions fast: which group of rules does a client obey, and does that
+// group allow a URL.
+//
+// Parse never fails and never panics. Rules are compiled when the file is
+// parsed: literal prefixes go into a trie, so Decide walks the path once
+// instead of scanning every rule, and neither Decide nor GroupForUserAgent
+// allocates.
+//
+// # How a file is read
+//
+// Where RFC 9309 is silent or loose, this package does what google/robotstxt
+// does, so that a verdict agrees with Google's:
+//
+//   - At most 512,000 bytes are read (see MaxSize); the rest is ignored.
+//     A leading UTF-8 byte order mark, or a leading part of one, is skipped.
+//     Lines end at CR, LF or CR LF.
+//   - A line longer than 16,663 bytes is cut to that length. A NUL byte
+//     ends a line's content. Text from "#" to the end of the line is a
+//     comment. White space around keys and values is ignored.
+//   - A line is "key: value". A line without a colon is accepted when it
+//     holds exactly two words ("disallow /tmp"), as Google does.
+//   - Keys are case-insensitive and read by prefix, as Google reads them:
+//     a key starting with "user-agent", "useragent" or "user agent" is
+//     user-agent; "allow" is allow; "disallow", "dissallow", "dissalow",
+//     "disalow", "diasllow" or "disallaw" is disallow; "sitemap" or
+//     "site-map" is sitemap. Any spelling other than the standard one is
+//     accepted and reported as a misspelling. "crawl-delay" is read into
+//     Group.CrawlDelay; other fields are ignored and reported.
+//   - A group is a run of user-agent lines and the lines after it. Any
+//     other field (a rule, sitemap, crawl-delay or unknown field) ends the
+//     run, so a user-agent line after it starts a new group; Google does
+//     the same. Blank lines mean nothing. Rules before the first user-agent
+//     line belong to no group and are ignored (and reported).
+//   - A user-agent value "*", alone or followed by white space, names the
+//     "*" group. Any other value is cut to its product token, the leading
+//     run of letters, "-" and "_": "Googlebot/2.1" names googlebot and
+//     "*bot" names no crawler. Tokens compare case-insensitively.
+//   - A rule with an empty pattern ("disallow:") is no rule. A pattern
+//     that starts with neither "/" nor "*" can match no URL; it is kept,
+//     and reported as an error.
+//
+// # Which group applies
+//
+// A crawler obeys exactly one group: the merge of every group that names
+// its product token. GroupFor takes a product token. When no group names
+// it, a token extended by "-suffix" falls back to the group of its longest
+// named prefix (Googlebot-Image obeys googlebot when the file has no
+// googlebot-image group, as Google documents for its own crawlers); then
+// the "*" group applies; with none, nothing is restricted. A named group
+// with no rules allows everything: it does not fall back to "*".
+//
+// GroupForUserAgent takes a whole HTTP User-Agent header, which is what a
+// server sees, and finds the file's own tokens inside it; see its doc.
+//
+// # How a URL is matched
+//
+// Matching is on the path with its parameters and query (PathFromURL
+// extracts it from a URL as Google does), case-sensitively, anchored at the
+// start. "*" matches any run of characters and "$" as the last character
+// of a pattern anchors the end; elsewhere "$" is itself. The matching rule
+// with the highest priority decides; the priority is the pattern's length
+// as Google counts it (after non-ASCII bytes are percent-encoded), so a
+// trailing "*" matches the same URLs but counts one longer, as in Google's
+// parser. An allow and a disallow of equal priority: allow wins. No match:
+// allowed. /robots.txt itself is always allowed.
+//
+// As in Google's parser, "allow: /dir/index.html" (or index.htm) also
+// allows "/dir/" alone, the URL that usually serves that page.
+//
+// Before matching, both the pattern and the path are brought to one
+// canonical spelling (see Canonical): escapes of unreserved characters are
+// decoded, other escapes are upper-cased, and bytes that may not stand raw
+// in a URL, such as non-ASCII UTF-8, are percent-encoded. So "/ü", "/%c3%bc"
+// and "/%C3%BC" are one path, and so are "/%70rivate" and "/private".
+// Google's parser does the encoding and upper-casing but compares the
+// unreserved escapes byte for byte; decoding them closes a bypass (a bot
+// asking for "/%70rivate" gets the page at "/private") and only makes two
+// spellings of one URL agree.
+package robots

@@ -1,0 +1,300 @@
+package robots
+
+import (
+	"strconv"
+	"strings"
+)
+
+// File is a parsed, compiled robots.txt. It is immutable and safe for
+// concurrent use. The methods of a nil *File behave as for an empty file:
+// nothing is restricted.
+type File struct {
+	groups   []*Group // distinct merged groups, in order of first appearance
+	global   *Group   // the group for "*", or nil
+	agents   []agentEntry
+	names    trie      // lower-cased product tokens; values index agents
+	first    [256]bool // bytes that can start a product token of the file
+	sitemaps []string
+	diags    []Diagnostic
+	nGroups  int
+	nRules   int
+}
+
+// agentEntry is one distinct product token named by the file.
+type agentEntry struct {
+	name  string // spelling of its first appearance
+	group *Group
+}
+
+func newFile(p *parser) *File {
+	f := &File{sitemaps: p.sitemaps, diags: p.diags, nGroups: len(p.groups)}
+	for _, g := range p.groups {
+		f.nRules += len(g.rules)
+	}
+
+	// Which groups name each token, and which name "*". A crawler obeys
+	// the union of every group that names it.
+	type member struct {
+		name   string
+		groups []int
+	}
+	var order []string // lower-cased tokens in order of first appearance
+	byName := map[string]*member{}
+	var global []int
+	for i, g := range p.groups {
+		for _, a := range g.agents {
+			if a.global {
+				if len(global) == 0 || global[len(global)-1] != i {
+					global = append(global, i)
+				}
+				continue
+			}
+			if a.token == "" {
+				continue
+			}
+			key := strings.ToLower(a.token)
+			m := byName[key]
+			if m == nil {
+				m = &member{name: a.token}
+				byName[key] = m
+				order = append(order, key)
+			}
+			if len(m.groups) == 0 || m.groups[len(m.groups)-1] != i {
+				m.groups = append(m.groups, i)
+			}
+		}
+	}
+
+	// Tokens named by the same set of groups share one compiled Group.
+	merged := map[string]*Group{}
+	groupOf := func(members []int) *Group {
+		var kb strings.Builder
+		for _, i := range members {
+			kb.WriteString(strconv.Itoa(i))
+			kb.WriteByte(',')
+		}
+		key := kb.String()
+		if g, ok := merged[key]; ok {
+			return g
+		}
+		g := mergeGroups(p.groups, members)
+		merged[key] = g
+		f.groups = append(f.groups, g)
+		return g
+	}
+
+	root := newBuildNode()
+	for _, key := range order {
+		m := byName[key]
+		root.walk(key).val = int32(len(f.agents))
+		f.agents = append(f.agents, agentEntry{name: m.name, group: groupOf(m.groups)})
+		f.first[key[0]] = true
+		f.first[upper(key[0])] = true
+	}
+	if len(global) > 0 {
+		f.global = groupOf(global)
+	}
+	f.names = root.flatten()
+	return f
+}
+
+func mergeGroups(src []*srcGroup, members []int) *Group {
+	g := &Group{}
+	seen := map[string]bool{}
+	gb := newGroupBuilder()
+	for _, i := range members {
+		s := src[i]
+		for _, a := range s.agents {
+			name := a.token
+			if a.global {
+				name = "*"
+			}
+			if name == "" || seen[strings.ToLower(name)] {
+				continue
+			}
+			seen[strings.ToLower(name)] = true
+			g.Agents = append(g.Agents, name)
+		}
+		if g.CrawlDelay == 0 {
+			g.CrawlDelay = s.crawlDelay
+		}
+		for _, r := range s.rules {
+			g.Rules = append(g.Rules, r)
+			gb.add(r, Canonical(r.Pattern))
+			if r.Directive == Allow {
+				addIndexRule(gb, r)
+			}
+		}
+	}
+	g.m = gb.compile()
+	return g
+}
+
+// addIndexRule follows Google in reading "allow: /dir/index.html" (or
+// index.htm, or anything starting so) as also allowing "/dir/" itself,
+// the URL that usually serves that page.
+func addIndexRule(gb *groupBuilder, r *Rule) {
+	slash := strings.LastIndexByte(r.Pattern, '/')
+	if slash < 0 || !strings.HasPrefix(r.Pattern[slash:], "/index.htm") {
+		return
+	}
+	dir := r.Pattern[:slash+1]
+	implied := &Rule{Directive: Allow, Pattern: r.Pattern, Line: r.Line, priority: googlePriority(dir) + 1}
+	gb.add(implied, Canonical(dir)+"$")
+}
+
+func upper(c byte) byte {
+	if c >= 'a' && c <= 'z' {
+		return c - 'a' + 'A'
+	}
+	return c
+}
+
+func lower(c byte) byte {
+	if c >= 'A' && c <= 'Z' {
+		return c - 'A' + 'a'
+	}
+	return c
+}
+
+// Sitemaps returns the sitemap URLs the file lists, as written.
+func (f *File) Sitemaps() []string {
+	if f == nil {
+		return nil
+	}
+	return f.sitemaps
+}
+
+// Diagnostics returns the parser's findings in line order.
+func (f *File) Diagnostics() []Diagnostic {
+	if f == nil {
+		return nil
+	}
+	return f.diags
+}
+
+// HasErrors reports whether any diagnostic has severity Error.
+func (f *File) HasErrors() bool {
+	for _, d := range f.Diagnostics() {
+		if d.Severity == Error {
+			return true
+		}
+	}
+	return false
+}
+
+// Counts returns the number of groups and of allow/disallow rules as
+// written in the file (before merging).
+func (f *File) Counts() (groups, rules int) {
+	if f == nil {
+		return 0, 0
+	}
+	return f.nGroups, f.nRules
+}
+
+// Groups returns the distinct groups crawlers can obey, each the merge of
+// the file's groups that name the same crawlers, in order of first
+// appearance.
+func (f *File) Groups() []*Group {
+	if f == nil {
+		return nil
+	}
+	return f.groups
+}
+
+// Agents returns the distinct product tokens the file names (not "*"), as
+// first spelled.
+func (f *File) Agents() []string {
+	if f == nil {
+		return nil
+	}
+	names := make([]string, len(f.agents))
+	for i, a := range f.agents {
+		names[i] = a.name
+	}
+	return names
+}
+
+// GroupFor returns the group a crawler whose product token is agent must
+// obey: the merge of every group naming agent (case-insensitively); failing
+// that, the group of the longest token that agent extends by "-suffix"
+// (Googlebot-Image obeys googlebot when no googlebot-image group exists);
+// failing that, the "*" group; nil when there is none.
+func (f *File) GroupFor(agent string) *Group {
+	if f == nil {
+		return nil
+	}
+	if agent == "*" || len(f.agents) == 0 {
+		return f.global
+	}
+	n, fallback := int32(0), int32(-1)
+	for i := 0; i < len(agent); i++ {
+		c := lower(agent[i])
+		if c == '-' && f.names.nodes[n].val >= 0 {
+			fallback = f.names.nodes[n].val
+		}
+		if n = f.names.child(n, c); n < 0 {
+			break
+		}
+	}
+	if n >= 0 && f.names.nodes[n].val >= 0 {
+		return f.agents[f.names.nodes[n].val].group
+	}
+	if fallback >= 0 {
+		return f.agents[fallback].group
+	}
+	return f.global
+}
+
+func isAlnum(c byte) bool {
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+}
+
+// GroupForUserAgent returns the group a client sending this User-Agent
+// header must obey, and the file's name for the agent that selected it.
+//
+// A header is not a product token: "Mozilla/5.0 (compatible; GPTBot/1.1;
+// +https://openai.com/gptbot)" must select the GPTBot group. So the file's
+// product tokens are looked for inside the header, case-insensitively, where
+// a token starts a word (the byte before it is not a letter, digit, "-" or
+// "_") and ends one (the byte after it is not a letter or digit). The longest
+// token found wins; since a token may end at a "-", "googlebot" is found in
+// "Googlebot-Image/1.0" and serves it when the file has no googlebot-image
+// group. With no token found, the "*" group applies and name is "". It does
+// not allocate.
+func (f *File) GroupForUserAgent(header string) (g *Group, name string) {
+	if f == nil {
+		return nil, ""
+	}
+	best, bestLen := int32(-1), 0
+	for i := 0; i < len(header); i++ {
+		if !f.first[header[i]] {
+			continue
+		}
+		if prev := header[i-min(i, 1)]; i > 0 && (isAlnum(prev) || prev == '-' || prev == '_') {
+			continue
+		}
+		n := int32(0)
+		for j := i; j < len(header); j++ {
+			if n = f.names.child(n, lower(header[j])); n < 0 {
+				break
+			}
+			if v := f.names.nodes[n].val; v >= 0 && j+1-i > bestLen &&
+				(j+1 == len(header) || !isAlnum(header[j+1])) {
+				best, bestLen = v, j+1-i
+			}
+		}
+	}
+	if best < 0 {
+		return f.global, ""
+	}
+	return f.agents[best].group, f.agents[best].name
+}
+
+// Allowed reports whether the crawler whose product token is agent may
+// fetch url, a full URL or a path. It answers the question
+// google/robotstxt's OneAgentAllowedByRobots answers, with GroupFor's
+// group selection.
+func (f *File) Allowed(agent, url string) bool {
+	return f.GroupFor(agent).Decide(PathFromURL(url)).Allowed
+}

@@ -1,0 +1,109 @@
+package robots
+
+import "time"
+
+// Directive is the kind of a rule: allow or disallow.
+type Directive uint8
+
+const (
+	// Disallow forbids the paths its pattern matches.
+	Disallow Directive = iota
+	// Allow permits the paths its pattern matches.
+	Allow
+)
+
+func (d Directive) String() string {
+	if d == Allow {
+		return "allow"
+	}
+	return "disallow"
+}
+
+// Rule is one allow or disallow line of a group.
+type Rule struct {
+	// Directive is allow or disallow.
+	Directive Directive
+	// Pattern is the path pattern as written in the file (comment and
+	// surrounding white space removed).
+	Pattern string
+	// Line is the 1-based line number of the rule in the file.
+	Line int
+
+	// priority is Google's match priority: the pattern's length after
+	// non-ASCII bytes are percent-encoded.
+	priority int
+}
+
+// String renders the rule as it would be written, e.g. "disallow: /private/".
+func (r *Rule) String() string {
+	if r == nil {
+		return ""
+	}
+	return r.Directive.String() + ": " + r.Pattern
+}
+
+// Verdict is the outcome of matching one path against a group.
+type Verdict struct {
+	// Allowed reports whether the path may be fetched.
+	Allowed bool
+	// Rule is the rule that decided, or nil when no rule matched (and
+	// everything not matched is allowed).
+	Rule *Rule
+}
+
+// Group is the set of rules one crawler obeys: the union of every group of
+// the file that names it.
+type Group struct {
+	// Agents are the user-agent values of the group's lines, as written
+	// (product tokens, or "*"), without duplicates, in file order.
+	Agents []string
+	// Rules are the group's allow and disallow rules in file order. Rules
+	// with an empty pattern have no effect and are not listed.
+	Rules []*Rule
+	// CrawlDelay is the group's first crawl-delay value, or 0 when the
+	// group has none. RFC 9309 does not define crawl-delay and Google
+	// ignores it; Decide never uses it.
+	CrawlDelay time.Duration
+
+	m matcher
+}
+
+// Decide matches a path, with its query if any, against the group's rules.
+// The rule with the longest pattern that matches decides; when an allow and
+// a disallow rule of the same length both match, allow wins. Paths no rule
+// matches, and /robots.txt itself, are allowed. Percent-encoded and raw
+// spellings of the same URL get the same verdict. A nil Group allows
+// everything. Decide does not allocate for paths of up to 1,024 bytes.
+func (g *Group) Decide(pathAndQuery string) Verdict {
+	if g == nil {
+		return Verdict{Allowed: true}
+	}
+	if pathAndQuery == "" {
+		pathAndQuery = "/"
+	}
+	var p []byte
+	if isCanonical(pathAndQuery) {
+		p = bytesOf(pathAndQuery)
+	} else {
+		var buf [1024]byte
+		p = appendCanonical(buf[:0], pathAndQuery)
+	}
+	if isRobotsTxt(p) {
+		return Verdict{Allowed: true}
+	}
+	r := g.m.best(p)
+	if r == nil {
+		return Verdict{Allowed: true}
+	}
+	return Verdict{Allowed: r.Directive == Allow, Rule: r}
+}
+
+// isRobotsTxt reports whether the canonical path p is /robots.txt, which
+// every crawler may always fetch.
+func isRobotsTxt(p []byte) bool {
+	const name = "/robots.txt"
+	if len(p) < len(name) || string(p[:len(name)]) != name {
+		return false
+	}
+	return len(p) == len(name) || p[len(name)] == '?'
+}

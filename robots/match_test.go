@@ -1,0 +1,213 @@
+package robots
+
+import "testing"
+
+// decide parses a one-group file for every crawler and decides path.
+func decide(t *testing.T, rules, path string) Verdict {
+	t.Helper()
+	return Parse([]byte("user-agent: *\n" + rules)).GroupFor("anybot").Decide(path)
+}
+
+// TestPathTable is Google's table of path patterns (SPEC.md, "Rules and
+// URL matching").
+func TestPathTable(t *testing.T) {
+	for _, tc := range []struct {
+		pattern  string
+		match    []string
+		notMatch []string
+	}{
+		{"/", []string{"/", "/fish", "/a/b?c=d"}, nil},
+		{"/*", []string{"/", "/fish", "/a/b?c=d"}, nil},
+		{
+			"/fish",
+			[]string{"/fish", "/fish.html", "/fish/salmon.html", "/fishheads", "/fishheads/yummy.html", "/fish.php?id=anything"},
+			[]string{"/Fish.asp", "/catfish", "/?id=fish", "/desert/fish"},
+		},
+		{
+			"/fish*",
+			[]string{"/fish", "/fish.html", "/fish/salmon.html", "/fishheads", "/fishheads/yummy.html", "/fish.php?id=anything"},
+			[]string{"/Fish.asp", "/catfish", "/?id=fish", "/desert/fish"},
+		},
+		{
+			"/fish/",
+			[]string{"/fish/", "/fish/?id=anything", "/fish/salmon.htm"},
+			[]string{"/fish", "/fish.html", "/animals/fish/", "/Fish/Salmon.asp"},
+		},
+		{
+			"/*.php",
+			[]string{"/index.php", "/filename.php", "/folder/filename.php", "/folder/filename.php?parameters", "/folder/any.php.file.html", "/filename.php/"},
+			[]string{"/", "/windows.PHP"},
+		},
+		{
+			"/*.php$",
+			[]string{"/filename.php", "/folder/filename.php"},
+			[]string{"/filename.php?parameters", "/filename.php/", "/filename.php5", "/windows.PHP"},
+		},
+		{
+			"/fish*.php",
+			[]string{"/fish.php", "/fishheads/catfish.php?parameters"},
+			[]string{"/Fish.PHP"},
+		},
+		// "$" is special only at the end.
+		{"/a$b", []string{"/a$b", "/a$bc"}, []string{"/ab", "/a"}},
+		{"/a$", []string{"/a"}, []string{"/ab", "/a/"}},
+		{"/a*$", []string{"/a", "/abc"}, []string{"/b"}},
+		{"/a*b*$", []string{"/ab", "/axbyz"}, []string{"/a", "/ba"}},
+		{"/a*b$", []string{"/ab", "/axb", "/abab"}, []string{"/aba", "/a"}},
+		{"*/x", []string{"/x", "/a/x", "/a/xy"}, []string{"/", "/y"}},
+		// Query strings are part of the match.
+		{"/*?sid=", []string{"/a?sid=1", "/?sid="}, []string{"/a?x=1", "/sid="}},
+		// A pattern that does not start with "/" or "*" matches nothing.
+		{"fish", nil, []string{"/fish", "/fish/"}},
+	} {
+		for _, p := range tc.match {
+			if v := decide(t, "disallow: "+tc.pattern, p); v.Allowed || v.Rule == nil || v.Rule.Pattern != tc.pattern {
+				t.Errorf("pattern %q should match %q: got %+v", tc.pattern, p, v)
+			}
+		}
+		for _, p := range tc.notMatch {
+			if v := decide(t, "disallow: "+tc.pattern, p); !v.Allowed || v.Rule != nil {
+				t.Errorf("pattern %q should not match %q: got allowed=%v rule=%v", tc.pattern, p, v.Allowed, v.Rule)
+			}
+		}
+	}
+}
+
+// TestPrecedence is Google's precedence table plus ties and line reporting.
+func TestPrecedence(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		rules   string
+		path    string
+		allowed bool
+		line    int // 0: no rule matched
+	}{
+		{"longer allow", "allow: /p\ndisallow: /", "/page", true, 2},
+		{"equal length allow wins", "allow: /folder\ndisallow: /folder", "/folder/page", true, 2},
+		{"equal length allow wins, other order", "disallow: /folder\nallow: /folder", "/folder/page", true, 3},
+		{"longer wildcard disallow", "allow: /page\ndisallow: /*.htm", "/page.htm", false, 3},
+		{"root anchored allow", "allow: /$\ndisallow: /", "/", true, 2},
+		{"root anchored allow elsewhere", "allow: /$\ndisallow: /", "/page.htm", false, 3},
+		{"no rule matches", "disallow: /private", "/public", true, 0},
+		{"trailing star counts", "allow: /fish\ndisallow: /fish*", "/fish", false, 3},
+		{"first of equal rules reported", "disallow: /a\ndisallow: /a", "/a", false, 2},
+		{"empty disallow is no rule", "disallow:", "/anything", true, 0},
+		{"empty allow is no rule", "allow:\ndisallow: /", "/x", false, 3},
+		{"robots.txt always allowed", "disallow: /", "/robots.txt", true, 0},
+		{"robots.txt with query", "disallow: /", "/robots.txt?x", true, 0},
+		{"robots.txt prefix is not robots.txt", "disallow: /", "/robots.txt.bak", false, 2},
+		{"empty path is root", "disallow: /$", "", false, 2},
+		{"index.html allows its directory", "allow: /d/index.html\ndisallow: /d/", "/d/", true, 2},
+		{"index.htm allows its directory", "allow: /d/index.htm\ndisallow: /", "/d/", true, 2},
+		{"index.html does not allow the directory's pages", "allow: /d/index.html\ndisallow: /d/", "/d/x", false, 3},
+		{"disallow index.html does not imply", "disallow: /d/index.html", "/d/", true, 0},
+		{"non-ASCII counts as escaped", "allow: /é\ndisallow: /%C3%A9", "/%c3%a9", true, 2},
+		{"unreserved escape in pattern", "disallow: /%70rivate", "/private", false, 2},
+		{"unreserved escape in path", "disallow: /private", "/%70rivate", false, 2},
+		{"reserved escape stays", "disallow: /a/b", "/a%2Fb", true, 0},
+		{"encoded star is literal", "disallow: /a%2Ab", "/axb", true, 0},
+		{"encoded star matches itself", "disallow: /a%2Ab", "/a%2ab", false, 2},
+		{"case matters", "disallow: /Private", "/private", true, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v := decide(t, tc.rules, tc.path)
+			if v.Allowed != tc.allowed {
+				t.Errorf("allowed = %v, want %v (rule %v)", v.Allowed, tc.allowed, v.Rule)
+			}
+			line := 0
+			if v.Rule != nil {
+				line = v.Rule.Line
+			}
+			if line != tc.line {
+				t.Errorf("deciding line = %d, want %d (rule %v)", line, tc.line, v.Rule)
+			}
+		})
+	}
+}
+
+func TestPercentEncodingEquivalence(t *testing.T) {
+	for _, tc := range []struct {
+		pattern string
+		paths   []string
+	}{
+		{"/ü", []string{"/ü", "/%C3%BC", "/%c3%bc", "/%C3%bc"}},
+		{"/%C3%BC", []string{"/ü", "/%c3%bc"}},
+		{"/%c3%bc", []string{"/ü", "/%C3%BC"}},
+		{"/a b", []string{"/a%20b", "/a b"}},
+		{"/~user", []string{"/%7Euser", "/%7euser", "/~user"}},
+		{"/%7Euser", []string{"/~user"}},
+		{"/日本/*.html$", []string{"/%E6%97%A5%E6%9C%AC/x.html", "/日本/a/b.html"}},
+		{"/100%", []string{"/100%25", "/100%"}},
+	} {
+		for _, p := range tc.paths {
+			if v := decide(t, "disallow: "+tc.pattern, p); v.Allowed {
+				t.Errorf("pattern %q should match %q", tc.pattern, p)
+			}
+		}
+	}
+}
+
+func TestCanonical(t *testing.T) {
+	for in, want := range map[string]string{
+		"/plain":        "/plain",
+		"/%70rivate":    "/private",
+		"/%2f":          "/%2F",
+		"/%2F":          "/%2F",
+		"/é":            "/%C3%A9",
+		"/a b":          "/a%20b",
+		"/50%":          "/50%25",
+		"/50%zz":        "/50%25zz",
+		"/a|b":          "/a%7Cb",
+		"/a?b=c&d":      "/a?b=c&d",
+		"/%7e%7E":       "/~~",
+		"/*$":           "/*$",
+		"/%41%42%2a":    "/AB%2A",
+		"/\x00\x7f\xff": "/%00%7F%FF",
+	} {
+		if got := Canonical(in); got != want {
+			t.Errorf("Canonical(%q) = %q, want %q", in, got, want)
+		}
+		if !isCanonical(Canonical(in)) {
+			t.Errorf("Canonical(%q) = %q is not canonical", in, Canonical(in))
+		}
+	}
+}
+
+func TestPathFromURL(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                                 "/",
+		"http://www.example.com":           "/",
+		"http://www.example.com/":          "/",
+		"http://www.example.com/a":         "/a",
+		"http://www.example.com/a/b?c=d#e": "/a/b?c=d",
+		"http://www.example.com?a":         "/?a",
+		"http://www.example.com;a":         "/;a",
+		"http://www.example.com#a/b":       "/",
+		"//www.example.com/a":              "/a",
+		"/a/b":                             "/a/b",
+		"a/b":                              "/b",
+		"www.example.com/a":                "/a",
+		"/a?b://c":                         "/a?b://c",
+		"https://user:pw@host:8080/p?q":    "/p?q",
+	} {
+		if got := PathFromURL(in); got != want {
+			t.Errorf("PathFromURL(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestDecideNilGroup(t *testing.T) {
+	var g *Group
+	if v := g.Decide("/anything"); !v.Allowed || v.Rule != nil {
+		t.Errorf("nil group: got %+v, want allowed with no rule", v)
+	}
+}
+
+func TestDecideDoesNotAllocate(t *testing.T) {
+	g := Parse([]byte("user-agent: *\ndisallow: /private/\nallow: /private/ok\ndisallow: /*.php$\ndisallow: /*?sid=\n")).GroupFor("x")
+	for _, p := range []string{"/private/a", "/private/ok", "/a/b.php", "/a?sid=1", "/%70rivate/a", "/ü/x", "/public"} {
+		if n := testing.AllocsPerRun(100, func() { g.Decide(p) }); n != 0 {
+			t.Errorf("Decide(%q) allocates %v times", p, n)
+		}
+	}
+}

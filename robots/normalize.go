@@ -1,0 +1,197 @@
+package robots
+
+import "unsafe"
+
+// Both patterns and request paths are brought to one canonical spelling before
+// they are compared, so that every spelling of a URL that RFC 3986 calls
+// equivalent gets the same verdict:
+//
+//   - %XX escapes of unreserved characters (ALPHA, DIGIT, "-", ".", "_", "~")
+//     are decoded: /%70rivate is /private;
+//   - every other %XX escape keeps its meaning and is upper-cased: %2f is %2F;
+//   - bytes that may not stand raw in a URL (non-ASCII UTF-8, controls, space,
+//     and " < > \ ^ ` { | }) are percent-encoded: /ü is /%C3%BC;
+//   - a "%" that does not start an escape is the character itself: %25.
+//
+// Reserved characters (":/?#[]@!$&'()*+,;=") keep their meaning, so %2F is
+// not "/" and %2A is not the wildcard "*".
+
+const upperHex = "0123456789ABCDEF"
+
+// byteClass tells, for each byte, how canonical form treats it.
+var byteClass = func() (t [256]uint8) {
+	for c := 0; c < 256; c++ {
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9',
+			c == '-', c == '.', c == '_', c == '~':
+			t[c] = classUnreserved
+		case c == ':', c == '/', c == '?', c == '#', c == '[', c == ']', c == '@',
+			c == '!', c == '$', c == '&', c == '\'', c == '(', c == ')',
+			c == '*', c == '+', c == ',', c == ';', c == '=':
+			t[c] = classReserved
+		case c == '%':
+			t[c] = classPercent
+		default:
+			t[c] = classEncode
+		}
+	}
+	return t
+}()
+
+const (
+	classEncode uint8 = iota
+	classUnreserved
+	classReserved
+	classPercent
+)
+
+func unhex(c byte) (byte, bool) {
+	switch {
+	case c >= '0' && c <= '9':
+		return c - '0', true
+	case c >= 'a' && c <= 'f':
+		return c - 'a' + 10, true
+	case c >= 'A' && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
+}
+
+// isCanonical reports whether s is already in canonical form, which is the
+// case for nearly every real request path; it lets Decide skip the copy.
+func isCanonical(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch byteClass[s[i]] {
+		case classEncode:
+			return false
+		case classPercent:
+			if i+2 >= len(s) {
+				return false
+			}
+			hi, ok1 := unhex(s[i+1])
+			lo, ok2 := unhex(s[i+2])
+			if !ok1 || !ok2 || byteClass[hi<<4|lo] == classUnreserved ||
+				(s[i+1] >= 'a' && s[i+1] <= 'f') || (s[i+2] >= 'a' && s[i+2] <= 'f') {
+				return false
+			}
+			i += 2
+		}
+	}
+	return true
+}
+
+// appendCanonical appends the canonical form of s to dst.
+func appendCanonical(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch byteClass[c] {
+		case classUnreserved, classReserved:
+			dst = append(dst, c)
+		case classPercent:
+			if i+2 < len(s) {
+				hi, ok1 := unhex(s[i+1])
+				lo, ok2 := unhex(s[i+2])
+				if ok1 && ok2 {
+					v := hi<<4 | lo
+					if byteClass[v] == classUnreserved {
+						dst = append(dst, v)
+					} else {
+						dst = append(dst, '%', upperHex[v>>4], upperHex[v&15])
+					}
+					i += 2
+					continue
+				}
+			}
+			dst = append(dst, '%', '2', '5')
+		default:
+			dst = append(dst, '%', upperHex[c>>4], upperHex[c&15])
+		}
+	}
+	return dst
+}
+
+// Canonical returns the canonical spelling of a path (or pattern) that this
+// package matches on. It is exported so that callers can log or compare
+// paths the way the matcher sees them.
+func Canonical(s string) string {
+	if isCanonical(s) {
+		return s
+	}
+	return string(appendCanonical(make([]byte, 0, len(s)+16), s))
+}
+
+// googlePriority is the match priority google/robotstxt gives a pattern: the
+// length of the pattern after non-ASCII bytes are percent-encoded. Keeping
+// Google's number (rather than the canonical length) keeps our precedence
+// identical to Google's for every file.
+func googlePriority(p string) int {
+	n := len(p)
+	for i := 0; i < len(p); i++ {
+		if p[i] >= 0x80 {
+			n += 2
+		}
+	}
+	return n
+}
+
+// bytesOf views s as a byte slice without copying. The slice must not be
+// written to.
+func bytesOf(s string) []byte {
+	return unsafe.Slice(unsafe.StringData(s), len(s))
+}
+
+// PathFromURL returns the path, parameters and query of url, the part a
+// robots.txt rule is matched against, the way google/robotstxt extracts it:
+// scheme and authority are dropped, so is a fragment, and the result always
+// starts with "/". An empty or unparsable URL gives "/".
+func PathFromURL(url string) string {
+	start := 0
+	if len(url) >= 2 && url[0] == '/' && url[1] == '/' {
+		start = 2
+	}
+	earlyPath := indexAny(url, start, "/?;")
+	protoEnd := indexString(url, start, "://")
+	if earlyPath >= 0 && (protoEnd < 0 || earlyPath < protoEnd) {
+		protoEnd = -1
+	}
+	if protoEnd < 0 {
+		protoEnd = start
+	} else {
+		protoEnd += 3
+	}
+	pathStart := indexAny(url, protoEnd, "/?;")
+	if pathStart < 0 {
+		return "/"
+	}
+	end := len(url)
+	if hash := indexString(url, start, "#"); hash >= 0 {
+		if hash < pathStart {
+			return "/"
+		}
+		end = hash
+	}
+	if url[pathStart] != '/' {
+		return "/" + url[pathStart:end]
+	}
+	return url[pathStart:end]
+}
+
+func indexAny(s string, from int, chars string) int {
+	for i := from; i < len(s); i++ {
+		for j := 0; j < len(chars); j++ {
+			if s[i] == chars[j] {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+func indexString(s string, from int, sub string) int {
+	for i := from; i+len(sub) <= len(s); i++ {
+		if s[i:i+len(sub)] == sub {
+			return i
+		}
+	}
+	return -1
+}

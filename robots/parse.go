@@ -1,0 +1,310 @@
+package robots
+
+import (
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// DefaultMaxSize is how much of a file Parse reads unless told otherwise:
+// 500 KiB, the limit Google applies. Content past it is ignored.
+const DefaultMaxSize = 512000
+
+// maxLineLen is the longest line google/robotstxt reads (2083*8 bytes, less
+// the terminating NUL it keeps); the rest of a longer line is ignored.
+const maxLineLen = 2083*8 - 1
+
+// Option changes how Parse reads a file.
+type Option func(*parseOptions)
+
+type parseOptions struct {
+	maxSize int
+}
+
+// MaxSize sets how many bytes of the file Parse reads; content past the
+// limit is ignored, as if the file ended there. n <= 0 means no limit.
+func MaxSize(n int) Option {
+	return func(o *parseOptions) { o.maxSize = n }
+}
+
+type field uint8
+
+const (
+	fieldUnknown field = iota
+	fieldUserAgent
+	fieldAllow
+	fieldDisallow
+	fieldSitemap
+	fieldCrawlDelay
+	fieldNonStandard
+)
+
+// keySpellings lists, in the order google/robotstxt tries them, the key
+// prefixes that select each field. A key is read as a field when it starts
+// with one of them (case-insensitively), which is how Google accepts
+// "useragent", "disalow" and the like.
+var keySpellings = []struct {
+	prefix string
+	field  field
+}{
+	{"user-agent", fieldUserAgent},
+	{"useragent", fieldUserAgent},
+	{"user agent", fieldUserAgent},
+	{"allow", fieldAllow},
+	{"disallow", fieldDisallow},
+	{"dissallow", fieldDisallow},
+	{"dissalow", fieldDisallow},
+	{"disalow", fieldDisallow},
+	{"diasllow", fieldDisallow},
+	{"disallaw", fieldDisallow},
+	{"sitemap", fieldSitemap},
+	{"site-map", fieldSitemap},
+}
+
+// nonStandardFields are fields seen in the wild that no crawler we hold to
+// robots.txt needs; they are reported, not kept.
+var nonStandardFields = []string{"host", "clean-param", "request-rate", "visit-time", "noindex", "nofollow", "noarchive"}
+
+var canonicalKey = map[field]string{
+	fieldUserAgent: "user-agent",
+	fieldAllow:     "allow",
+	fieldDisallow:  "disallow",
+	fieldSitemap:   "sitemap",
+}
+
+func classifyKey(key string) field {
+	for _, s := range keySpellings {
+		if len(key) >= len(s.prefix) && strings.EqualFold(key[:len(s.prefix)], s.prefix) {
+			return s.field
+		}
+	}
+	if strings.EqualFold(key, "crawl-delay") {
+		return fieldCrawlDelay
+	}
+	for _, k := range nonStandardFields {
+		if strings.EqualFold(key, k) {
+			return fieldNonStandard
+		}
+	}
+	return fieldUnknown
+}
+
+// srcAgent is one user-agent line's value.
+type srcAgent struct {
+	token  string // product token as written; "" for "*"
+	global bool
+}
+
+// srcGroup is one group as written in the file, before merging.
+type srcGroup struct {
+	agents     []srcAgent
+	rules      []*Rule
+	crawlDelay time.Duration
+}
+
+type parser struct {
+	groups []*srcGroup
+	// open is true while user-agent lines are being collected, i.e. no
+	// other field has been seen since the last user-agent line.
+	open     bool
+	sitemaps []string
+	diags    []Diagnostic
+}
+
+func (p *parser) diag(line int, sev Severity, kind Kind, format string, args ...any) {
+	p.diags = append(p.diags, Diagnostic{Line: line, Severity: sev, Kind: kind, Message: fmt.Sprintf(format, args...)})
+}
+
+// Parse reads a robots.txt file. It never fails: lines that are not valid
+// are skipped (and reported in Diagnostics), as RFC 9309 asks.
+func Parse(body []byte, opts ...Option) *File {
+	o := parseOptions{maxSize: DefaultMaxSize}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	truncatedAt := -1
+	if o.maxSize > 0 && len(body) > o.maxSize {
+		truncatedAt = o.maxSize
+	}
+	full := len(body)
+	if truncatedAt >= 0 {
+		body = body[:truncatedAt]
+	}
+	// One copy of the text; lines, patterns and names are substrings of it.
+	text := string(body)
+	// Skip a UTF-8 byte order mark, or as much of one as the file starts
+	// with (google/robotstxt does the same).
+	const bom = "\xEF\xBB\xBF"
+	for i := 0; i < len(bom) && len(text) > 0 && text[0] == bom[i]; i++ {
+		text = text[1:]
+	}
+
+	p := &parser{}
+	line := 0
+	start := 0
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if c != '\n' && c != '\r' {
+			continue
+		}
+		line++
+		p.line(line, text[start:i])
+		if c == '\r' && i+1 < len(text) && text[i+1] == '\n' {
+			i++
+		}
+		start = i + 1
+	}
+	line++
+	p.line(line, text[start:])
+	if truncatedAt >= 0 {
+		p.diag(line, Error, KindSizeLimit, "the file is %d bytes; everything past the first %d bytes is ignored", full, truncatedAt)
+	}
+	return newFile(p)
+}
+
+func isASCIISpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
+}
+
+func trimASCIISpace(s string) string {
+	for len(s) > 0 && isASCIISpace(s[0]) {
+		s = s[1:]
+	}
+	for len(s) > 0 && isASCIISpace(s[len(s)-1]) {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+func (p *parser) line(num int, s string) {
+	if len(s) > maxLineLen {
+		p.diag(num, Error, KindLongLine, "line is %d bytes long; only the first %d are read", len(s), maxLineLen)
+		s = s[:maxLineLen]
+	}
+	if i := strings.IndexByte(s, 0); i >= 0 {
+		p.diag(num, Warning, KindNUL, "line contains a NUL byte; the rest of the line is ignored")
+		s = s[:i]
+	}
+	if !utf8.ValidString(s) {
+		p.diag(num, Warning, KindInvalidUTF8, "line is not valid UTF-8")
+	}
+	if i := strings.IndexByte(s, '#'); i >= 0 {
+		s = s[:i]
+	}
+	s = trimASCIISpace(s)
+	if s == "" {
+		return
+	}
+	sep := strings.IndexByte(s, ':')
+	if sep < 0 {
+		// Accept "key value" without the colon when the line holds
+		// exactly two words, as Google does.
+		sep = strings.IndexAny(s, " \t")
+		if sep < 0 || strings.ContainsAny(strings.TrimLeft(s[sep:], " \t"), " \t") {
+			p.diag(num, Warning, KindNoSeparator, "line %q is not a \"field: value\" pair; ignored", s)
+			return
+		}
+	}
+	key := trimASCIISpace(s[:sep])
+	if key == "" {
+		p.diag(num, Warning, KindNoSeparator, "line %q has no field name; ignored", s)
+		return
+	}
+	value := trimASCIISpace(s[sep+1:])
+
+	f := classifyKey(key)
+	if name, ok := canonicalKey[f]; ok && !strings.EqualFold(key, name) {
+		p.diag(num, Warning, KindMisspelling, "field %q is read as %q", key, name)
+	}
+	if f == fieldUserAgent {
+		p.userAgent(num, value)
+		return
+	}
+	// Any other field ends the run of user-agent lines: a user-agent line
+	// after it starts a new group (google/robotstxt counts sitemap and
+	// unknown fields too, not only rules).
+	p.open = false
+	var cur *srcGroup
+	if len(p.groups) > 0 {
+		cur = p.groups[len(p.groups)-1]
+	}
+	switch f {
+	case fieldAllow, fieldDisallow:
+		if cur == nil {
+			p.diag(num, Error, KindRuleOutsideGroup, "%s rule comes before any user-agent line; ignored", key)
+			return
+		}
+		if value == "" {
+			return // an empty pattern matches nothing worth deciding
+		}
+		if value[0] != '/' && value[0] != '*' {
+			p.diag(num, Error, KindRelativePath, "pattern %q does not start with \"/\" or \"*\", so it matches no URL", value)
+		}
+		d := Disallow
+		if f == fieldAllow {
+			d = Allow
+		}
+		cur.rules = append(cur.rules, &Rule{Directive: d, Pattern: value, Line: num, priority: googlePriority(value)})
+	case fieldSitemap:
+		if u, err := url.Parse(value); err != nil || u.Scheme == "" || u.Host == "" {
+			p.diag(num, Warning, KindBadSitemap, "sitemap %q is not an absolute URL", value)
+		}
+		p.sitemaps = append(p.sitemaps, value)
+	case fieldCrawlDelay:
+		if cur == nil {
+			p.diag(num, Warning, KindRuleOutsideGroup, "crawl-delay comes before any user-agent line; ignored")
+			return
+		}
+		secs, err := strconv.ParseFloat(value, 64)
+		if err != nil || secs < 0 || secs > 86400*365 {
+			p.diag(num, Warning, KindBadCrawlDelay, "crawl-delay %q is not a number of seconds; ignored", value)
+			return
+		}
+		if cur.crawlDelay == 0 {
+			cur.crawlDelay = time.Duration(secs * float64(time.Second))
+		}
+	case fieldNonStandard:
+		p.diag(num, Info, KindNonStandardField, "field %q is not part of RFC 9309; ignored", key)
+	default:
+		p.diag(num, Warning, KindUnknownField, "unknown field %q; ignored", key)
+	}
+}
+
+func (p *parser) userAgent(num int, value string) {
+	if !p.open || len(p.groups) == 0 {
+		p.groups = append(p.groups, &srcGroup{})
+		p.open = true
+	}
+	g := p.groups[len(p.groups)-1]
+	// "*" alone, or followed by white space, is the global group; any other
+	// value is cut to its product token, the leading run of letters, "-"
+	// and "_" ("Googlebot/2.1" is "Googlebot", "*bot" is nothing).
+	if value != "" && value[0] == '*' && (len(value) == 1 || isASCIISpace(value[1])) {
+		g.agents = append(g.agents, srcAgent{global: true})
+		return
+	}
+	token := extractToken(value)
+	switch {
+	case token == "":
+		p.diag(num, Warning, KindEmptyUserAgent, "user-agent %q has no product token (letters, \"-\" and \"_\"), so it names no crawler", value)
+	case token != value:
+		p.diag(num, Info, KindAgentToken, "user-agent %q is read as %q", value, token)
+	}
+	g.agents = append(g.agents, srcAgent{token: token})
+}
+
+func isTokenChar(c byte) bool {
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' || c == '_'
+}
+
+// extractToken returns the leading product token of s.
+func extractToken(s string) string {
+	i := 0
+	for i < len(s) && isTokenChar(s[i]) {
+		i++
+	}
+	return s[:i]
+}

@@ -1,0 +1,323 @@
+package robots
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// agentsOf lists each group's agents, to compare group structure.
+func agentsOf(f *File) [][]string {
+	var out [][]string
+	for _, g := range f.Groups() {
+		out = append(out, g.Agents)
+	}
+	return out
+}
+
+func TestGroupBoundaries(t *testing.T) {
+	// SPEC.md: four groups, a, b, (e and f), and h (empty).
+	f := Parse([]byte("user-agent: a\ndisallow: /c\nuser-agent: b\ndisallow: /d\nuser-agent: e\nuser-agent: f\ndisallow: /g\nuser-agent: h\n"))
+	want := [][]string{{"a"}, {"b"}, {"e", "f"}, {"h"}}
+	if got := agentsOf(f); !reflect.DeepEqual(got, want) {
+		t.Fatalf("groups = %v, want %v", got, want)
+	}
+	for _, tc := range []struct {
+		agent, path string
+		allowed     bool
+	}{
+		{"a", "/c", false}, {"a", "/d", true},
+		{"b", "/d", false}, {"b", "/c", true},
+		{"e", "/g", false}, {"f", "/g", false}, {"e", "/c", true},
+		{"h", "/c", true}, {"h", "/g", true},
+		{"zzz", "/c", true},
+	} {
+		if got := f.Allowed(tc.agent, tc.path); got != tc.allowed {
+			t.Errorf("Allowed(%q, %q) = %v, want %v", tc.agent, tc.path, got, tc.allowed)
+		}
+	}
+	if groups, rules := f.Counts(); groups != 4 || rules != 3 {
+		t.Errorf("Counts() = %d, %d; want 4, 3", groups, rules)
+	}
+}
+
+func TestBlankLinesAndOtherFieldsInGroups(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		body string
+		want [][]string
+	}{
+		{"blank lines do not end a group", "user-agent: a\n\nuser-agent: b\n\ndisallow: /x\n", [][]string{{"a", "b"}}},
+		{"comments do not end a group", "user-agent: a\n# note\nuser-agent: b\ndisallow: /x\n", [][]string{{"a", "b"}}},
+		{"sitemap ends the agent run", "user-agent: a\nsitemap: https://e.com/s.xml\nuser-agent: b\ndisallow: /x\n", [][]string{{"a"}, {"b"}}},
+		{"unknown field ends the agent run", "user-agent: a\nfoo: bar\nuser-agent: b\ndisallow: /x\n", [][]string{{"a"}, {"b"}}},
+		{"crawl-delay ends the agent run", "user-agent: a\ncrawl-delay: 4\nuser-agent: b\ndisallow: /x\n", [][]string{{"a"}, {"b"}}},
+		{"unparsable line does not", "user-agent: a\nthis is junk\nuser-agent: b\ndisallow: /x\n", [][]string{{"a", "b"}}},
+		{"agents listed twice", "user-agent: a\nuser-agent: A\ndisallow: /x\n", [][]string{{"a"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := agentsOf(Parse([]byte(tc.body))); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("groups = %v, want %v", got, tc.want)
+			}
+		})
+	}
+	// "a" shares no rules with "b" once another field came between them.
+	f := Parse([]byte("user-agent: a\ncrawl-delay: 4\nuser-agent: b\ndisallow: /x\n"))
+	if !f.Allowed("a", "/x") || f.Allowed("b", "/x") {
+		t.Errorf("crawl-delay between agents: a should be allowed /x, b not")
+	}
+}
+
+// TestGoogleGroupExample is the group-selection example of SPEC.md.
+func TestGoogleGroupExample(t *testing.T) {
+	f := Parse([]byte(`user-agent: googlebot-news
+disallow: /fish      # group 1
+
+user-agent: *
+disallow: /carrots   # group 2
+
+user-agent: googlebot
+disallow: /shrimp    # group 3
+`))
+	for _, tc := range []struct {
+		agent string
+		group []string
+	}{
+		{"Googlebot-News", []string{"googlebot-news"}},
+		{"Googlebot", []string{"googlebot"}},
+		{"Googlebot-Image", []string{"googlebot"}},
+		{"googlebot-video-extra", []string{"googlebot"}},
+		{"Otherbot", []string{"*"}},
+		{"Googlebo", []string{"*"}},
+		{"*", []string{"*"}},
+	} {
+		if g := f.GroupFor(tc.agent); g == nil || !reflect.DeepEqual(g.Agents, tc.group) {
+			t.Errorf("GroupFor(%q) = %v, want %v", tc.agent, g, tc.group)
+		}
+	}
+	if g := Parse([]byte("user-agent: a\ndisallow: /\n")).GroupFor("b"); g != nil {
+		t.Errorf("no matching group and no *: got %v, want nil", g.Agents)
+	}
+}
+
+func TestMergedGroups(t *testing.T) {
+	f := Parse([]byte(`user-agent: googlebot-news
+disallow: /fish
+user-agent: *
+disallow: /carrots
+user-agent: googlebot-news
+disallow: /shrimp
+user-agent: *
+user-agent: googlebot-news
+disallow: /both
+crawl-delay: 2.5
+`))
+	g := f.GroupFor("googlebot-news")
+	var pats []string
+	for _, r := range g.Rules {
+		pats = append(pats, r.Pattern)
+	}
+	if want := []string{"/fish", "/shrimp", "/both"}; !reflect.DeepEqual(pats, want) {
+		t.Errorf("googlebot-news rules = %v, want %v", pats, want)
+	}
+	if want := []string{"googlebot-news", "*"}; !reflect.DeepEqual(g.Agents, want) {
+		t.Errorf("googlebot-news agents = %v, want %v", g.Agents, want)
+	}
+	if g.CrawlDelay != 2500*time.Millisecond {
+		t.Errorf("crawl-delay = %v, want 2.5s", g.CrawlDelay)
+	}
+	for _, p := range []string{"/fish", "/shrimp", "/both"} {
+		if f.Allowed("googlebot-news", p) {
+			t.Errorf("googlebot-news should not be allowed %s", p)
+		}
+	}
+	if !f.Allowed("googlebot-news", "/carrots") {
+		t.Errorf("googlebot-news obeys its own group, not *: /carrots should be allowed")
+	}
+	if f.Allowed("other", "/carrots") || f.Allowed("other", "/both") || !f.Allowed("other", "/fish") {
+		t.Errorf("other bots obey the merged * groups")
+	}
+}
+
+func TestEmptyNamedGroupAllowsAll(t *testing.T) {
+	f := Parse([]byte("user-agent: *\ndisallow: /\nuser-agent: friendly\n"))
+	if !f.Allowed("friendly", "/x") {
+		t.Error("a named group without rules allows everything")
+	}
+	if f.Allowed("other", "/x") {
+		t.Error("other bots obey *")
+	}
+}
+
+func TestLineSyntax(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		body    string
+		path    string
+		allowed bool
+	}{
+		{"LF", "user-agent: *\ndisallow: /x", "/x", false},
+		{"CRLF", "user-agent: *\r\ndisallow: /x\r\n", "/x", false},
+		{"CR", "user-agent: *\rdisallow: /x\r", "/x", false},
+		{"BOM", "\xEF\xBB\xBFuser-agent: *\ndisallow: /x", "/x", false},
+		{"partial BOM", "\xEF\xBBuser-agent: *\ndisallow: /x", "/x", false},
+		{"case-insensitive keys", "USER-AGENT: *\nDisAllow: /x", "/x", false},
+		{"white space around", "  user-agent  :   *  \n\tdisallow\t:\t/x\t", "/x", false},
+		{"comment after value", "user-agent: * # all\ndisallow: /x # no x", "/x", false},
+		{"comment in pattern", "user-agent: *\ndisallow: /x#y", "/x", false},
+		{"no colon", "user-agent *\ndisallow /x", "/x", false},
+		{"no colon, three words", "user-agent: *\ndisallow /x y", "/x", true},
+		{"useragent", "useragent: *\ndisallow: /x", "/x", false},
+		{"user agent", "user agent: *\ndisallow: /x", "/x", false},
+		{"disalow", "user-agent: *\ndisalow: /x", "/x", false},
+		{"dissallow", "user-agent: *\ndissallow: /x", "/x", false},
+		{"dissalow", "user-agent: *\ndissalow: /x", "/x", false},
+		{"diasllow", "user-agent: *\ndiasllow: /x", "/x", false},
+		{"disallaw", "user-agent: *\ndisallaw: /x", "/x", false},
+		{"prefix key", "user-agent: *\ndisallowed: /x", "/x", false},
+		{"unknown key", "user-agent: *\ndeny: /x", "/x", true},
+		{"star with text", "user-agent: * everyone\ndisallow: /x", "/x", false},
+		{"star glued to text names nobody", "user-agent: *bot\ndisallow: /x", "/x", true},
+		{"rule before any group", "disallow: /x\nuser-agent: *\n", "/x", true},
+		{"NUL ends the line", "user-agent: *\ndisallow: /x\x00yz", "/x", false},
+		{"HTML is ignored", "<html><body>Not found</body></html>", "/x", true},
+		{"long line cut", "user-agent: *\ndisallow: /" + strings.Repeat("a", 20000), "/" + strings.Repeat("a", maxLineLen-len("disallow: /")), false},
+		{"long line cut is a prefix", "user-agent: *\ndisallow: /" + strings.Repeat("a", 20000) + "$", "/" + strings.Repeat("a", 20000), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Parse([]byte(tc.body)).Allowed("anybot", tc.path); got != tc.allowed {
+				t.Errorf("Allowed = %v, want %v", got, tc.allowed)
+			}
+		})
+	}
+}
+
+func TestLineNumbers(t *testing.T) {
+	f := Parse([]byte("user-agent: *\r\n\r\ndisallow: /a\r\rdisallow: /b\n\ndisallow: /c"))
+	want := map[string]int{"/a": 3, "/b": 5, "/c": 7}
+	for p, line := range want {
+		v := f.GroupFor("x").Decide(p)
+		if v.Rule == nil || v.Rule.Line != line {
+			t.Errorf("rule for %s: got %v, want line %d", p, v.Rule, line)
+		}
+	}
+}
+
+func TestUserAgentTokens(t *testing.T) {
+	f := Parse([]byte("user-agent: Googlebot/2.1 (+http://www.google.com/bot.html)\ndisallow: /g\nuser-agent: Foo_Bar-Baz9\ndisallow: /f\n"))
+	if f.Allowed("googlebot", "/g") {
+		t.Error(`"Googlebot/2.1 (...)" should name googlebot`)
+	}
+	if f.Allowed("foo_bar-baz", "/f") {
+		t.Error(`"Foo_Bar-Baz9" should name foo_bar-baz`)
+	}
+	if !f.Allowed("Googlebot/2.1", "/g") {
+		t.Error("GroupFor takes a product token; a token with a version names no group, as in Google's parser")
+	}
+	if want := []string{"Googlebot", "Foo_Bar-Baz"}; !reflect.DeepEqual(f.Agents(), want) {
+		t.Errorf("Agents() = %v, want %v", f.Agents(), want)
+	}
+}
+
+func TestSizeLimit(t *testing.T) {
+	body := "user-agent: *\ndisallow: /a\n" + strings.Repeat("#", 600000) + "\ndisallow: /b\n"
+	f := Parse([]byte(body))
+	if f.Allowed("x", "/a") == true || f.Allowed("x", "/b") == false {
+		t.Error("content past 512,000 bytes should be ignored")
+	}
+	if !hasKind(f, KindSizeLimit) || !f.HasErrors() {
+		t.Error("size limit should be reported as an error")
+	}
+	f = Parse([]byte(body), MaxSize(0))
+	if f.Allowed("x", "/b") {
+		t.Error("MaxSize(0) reads everything")
+	}
+	f = Parse([]byte(body), MaxSize(20))
+	if !f.Allowed("x", "/a") {
+		t.Error("MaxSize(20) cuts the rule for /a")
+	}
+}
+
+func hasKind(f *File, k Kind) bool {
+	for _, d := range f.Diagnostics() {
+		if d.Kind == k {
+			return true
+		}
+	}
+	return false
+}
+
+func TestDiagnostics(t *testing.T) {
+	for _, tc := range []struct {
+		body string
+		line int
+		sev  Severity
+		kind Kind
+	}{
+		{"user-agent: *\nfoo: bar", 2, Warning, KindUnknownField},
+		{"user-agent: *\nhost: example.com", 2, Info, KindNonStandardField},
+		{"user-agent: *\ndisalow: /x", 2, Warning, KindMisspelling},
+		{"useragent: *", 1, Warning, KindMisspelling},
+		{"disallow: /x", 1, Error, KindRuleOutsideGroup},
+		{"user-agent: *\ndisallow: private", 2, Error, KindRelativePath},
+		{"user-agent: *\n\ndisallow: /\xff", 3, Warning, KindInvalidUTF8},
+		{"user-agent: *\ndisallow: /" + strings.Repeat("a", 17000), 2, Error, KindLongLine},
+		{"user-agent: *\njust some words here", 2, Warning, KindNoSeparator},
+		{"user-agent: *\n: value", 2, Warning, KindNoSeparator},
+		{"user-agent:\ndisallow: /", 1, Warning, KindEmptyUserAgent},
+		{"user-agent: Googlebot/2.1", 1, Info, KindAgentToken},
+		{"user-agent: *\ncrawl-delay: soon", 2, Warning, KindBadCrawlDelay},
+		{"crawl-delay: 1", 1, Warning, KindRuleOutsideGroup},
+		{"sitemap: /sitemap.xml", 1, Warning, KindBadSitemap},
+		{"user-agent: *\ndisallow: /a\x00b", 2, Warning, KindNUL},
+	} {
+		f := Parse([]byte(tc.body))
+		found := false
+		for _, d := range f.Diagnostics() {
+			if d.Kind == tc.kind {
+				found = true
+				if d.Line != tc.line || d.Severity != tc.sev || d.Message == "" {
+					t.Errorf("%q: got %v, want line %d severity %v", tc.body, d, tc.line, tc.sev)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%q: no %s diagnostic in %v", tc.body, tc.kind, f.Diagnostics())
+		}
+	}
+	if d := Parse([]byte("user-agent: *\ndisallow: /x\nallow: /y\nsitemap: https://e.com/s.xml\n")).Diagnostics(); len(d) != 0 {
+		t.Errorf("a clean file has no diagnostics, got %v", d)
+	}
+}
+
+func TestSitemapsAndCrawlDelay(t *testing.T) {
+	f := Parse([]byte("sitemap: https://e.com/a.xml\nuser-agent: bingbot\ncrawl-delay: 10\ncrawl-delay: 20\nSitemap: https://e.com/b.xml\nsite-map: https://e.com/c.xml\n"))
+	if want := []string{"https://e.com/a.xml", "https://e.com/b.xml", "https://e.com/c.xml"}; !reflect.DeepEqual(f.Sitemaps(), want) {
+		t.Errorf("Sitemaps() = %v, want %v", f.Sitemaps(), want)
+	}
+	if d := f.GroupFor("bingbot").CrawlDelay; d != 10*time.Second {
+		t.Errorf("crawl-delay = %v, want the first value, 10s", d)
+	}
+}
+
+func TestNilFile(t *testing.T) {
+	var f *File
+	if !f.Allowed("x", "/") || f.GroupFor("x") != nil || f.Sitemaps() != nil || f.Diagnostics() != nil || f.HasErrors() {
+		t.Error("a nil file restricts nothing and has nothing")
+	}
+	if g, name := f.GroupForUserAgent("GPTBot/1.1"); g != nil || name != "" {
+		t.Error("a nil file has no groups")
+	}
+}
+
+func TestRuleString(t *testing.T) {
+	v := Parse([]byte("User-agent: *\nDisallow: /private/ # secret\n")).GroupFor("x").Decide("/private/a")
+	if got := v.Rule.String(); got != "disallow: /private/" {
+		t.Errorf("Rule.String() = %q", got)
+	}
+	var r *Rule
+	if r.String() != "" {
+		t.Error("nil rule renders empty")
+	}
+}

@@ -1,0 +1,100 @@
+package robots
+
+import "testing"
+
+const crawlerFile = `# A file naming the crawlers a site cares about.
+User-agent: Googlebot
+Disallow: /nogoogle/
+
+User-agent: Googlebot-News
+Disallow: /nonews/
+
+User-agent: bingbot
+Disallow: /nobing/
+
+User-agent: GPTBot
+User-agent: ClaudeBot
+User-agent: CCBot
+User-agent: PerplexityBot
+Disallow: /
+
+User-agent: Applebot
+Disallow: /noapple/
+
+User-agent: facebookexternalhit
+Allow: /
+
+User-agent: *
+Disallow: /private/
+`
+
+func TestGroupForUserAgent(t *testing.T) {
+	f := Parse([]byte(crawlerFile))
+	for _, tc := range []struct {
+		header string
+		name   string // "" means the * group
+	}{
+		{"Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", "Googlebot"},
+		{"Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.6778.139 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", "Googlebot"},
+		{"Googlebot-Image/1.0", "Googlebot"},
+		{"Googlebot-News", "Googlebot-News"},
+		{"Googlebot-Video/1.0", "Googlebot"},
+		{"Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)", "bingbot"},
+		{"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm) Chrome/116.0.1938.76 Safari/537.36", "bingbot"},
+		{"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.1; +https://openai.com/gptbot)", "GPTBot"},
+		{"Mozilla/5.0 (compatible; GPTBot/1.1; +https://openai.com/gptbot)", "GPTBot"},
+		{"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)", "ClaudeBot"},
+		{"CCBot/2.0 (https://commoncrawl.org/faq/)", "CCBot"},
+		{"Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/13.1.1 Safari/605.1.15 (Applebot/0.1; +http://www.apple.com/go/applebot)", "Applebot"},
+		{"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; PerplexityBot/1.0; +https://perplexity.ai/perplexitybot)", "PerplexityBot"},
+		{"facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)", "facebookexternalhit"},
+		{"GPTBOT", "GPTBot"},
+		// Not a crawler the file names.
+		{"Mozilla/5.0 (compatible; YandexBot/3.0; +http://yandex.com/bots)", ""},
+		{"Mozilla/5.0 (compatible; AhrefsBot/7.0; +http://ahrefs.com/robot/)", ""},
+		{"NotGPTBot/1.0", ""},
+		{"GPTBotX/1.0", ""},
+		{"Mozilla/5.0 (compatible; Googlebot2/1.0)", ""},
+		{"", ""},
+		// Browsers name no group.
+		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36", ""},
+		{"Mozilla/5.0 (Macintosh; Intel Mac OS X 14_7_1) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15", ""},
+		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0", ""},
+		{"Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1", ""},
+		{"Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36 EdgA/131.0.0.0", ""},
+	} {
+		g, name := f.GroupForUserAgent(tc.header)
+		if name != tc.name {
+			t.Errorf("%q: name = %q, want %q", tc.header, name, tc.name)
+		}
+		want := f.GroupFor(tc.name)
+		if tc.name == "" {
+			want = f.GroupFor("*")
+		}
+		if g != want {
+			t.Errorf("%q: group %v, want %v", tc.header, g.Agents, want.Agents)
+		}
+	}
+	// Longest name wins wherever it stands.
+	f = Parse([]byte("user-agent: bot\ndisallow: /a\nuser-agent: superbot\ndisallow: /b\n"))
+	if _, name := f.GroupForUserAgent("bot/1 superbot/2"); name != "superbot" {
+		t.Errorf("longest match: got %q", name)
+	}
+	// No match and no * group: nothing applies.
+	f = Parse([]byte("user-agent: GPTBot\ndisallow: /\n"))
+	if g, name := f.GroupForUserAgent("Mozilla/5.0 Firefox/133.0"); g != nil || name != "" {
+		t.Errorf("no group should apply, got %v %q", g, name)
+	}
+}
+
+func TestGroupForUserAgentDoesNotAllocate(t *testing.T) {
+	f := Parse([]byte(crawlerFile))
+	for _, h := range []string{
+		"Mozilla/5.0 (compatible; GPTBot/1.1; +https://openai.com/gptbot)",
+		"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
+	} {
+		if n := testing.AllocsPerRun(100, func() { f.GroupForUserAgent(h) }); n != 0 {
+			t.Errorf("GroupForUserAgent(%q) allocates %v times", h, n)
+		}
+	}
+}
