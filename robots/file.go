@@ -18,6 +18,7 @@ type File struct {
 	diags    []Diagnostic
 	nGroups  int
 	nRules   int
+	nFields  int
 }
 
 // agentEntry is one distinct product token named by the file.
@@ -27,7 +28,7 @@ type agentEntry struct {
 }
 
 func newFile(p *parser) *File {
-	f := &File{sitemaps: p.sitemaps, diags: p.diags, nGroups: len(p.groups)}
+	f := &File{sitemaps: p.sitemaps, diags: p.diags, nGroups: len(p.groups), nFields: p.fields}
 	for _, g := range p.groups {
 		f.nRules += len(g.rules)
 	}
@@ -190,6 +191,17 @@ func (f *File) Counts() (groups, rules int) {
 		return 0, 0
 	}
 	return f.nGroups, f.nRules
+}
+
+// Fields returns the number of lines read as a field robots.txt knows
+// (user-agent, allow, disallow, sitemap, crawl-delay, or a common
+// non-standard one). A non-empty body with none is probably not a
+// robots.txt at all, such as an HTML error page.
+func (f *File) Fields() int {
+	if f == nil {
+		return 0
+	}
+	return f.nFields
 }
 
 // Groups returns the distinct groups crawlers can obey, each the merge of

@@ -112,6 +112,7 @@ type parser struct {
 	open     bool
 	sitemaps []string
 	diags    []Diagnostic
+	fields   int // lines read as a known field
 }
 
 func (p *parser) diag(line int, sev Severity, kind Kind, format string, args ...any) {
@@ -216,6 +217,9 @@ func (p *parser) line(num int, s string) {
 	value := trimASCIISpace(s[sep+1:])
 
 	f := classifyKey(key)
+	if f != fieldUnknown {
+		p.fields++
+	}
 	if name, ok := canonicalKey[f]; ok && !strings.EqualFold(key, name) {
 		p.diag(num, Warning, KindMisspelling, "field %q is read as %q", key, name)
 	}

@@ -321,3 +321,17 @@ func TestRuleString(t *testing.T) {
 		t.Error("nil rule renders empty")
 	}
 }
+
+func TestFields(t *testing.T) {
+	for body, want := range map[string]int{
+		"":                                     0,
+		"# only a comment\n\n":                 0,
+		"<html><body>404</body></html>":        0,
+		"user-agent: *\ndisallow: /\nfoo: bar": 2,
+		"user-agent: *\nhost: x\nsitemap: https://e.com/s.xml\ncrawl-delay: 1": 4,
+	} {
+		if got := Parse([]byte(body)).Fields(); got != want {
+			t.Errorf("Fields(%q) = %d, want %d", body, got, want)
+		}
+	}
+}
