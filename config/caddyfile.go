@@ -1,0 +1,244 @@
+package config
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/caddyserver/caddy/v2"
+	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
+)
+
+// subdirectives lists the Caddyfile subdirectives with their usage, in
+// the order shown in error messages.
+var subdirectives = []struct{ name, usage string }{
+	{"file", "file <path>"},
+	{"inline", "inline <text>"},
+	{"mode", "mode enforce|monitor"},
+	{"status", "status <code>"},
+	{"body", "body <text>"},
+	{"serve", "serve on|off"},
+	{"bots", "bots <substring...>"},
+	{"humans", "humans <substring...>"},
+	{"reload", "reload <duration>|off"},
+	{"cache", "cache <entries>"},
+}
+
+// subdirectiveNames is "file, inline, ..." for error messages.
+var subdirectiveNames = func() string {
+	names := make([]string, len(subdirectives))
+	for i, s := range subdirectives {
+		names[i] = s.name
+	}
+	return strings.Join(names, ", ")
+}()
+
+func usage(name string) string {
+	for _, s := range subdirectives {
+		if s.name == name {
+			return s.usage
+		}
+	}
+	return name
+}
+
+// UnmarshalCaddyfile sets up c from Caddyfile tokens, starting at the
+// directive name, which it consumes. Syntax:
+//
+//	robots_txt [<file>] {
+//	    file    <path>
+//	    inline  <text>
+//	    mode    enforce|monitor
+//	    status  <code>
+//	    body    <text>
+//	    serve   on|off
+//	    bots    <substring...>
+//	    humans  <substring...>
+//	    reload  <duration>|off
+//	    cache   <entries>
+//	}
+//
+// The file may be given either as the argument or with the file
+// subdirective, not both. Because Caddy reads a first argument that
+// starts with "/" as a path matcher, an absolute path as the argument
+// must follow a matcher token, as in "robots_txt * /srv/robots.txt";
+// the file subdirective has no such ambiguity. The inline text is
+// usually a heredoc:
+//
+//	inline <<TXT
+//	    User-agent: *
+//	    Disallow: /private/
+//	    TXT
+//
+// bots and humans may be repeated; their substrings accumulate. The
+// other subdirectives may be given once each. "reload off" sets
+// DisableReload.
+//
+// A file path without placeholders is checked now: it must not be a
+// directory and, if it exists, must be readable. A missing file is
+// accepted; the site then allows all bots. After parsing, the result is
+// validated with Validate.
+func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
+	d.Next() // consume directive name
+
+	// A dispenser holding only the directive token, to report problems
+	// that belong to the directive as a whole at its line.
+	directive := caddyfile.NewDispenser([]caddyfile.Token{d.Token()})
+	directive.Next()
+
+	seen := map[string]int{} // subdirective -> line where first given
+	fileArgLine := 0         // line of a file given as the argument
+
+	args := d.RemainingArgs()
+	switch len(args) {
+	case 0:
+	case 1:
+		if err := c.setFile(d, args[0]); err != nil {
+			return err
+		}
+		fileArgLine = d.Line()
+	default:
+		return d.Errf("robots_txt: too many arguments (%d); usage: robots_txt [<file>] { ... }", len(args))
+	}
+
+	prev := ""
+	for nesting := d.Nesting(); d.NextBlock(nesting); {
+		name := d.Val()
+		if name == "{" && !d.Token().Quoted() {
+			if prev == "" {
+				return d.Errf("robots_txt: unexpected '{'; give one subdirective per line: %s", subdirectiveNames)
+			}
+			return d.Errf("robots_txt: %s does not take a block; usage: %s", prev, usage(prev))
+		}
+		prev = name
+		line := d.Line()
+
+		switch name {
+		case "file", "inline", "mode", "status", "body", "serve", "reload", "cache":
+			if first, ok := seen[name]; ok {
+				return d.Errf("robots_txt: %s is given more than once (first at line %d); give it once", name, first)
+			}
+			seen[name] = line
+		case "bots", "humans":
+		default:
+			return d.Errf("robots_txt: unknown subdirective %q; use one of: %s", name, subdirectiveNames)
+		}
+
+		if name == "bots" || name == "humans" {
+			vals := d.RemainingArgs()
+			if len(vals) == 0 {
+				return d.Errf("robots_txt: %s needs at least one argument; usage: %s", name, usage(name))
+			}
+			if err := checkList(name, vals); err != nil {
+				return d.Errf("robots_txt: %w", err)
+			}
+			if name == "bots" {
+				c.Bots = append(c.Bots, vals...)
+			} else {
+				c.Humans = append(c.Humans, vals...)
+			}
+			continue
+		}
+
+		vals := d.RemainingArgs()
+		if len(vals) != 1 {
+			return d.Errf("robots_txt: %s takes exactly one argument, got %d; usage: %s", name, len(vals), usage(name))
+		}
+		val := vals[0]
+
+		switch name {
+		case "file":
+			if fileArgLine != 0 {
+				return d.Errf("robots_txt: file is given both as the argument (line %d) and as a subdirective; give it once", fileArgLine)
+			}
+			if err := c.setFile(d, val); err != nil {
+				return err
+			}
+
+		case "inline":
+			if c.File != "" {
+				return d.Errf("robots_txt: %w", errFileAndInline)
+			}
+			if val == "" {
+				return d.Errf("robots_txt: inline text is empty; give the text of robots.txt, usually as a heredoc (inline <<TXT ... TXT)")
+			}
+			c.Inline = val
+
+		case "mode":
+			if err := checkMode(val); err != nil {
+				return d.Errf("robots_txt: %w", err)
+			}
+			c.Mode = val
+
+		case "status":
+			code, err := strconv.Atoi(val)
+			if err != nil {
+				return d.Errf("robots_txt: status: %q is not a number; use a code from %d to %d", val, MinStatus, MaxStatus)
+			}
+			if err := checkStatus(code); err != nil {
+				return d.Errf("robots_txt: %w", err)
+			}
+			c.Status = code
+
+		case "body":
+			c.Body = val
+
+		case "serve":
+			switch val {
+			case "on":
+				c.Serve = new(true)
+			case "off":
+				c.Serve = new(false)
+			default:
+				return d.Errf("robots_txt: serve: %q is not allowed; use on or off", val)
+			}
+
+		case "reload":
+			if val == "off" {
+				c.DisableReload = true
+				break
+			}
+			dur, err := caddy.ParseDuration(val)
+			if err != nil {
+				return d.Errf("robots_txt: reload: %q is not a duration; use a duration such as 5s, 1m or 1h, or off", val)
+			}
+			if dur <= 0 {
+				return d.Errf("robots_txt: reload: %s is not allowed; use a duration greater than zero, or off", dur)
+			}
+			c.Reload = caddy.Duration(dur)
+
+		case "cache":
+			n, err := strconv.Atoi(val)
+			if err != nil {
+				return d.Errf("robots_txt: cache: %q is not a number; use a number of entries from %d to %d", val, MinCache, MaxCache)
+			}
+			if err := checkCache(n); err != nil {
+				return d.Errf("robots_txt: %w", err)
+			}
+			c.Cache = n
+		}
+	}
+
+	if err := c.Validate(); err != nil {
+		return directive.Errf("robots_txt: %w", err)
+	}
+	return nil
+}
+
+// setFile sets c.File from the current Caddyfile line, checking the
+// path, and reports problems at that line.
+func (c *Config) setFile(d *caddyfile.Dispenser, path string) error {
+	if path == "" {
+		return d.Errf("robots_txt: file path is empty; give the path of a robots.txt file")
+	}
+	if c.Inline != "" {
+		return d.Errf("robots_txt: %w", errFileAndInline)
+	}
+	if err := CheckFile(path); err != nil {
+		return d.Errf("robots_txt: %w", err)
+	}
+	c.File = path
+	return nil
+}
+
+// Interface guard.
+var _ caddyfile.Unmarshaler = (*Config)(nil)

@@ -1,0 +1,281 @@
+// Package config holds the operator's configuration of the robots_txt
+// handler: a typed struct with JSON tags, its defaults, its validation
+// and its Caddyfile syntax.
+//
+// The zero value of every field means "use the default", so a Config
+// decoded from JSON or parsed from a Caddyfile is valid without calling
+// SetDefaults; the handler calls SetDefaults when it provisions.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/caddyserver/caddy/v2"
+)
+
+// Allowed values of Config.Mode.
+const (
+	// ModeEnforce refuses requests from bots that robots.txt disallows.
+	ModeEnforce = "enforce"
+	// ModeMonitor only records such requests and lets them through.
+	ModeMonitor = "monitor"
+)
+
+// Defaults and bounds.
+const (
+	// DefaultFile is the robots.txt path used when neither File nor
+	// Inline is set and the site has a root (the http.vars.root
+	// placeholder); the handler resolves it.
+	DefaultFile = "{http.vars.root}/robots.txt"
+	// FallbackFile is the robots.txt path used when neither File nor
+	// Inline is set and the site has no root: robots.txt in the working
+	// directory.
+	FallbackFile = "robots.txt"
+
+	// DefaultStatus is the HTTP status of a refusal.
+	DefaultStatus = 403
+	// MinStatus and MaxStatus bound Status: client and server errors only.
+	MinStatus = 400
+	MaxStatus = 599
+
+	// DefaultReload is how often the robots.txt file is checked for changes.
+	DefaultReload = caddy.Duration(5 * time.Second)
+
+	// DefaultCache is the number of entries in the User-Agent
+	// classification cache.
+	DefaultCache = 10000
+	// MinCache and MaxCache bound Cache. Each entry holds a User-Agent
+	// string (often a few hundred bytes), so the upper bound keeps the
+	// cache below a few hundred megabytes.
+	MinCache = 1
+	MaxCache = 1000000
+)
+
+// Config is the operator's configuration of the robots_txt handler.
+// The handler embeds it, so these fields appear directly in the
+// handler's JSON. A zero field means its default.
+type Config struct {
+	// File is the path of the robots.txt file to serve and enforce.
+	// Placeholders are allowed. The default is
+	// "{http.vars.root}/robots.txt" when the site has a root, else
+	// "robots.txt" in Caddy's working directory. A file that does not
+	// exist allows every bot everywhere. File cannot be set together
+	// with Inline.
+	File string `json:"file,omitempty"`
+
+	// Inline is the text of robots.txt, given in the configuration
+	// instead of a file. The default is empty, meaning the text is read
+	// from File. Inline cannot be set together with File.
+	Inline string `json:"inline,omitempty"`
+
+	// Mode is what happens when a bot requests a path that robots.txt
+	// disallows for it. The allowed values are "enforce" (the default),
+	// which refuses the request, and "monitor", which only records it and
+	// lets the request through.
+	Mode string `json:"mode,omitempty"`
+
+	// Status is the HTTP status code of a refusal. The default is 403;
+	// the allowed values are 400 to 599.
+	Status int `json:"status,omitempty"`
+
+	// Body is the response body of a refusal. The default is empty, in
+	// which case the handler returns an HTTP error with Status so that
+	// handle_errors routes can render the page; any text is allowed.
+	Body string `json:"body,omitempty"`
+
+	// Serve is whether GET and HEAD requests for /robots.txt are
+	// answered with the loaded robots.txt. The default (unset) is true;
+	// set it to false to let the request pass to the next handler.
+	Serve *bool `json:"serve,omitempty"`
+
+	// Bots are extra User-Agent substrings, matched without regard to
+	// case, that mark a client as a bot in addition to the built-in
+	// list. The default is none; every entry must be a non-blank string.
+	Bots []string `json:"bots,omitempty"`
+
+	// Humans are User-Agent substrings, matched without regard to case,
+	// that exempt a client: such a client is never held to robots.txt,
+	// even if it also matches a bot substring. The default is none;
+	// every entry must be a non-blank string.
+	Humans []string `json:"humans,omitempty"`
+
+	// Reload is how often the robots.txt file is checked for changes,
+	// as a duration string such as "5s" or "1m" (an integer is read as
+	// nanoseconds). The default is 5s; any positive duration is allowed.
+	// It has no effect with Inline, and cannot be set together with
+	// DisableReload.
+	Reload caddy.Duration `json:"reload,omitempty"`
+
+	// DisableReload turns off checking the robots.txt file for changes,
+	// so it is read once when the configuration loads. The default is
+	// false. In the Caddyfile it is written "reload off".
+	DisableReload bool `json:"disable_reload,omitempty"`
+
+	// Cache is the number of entries in the least-recently-used cache of
+	// User-Agent classifications. The default is 10000; the allowed
+	// values are 1 to 1000000.
+	Cache int `json:"cache,omitempty"`
+}
+
+// SetDefaults fills in the defaults of Mode, Status, Reload (unless
+// DisableReload is set) and Cache. It leaves File unset, for the handler
+// resolves its default, and Serve unset, which means true.
+func (c *Config) SetDefaults() {
+	if c.Mode == "" {
+		c.Mode = ModeEnforce
+	}
+	if c.Status == 0 {
+		c.Status = DefaultStatus
+	}
+	if c.Reload == 0 && !c.DisableReload {
+		c.Reload = DefaultReload
+	}
+	if c.Cache == 0 {
+		c.Cache = DefaultCache
+	}
+}
+
+// ServeEnabled reports whether the handler answers requests for
+// /robots.txt: true unless Serve is set to false.
+func (c Config) ServeEnabled() bool {
+	return c.Serve == nil || *c.Serve
+}
+
+// Monitor reports whether the handler only records disallowed requests
+// instead of refusing them.
+func (c Config) Monitor() bool {
+	return c.Mode == ModeMonitor
+}
+
+// Validate reports every problem in c, each naming its JSON field and
+// what is allowed, joined with errors.Join. Zero values mean the
+// defaults and are valid. Validate does not look at the file system.
+func (c Config) Validate() error {
+	var errs []error
+	add := func(err error) {
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if c.File != "" && c.Inline != "" {
+		add(errFileAndInline)
+	}
+	add(checkMode(c.Mode))
+	if c.Status != 0 {
+		add(checkStatus(c.Status))
+	}
+	if c.Reload < 0 {
+		add(fmt.Errorf("reload: %s is not allowed; use a positive duration such as \"5s\" (0 means the default, %s)",
+			time.Duration(c.Reload), time.Duration(DefaultReload)))
+	}
+	if c.Reload != 0 && c.DisableReload {
+		add(errReloadAndDisable)
+	}
+	if c.Cache != 0 {
+		add(checkCache(c.Cache))
+	}
+	add(checkList("bots", c.Bots))
+	add(checkList("humans", c.Humans))
+	return errors.Join(errs...)
+}
+
+var (
+	errFileAndInline = errors.New("file and inline are both set; " +
+		"use file for a robots.txt on disk or inline for its text, not both")
+	errReloadAndDisable = errors.New("reload and disable_reload are both set; " +
+		"use reload to change how often the file is checked, or disable_reload to turn checking off")
+)
+
+// checkMode checks a Mode value; empty means the default.
+func checkMode(mode string) error {
+	switch mode {
+	case "", ModeEnforce, ModeMonitor:
+		return nil
+	}
+	return fmt.Errorf("mode: %q is not allowed; use %q or %q", mode, ModeEnforce, ModeMonitor)
+}
+
+// checkStatus checks a non-default Status value.
+func checkStatus(status int) error {
+	if status < MinStatus || status > MaxStatus {
+		return fmt.Errorf("status: %d is not allowed; use a code from %d to %d", status, MinStatus, MaxStatus)
+	}
+	return nil
+}
+
+// checkCache checks a non-default Cache value.
+func checkCache(n int) error {
+	if n < MinCache || n > MaxCache {
+		return fmt.Errorf("cache: %d is not allowed; use a number of entries from %d to %d", n, MinCache, MaxCache)
+	}
+	return nil
+}
+
+// checkList checks that no entry of a Bots or Humans list is blank.
+func checkList(field string, list []string) error {
+	for i, s := range list {
+		if strings.TrimSpace(s) == "" {
+			return fmt.Errorf("%s[%d]: %q is not allowed; give a non-blank User-Agent substring", field, i, s)
+		}
+	}
+	return nil
+}
+
+// CheckFile checks a robots.txt path on the file system. A path that
+// contains a placeholder ("{") is not checked, and a path that does not
+// exist is fine (the site then allows all bots). Otherwise the path must
+// name a regular file (not a directory) that can be opened for reading.
+// The error names the path and the operating system's reason.
+func CheckFile(path string) error {
+	if path == "" || strings.Contains(path, "{") {
+		return nil
+	}
+	info, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("file %q cannot be opened for reading: %v; check the path and its permissions", path, reason(err))
+	}
+	if info.IsDir() {
+		return fmt.Errorf("file %q is a directory; give the path of a robots.txt file", path)
+	}
+	if !info.Mode().IsRegular() {
+		// Opening a named pipe or device could block or never end.
+		return fmt.Errorf("file %q is %s, not a regular file; give the path of a robots.txt file", path, kind(info.Mode()))
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("file %q cannot be opened for reading: %v; check the path and its permissions", path, reason(err))
+	}
+	return f.Close()
+}
+
+// kind names the type of a file that is neither regular nor a directory.
+func kind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	default:
+		return "a special file"
+	}
+}
+
+// reason strips the operation and path from a *fs.PathError, leaving
+// the operating system's reason, since the caller names the path.
+func reason(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

@@ -1,0 +1,661 @@
+package config
+
+import (
+	"encoding/json"
+	"errors"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/caddyserver/caddy/v2"
+	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
+)
+
+func parse(input string) (Config, error) {
+	var c Config
+	err := c.UnmarshalCaddyfile(caddyfile.NewTestDispenser(input))
+	return c, err
+}
+
+// quote makes a Caddyfile string literal of a file path.
+func quote(path string) string {
+	return `"` + strings.ReplaceAll(path, `"`, `\"`) + `"`
+}
+
+func TestUnmarshalCaddyfile(t *testing.T) {
+	tests := []struct {
+		name  string
+		input string
+		want  Config
+	}{
+		{"bare directive", `robots_txt`, Config{}},
+		{"empty block", "robots_txt {\n}", Config{}},
+		{"file argument", `robots_txt does-not-exist/robots.txt`, Config{File: "does-not-exist/robots.txt"}},
+		{"file argument with block", "robots_txt does-not-exist.txt {\n\tmode monitor\n}",
+			Config{File: "does-not-exist.txt", Mode: ModeMonitor}},
+		{"file subdirective", "robots_txt {\n\tfile does-not-exist.txt\n}", Config{File: "does-not-exist.txt"}},
+		{"file with placeholder is not checked", "robots_txt {\n\tfile {http.vars.root}/bots.txt\n}",
+			Config{File: "{http.vars.root}/bots.txt"}},
+		{"file argument with placeholder", `robots_txt {env.ROBOTS_FILE}`, Config{File: "{env.ROBOTS_FILE}"}},
+		{"inline quoted", "robots_txt {\n\tinline \"User-agent: *\"\n}", Config{Inline: "User-agent: *"}},
+		{"mode enforce", "robots_txt {\n\tmode enforce\n}", Config{Mode: ModeEnforce}},
+		{"mode monitor", "robots_txt {\n\tmode monitor\n}", Config{Mode: ModeMonitor}},
+		{"status low bound", "robots_txt {\n\tstatus 400\n}", Config{Status: 400}},
+		{"status high bound", "robots_txt {\n\tstatus 599\n}", Config{Status: 599}},
+		{"status 429", "robots_txt {\n\tstatus 429\n}", Config{Status: 429}},
+		{"body", "robots_txt {\n\tbody \"No robots here.\"\n}", Config{Body: "No robots here."}},
+		{"body heredoc", "robots_txt {\n\tbody <<HTML\n\t\t<h1>Go away</h1>\n\t\t<p>bye</p>\n\t\tHTML\n}",
+			Config{Body: "<h1>Go away</h1>\n<p>bye</p>"}},
+		{"serve on", "robots_txt {\n\tserve on\n}", Config{Serve: new(true)}},
+		{"serve off", "robots_txt {\n\tserve off\n}", Config{Serve: new(false)}},
+		{"bots", "robots_txt {\n\tbots GPTBot CCBot\n}", Config{Bots: []string{"GPTBot", "CCBot"}}},
+		{"bots repeated append", "robots_txt {\n\tbots GPTBot\n\tbots CCBot \"Claude Bot\"\n}",
+			Config{Bots: []string{"GPTBot", "CCBot", "Claude Bot"}}},
+		{"humans repeated append", "robots_txt {\n\thumans Lynx\n\thumans w3m curl\n}",
+			Config{Humans: []string{"Lynx", "w3m", "curl"}}},
+		{"reload seconds", "robots_txt {\n\treload 30s\n}", Config{Reload: caddy.Duration(30 * time.Second)}},
+		{"reload milliseconds", "robots_txt {\n\treload 250ms\n}", Config{Reload: caddy.Duration(250 * time.Millisecond)}},
+		{"reload days", "robots_txt {\n\treload 1d\n}", Config{Reload: caddy.Duration(24 * time.Hour)}},
+		{"reload off", "robots_txt {\n\treload off\n}", Config{DisableReload: true}},
+		{"cache low bound", "robots_txt {\n\tcache 1\n}", Config{Cache: 1}},
+		{"cache high bound", "robots_txt {\n\tcache 1000000\n}", Config{Cache: MaxCache}},
+		{"comments and everything", `robots_txt {
+	# the file
+	file does-not-exist.txt
+	mode monitor   # just watch
+	status 451
+	body "Unavailable for legal reasons"
+	serve off
+	bots GPTBot
+	humans Lynx
+	reload 1m
+	cache 500
+}`, Config{
+			File: "does-not-exist.txt", Mode: ModeMonitor, Status: 451,
+			Body: "Unavailable for legal reasons", Serve: new(false),
+			Bots: []string{"GPTBot"}, Humans: []string{"Lynx"},
+			Reload: caddy.Duration(time.Minute), Cache: 500,
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := parse(tt.input)
+			if err != nil {
+				t.Fatalf("unexpected error: %v", err)
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("got  %#v\nwant %#v", got, tt.want)
+			}
+			if err := got.Validate(); err != nil {
+				t.Errorf("parsed config does not validate: %v", err)
+			}
+		})
+	}
+}
+
+func TestUnmarshalCaddyfileHeredocInline(t *testing.T) {
+	input := `robots_txt {
+	inline <<TXT
+		User-agent: *
+		Disallow: /private/
+		Allow: /private/public.html
+
+		# AI crawlers
+		User-agent: GPTBot
+		Disallow: /
+		TXT
+	mode monitor
+}`
+	want := "User-agent: *\n" +
+		"Disallow: /private/\n" +
+		"Allow: /private/public.html\n" +
+		"\n" +
+		"# AI crawlers\n" +
+		"User-agent: GPTBot\n" +
+		"Disallow: /"
+	got, err := parse(input)
+	if err != nil {
+		t.Fatalf("unexpected error: %v", err)
+	}
+	if got.Inline != want {
+		t.Errorf("inline text:\ngot  %q\nwant %q", got.Inline, want)
+	}
+	// The subdirective after the heredoc is still parsed.
+	if got.Mode != ModeMonitor {
+		t.Errorf("mode after heredoc: got %q, want %q", got.Mode, ModeMonitor)
+	}
+}
+
+// TestUnmarshalCaddyfileConsumesDirective checks that the directive name
+// is consumed by UnmarshalCaddyfile and all the segment's tokens are used.
+func TestUnmarshalCaddyfileConsumesDirective(t *testing.T) {
+	d := caddyfile.NewTestDispenser("robots_txt {\n\tmode monitor\n}")
+	var c Config
+	if err := c.UnmarshalCaddyfile(d); err != nil {
+		t.Fatal(err)
+	}
+	if d.Next() {
+		t.Errorf("token %q left unconsumed", d.Val())
+	}
+}
+
+func TestUnmarshalCaddyfileErrors(t *testing.T) {
+	tests := []struct {
+		name  string
+		input string
+		want  []string // substrings of the message
+		line  int
+	}{
+		{"unknown subdirective", "robots_txt {\n\tmode enforce\n\tblock GPTBot\n}",
+			[]string{`unknown subdirective "block"`, "file, inline, mode, status, body, serve, bots, humans, reload, cache"}, 3},
+		{"too many arguments", "robots_txt a.txt b.txt",
+			[]string{"too many arguments (2)", "robots_txt [<file>]"}, 1},
+		{"block after subdirective", "robots_txt {\n\tmode enforce {\n\t}\n}",
+			[]string{"mode does not take a block", "mode enforce|monitor"}, 2},
+		{"stray block", "robots_txt {\n\t{\n\t}\n}",
+			[]string{"unexpected '{'", "file, inline"}, 2},
+
+		// argument counts
+		{"file without argument", "robots_txt {\n\tfile\n}",
+			[]string{"file takes exactly one argument, got 0", "file <path>"}, 2},
+		{"file with two arguments", "robots_txt {\n\tfile a b\n}",
+			[]string{"file takes exactly one argument, got 2"}, 2},
+		{"inline without argument", "robots_txt {\n\tinline\n}",
+			[]string{"inline takes exactly one argument, got 0", "inline <text>"}, 2},
+		{"mode without argument", "robots_txt {\n\n\tmode\n}",
+			[]string{"mode takes exactly one argument, got 0", "mode enforce|monitor"}, 3},
+		{"mode with two arguments", "robots_txt {\n\tmode enforce monitor\n}",
+			[]string{"mode takes exactly one argument, got 2"}, 2},
+		{"status without argument", "robots_txt {\n\tstatus\n}",
+			[]string{"status takes exactly one argument, got 0", "status <code>"}, 2},
+		{"body with two arguments", "robots_txt {\n\tbody go away\n}",
+			[]string{"body takes exactly one argument, got 2", "body <text>"}, 2},
+		{"serve without argument", "robots_txt {\n\tserve\n}",
+			[]string{"serve takes exactly one argument, got 0", "serve on|off"}, 2},
+		{"bots without argument", "robots_txt {\n\tbots\n}",
+			[]string{"bots needs at least one argument", "bots <substring...>"}, 2},
+		{"humans without argument", "robots_txt {\n\tmode monitor\n\thumans\n}",
+			[]string{"humans needs at least one argument", "humans <substring...>"}, 3},
+		{"reload without argument", "robots_txt {\n\treload\n}",
+			[]string{"reload takes exactly one argument, got 0", "reload <duration>|off"}, 2},
+		{"cache with two arguments", "robots_txt {\n\tcache 1 2\n}",
+			[]string{"cache takes exactly one argument, got 2", "cache <entries>"}, 2},
+
+		// values
+		{"bad mode", "robots_txt {\n\tmode block\n}",
+			[]string{`mode: "block" is not allowed; use "enforce" or "monitor"`}, 2},
+		{"mode is case sensitive", "robots_txt {\n\tmode Enforce\n}",
+			[]string{`mode: "Enforce" is not allowed`}, 2},
+		{"status not a number", "robots_txt {\n\tstatus forbidden\n}",
+			[]string{`status: "forbidden" is not a number`, "use a code from 400 to 599"}, 2},
+		{"status too low", "robots_txt {\n\tstatus 200\n}",
+			[]string{"status: 200 is not allowed; use a code from 400 to 599"}, 2},
+		{"status zero", "robots_txt {\n\tstatus 0\n}",
+			[]string{"status: 0 is not allowed"}, 2},
+		{"status too high", "robots_txt {\n\tstatus 600\n}",
+			[]string{"status: 600 is not allowed"}, 2},
+		{"bad serve", "robots_txt {\n\tserve yes\n}",
+			[]string{`serve: "yes" is not allowed; use on or off`}, 2},
+		{"bad duration", "robots_txt {\n\treload 5x\n}",
+			[]string{`reload: "5x" is not a duration`, "5s, 1m or 1h, or off"}, 2},
+		{"duration without unit", "robots_txt {\n\treload 5\n}",
+			[]string{`reload: "5" is not a duration`}, 2},
+		{"negative duration", "robots_txt {\n\treload -5s\n}",
+			[]string{"reload: -5s is not allowed; use a duration greater than zero, or off"}, 2},
+		{"zero duration", "robots_txt {\n\treload 0s\n}",
+			[]string{"reload: 0s is not allowed"}, 2},
+		{"cache not a number", "robots_txt {\n\tcache lots\n}",
+			[]string{`cache: "lots" is not a number`, "from 1 to 1000000"}, 2},
+		{"cache zero", "robots_txt {\n\tcache 0\n}",
+			[]string{"cache: 0 is not allowed; use a number of entries from 1 to 1000000"}, 2},
+		{"cache negative", "robots_txt {\n\tcache -1\n}",
+			[]string{"cache: -1 is not allowed"}, 2},
+		{"cache too big", "robots_txt {\n\tcache 1000001\n}",
+			[]string{"cache: 1000001 is not allowed"}, 2},
+		{"empty bot", "robots_txt {\n\tbots GPTBot \"\"\n}",
+			[]string{`bots[1]: "" is not allowed`, "non-blank User-Agent substring"}, 2},
+		{"blank human", "robots_txt {\n\thumans \"  \"\n}",
+			[]string{`humans[0]: "  " is not allowed`}, 2},
+		{"empty file argument", `robots_txt ""`,
+			[]string{"file path is empty"}, 1},
+		{"empty file subdirective", "robots_txt {\n\tfile \"\"\n}",
+			[]string{"file path is empty"}, 2},
+		{"empty inline", "robots_txt {\n\tinline \"\"\n}",
+			[]string{"inline text is empty", "heredoc"}, 2},
+
+		// combinations
+		{"file as argument and subdirective", "robots_txt a.txt {\n\tfile b.txt\n}",
+			[]string{"file is given both as the argument (line 1) and as a subdirective"}, 2},
+		{"file then inline", "robots_txt {\n\tfile a.txt\n\tinline \"User-agent: *\"\n}",
+			[]string{"file and inline are both set"}, 3},
+		{"inline then file", "robots_txt {\n\tinline \"User-agent: *\"\n\tfile a.txt\n}",
+			[]string{"file and inline are both set"}, 3},
+		{"file argument then inline", "robots_txt a.txt {\n\tinline <<TXT\n\t\tUser-agent: *\n\t\tTXT\n}",
+			[]string{"file and inline are both set"}, 2},
+		{"duplicate mode", "robots_txt {\n\tmode enforce\n\tstatus 403\n\tmode monitor\n}",
+			[]string{"mode is given more than once (first at line 2); give it once"}, 4},
+		{"duplicate file", "robots_txt {\n\tfile a.txt\n\tfile b.txt\n}",
+			[]string{"file is given more than once (first at line 2)"}, 3},
+		{"duplicate inline", "robots_txt {\n\tinline a\n\tinline b\n}",
+			[]string{"inline is given more than once"}, 3},
+		{"duplicate status", "robots_txt {\n\tstatus 403\n\tstatus 404\n}",
+			[]string{"status is given more than once"}, 3},
+		{"duplicate body", "robots_txt {\n\tbody a\n\tbody b\n}",
+			[]string{"body is given more than once"}, 3},
+		{"duplicate serve", "robots_txt {\n\tserve on\n\tserve off\n}",
+			[]string{"serve is given more than once"}, 3},
+		{"duplicate reload", "robots_txt {\n\treload off\n\treload 5s\n}",
+			[]string{"reload is given more than once (first at line 2)"}, 3},
+		{"duplicate cache", "robots_txt {\n\tcache 1\n\tcache 2\n}",
+			[]string{"cache is given more than once"}, 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := parse(tt.input)
+			assertErr(t, err, tt.line, tt.want...)
+		})
+	}
+}
+
+// assertErr checks that err is a robots_txt Caddyfile error at line that
+// contains every string in want.
+func assertErr(t *testing.T, err error, line int, want ...string) {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("no error; want one containing %q", want)
+	}
+	msg := err.Error()
+	if !strings.HasPrefix(msg, "robots_txt: ") {
+		t.Errorf("error %q does not start with \"robots_txt: \"", msg)
+	}
+	for _, w := range want {
+		if !strings.Contains(msg, w) {
+			t.Errorf("error %q does not contain %q", msg, w)
+		}
+	}
+	at := ", at Testfile:" + strconv.Itoa(line)
+	if !strings.HasSuffix(msg, at) {
+		t.Errorf("error %q does not end with %q", msg, at)
+	}
+}
+
+func TestCaddyfileFileChecks(t *testing.T) {
+	dir := t.TempDir()
+
+	readable := filepath.Join(dir, "robots.txt")
+	if err := os.WriteFile(readable, []byte("User-agent: *\nDisallow:\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	regular := filepath.Join(dir, "regular")
+	if err := os.WriteFile(regular, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	underFile := filepath.Join(regular, "robots.txt") // parent is a regular file
+	missing := filepath.Join(dir, "missing", "robots.txt")
+
+	t.Run("readable file as argument", func(t *testing.T) {
+		c, err := parse("robots_txt " + quote(readable))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.File != readable {
+			t.Errorf("file: got %q, want %q", c.File, readable)
+		}
+	})
+	t.Run("missing file accepted", func(t *testing.T) {
+		c, err := parse("robots_txt {\n\tfile " + quote(missing) + "\n}")
+		if err != nil {
+			t.Fatalf("a missing file must be accepted: %v", err)
+		}
+		if c.File != missing {
+			t.Errorf("file: got %q, want %q", c.File, missing)
+		}
+	})
+	t.Run("directory as argument", func(t *testing.T) {
+		_, err := parse("robots_txt " + quote(dir))
+		assertErr(t, err, 1, `robots_txt: file "`+dir+`" is a directory; give the path of a robots.txt file`)
+	})
+	t.Run("directory as subdirective", func(t *testing.T) {
+		_, err := parse("robots_txt {\n\tmode enforce\n\tfile " + quote(dir) + "\n}")
+		assertErr(t, err, 3, `file "`+dir+`" is a directory`)
+	})
+	t.Run("parent is a regular file", func(t *testing.T) {
+		_, err := parse("robots_txt {\n\tfile " + quote(underFile) + "\n}")
+		assertErr(t, err, 2, `file "`+underFile+`" cannot be opened for reading`, "not a directory")
+	})
+	t.Run("placeholder path is not checked", func(t *testing.T) {
+		p := dir + "/{http.request.host}"
+		if _, err := parse("robots_txt {\n\tfile " + quote(p) + "\n}"); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("not a regular file", func(t *testing.T) {
+		if runtime.GOOS == "windows" {
+			t.Skip("no /dev/null")
+		}
+		_, err := parse("robots_txt /dev/null")
+		assertErr(t, err, 1, `file "/dev/null" is a device, not a regular file`)
+	})
+	t.Run("unreadable file", func(t *testing.T) {
+		unreadable := filepath.Join(dir, "secret.txt")
+		if err := os.WriteFile(unreadable, []byte("User-agent: *\n"), 0o000); err != nil {
+			t.Fatal(err)
+		}
+		if f, err := os.Open(unreadable); err == nil {
+			f.Close()
+			// Running as root (or on a system without permission bits):
+			// the file is readable after all, so there is nothing to
+			// refuse. The "parent is a regular file" case above covers
+			// the error path.
+			t.Skip("a mode 000 file is readable here (running as root?); unreadable-file case not testable")
+		}
+		_, err := parse("robots_txt {\n\tfile " + quote(unreadable) + "\n}")
+		assertErr(t, err, 2, `file "`+unreadable+`" cannot be opened for reading`, "permission denied")
+	})
+}
+
+func TestSetDefaults(t *testing.T) {
+	var c Config
+	c.SetDefaults()
+	want := Config{Mode: ModeEnforce, Status: 403, Reload: caddy.Duration(5 * time.Second), Cache: 10000}
+	if !reflect.DeepEqual(c, want) {
+		t.Errorf("defaults:\ngot  %#v\nwant %#v", c, want)
+	}
+	if !c.ServeEnabled() {
+		t.Error("serve must default to true")
+	}
+	if c.Monitor() {
+		t.Error("mode must default to enforce")
+	}
+	if c.File != "" || c.Inline != "" || c.Serve != nil {
+		t.Error("SetDefaults must leave File, Inline and Serve unset")
+	}
+	if err := c.Validate(); err != nil {
+		t.Errorf("defaults do not validate: %v", err)
+	}
+
+	again := c
+	again.SetDefaults()
+	if !reflect.DeepEqual(again, c) {
+		t.Error("SetDefaults is not idempotent")
+	}
+
+	set := Config{Mode: ModeMonitor, Status: 451, Reload: caddy.Duration(time.Minute), Cache: 7, Serve: new(false)}
+	kept := set
+	kept.SetDefaults()
+	if !reflect.DeepEqual(kept, set) {
+		t.Errorf("SetDefaults changed set values:\ngot  %#v\nwant %#v", kept, set)
+	}
+	if kept.ServeEnabled() || !kept.Monitor() {
+		t.Error("ServeEnabled/Monitor do not follow the set values")
+	}
+
+	off := Config{DisableReload: true}
+	off.SetDefaults()
+	if off.Reload != 0 {
+		t.Errorf("with disable_reload, Reload must stay 0; got %v", time.Duration(off.Reload))
+	}
+	if err := off.Validate(); err != nil {
+		t.Errorf("defaults with disable_reload do not validate: %v", err)
+	}
+
+	if !(Config{Serve: new(true)}).ServeEnabled() {
+		t.Error("serve true must be enabled")
+	}
+}
+
+func TestValidate(t *testing.T) {
+	tests := []struct {
+		name string
+		c    Config
+		want []string // substrings; none means valid
+	}{
+		{"zero", Config{}, nil},
+		{"everything", Config{
+			File: "/srv/robots.txt", Mode: ModeMonitor, Status: 503, Body: "x", Serve: new(false),
+			Bots: []string{"a"}, Humans: []string{"b"}, Reload: caddy.Duration(time.Second), Cache: MaxCache,
+		}, nil},
+		{"inline", Config{Inline: "User-agent: *"}, nil},
+		{"disable reload", Config{DisableReload: true}, nil},
+		{"file and inline", Config{File: "a", Inline: "b"}, []string{"file and inline are both set"}},
+		{"bad mode", Config{Mode: "block"}, []string{`mode: "block" is not allowed; use "enforce" or "monitor"`}},
+		{"status too low", Config{Status: 399}, []string{"status: 399 is not allowed; use a code from 400 to 599"}},
+		{"status too high", Config{Status: 600}, []string{"status: 600 is not allowed"}},
+		{"status negative", Config{Status: -1}, []string{"status: -1 is not allowed"}},
+		{"negative reload", Config{Reload: caddy.Duration(-time.Second)},
+			[]string{"reload: -1s is not allowed; use a positive duration"}},
+		{"reload and disable_reload", Config{Reload: caddy.Duration(time.Second), DisableReload: true},
+			[]string{"reload and disable_reload are both set"}},
+		{"cache negative", Config{Cache: -5}, []string{"cache: -5 is not allowed; use a number of entries from 1 to 1000000"}},
+		{"cache too big", Config{Cache: MaxCache + 1}, []string{"cache: 1000001 is not allowed"}},
+		{"empty bot", Config{Bots: []string{"a", ""}}, []string{`bots[1]: "" is not allowed`}},
+		{"blank human", Config{Humans: []string{"\t"}}, []string{`humans[0]: "\t" is not allowed`}},
+		{"several problems reported together", Config{Mode: "x", Status: 1, Cache: -1},
+			[]string{"mode:", "status:", "cache:"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.c.Validate()
+			if len(tt.want) == 0 {
+				if err != nil {
+					t.Fatalf("unexpected error: %v", err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("no error; want one containing %q", tt.want)
+			}
+			msg := err.Error()
+			for _, w := range tt.want {
+				if !strings.Contains(msg, w) {
+					t.Errorf("error %q does not contain %q", msg, w)
+				}
+			}
+			if msg != strings.ToLower(msg[:1])+msg[1:] {
+				t.Errorf("error %q does not start in lower case", msg)
+			}
+		})
+	}
+}
+
+// TestValidateCaddyfileLine checks that a Validate failure after parsing
+// is reported at the directive's line. Parsing catches every problem
+// first, so the config is corrupted through a Caddyfile-parsable field
+// set before unmarshaling.
+func TestValidateCaddyfileLine(t *testing.T) {
+	c := Config{Mode: "block"}
+	err := c.UnmarshalCaddyfile(caddyfile.NewTestDispenser("\n\nrobots_txt {\n\tstatus 403\n}"))
+	assertErr(t, err, 3, `robots_txt: mode: "block" is not allowed`)
+}
+
+func TestJSONRoundTrip(t *testing.T) {
+	configs := []Config{
+		{},
+		{File: "{http.vars.root}/robots.txt", Serve: new(true)},
+		{Inline: "User-agent: *\nDisallow: /\n", DisableReload: true, Serve: new(false)},
+		{
+			File: "/srv/robots.txt", Mode: ModeMonitor, Status: 451, Body: "<h1>no</h1>",
+			Bots: []string{"GPTBot", "CCBot"}, Humans: []string{"Lynx"},
+			Reload: caddy.Duration(90 * time.Second), Cache: 42,
+		},
+	}
+	for _, c := range configs {
+		b, err := json.Marshal(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back Config
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Fatalf("unmarshal %s: %v", b, err)
+		}
+		if !reflect.DeepEqual(back, c) {
+			t.Errorf("round trip of %s:\ngot  %#v\nwant %#v", b, back, c)
+		}
+	}
+
+	if b, _ := json.Marshal(Config{}); string(b) != "{}" {
+		t.Errorf("zero config marshals to %s, want {}", b)
+	}
+
+	// Field names are snake_case, and reload accepts a duration string.
+	in := `{"file":"f","mode":"monitor","status":429,"body":"b","serve":false,"bots":["x"],` +
+		`"humans":["y"],"reload":"2m","cache":3}`
+	var c Config
+	if err := json.Unmarshal([]byte(in), &c); err != nil {
+		t.Fatal(err)
+	}
+	want := Config{File: "f", Mode: ModeMonitor, Status: 429, Body: "b", Serve: new(false),
+		Bots: []string{"x"}, Humans: []string{"y"}, Reload: caddy.Duration(2 * time.Minute), Cache: 3}
+	if !reflect.DeepEqual(c, want) {
+		t.Errorf("decoded:\ngot  %#v\nwant %#v", c, want)
+	}
+	var off Config
+	if err := json.Unmarshal([]byte(`{"inline":"t","disable_reload":true}`), &off); err != nil {
+		t.Fatal(err)
+	}
+	if off.Inline != "t" || !off.DisableReload {
+		t.Errorf("inline/disable_reload not decoded: %#v", off)
+	}
+}
+
+// TestCaddyfileJSONEquivalence checks that what the Caddyfile produces
+// survives the JSON encoding Caddy stores it in.
+func TestCaddyfileJSONEquivalence(t *testing.T) {
+	c, err := parse("robots_txt {\n\tinline <<TXT\n\t\tUser-agent: *\n\t\tDisallow: /x\n\t\tTXT\n\tserve off\n\treload off\n\tbots a b\n}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"inline":"User-agent: *\nDisallow: /x","serve":false,"bots":["a","b"],"disable_reload":true}`
+	if string(b) != want {
+		t.Errorf("JSON:\ngot  %s\nwant %s", b, want)
+	}
+}
+
+// TestFieldDocs checks that every exported field of Config has a doc
+// comment in full sentences that states its default, since these comments
+// are the JSON reference.
+func TestFieldDocs(t *testing.T) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "config.go", nil, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found bool
+	ast.Inspect(f, func(n ast.Node) bool {
+		ts, ok := n.(*ast.TypeSpec)
+		if !ok || ts.Name.Name != "Config" {
+			return true
+		}
+		found = true
+		for _, field := range ts.Type.(*ast.StructType).Fields.List {
+			for _, name := range field.Names {
+				if !name.IsExported() {
+					continue
+				}
+				doc := strings.TrimSpace(field.Doc.Text())
+				switch {
+				case doc == "":
+					t.Errorf("field %s has no doc comment", name)
+				case !strings.HasPrefix(doc, name.Name+" "):
+					t.Errorf("doc of %s does not start with its name", name)
+				case !strings.HasSuffix(doc, "."):
+					t.Errorf("doc of %s is not a full sentence", name)
+				case !strings.Contains(strings.ToLower(doc), "default"):
+					t.Errorf("doc of %s does not state the default", name)
+				}
+			}
+		}
+		return false
+	})
+	if !found {
+		t.Fatal("type Config not found")
+	}
+}
+
+func TestCheckFile(t *testing.T) {
+	if err := CheckFile(""); err != nil {
+		t.Errorf("empty path: %v", err)
+	}
+	if err := CheckFile("{http.vars.root}/robots.txt"); err != nil {
+		t.Errorf("placeholder path: %v", err)
+	}
+	dir := t.TempDir()
+	if err := CheckFile(filepath.Join(dir, "nope.txt")); err != nil {
+		t.Errorf("missing file: %v", err)
+	}
+	err := CheckFile(dir)
+	if err == nil || err.Error() != `file "`+dir+`" is a directory; give the path of a robots.txt file` {
+		t.Errorf("directory: got %v", err)
+	}
+	if errors.Unwrap(err) != nil {
+		t.Errorf("directory error should be a plain message: %v", err)
+	}
+}
+
+// FuzzUnmarshalCaddyfile feeds arbitrary text to UnmarshalCaddyfile. It
+// must not panic, and a config it accepts must validate and survive a
+// JSON round trip.
+func FuzzUnmarshalCaddyfile(f *testing.F) {
+	seeds := []string{
+		"robots_txt",
+		"robots_txt robots.txt",
+		"robots_txt {\n\tfile a.txt\n\tmode monitor\n\tstatus 429\n\tbody \"no\"\n\tserve off\n\tbots a b\n\thumans c\n\treload 10s\n\tcache 5\n}",
+		"robots_txt {\n\tinline <<TXT\n\t\tUser-agent: *\n\t\tDisallow: /\n\t\tTXT\n}",
+		"robots_txt {\n\treload off\n\treload 1s\n}",
+		"robots_txt {\n\tmode {\n\t}\n}",
+		"robots_txt {\n\t{\n}",
+		"robots_txt {\n\tbots \"\"\n}",
+		"robots_txt a {\n\tfile b\n}",
+		"robots_txt {\n\tcache 99999999999999999999\n\tstatus -0\n}",
+		"{\n}",
+		"}",
+		"",
+		"robots_txt { mode monitor }",
+	}
+	for _, s := range seeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, input string) {
+		// NewTestDispenser calls log.Fatalf on text the lexer rejects, and
+		// expands {$ENV} before lexing; keep to input it lexes as is.
+		if strings.Contains(input, "{$") {
+			return
+		}
+		if _, err := caddyfile.Tokenize([]byte(input), "Testfile"); err != nil {
+			return
+		}
+		var c Config
+		if err := c.UnmarshalCaddyfile(caddyfile.NewTestDispenser(input)); err != nil {
+			if !strings.HasPrefix(err.Error(), "robots_txt: ") {
+				t.Errorf("error %q does not start with \"robots_txt: \"", err)
+			}
+			return
+		}
+		if err := c.Validate(); err != nil {
+			t.Fatalf("accepted config does not validate: %v\ninput: %q", err, input)
+		}
+		b, err := json.Marshal(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back Config
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Fatalf("unmarshal %s: %v", b, err)
+		}
+		if !reflect.DeepEqual(back, c) {
+			t.Fatalf("JSON round trip changed the config:\ngot  %#v\nwant %#v", back, c)
+		}
+	})
+}
