@@ -12,6 +12,8 @@ import (
 	caddycmd "github.com/caddyserver/caddy/v2/cmd"
 
 	_ "github.com/caddyserver/caddy/v2/modules/standard"
+
+	_ "github.com/robotsguard/caddy-robots-txt"
 )
 
 func main() {

@@ -1,0 +1,525 @@
+// Package botdetect decides from a User-Agent header whether a client is an
+// automated one (a bot, which the robots_txt handler holds to robots.txt) or a
+// person's browser (which is never held to it).
+//
+// Classify takes these decisions in order and stops at the first that applies:
+//
+//  1. A header that contains one of the operator's extra human markers is a
+//     human. This is the escape hatch for a trusted monitor or an in-house
+//     tool, so it wins over everything else.
+//  2. An empty header is a bot: every browser sends one.
+//  3. A header that contains one of the operator's extra bot markers is a bot.
+//  4. A header that names a known crawler is a bot, and Classify reports the
+//     crawler's canonical name (the spelling its operator documents).
+//  5. A header that contains a generic sign of automation is a bot: a crawler
+//     word ("bot", "crawler", "spider", ...), an HTTP client library or a
+//     command-line tool (curl, python-requests, okhttp, ...), a headless
+//     browser, or a monitoring or testing service. Weaker signs (a contact
+//     URL or e-mail address, "compatible; SomeName", a header that is only a
+//     lowercase "name/version") count only when the header does not name
+//     software that people use, such as a podcast app or a media player.
+//  6. Anything else is a human.
+//
+// The errors are not symmetric. A bot taken for a person merely escapes
+// robots.txt, which is what happens without this module; a person taken for a
+// bot gets a 403 for a page they were entitled to see. So every rule here is
+// written to avoid false positives first: words are matched at word
+// boundaries where a bare substring would hit product or device names (a
+// "Cubot" phone, "Safari Technology Preview"), library names count only where
+// they name the client itself rather than a component an app mentions, and
+// generic words inside an Android device model are ignored.
+//
+// The rules are plain data (see tables.go), matched case-insensitively (ASCII
+// only, for the operator's markers too) in one pass over the header, without
+// allocating.
+package botdetect
+
+import (
+	"slices"
+	"strings"
+)
+
+// Classifier decides whether a User-Agent header belongs to an automated client.
+// It is immutable after New and safe for concurrent use.
+type Classifier struct {
+	needles []needle
+
+	// buckets holds, for each pair of byte classes, the needles whose first
+	// two bytes fall in those classes: probes[buckets[p].lo:buckets[p].hi].
+	// Looking at two bytes instead of one rejects most positions of a
+	// typical header with one table load, and the probes reject most of the
+	// remaining candidates without touching the needles.
+	buckets [numClasses * numClasses]span
+	probes  []probe
+
+	hasHumans bool // needles starts with the operator's extra human markers
+}
+
+type span struct{ lo, hi uint16 }
+
+// probe is a needle's first (up to) eight lowercase bytes, packed as
+// Classify packs the header bytes at the current position.
+type probe struct {
+	bits, mask uint64
+	needle     uint16
+}
+
+// kind orders the outcomes of a needle match; see the package doc.
+type kind uint8
+
+const (
+	kindHuman   kind = iota // operator's extra human marker
+	kindExtra               // operator's extra bot marker
+	kindKnown               // a known crawler, with a name
+	kindGeneric             // a generic sign of automation
+	kindWeak                // a sign of automation that human software shows now and then
+	kindVeto                // human software whose header shows a sign of automation
+)
+
+// needle is one compiled rule: a lowercase string and where it may match.
+type needle struct {
+	text        string // lowercase
+	kind        kind
+	name        string                              // canonical crawler name, for kindKnown
+	client      bool                                // a library, tool or headless browser rather than a crawler
+	atStart     bool                                // must match at the start of the header
+	edgeBefore  bool                                // the byte before must not be alphanumeric
+	edgeAfter   bool                                // the byte after must not be alphanumeric
+	shape       func(ua string, start, end int) int // where the sign ends, or -1
+	skipAndroid bool                                // ignore matches inside an Android device comment
+}
+
+// New returns a classifier. extraBots are case-insensitive substrings that mark a
+// header as a bot; extraHumans are case-insensitive substrings that exempt a header
+// (they win over everything, e.g. an uptime monitor the operator trusts). Empty
+// strings are ignored.
+func New(extraBots, extraHumans []string) *Classifier {
+	c := new(Classifier)
+	// The human markers go first; Exempt relies on it.
+	for _, s := range extraHumans {
+		if s != "" {
+			c.needles = append(c.needles, needle{text: asciiLower(s), kind: kindHuman})
+			c.hasHumans = true
+		}
+	}
+	for _, s := range extraBots {
+		if s != "" {
+			c.needles = append(c.needles, needle{text: asciiLower(s), kind: kindExtra})
+		}
+	}
+	c.needles = append(c.needles, builtin...)
+	c.index()
+	return c
+}
+
+// builtin is the compiled form of the tables, shared by every Classifier.
+var builtin = compileTables()
+
+func compileTables() []needle {
+	var ns []needle
+	for _, cr := range knownCrawlers {
+		for _, p := range cr.match {
+			n := parsePattern(p)
+			n.kind = kindKnown
+			n.name = cr.name
+			ns = append(ns, n)
+		}
+	}
+	for _, cl := range knownClients {
+		for _, p := range cl.match {
+			n := parsePattern(p)
+			n.kind = kindKnown
+			n.name = cl.name
+			n.client = true
+			ns = append(ns, n)
+		}
+	}
+	for _, sh := range shapedCrawlers {
+		n := parsePattern(sh.match)
+		n.kind = kindKnown
+		n.name = sh.name
+		n.shape = sh.shape
+		ns = append(ns, n)
+	}
+	for _, sh := range weakSigns {
+		n := parsePattern(sh.match)
+		n.kind = kindWeak
+		n.shape = sh.shape
+		ns = append(ns, n)
+	}
+	for _, p := range genericWords {
+		n := parsePattern(p)
+		n.kind = kindGeneric
+		n.skipAndroid = true
+		ns = append(ns, n)
+	}
+	for _, p := range toolNames {
+		n := parsePattern(p)
+		n.kind = kindGeneric
+		ns = append(ns, n)
+	}
+	for _, p := range humanProducts {
+		n := parsePattern(p)
+		n.kind = kindVeto
+		ns = append(ns, n)
+	}
+	return ns
+}
+
+// parsePattern reads the small notation of tables.go: a leading '^' anchors
+// the pattern at the start of the header, and a '|' at either end requires a
+// word edge (no ASCII letter or digit) on that side.
+func parsePattern(p string) needle {
+	var n needle
+	if strings.HasPrefix(p, "^") {
+		n.atStart = true
+		p = p[1:]
+	}
+	if strings.HasPrefix(p, "|") {
+		n.edgeBefore = true
+		p = p[1:]
+	}
+	if strings.HasSuffix(p, "|") {
+		n.edgeAfter = true
+		p = p[:len(p)-1]
+	}
+	if p == "" || asciiLower(p) != p {
+		// The tables are constants; a mistake there is a programming error.
+		panic("botdetect: bad pattern " + p)
+	}
+	n.text = p
+	return n
+}
+
+// index sorts the needles into buckets by the classes of their first two
+// bytes. A one-byte needle (possible only from the operator's lists) goes in
+// every bucket of its first byte.
+func (c *Classifier) index() {
+	var lists [numClasses * numClasses][]probe
+	for i, n := range c.needles {
+		if i > 1<<16-1 {
+			panic("botdetect: too many patterns")
+		}
+		var p probe
+		p.needle = uint16(i)
+		for j := 0; j < len(n.text) && j < 8; j++ {
+			p.bits |= uint64(n.text[j]) << (8 * j)
+			p.mask |= 0xff << (8 * j)
+		}
+		c0 := int(classOf[n.text[0]])
+		if len(n.text) == 1 {
+			for c1 := range numClasses {
+				lists[c0*numClasses+c1] = append(lists[c0*numClasses+c1], p)
+			}
+			continue
+		}
+		c1 := int(classOf[n.text[1]])
+		lists[c0*numClasses+c1] = append(lists[c0*numClasses+c1], p)
+	}
+	for p, l := range lists {
+		lo := len(c.probes)
+		c.probes = append(c.probes, l...)
+		if len(c.probes) > 1<<16-1 {
+			panic("botdetect: too many patterns")
+		}
+		c.buckets[p] = span{uint16(lo), uint16(len(c.probes))}
+	}
+}
+
+// Classify reports whether ua is an automated client and, when the header names a
+// known crawler, that crawler's canonical name (e.g. "Googlebot", "GPTBot",
+// "ClaudeBot", "bingbot", "curl", "python-requests"); name is "" for a bot that
+// is not a known crawler and for humans. The empty header is a bot.
+// It must not allocate.
+func (c *Classifier) Classify(ua string) (bot bool, name string) {
+	if len(ua) == 0 {
+		return true, ""
+	}
+	var (
+		extra  bool
+		weak   bool
+		known  = -1 // index of the best known-crawler needle
+		signs  spans
+		vetoes spans
+	)
+	// win holds the lowercase bytes ua[i:i+8], ua[i] lowest, zero past the end.
+	var win uint64
+	for j := 0; j < len(ua) && j < 8; j++ {
+		win |= uint64(lowerOf[ua[j]]) << (8 * j)
+	}
+	for i := 0; i < len(ua); i++ {
+		if i > 0 {
+			win >>= 8
+			if i+7 < len(ua) {
+				win |= uint64(lowerOf[ua[i+7]]) << 56
+			}
+		}
+		b := c.buckets[int(classOf[byte(win)])*numClasses+int(classOf[byte(win>>8)])]
+		if b.lo == b.hi {
+			continue
+		}
+		for _, p := range c.probes[b.lo:b.hi] {
+			if win&p.mask != p.bits {
+				continue
+			}
+			ni := p.needle
+			n := &c.needles[ni]
+			if known >= 0 && n.kind > kindKnown {
+				continue // a known crawler decides; only a better name matters now
+			}
+			end := n.matchAt(ua, i)
+			if end < 0 {
+				continue
+			}
+			switch n.kind {
+			case kindHuman:
+				return false, ""
+			case kindExtra:
+				extra = true
+			case kindKnown:
+				if known < 0 || n.outranks(&c.needles[known]) {
+					known = int(ni)
+				}
+			case kindVeto:
+				vetoes.add(i, end)
+			case kindGeneric:
+				if !n.skipAndroid || !inAndroidComment(ua, i) {
+					signs.add(i, end)
+				}
+			case kindWeak:
+				weak = true
+			}
+		}
+	}
+	switch {
+	case known >= 0:
+		return true, c.needles[known].name
+	case extra, signs.outside(&vetoes):
+		return true, ""
+	case isBlank(ua):
+		return true, ""
+	case vetoes.n > 0:
+		// Weak signs do not count against software known to be used by people.
+		return false, ""
+	case weak:
+		return true, ""
+	}
+	for _, shape := range headerShapes {
+		if shape(ua) {
+			return true, ""
+		}
+	}
+	return false, ""
+}
+
+// outranks reports whether n names a client better than o, both having
+// matched: a crawler beats the library it fetches with ("LinkedInBot/1.0
+// (compatible; Apache-HttpClient ...)"), and a longer name beats one it
+// contains ("Googlebot-Image" beats "Googlebot").
+func (n *needle) outranks(o *needle) bool {
+	if n.client != o.client {
+		return o.client
+	}
+	return len(n.text) > len(o.text)
+}
+
+// spans is a small fixed set of byte ranges of the header, so that Classify
+// can remember matches without allocating.
+type spans struct {
+	s        [8][2]int
+	n        int
+	overflow bool
+}
+
+func (s *spans) add(start, end int) {
+	if s.n == len(s.s) {
+		s.overflow = true
+		return
+	}
+	s.s[s.n] = [2]int{start, end}
+	s.n++
+}
+
+// outside reports whether some span in s overlaps none of the spans in v.
+// A header with more signs than s can hold is a bot whatever v says.
+func (s *spans) outside(v *spans) bool {
+	if s.overflow {
+		return true
+	}
+	for _, a := range s.s[:s.n] {
+		hit := false
+		for _, b := range v.s[:v.n] {
+			if a[0] < b[1] && b[0] < a[1] {
+				hit = true
+				break
+			}
+		}
+		if !hit {
+			return true
+		}
+	}
+	return false
+}
+
+// matchAt reports where n's match at ua[i:] ends, or -1 if n does not match
+// there, including its edge and shape conditions.
+func (n *needle) matchAt(ua string, i int) int {
+	t := n.text
+	if len(ua)-i < len(t) || (n.atStart && i != 0) {
+		return -1
+	}
+	for j := 0; j < len(t); j++ {
+		if lowerOf[ua[i+j]] != t[j] {
+			return -1
+		}
+	}
+	end := i + len(t)
+	if n.edgeBefore && i > 0 && isAlnum(ua[i-1]) {
+		return -1
+	}
+	if n.edgeAfter && end < len(ua) && isAlnum(ua[end]) {
+		return -1
+	}
+	if n.shape != nil {
+		return n.shape(ua, i, end)
+	}
+	return end
+}
+
+// inAndroidComment reports whether position i lies in a parenthesised
+// comment after the word "Android", where Android puts the device model.
+// Manufacturers name phones "Cubot", "M BOT 60", "Spider", and those names
+// say nothing about automation.
+func inAndroidComment(ua string, i int) bool {
+	open := strings.LastIndexByte(ua[:i], '(')
+	if open < 0 || strings.IndexByte(ua[open:i], ')') >= 0 {
+		return false
+	}
+	return indexFold(ua[open:i], "android") >= 0
+}
+
+// hasPrefixFold reports whether s begins with lower, ignoring ASCII case in s.
+func hasPrefixFold(s, lower string) bool {
+	if len(s) < len(lower) {
+		return false
+	}
+	for j := 0; j < len(lower); j++ {
+		if lowerOf[s[j]] != lower[j] {
+			return false
+		}
+	}
+	return true
+}
+
+// indexFold is strings.Index for an ASCII-lowercase needle, ignoring ASCII case
+// in s, without allocating.
+func indexFold(s, lower string) int {
+	for i := 0; i+len(lower) <= len(s); i++ {
+		j := 0
+		for j < len(lower) && lowerOf[s[i+j]] == lower[j] {
+			j++
+		}
+		if j == len(lower) {
+			return i
+		}
+	}
+	return -1
+}
+
+func isBlank(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] != ' ' && s[i] != '\t' {
+			return false
+		}
+	}
+	return true
+}
+
+// KnownNames returns the canonical names Classify can return (a bounded set, used
+// as Prometheus label values).
+func KnownNames() []string {
+	return slices.Clone(knownNames)
+}
+
+var knownNames = collectNames()
+
+func collectNames() []string {
+	var names []string
+	add := func(n string) {
+		if !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	for _, cr := range knownCrawlers {
+		add(cr.name)
+	}
+	for _, cl := range knownClients {
+		add(cl.name)
+	}
+	for _, sh := range shapedCrawlers {
+		add(sh.name)
+	}
+	return names
+}
+
+// Byte classes for the two-byte bucket index. Letters are folded; bytes that
+// start no pattern share classOther, so a pattern with an unusual byte in its
+// first two places still lands in a bucket, just a busier one.
+const numClasses = 64
+
+const classOther = 0
+
+var (
+	lowerOf = makeLower()
+	classOf = makeClasses()
+)
+
+func makeLower() (t [256]byte) {
+	for b := range 256 {
+		t[b] = byte(b)
+		if 'A' <= b && b <= 'Z' {
+			t[b] = byte(b + 'a' - 'A')
+		}
+	}
+	return t
+}
+
+func makeClasses() (t [256]uint8) {
+	next := uint8(1)
+	for _, b := range []byte("abcdefghijklmnopqrstuvwxyz0123456789-_./ ;()+:@,&%=[]!") {
+		t[b] = next
+		if 'a' <= b && b <= 'z' {
+			t[b-'a'+'A'] = next
+		}
+		next++
+	}
+	if next > numClasses {
+		panic("botdetect: too many byte classes")
+	}
+	return t
+}
+
+func isLetter(b byte) bool {
+	b = lowerOf[b]
+	return 'a' <= b && b <= 'z'
+}
+
+func isLower(b byte) bool { return 'a' <= b && b <= 'z' }
+
+func isDigit(b byte) bool { return '0' <= b && b <= '9' }
+
+func isAlnum(b byte) bool {
+	b = lowerOf[b]
+	return 'a' <= b && b <= 'z' || '0' <= b && b <= '9'
+}
+
+// asciiLower lowers ASCII letters only, so that the operator's strings fold
+// exactly as the header does in Classify.
+func asciiLower(s string) string {
+	var sb strings.Builder
+	sb.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		sb.WriteByte(lowerOf[s[i]])
+	}
+	return sb.String()
+}

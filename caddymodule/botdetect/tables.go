@@ -1,0 +1,423 @@
+package botdetect
+
+// Pattern notation, used by every table below (see parsePattern):
+//
+//	googlebot    the text anywhere in the header, ignoring ASCII case
+//	|java/       the text after a word edge (start of header, or a byte that
+//	             is not an ASCII letter or digit)
+//	bot|         the text before a word edge (end of header, or a byte that is
+//	             not an ASCII letter or digit)
+//	^okhttp      the text at the very start of the header
+//
+// Patterns are written in lowercase.
+
+// crawler is a known automated client: the name Classify reports, and the
+// patterns that identify it. When several match one header, a crawler beats
+// a client library and then the longest pattern wins, so "Googlebot-Image"
+// beats "Googlebot" (see needle.outranks).
+type crawler struct {
+	name  string
+	match []string
+}
+
+// knownCrawlers lists crawlers and fetchers by the name their operator
+// documents (usually the robots.txt product token). Names end up as metric
+// labels, so these lists are the whole label set; a bot that is not here is
+// still caught by the generic tables, just without a name.
+var knownCrawlers = []crawler{
+	// Google; https://developers.google.com/search/docs/crawling-indexing/google-common-crawlers
+	{"Googlebot", []string{"googlebot"}},
+	{"Googlebot-Image", []string{"googlebot-image"}},
+	{"Googlebot-News", []string{"googlebot-news"}},
+	{"Googlebot-Video", []string{"googlebot-video"}},
+	{"Google-InspectionTool", []string{"google-inspectiontool"}},
+	{"Storebot-Google", []string{"storebot-google"}},
+	{"AdsBot-Google", []string{"adsbot-google"}},
+	{"AdsBot-Google-Mobile", []string{"adsbot-google-mobile"}},
+	{"Mediapartners-Google", []string{"mediapartners-google"}},
+	{"Google-Extended", []string{"google-extended"}},
+	{"GoogleOther", []string{"googleother"}},
+	{"Google-CloudVertexBot", []string{"google-cloudvertexbot"}},
+	{"APIs-Google", []string{"apis-google"}},
+	{"FeedFetcher-Google", []string{"feedfetcher-google"}},
+	{"Google-Read-Aloud", []string{"google-read-aloud"}},
+	{"DuplexWeb-Google", []string{"duplexweb-google"}},
+	{"Google-Site-Verification", []string{"google-site-verification"}},
+	{"Google-Safety", []string{"google-safety"}},
+	{"GoogleProducer", []string{"googleproducer"}},
+	{"Google Favicon", []string{"google favicon"}},
+	{"Chrome-Lighthouse", []string{"chrome-lighthouse"}},
+
+	// Microsoft
+	{"bingbot", []string{"bingbot"}},
+	{"BingPreview", []string{"bingpreview"}},
+	{"msnbot", []string{"msnbot"}},
+	{"adidxbot", []string{"adidxbot"}},
+	{"MicrosoftPreview", []string{"microsoftpreview"}},
+
+	// Apple
+	{"Applebot", []string{"applebot"}},
+	{"Applebot-Extended", []string{"applebot-extended"}},
+
+	// AI companies
+	{"GPTBot", []string{"gptbot"}},
+	{"ChatGPT-User", []string{"chatgpt-user"}},
+	{"OAI-SearchBot", []string{"oai-searchbot"}},
+	{"ClaudeBot", []string{"claudebot"}},
+	{"Claude-User", []string{"claude-user"}},
+	{"Claude-SearchBot", []string{"claude-searchbot"}},
+	{"Claude-Web", []string{"claude-web"}},
+	{"anthropic-ai", []string{"anthropic-ai"}},
+	{"CCBot", []string{"ccbot"}},
+	{"PerplexityBot", []string{"perplexitybot"}},
+	{"Perplexity-User", []string{"perplexity-user"}},
+	{"Bytespider", []string{"bytespider"}},
+	{"Amazonbot", []string{"amazonbot"}},
+	{"cohere-ai", []string{"cohere-ai"}},
+	{"Diffbot", []string{"diffbot"}},
+	{"YouBot", []string{"youbot"}},
+	{"Timpibot", []string{"timpibot"}},
+	{"ImagesiftBot", []string{"imagesiftbot"}},
+	{"Omgilibot", []string{"omgilibot"}},
+	{"Omgili", []string{"|omgili/"}},
+	{"AI2Bot", []string{"ai2bot"}},
+	{"MistralAI-User", []string{"mistralai-user"}},
+	{"DuckAssistBot", []string{"duckassistbot"}},
+
+	// Meta and social networks (link previews)
+	{"meta-externalagent", []string{"meta-externalagent"}},
+	{"meta-externalfetcher", []string{"meta-externalfetcher"}},
+	{"facebookexternalhit", []string{"facebookexternalhit"}},
+	{"FacebookBot", []string{"facebookbot"}},
+	{"facebookcatalog", []string{"facebookcatalog"}},
+	{"Facebot", []string{"|facebot|"}},
+	{"Twitterbot", []string{"twitterbot"}},
+	{"LinkedInBot", []string{"linkedinbot"}},
+	{"Slackbot", []string{"slackbot"}},
+	{"Slack-ImgProxy", []string{"slack-imgproxy"}},
+	{"Discordbot", []string{"discordbot"}},
+	{"TelegramBot", []string{"telegrambot"}},
+	{"Pinterestbot", []string{"pinterestbot"}},
+	{"redditbot", []string{"redditbot"}},
+	{"Embedly", []string{"embedly"}},
+
+	// Search engines
+	{"YandexBot", []string{"yandexbot"}},
+	{"Baiduspider", []string{"baiduspider"}},
+	{"DuckDuckBot", []string{"duckduckbot"}},
+	{"Sogou", []string{"|sogou|"}},
+	{"Exabot", []string{"exabot"}},
+	{"SeznamBot", []string{"seznambot"}},
+	{"PetalBot", []string{"petalbot"}},
+	{"Qwantbot", []string{"qwantbot"}},
+	{"MojeekBot", []string{"mojeekbot"}},
+	{"coccocbot", []string{"coccocbot"}},
+	{"Yeti", []string{"|yeti/"}},
+	{"Slurp", []string{"yahoo! slurp"}},
+
+	// SEO and marketing
+	{"SemrushBot", []string{"semrushbot"}},
+	{"AhrefsBot", []string{"ahrefsbot"}},
+	{"AhrefsSiteAudit", []string{"ahrefssiteaudit"}},
+	{"MJ12bot", []string{"mj12bot"}},
+	{"DotBot", []string{"|dotbot"}},
+	{"BLEXBot", []string{"blexbot"}},
+	{"DataForSeoBot", []string{"dataforseobot"}},
+	{"serpstatbot", []string{"serpstatbot"}},
+	{"Barkrowler", []string{"barkrowler"}},
+
+	// Archives
+	{"archive.org_bot", []string{"archive.org_bot"}},
+	{"ia_archiver", []string{"ia_archiver"}},
+
+	// Monitoring
+	{"UptimeRobot", []string{"uptimerobot"}},
+	{"Pingdom", []string{"pingdom"}},
+}
+
+// knownClients are command-line tools, HTTP libraries and headless browsers
+// that Classify names. A crawler that names the library it uses is reported
+// as the crawler.
+var knownClients = []crawler{
+	{"curl", []string{"|curl|", "libcurl"}},
+	{"Wget", []string{"|wget|"}},
+	{"python-requests", []string{"python-requests"}},
+	{"python-urllib", []string{"python-urllib"}},
+	{"python-httpx", []string{"python-httpx"}},
+	{"aiohttp", []string{"|aiohttp"}},
+	{"Go-http-client", []string{"go-http-client"}},
+	{"okhttp", []string{"^okhttp"}},
+	{"axios", []string{"|axios/"}},
+	{"node-fetch", []string{"node-fetch"}},
+	{"Java", []string{"|java/"}},
+	{"Apache-HttpClient", []string{"apache-httpclient"}},
+	{"libwww-perl", []string{"libwww-perl"}},
+	{"Scrapy", []string{"scrapy"}},
+	{"HTTPie", []string{"|httpie/"}},
+	{"HeadlessChrome", []string{"headlesschrome"}},
+	{"PhantomJS", []string{"phantomjs"}},
+}
+
+// shapedCrawlers are known clients whose name alone is not enough, because a
+// human app uses it too. shape checks the header around the match
+// ua[start:end] and returns where the sign ends, or -1 if it does not apply.
+var shapedCrawlers = []struct {
+	name  string
+	match string
+	shape func(ua string, start, end int) int
+}{
+	// WhatsApp's link-preview fetcher sends "WhatsApp/2.23.20.0 A" (a
+	// version and a platform letter); the app itself sends
+	// "WhatsApp/2.17.427 Android/4.4.2 Device/...".
+	{"WhatsApp", "^whatsapp/", versionThenLetter},
+}
+
+// genericWords are words that describe an automated client. They count
+// wherever they appear, except inside an Android device-model comment (see
+// inAndroidComment).
+var genericWords = []string{
+	"bot|", "bots|", "robot", "crawl", "spider", "slurp", "scrap", "fetch",
+	"headless", "archiver", "monitor", "uptime", "check|", "checker",
+	"validator", "analyzer", "analyser", "extractor", "synthetic", "lighthouse",
+	"pagespeed", "page speed", "preview", "scan", "tester", "resolver",
+	"expander", "unshorten", "webhook", "screenshot", "rss|", "inspector",
+	"url", "search engine", "searchengine", "seo|", "feed",
+	"http client", "http-client", "httpclient", "http_client", "http request",
+	// Placeholders left by misconfigured tools, and template or code
+	// injection probes.
+	"useragent", "user_agent", "user agent|", "{{", "${",
+}
+
+// toolNames are HTTP libraries, command-line tools, test and monitoring
+// services that are not in knownCrawlers. Those anchored with '^' count only
+// as the leading product: "MyApp/1.0 ... okhttp/4.9" is an app a person uses.
+var toolNames = []string{
+	// Libraries and command-line clients
+	"^python", "|urllib", "^go ", "^node", "node.js", "undici", "^php", "^perl", "^ruby",
+	"|lwp-", "lwp::", "guzzlehttp", "rest-client", "reqwest/", "|ureq/",
+	"^java", "commons-httpclient", "httpasyncclient", "^ahc/", "asynchttp",
+	"^wget", "powershell", "postmanruntime", "insomnia/", "|aria2/",
+	"go-resty", "|hackney/", "|faraday", "|mechanize/", "|colly", "anglesharp",
+	"|grpc-", "|grequests", "restsharp", "reactornetty", "reactor-netty",
+	"|jersey/", "mojolicious", "browserkit", "pagegetter", "zombie.js",
+	"request.js", "^pip/", "^npm/", "^pnpm/", "^yarn/", "^docker/", "^gradle/",
+	"^lavf/", "webdav", "|davclnt", "internet publishing provider",
+	"network diagnostics", "cryptoapi", "captivenetworksupport",
+	"^avsdevicesdk/",
+	// Browser automation
+	"puppeteer", "playwright", "selenium", "webdriver", "phantom.js", "|splash|",
+	// Crawlers, archivers and site copiers
+	"httrack", "nutch", "heritrix", "|htdig/", "larbin", "|xenu", "webcopier",
+	"sitesucker", "offline explorer", "|acoon", "hatena", "discourse",
+	"|daum|", "daumoa", "qwantify", "^coccoc/", "|github-", "statically-",
+	"adbeat", "^email", "wechatdevtools", "^swcd ", "claude-code", "wordpress",
+	"postrank", "sectigo",
+	// AI agents that fetch for a person name themselves "<Vendor>-User".
+	"-user/",
+	// Security scanners
+	"fuzz faster", "w3af", "netsparker", "shodan", "netcraft", "masscan",
+	"zgrab", "nuclei", "sqlmap", "nikto", "wpscan", "dirbuster",
+	// Performance, monitoring and site audits
+	"|ptst", "gtmetrix", "dareboost", "gomezagent", "catchpoint", "ips-agent",
+	"|iplabel", "alertra", "loadimpact", "|siege/", "|k6/", "statuscake",
+	"site24x7", "newrelic", "dynatrace", "|zabbix", "nagios", "|icinga",
+	"|munin/", "grafana", "datadog", "matomo", "uptrends", "updown.io",
+	"worldping", "hexometer", "websitepulse", "keycdn", "ssl labs", "|dcv|",
+	"blackbox exporter", "cloudflare", "cloudfront", "dmbrowser", "sparkler/",
+	"siteimprove", "marketgoo", "brandverity", "hardenize", "neustar",
+	"|rigor|", "ghost inspector", "yandex.translate", "grader", "hubspot",
+	"onetrust", "abuse",
+	// Google's fetchers that are not crawlers with robots.txt names
+	"|google-", "-google|", "googleassociationservice", "googlesites",
+	"googleadsenseinfeed", "googlemessages", "googleweblight",
+	"googleimageproxy", "google search console", "google keyword suggestion",
+}
+
+// weakSigns are signs of automation that some human software shows too: a
+// podcast app that gives its home page, a media player that says
+// "compatible". They count only when the header names no human software
+// (see humanProducts). shape, if set, checks the header around the match as
+// for shapedCrawlers.
+var weakSigns = []struct {
+	match string
+	shape func(ua string, start, end int) int
+}{
+	// "Mozilla/5.0 (compatible; Name/1.0; +http://...)" is the convention
+	// crawlers follow; browsers that wrote "compatible" put their own
+	// engine or platform first ("compatible; MSIE 9.0; Windows NT 6.1").
+	{"compatible", compatibleNotBrowser},
+	// A contact address: "(+http://example.com/bot.html)",
+	// "(crawler@example.com)". Browsers do not say how to reach them.
+	{"://", urlExtent},
+	{"@", emailAddress},
+	{"+", plusDomain}, // "(+example.com)"
+	// "http" inside a product name, not a URL: "Pcore-HTTP/v0.23",
+	// "HTTPing v2.5", "http_get".
+	{"http", httpInName},
+	// Obfuscated contact addresses: "crawler(at)example.com",
+	// "scout at example dot com".
+	{"(at)", nil}, {"[at]", nil}, {" dot com", nil}, {" dot net", nil}, {" dot org", nil},
+}
+
+// compatibleBrowsers are the products and platforms that follow
+// "compatible;" in browsers' headers.
+var compatibleBrowsers = []string{
+	"msie", "konqueror", "opera", "ibrowse", "icab", "lotus-notes", "ms-office", "ms frontpage",
+	"netbox", "antfresco", "antgalio", "ncbrowser", "sitekiosk", "powermarks", "googletoolbar",
+	"adobe", "hp web", "windows", "linux", "intel mac", "mac", "risc os", "trident", "gecko",
+	"tablet", "smartphone", "acorn", "u",
+}
+
+// humanProducts are software people use whose headers show signs of
+// automation. A generic sign that overlaps one of them does not count (a
+// "Cubot" phone is not a bot), and weak signs and header shapes anywhere in
+// the header do not count.
+var humanProducts = []string{
+	"cubot",                                      // phone maker
+	"technology preview", "technology%20preview", // Safari Technology Preview
+	"camscanner", // document scanner app
+	// Browsers and browser components that put their home page in the header.
+	"bsalsa.com", "avantbrowser", "k-meleon/", "qtweb", "^w3m/",
+	// Media players and podcast apps, which name a home page or say
+	// "compatible".
+	"podcast", "overcast", "xbmc", "kodi/", "|miro/", "foobar2000", "nero home", "rhythmbox/",
+}
+
+// headerShapes are signs of automation in the shape of the whole header,
+// tried when no pattern decided.
+var headerShapes = []func(ua string) bool{
+	lowercaseProductOnly,
+}
+
+// urlExtent stretches a "://" match over the rest of its URL, so that a
+// human product's address (see humanProducts) can cancel it.
+func urlExtent(ua string, _, end int) int {
+	for end < len(ua) && ua[end] != ' ' && ua[end] != ';' && ua[end] != ')' && ua[end] != ',' {
+		end++
+	}
+	return end
+}
+
+// yes converts a boolean shape into the extent of the match.
+func yes(ok bool, end int) int {
+	if ok {
+		return end
+	}
+	return -1
+}
+
+// versionThenLetter accepts the rest of a header that is a version number,
+// optionally followed by one platform letter ("2.23.20.0 A", "2.12.16/i"),
+// and then nothing more that is a word.
+func versionThenLetter(ua string, _, end int) int {
+	i := end
+	for i < len(ua) && (ua[i] == '.' || isDigit(ua[i])) {
+		i++
+	}
+	if i == end {
+		return -1
+	}
+	if i < len(ua) && (ua[i] == ' ' || ua[i] == '/' || ua[i] == '+') && i+1 < len(ua) && isAlnum(ua[i+1]) {
+		i += 2
+	}
+	return yes(i == len(ua) || !isAlnum(ua[i]), end)
+}
+
+// compatibleNotBrowser accepts a "compatible" that is followed by a product
+// name that is not a browser's.
+func compatibleNotBrowser(ua string, _, end int) int {
+	i := end
+	if i < len(ua) && (ua[i] == ';' || ua[i] == ',') {
+		i++
+	}
+	for i < len(ua) && ua[i] == ' ' {
+		i++
+	}
+	if i == len(ua) || !isLetter(ua[i]) {
+		return -1
+	}
+	for _, b := range compatibleBrowsers {
+		if lowerOf[ua[i]] == b[0] && hasPrefixFold(ua[i:], b) && (len(ua) == i+len(b) || !isLetter(ua[i+len(b)])) {
+			return -1
+		}
+	}
+	return end
+}
+
+// httpInName accepts an "http" that is part of a product name ("akka-http",
+// "HttpComponents", "khttp") rather than a URL scheme, a phone's protocol
+// list ("(HTTP PGDL;HTTPS)"), or a component an app mentions ("okhttp",
+// "libhttp").
+func httpInName(ua string, start, end int) int {
+	if hasPrefixFold(ua[end:], "://") || hasPrefixFold(ua[end:], "s://") {
+		return -1
+	}
+	if start >= 2 && hasPrefixFold(ua[start-2:], "ok") || start >= 3 && hasPrefixFold(ua[start-3:], "lib") {
+		return -1
+	}
+	after := end
+	if after < len(ua) && lowerOf[ua[after]] == 's' {
+		after++
+	}
+	glued := func(b byte) bool { return isAlnum(b) || b == '-' || b == '_' || b == '.' }
+	if start > 0 && glued(ua[start-1]) || after < len(ua) && (glued(ua[after]) || ua[after] == '/') {
+		return end
+	}
+	return -1
+}
+
+// emailAddress accepts an '@' between a name and a domain with a dot:
+// "bot@example.com", but not "android@101.0" or "@calendar=gregorian".
+func emailAddress(ua string, start, end int) int {
+	if start == 0 || !isAlnum(ua[start-1]) {
+		return -1
+	}
+	i := end
+	for i < len(ua) && (isAlnum(ua[i]) || ua[i] == '-') {
+		i++
+	}
+	if i == end || i+2 >= len(ua) || ua[i] != '.' {
+		return -1
+	}
+	return yes(isLetter(ua[i+1]) && isLetter(ua[i+2]), end)
+}
+
+// plusDomain accepts a '+' followed by a domain name, the contact
+// convention of "(+https://example.com/bot)" without the scheme.
+func plusDomain(ua string, _, end int) int {
+	i := end
+	for i < len(ua) && (isAlnum(ua[i]) || ua[i] == '-') {
+		i++
+	}
+	if i == end || i+2 >= len(ua) || ua[i] != '.' {
+		return -1
+	}
+	return yes(isLetter(ua[i+1]) && isLetter(ua[i+2]), end)
+}
+
+// lowercaseProductOnly accepts a header that is nothing but a lowercase
+// product and its version, "colly/2.1.0" or "hackney/1.11.0": libraries and
+// tools name themselves that way, while browsers and apps add a platform
+// and capitalise their names.
+func lowercaseProductOnly(ua string) bool {
+	i := 0
+	for i < len(ua) && (isLower(ua[i]) || i > 0 && (isDigit(ua[i]) || ua[i] == '-' || ua[i] == '_' || ua[i] == '.')) {
+		i++
+	}
+	if i == 0 || i == len(ua) || ua[i] != '/' {
+		return false
+	}
+	i++
+	if i < len(ua) && ua[i] == 'v' {
+		i++
+	}
+	if i == len(ua) || !isDigit(ua[i]) {
+		return false
+	}
+	for ; i < len(ua); i++ {
+		if !isAlnum(ua[i]) && ua[i] != '.' && ua[i] != '-' && ua[i] != '_' && ua[i] != '+' {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,177 @@
+package caddymodule
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/caddyserver/caddy/v2"
+	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+
+	"github.com/robotsguard/caddy-robots-txt/config"
+)
+
+func TestServeHTTPVerdicts(t *testing.T) {
+	path := writeRobots(t, testRobots)
+	enforce, _ := newTestHandler(t, config.Config{File: path})
+	monitor, _ := newTestHandler(t, config.Config{File: path, Mode: "monitor"})
+	for _, tc := range []struct {
+		ua, path string
+		allowed  bool
+		bot      string // "" for a human
+		rule     string
+	}{
+		{uaGPTBot, "/", false, "GPTBot", "disallow: /"},
+		{uaGPTBot, "/public", false, "GPTBot", "disallow: /"},
+		{uaGooglebot, "/private/x", true, "Googlebot", ""},
+		{uaGooglebot, "/drafts/x", false, "Googlebot", "disallow: /drafts/"},
+		{uaAhrefs, "/private/x", false, "AhrefsBot", "disallow: /private/"},
+		{uaAhrefs, "/private/ok.html", true, "AhrefsBot", "allow: /private/ok.html"},
+		{uaAhrefs, "/public", true, "AhrefsBot", ""},
+		{"python-requests/2.31.0", "/private/x", false, "python-requests", "disallow: /private/"},
+		{"", "/private/x", false, "generic", "disallow: /private/"},
+		{uaChrome, "/private/x", true, "", ""},
+		{uaFirefox, "/drafts/x", true, "", ""},
+		{uaChrome, "/", true, "", ""},
+	} {
+		for _, h := range []*Handler{enforce, monitor} {
+			r := newRequest("GET", tc.path, tc.ua)
+			w, err := serve(h, r)
+			wantBlocked := !tc.allowed && !h.Monitor()
+			if wantBlocked {
+				var he caddyhttp.HandlerError
+				if !errors.As(err, &he) || he.StatusCode != 403 {
+					t.Errorf("%s %q %s: want a 403 HandlerError, got %v", h.Mode, tc.ua, tc.path, err)
+				}
+			} else if err != nil || w.Code != 200 || w.Body.String() != "next" {
+				t.Errorf("%s %q %s: want passed on, got %d %v", h.Mode, tc.ua, tc.path, w.Code, err)
+			}
+			repl := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer)
+			bot, _ := repl.GetString("http.robots_txt.bot")
+			rule, _ := repl.GetString("http.robots_txt.rule")
+			if bot != tc.bot || rule != tc.rule {
+				t.Errorf("%s %q %s: placeholders bot=%q rule=%q, want %q %q", h.Mode, tc.ua, tc.path, bot, rule, tc.bot, tc.rule)
+			}
+		}
+	}
+}
+
+func TestMonitorLogsViolation(t *testing.T) {
+	h, logs := newTestHandler(t, config.Config{File: writeRobots(t, testRobots), Mode: "monitor"})
+	r := newRequest("GET", "/private/a?b=c", uaAhrefs)
+	if _, err := serve(h, r); err != nil {
+		t.Fatal(err)
+	}
+	entries := logs.FilterMessage("robots.txt violation").All()
+	if len(entries) != 1 {
+		t.Fatalf("want one violation log line, got %d", len(entries))
+	}
+	f := entries[0].ContextMap()
+	if entries[0].Level.String() != "warn" || f["uri"] != "/private/a?b=c" || f["client_ip"] != "192.0.2.7" ||
+		f["rule"] != "disallow: /private/" || f["line"] != int64(2) || f["bot"] != "AhrefsBot" || f["group"] != "*" {
+		t.Errorf("violation log entry: %v %v", entries[0].Level, f)
+	}
+	if repl := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer); repl.ReplaceAll("{http.robots_txt.action}/{http.robots_txt.verdict}/{http.robots_txt.line}", "") != "logged/disallowed/2" {
+		t.Errorf("placeholders: %s", repl.ReplaceAll("{http.robots_txt.action}/{http.robots_txt.verdict}/{http.robots_txt.line}", ""))
+	}
+}
+
+func TestRefusalBody(t *testing.T) {
+	h, logs := newTestHandler(t, config.Config{File: writeRobots(t, testRobots), Status: 451, Body: "No bots here"})
+	w, err := serve(h, newRequest("GET", "/private/x", uaAhrefs))
+	if err != nil || w.Code != 451 || w.Body.String() != "No bots here" || !strings.HasPrefix(w.Header().Get("Content-Type"), "text/plain") {
+		t.Errorf("got %d %q %v", w.Code, w.Body.String(), err)
+	}
+	if n := logs.FilterMessage("robots.txt violation blocked").Len(); n != 1 {
+		t.Errorf("want one blocked log line, got %d", n)
+	}
+}
+
+func TestServeRobotsTxt(t *testing.T) {
+	h, _ := newTestHandler(t, config.Config{File: writeRobots(t, testRobots)})
+	w, err := serve(h, newRequest("GET", "/robots.txt", uaGPTBot))
+	if err != nil || w.Code != 200 || w.Body.String() != testRobots {
+		t.Fatalf("GET /robots.txt: %d %v %q", w.Code, err, w.Body.String())
+	}
+	etag := w.Header().Get("ETag")
+	if ct := w.Header().Get("Content-Type"); ct != "text/plain; charset=utf-8" || etag == "" || w.Header().Get("Last-Modified") == "" {
+		t.Errorf("headers: %v", w.Header())
+	}
+	r := newRequest("GET", "/robots.txt", uaGPTBot)
+	r.Header.Set("If-None-Match", etag)
+	if w, _ := serve(h, r); w.Code != http.StatusNotModified {
+		t.Errorf("If-None-Match: got %d, want 304", w.Code)
+	}
+	if w, _ := serve(h, newRequest("HEAD", "/robots.txt", "")); w.Code != 200 || w.Body.Len() != 0 {
+		t.Errorf("HEAD: got %d with %d bytes", w.Code, w.Body.Len())
+	}
+	if w, _ := serve(h, newRequest("POST", "/robots.txt", "")); w.Body.String() != "next" {
+		t.Errorf("POST /robots.txt should pass on, got %q", w.Body.String())
+	}
+	off := false
+	h2, _ := newTestHandler(t, config.Config{File: writeRobots(t, testRobots), Serve: &off})
+	if w, _ := serve(h2, newRequest("GET", "/robots.txt", uaGPTBot)); w.Code != 200 || w.Body.String() != "next" {
+		t.Errorf("serve off: got %d %q, want the next handler", w.Code, w.Body.String())
+	}
+}
+
+func TestMissingFileAllowsAll(t *testing.T) {
+	h, logs := newTestHandler(t, config.Config{File: t.TempDir() + "/nope/robots.txt"})
+	_ = logs
+	if w, err := serve(h, newRequest("GET", "/private/x", uaGPTBot)); err != nil || w.Body.String() != "next" {
+		t.Errorf("no file: got %d %v", w.Code, err)
+	}
+	if w, _ := serve(h, newRequest("GET", "/robots.txt", uaGPTBot)); w.Body.String() != "next" {
+		t.Errorf("no file: /robots.txt should pass on")
+	}
+}
+
+func TestInline(t *testing.T) {
+	h, _ := newTestHandler(t, config.Config{Inline: "User-agent: *\nDisallow: /x\n"})
+	if _, err := serve(h, newRequest("GET", "/x", "curl/8.5.0")); err == nil {
+		t.Error("inline rules should block curl on /x")
+	}
+	if w, _ := serve(h, newRequest("GET", "/robots.txt", "")); w.Body.String() != "User-agent: *\nDisallow: /x\n" {
+		t.Errorf("inline served as %q", w.Body.String())
+	}
+}
+
+func TestExemptAndExtraBots(t *testing.T) {
+	h, _ := newTestHandler(t, config.Config{
+		File:   writeRobots(t, testRobots),
+		Bots:   []string{"MyCrawler"},
+		Humans: []string{"UptimeRobot", "GPTBot-Verified"},
+	})
+	for _, tc := range []struct {
+		ua      string
+		blocked bool
+	}{
+		{"Mozilla/5.0 (compatible; UptimeRobot/2.0; http://www.uptimerobot.com/)", false},
+		{"Mozilla/5.0 (compatible; GPTBot/1.1; GPTBot-Verified)", false},
+		{uaChrome + " MyCrawler/1.0", true},
+	} {
+		_, err := serve(h, newRequest("GET", "/private/x", tc.ua))
+		if (err != nil) != tc.blocked {
+			t.Errorf("%q: blocked=%v, want %v", tc.ua, err != nil, tc.blocked)
+		}
+	}
+}
+
+func TestHumanPathDoesNotAllocate(t *testing.T) {
+	h, _ := newTestHandler(t, config.Config{File: writeRobots(t, testRobots)})
+	r := newRequest("GET", "/private/x", uaChrome)
+	w := &discardWriter{h: http.Header{}}
+	n := testing.AllocsPerRun(200, func() { _ = h.ServeHTTP(w, r, nextNoop) })
+	if n != 0 {
+		t.Errorf("human request allocates %v times", n)
+	}
+}
+
+type discardWriter struct{ h http.Header }
+
+func (d *discardWriter) Header() http.Header         { return d.h }
+func (d *discardWriter) Write(b []byte) (int, error) { return len(b), nil }
+func (d *discardWriter) WriteHeader(int)             {}
+
+var nextNoop = caddyhttp.HandlerFunc(func(http.ResponseWriter, *http.Request) error { return nil })

@@ -1,0 +1,68 @@
+package caddymodule
+
+import (
+	"strings"
+
+	"github.com/robotsguard/caddy-robots-txt/robots"
+)
+
+// identity is what the handler concluded about one User-Agent header
+// against one snapshot of robots.txt.
+type identity struct {
+	snap  *snapshot // the file this was computed against
+	bot   bool
+	name  string // the file's agent name, a known crawler's name, or "generic"
+	group *robots.Group
+}
+
+// maxCachedUserAgent is the longest header kept in the cache; longer ones
+// (rare, and often hostile) are classified each time instead of pinning
+// their bytes in memory.
+const maxCachedUserAgent = 512
+
+// browserTokens are product tokens every browser sends. A robots.txt that
+// names one ("User-agent: Mozilla") would otherwise turn every person into
+// a bot; its group still applies to clients that are bots by their looks.
+var browserTokens = map[string]bool{
+	"mozilla": true, "applewebkit": true, "khtml": true, "gecko": true,
+	"like": true, "chrome": true, "safari": true, "firefox": true,
+	"version": true, "mobile": true, "compatible": true, "edg": true,
+	"opera": true, "windows": true, "linux": true, "android": true,
+	"macintosh": true, "iphone": true, "ipad": true,
+}
+
+// identify decides whether the client sending ua is a bot and, if so,
+// which group of snap it must obey. Results are cached per header.
+func (h *Handler) identify(ua string, snap *snapshot) identity {
+	if id, ok := h.idents.Get(ua); ok && id.snap == snap {
+		return id
+	}
+	id := h.classify(ua, snap)
+	if len(ua) <= maxCachedUserAgent {
+		h.idents.Add(ua, id)
+	}
+	return id
+}
+
+func (h *Handler) classify(ua string, snap *snapshot) identity {
+	id := identity{snap: snap}
+	if h.classifier.Exempt(ua) {
+		return id
+	}
+	group, name := snap.file.GroupForUserAgent(ua)
+	bot, known := h.classifier.Classify(ua)
+	switch {
+	case name != "" && !browserTokens[strings.ToLower(name)]:
+		// The file names this client: whatever else it looks like, the
+		// site's own robots.txt speaks to it.
+		id.bot, id.name = true, name
+	case bot && known != "":
+		id.bot, id.name = true, known
+	case bot:
+		id.bot, id.name = true, "generic"
+	default:
+		return id
+	}
+	id.group = group
+	return id
+}

@@ -1,0 +1,126 @@
+package caddymodule
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/robotsguard/caddy-robots-txt/config"
+)
+
+// bump gives path a new modification time, as an edit seconds later would.
+func bump(t *testing.T, path string, d time.Duration) {
+	t.Helper()
+	mt := time.Now().Add(d)
+	if err := os.Chtimes(path, mt, mt); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestRefresh(t *testing.T) {
+	path := writeRobots(t, "User-agent: *\nDisallow: /a\n")
+	h, logs := newTestHandler(t, config.Config{File: path, DisableReload: true})
+	blocked := func(p string) bool {
+		_, err := serve(h, newRequest("GET", p, "curl/8.5.0"))
+		return err != nil
+	}
+	if !blocked("/a") || blocked("/b") {
+		t.Fatal("initial rules not in force")
+	}
+
+	// A changed file takes effect.
+	os.WriteFile(path, []byte("User-agent: *\nDisallow: /b\n"), 0o644)
+	bump(t, path, time.Second)
+	h.refresh(h.fixed)
+	if blocked("/a") || !blocked("/b") {
+		t.Fatal("edited rules not in force")
+	}
+
+	// An HTML page where robots.txt was keeps the rules in force.
+	os.WriteFile(path, []byte("<html><body>oops</body></html>"), 0o644)
+	bump(t, path, 2*time.Second)
+	h.refresh(h.fixed)
+	if !blocked("/b") || logs.FilterMessageSnippet("could not be reloaded").Len() != 1 {
+		t.Fatalf("a broken update must keep the old rules and say so: blocked=%v logs=%v", blocked("/b"), logs.All())
+	}
+	// It is reported once, not on every check.
+	h.refresh(h.fixed)
+	if n := logs.FilterMessageSnippet("could not be reloaded").Len(); n != 1 {
+		t.Errorf("the failure was logged %d times", n)
+	}
+
+	// A directory in its place keeps them too.
+	os.Remove(path)
+	os.Mkdir(path, 0o755)
+	h.refresh(h.fixed)
+	if !blocked("/b") {
+		t.Fatal("a directory must keep the old rules")
+	}
+	os.Remove(path)
+
+	// A removed file allows all.
+	h.refresh(h.fixed)
+	if blocked("/b") {
+		t.Fatal("a removed file must allow all")
+	}
+
+	// It comes back.
+	os.WriteFile(path, []byte("User-agent: *\nDisallow: /c\n"), 0o644)
+	h.refresh(h.fixed)
+	if !blocked("/c") {
+		t.Fatal("a recreated file must be loaded")
+	}
+
+	// An empty file allows all.
+	os.WriteFile(path, nil, 0o644)
+	bump(t, path, 3*time.Second)
+	h.refresh(h.fixed)
+	if blocked("/c") {
+		t.Fatal("an empty file must allow all")
+	}
+}
+
+func TestWatchReloads(t *testing.T) {
+	path := writeRobots(t, "User-agent: *\nDisallow: /a\n")
+	h, _ := newTestHandler(t, config.Config{File: path, Reload: config.DefaultReload / 100})
+	os.WriteFile(path, []byte("User-agent: *\nDisallow: /b\n"), 0o644)
+	bump(t, path, time.Second)
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		if _, err := serve(h, newRequest("GET", "/b", "curl/8.5.0")); err != nil {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatal("the watcher did not pick up the edit within 5s")
+}
+
+func TestDynamicRoot(t *testing.T) {
+	dirA, dirB := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(dirA, "robots.txt"), []byte("User-agent: *\nDisallow: /a\n"), 0o644)
+	os.WriteFile(filepath.Join(dirB, "robots.txt"), []byte("User-agent: *\nDisallow: /b\n"), 0o644)
+	h, _ := newTestHandler(t, config.Config{DisableReload: true})
+	blocked := func(root, p string) bool {
+		r := newRequest("GET", p, "curl/8.5.0")
+		r.Context().Value(caddyhttpVarsKey()).(map[string]any)["root"] = root
+		_, err := serve(h, r)
+		return err != nil
+	}
+	if !blocked(dirA, "/a") || blocked(dirA, "/b") || !blocked(dirB, "/b") || blocked(dirB, "/a") {
+		t.Error("each root's robots.txt should apply to its requests")
+	}
+	if got := len(h.dynamic.all()); got != 2 {
+		t.Errorf("want 2 sources, got %d", got)
+	}
+}
+
+func TestProvisionErrors(t *testing.T) {
+	dir := t.TempDir()
+	h := &Handler{Config: config.Config{File: dir}}
+	ctx, cancel := newContext()
+	defer cancel()
+	if err := h.Provision(ctx); err == nil {
+		t.Error("a directory as file must fail provisioning")
+	}
+}

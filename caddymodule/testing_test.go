@@ -1,0 +1,101 @@
+package caddymodule
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/caddyserver/caddy/v2"
+	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+	"go.uber.org/zap/zaptest/observer"
+
+	"github.com/robotsguard/caddy-robots-txt/config"
+)
+
+const testRobots = `User-agent: *
+Disallow: /private/
+Allow: /private/ok.html
+
+User-agent: GPTBot
+Disallow: /
+
+User-agent: Googlebot
+Disallow: /drafts/
+`
+
+const (
+	uaGPTBot    = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.1; +https://openai.com/gptbot)"
+	uaGooglebot = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
+	uaAhrefs    = "Mozilla/5.0 (compatible; AhrefsBot/7.0; +http://ahrefs.com/robot/)"
+	uaChrome    = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36"
+	uaFirefox   = "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0"
+)
+
+// newTestHandler provisions a handler on cfg and returns it with an
+// observer of its log.
+func newTestHandler(t testing.TB, cfg config.Config) (*Handler, *observer.ObservedLogs) {
+	t.Helper()
+	ctx, cancel := caddy.NewContext(caddy.Context{Context: context.Background()})
+	core, logs := observer.New(zapcore.DebugLevel)
+	h := &Handler{Config: cfg, logger: zap.New(core)}
+	if err := h.Provision(ctx); err != nil {
+		t.Fatalf("provision: %v", err)
+	}
+	if err := h.Validate(); err != nil {
+		t.Fatalf("validate: %v", err)
+	}
+	t.Cleanup(func() {
+		_ = h.Cleanup()
+		cancel()
+	})
+	return h, logs
+}
+
+// writeRobots writes a robots.txt into a new directory and returns its path.
+func writeRobots(t testing.TB, body string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "robots.txt")
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// newRequest builds a request the way Caddy's server hands it to handlers:
+// with a replacer, extra log fields and vars in its context.
+func newRequest(method, target, ua string) *http.Request {
+	r := httptest.NewRequest(method, target, nil)
+	if ua != "" {
+		r.Header.Set("User-Agent", ua)
+	}
+	repl := caddy.NewReplacer()
+	ctx := context.WithValue(r.Context(), caddy.ReplacerCtxKey, repl)
+	ctx = context.WithValue(ctx, caddyhttp.ExtraLogFieldsCtxKey, new(caddyhttp.ExtraLogFields))
+	ctx = context.WithValue(ctx, caddyhttp.VarsCtxKey, map[string]any{caddyhttp.ClientIPVarKey: "192.0.2.7"})
+	return r.WithContext(ctx)
+}
+
+// nextOK is the next handler: it answers 200 "next".
+var nextOK = caddyhttp.HandlerFunc(func(w http.ResponseWriter, r *http.Request) error {
+	w.WriteHeader(http.StatusOK)
+	_, err := w.Write([]byte("next"))
+	return err
+})
+
+// serve runs one request and returns the response and the handler error.
+func serve(h *Handler, r *http.Request) (*httptest.ResponseRecorder, error) {
+	w := httptest.NewRecorder()
+	err := h.ServeHTTP(w, r, nextOK)
+	return w, err
+}
+
+func caddyhttpVarsKey() any { return caddyhttp.VarsCtxKey }
+
+func newContext() (caddy.Context, context.CancelFunc) {
+	return caddy.NewContext(caddy.Context{Context: context.Background()})
+}
