@@ -1,0 +1,391 @@
+package integration
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// exampleConfigs lists the configs in examples/: Caddyfiles (Caddyfile,
+// *.Caddyfile) and JSON files.
+func exampleConfigs(t testing.TB) (caddyfiles, jsons []string) {
+	t.Helper()
+	entries, err := os.ReadDir(filepath.Join(repoRoot, "examples"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.IsDir() {
+			continue
+		}
+		name := e.Name()
+		rel := filepath.Join("examples", name)
+		switch {
+		case name == "Caddyfile" || strings.HasSuffix(name, ".Caddyfile"):
+			caddyfiles = append(caddyfiles, rel)
+		case strings.HasSuffix(name, ".json"):
+			jsons = append(jsons, rel)
+		}
+	}
+	return caddyfiles, jsons
+}
+
+// TestExamplesAdapt checks that every example config adapts (or, for
+// JSON, validates) and configures the robots_txt handler.
+func TestExamplesAdapt(t *testing.T) {
+	t.Parallel()
+	caddyfiles, jsons := exampleConfigs(t)
+	if len(caddyfiles) < 2 || len(jsons) < 1 {
+		t.Fatalf("found Caddyfiles %v and JSON configs %v in examples/, want at least 2 and 1", caddyfiles, jsons)
+	}
+	for _, rel := range caddyfiles {
+		t.Run(rel, func(t *testing.T) {
+			t.Parallel()
+			code, stdout, stderr := runCaddyCmd(t, "", "adapt", "--config", rel, "--adapter", "caddyfile")
+			if code != 0 {
+				t.Fatalf("caddy adapt --config %s: exit %d\n%s", rel, code, stderr)
+			}
+			if !strings.Contains(stdout, `"handler":"robots_txt"`) {
+				t.Errorf("adapted %s has no robots_txt handler:\n%s", rel, stdout)
+			}
+			if strings.Contains(stderr, "not formatted") {
+				t.Errorf("%s is not formatted as caddy fmt would:\n%s", rel, stderr)
+			}
+		})
+	}
+	for _, rel := range jsons {
+		t.Run(rel, func(t *testing.T) {
+			t.Parallel()
+			code, stdout, stderr := runCaddyCmd(t, "", "validate", "--config", rel)
+			if code != 0 {
+				t.Fatalf("caddy validate --config %s: exit %d\n%s%s", rel, code, stdout, stderr)
+			}
+			b, err := os.ReadFile(filepath.Join(repoRoot, rel))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var v any
+			if err := json.Unmarshal(b, &v); err != nil {
+				t.Fatalf("%s: %v", rel, err)
+			}
+			compact, _ := json.Marshal(v)
+			if !strings.Contains(string(compact), `"handler":"robots_txt"`) {
+				t.Errorf("%s has no robots_txt handler", rel)
+			}
+		})
+	}
+}
+
+// demoPromise is one "curl" line of examples/Caddyfile's header comment.
+type demoPromise struct {
+	ua     string // "" for curl's own
+	path   string
+	status int
+	line   string
+}
+
+// demoPromises reads the curl lines of the demo's header comment: the
+// User-Agent (-A), the path, and the status promised in the trailing
+// comment, on the same line or the next comment line.
+func demoPromises(t testing.TB, text string) []demoPromise {
+	t.Helper()
+	curlRe := regexp.MustCompile(`curl -i(?: -A '([^']*)')? localhost:8080(\S*)`)
+	statusRe := regexp.MustCompile(`#\s*(\d{3}):`)
+	lines := strings.Split(text, "\n")
+	var out []demoPromise
+	for i, line := range lines {
+		if !strings.HasPrefix(line, "#") {
+			break // the header comment ends
+		}
+		m := curlRe.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		p := demoPromise{ua: m[1], path: m[2], line: strings.TrimSpace(line)}
+		rest := line[strings.Index(line, m[0])+len(m[0]):]
+		s := statusRe.FindStringSubmatch(rest)
+		if s == nil && i+1 < len(lines) && !curlRe.MatchString(lines[i+1]) {
+			s = statusRe.FindStringSubmatch(lines[i+1])
+		}
+		switch {
+		case s != nil:
+			p.status, _ = strconv.Atoi(s[1])
+		case strings.Contains(rest, "served by the module"):
+			p.status = http.StatusOK
+		default:
+			t.Fatalf("no promised status for %q", line)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+func TestExampleCaddyfile(t *testing.T) {
+	t.Parallel()
+	src, err := os.ReadFile(filepath.Join(repoRoot, "examples", "Caddyfile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	promises := demoPromises(t, string(src))
+	// The header comment promises these; check the parse found them all.
+	want := map[string]int{
+		"GPTBot/1.1 /about.html":   403,
+		" /private/":               403,
+		" /private/press-kit.html": 200,
+		uaFirefox + " /private/":   200,
+		" /robots.txt":             200,
+	}
+	if len(promises) != len(want) {
+		t.Errorf("read %d promises from the header comment, want %d: %+v", len(promises), len(want), promises)
+	}
+	for _, p := range promises {
+		if w, ok := want[p.ua+" "+p.path]; !ok || w != p.status {
+			t.Errorf("unexpected promise %+v (check the header comment or this table)", p)
+		}
+	}
+
+	inst := newInstance(t)
+	inst.host = fmt.Sprintf("localhost:%d", inst.port)
+	if !strings.Contains(string(src), "http://localhost:8080 {") || !strings.Contains(string(src), "root * examples/site") {
+		t.Fatalf("examples/Caddyfile no longer has the site address or root this test rewrites")
+	}
+	cfg := strings.ReplaceAll(string(src), "localhost:8080", inst.host)
+	path := filepath.Join(inst.dir, "Caddyfile")
+	writeFile(t, path, cfg)
+	inst.launch(path, "caddyfile", repoRoot) // root is relative to the repository
+
+	robotsTxt, err := os.ReadFile(filepath.Join(repoRoot, "examples", "site", "robots.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range promises {
+		ua := p.ua
+		if ua == "" {
+			ua = uaCurl
+		}
+		resp := inst.get(t, p.path, ua)
+		if resp.status != p.status {
+			t.Errorf("%s\n  GET %s (UA %q): status %d, want %d", p.line, p.path, ua, resp.status, p.status)
+		}
+		if p.path == "/robots.txt" {
+			if resp.body != string(robotsTxt) {
+				t.Errorf("/robots.txt body %q, want examples/site/robots.txt", resp.body)
+			}
+			if resp.header.Get("ETag") == "" || resp.header.Get("Last-Modified") == "" {
+				t.Errorf("/robots.txt without ETag or Last-Modified: %v", resp.header)
+			}
+		}
+	}
+
+	// "Every bot request's entry carries a robots_txt object: bot, group,
+	// verdict, rule, line, mode and action." The access log is stdout.
+	var botEntries int
+	eventually(t, 10*time.Second, "access log entries on stdout", func() bool {
+		botEntries = 0
+		for _, e := range parseJSONLines(inst.stdout.String()) {
+			if _, ok := e.obj("robots_txt"); ok {
+				botEntries++
+			}
+		}
+		return botEntries >= len(promises)-1
+	})
+	for _, e := range parseJSONLines(inst.stdout.String()) {
+		uri, ua := accessURI(e)
+		rt, ok := e.obj("robots_txt")
+		if ua == uaFirefox || uri == readyPath {
+			if ok {
+				t.Errorf("browser entry %s has robots_txt %v", uri, rt)
+			}
+			continue
+		}
+		if !ok {
+			t.Errorf("bot entry %s (UA %q) has no robots_txt object", uri, ua)
+			continue
+		}
+		for _, k := range []string{"bot", "group", "verdict", "mode", "action"} {
+			if rt.str(k) == "" {
+				t.Errorf("bot entry %s: robots_txt.%s missing: %v", uri, k, rt)
+			}
+		}
+		if rt.str("verdict") == "disallowed" && (rt.str("rule") == "" || rt["line"] == nil) {
+			t.Errorf("disallowed entry %s without rule and line: %v", uri, rt)
+		}
+	}
+}
+
+func TestExampleMonitorReverseProxy(t *testing.T) {
+	t.Parallel()
+	src, err := os.ReadFile(filepath.Join(repoRoot, "examples", "monitor-reverse-proxy.Caddyfile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst := newInstance(t)
+	backend := freePort(t)
+	inst.host = fmt.Sprintf("localhost:%d", inst.port)
+	for _, s := range []string{"localhost:8081", "localhost:9081"} {
+		if !strings.Contains(string(src), s) {
+			t.Fatalf("examples/monitor-reverse-proxy.Caddyfile no longer mentions %s, which this test rewrites", s)
+		}
+	}
+	cfg := strings.NewReplacer(
+		"localhost:8081", inst.host,
+		"localhost:9081", fmt.Sprintf("localhost:%d", backend),
+	).Replace(string(src))
+	path := filepath.Join(inst.dir, "monitor.Caddyfile")
+	writeFile(t, path, cfg)
+	inst.launch(path, "caddyfile", repoRoot)
+
+	shop, err := os.ReadFile(filepath.Join(repoRoot, "examples", "shop-robots.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const uaGPTBotShort = "Mozilla/5.0 (compatible; GPTBot/1.1; +https://openai.com/gptbot)" // the header comment's
+	const uaUptimeRobot = "Mozilla/5.0+(compatible; UptimeRobot/2.0; http://www.uptimerobot.com/)"
+	type req struct {
+		ua, path string
+		rule     string // "" when no violation is expected
+	}
+	reqs := []req{
+		{uaGPTBotShort, "/account/settings", "disallow: /"},
+		{uaGPTBot, "/products/1", "disallow: /"},
+		{uaPythonRequests, "/account/settings", "disallow: /account/"},
+		{uaPythonRequests, "/cart", "disallow: /cart"},
+		{uaPythonRequests, "/cart/add?item=3", "disallow: /cart"},
+		{uaPythonRequests, "/products/1?sessionid=abc", "disallow: /*?sessionid="},
+		{uaPythonRequests, "/products/1", ""},
+		{uaAhrefs, "/", ""},
+		{uaUptimeRobot, "/account/settings", ""}, // humans UptimeRobot
+		{uaFirefox, "/account/settings", ""},
+		{uaChrome, "/cart", ""},
+	}
+	want := map[violationKey]bool{}
+	for _, r := range reqs {
+		resp := inst.get(t, r.path, r.ua)
+		wantBody := "Hello from the application: " + strings.SplitN(r.path, "?", 2)[0]
+		if resp.status != http.StatusOK || resp.body != wantBody {
+			t.Errorf("GET %s (UA %q) in monitor mode: status %d body %q, want 200 %q", r.path, r.ua, resp.status, resp.body, wantBody)
+		}
+		if r.rule != "" {
+			group := "*"
+			if strings.Contains(r.ua, "GPTBot") {
+				group = "GPTBot"
+			}
+			want[violationKey{r.path, r.ua, group, r.rule, ruleLine(t, string(shop), group, r.rule)}] = true
+		}
+	}
+	if resp := inst.get(t, "/robots.txt", uaGPTBot); resp.status != http.StatusOK || resp.body != string(shop) {
+		t.Errorf("/robots.txt: status %d body %q, want 200 and examples/shop-robots.txt", resp.status, resp.body)
+	}
+	inst.waitModuleLogs(t, "robots.txt violation", len(want), 5*time.Second)
+	time.Sleep(100 * time.Millisecond)
+	got := map[violationKey]bool{}
+	for _, e := range inst.moduleLogs("robots.txt violation") {
+		line, _ := e.num("line")
+		got[violationKey{e.str("uri"), e.str("user_agent"), e.str("group"), e.str("rule"), line}] = true
+		if e.str("level") != "warn" {
+			t.Errorf("violation logged at level %q, want warn: %v", e.str("level"), e)
+		}
+	}
+	for _, d := range diffKeys(want, got) {
+		t.Error(d)
+	}
+	// "action "logged" in the access log"
+	eventually(t, 10*time.Second, "logged actions in the access log", func() bool {
+		n := 0
+		for _, e := range parseJSONLines(inst.stdout.String()) {
+			if rt, ok := e.obj("robots_txt"); ok && rt.str("action") == "logged" {
+				n++
+			}
+		}
+		return n == len(want)
+	})
+}
+
+// ruleLine returns the line of robots.txt text where rule (as the module
+// prints it, "disallow: /x") is written in the group for agent.
+func ruleLine(t testing.TB, text, agent, rule string) int {
+	t.Helper()
+	field, value, _ := strings.Cut(rule, ": ")
+	inGroup, prevAgent := false, false
+	for i, raw := range strings.Split(text, "\n") {
+		line := strings.TrimSpace(raw)
+		if j := strings.Index(line, "#"); j >= 0 {
+			line = strings.TrimSpace(line[:j])
+		}
+		k, v, ok := strings.Cut(line, ":")
+		if !ok {
+			continue
+		}
+		k, v = strings.ToLower(strings.TrimSpace(k)), strings.TrimSpace(v)
+		if k == "user-agent" {
+			if !prevAgent {
+				inGroup = false
+			}
+			if strings.EqualFold(v, agent) {
+				inGroup = true
+			}
+			prevAgent = true
+			continue
+		}
+		prevAgent = false
+		if inGroup && k == field && v == value {
+			return i + 1
+		}
+	}
+	t.Fatalf("rule %q of group %q not found in robots.txt:\n%s", rule, agent, text)
+	return 0
+}
+
+func TestExampleCaddyJSON(t *testing.T) {
+	t.Parallel()
+	src, err := os.ReadFile(filepath.Join(repoRoot, "examples", "caddy.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(src), `":8082"`) {
+		t.Fatal(`examples/caddy.json no longer listens on ":8082", which this test rewrites`)
+	}
+	inst := newInstance(t)
+	cfg := strings.ReplaceAll(string(src), `":8082"`, fmt.Sprintf(`"127.0.0.1:%d"`, inst.port))
+	path := filepath.Join(inst.dir, "caddy.json")
+	writeFile(t, path, cfg)
+	inst.launch(path, "", repoRoot) // admin address from CADDY_ADMIN
+
+	const refusal = "This path is disallowed for crawlers by /robots.txt.\n"
+	const uaUptimeRobot = "Mozilla/5.0+(compatible; UptimeRobot/2.0; http://www.uptimerobot.com/)"
+	cases := []struct {
+		ua, path string
+		status   int
+	}{
+		{uaGPTBot, "/", 403},
+		{uaGPTBot, "/blog/post", 403},
+		{uaPythonRequests, "/admin/users", 403},
+		{uaPythonRequests, "/blog/post", 200},
+		{"MyInternalCrawler/2.0", "/admin/", 403}, // bots: MyInternalCrawler
+		{"MyInternalCrawler/2.0", "/blog/", 200},
+		{uaUptimeRobot, "/admin/", 200}, // humans: UptimeRobot
+		{uaFirefox, "/admin/", 200},
+		{uaSafari, "/", 200},
+	}
+	for _, c := range cases {
+		resp := inst.get(t, c.path, c.ua)
+		wantBody := refusal
+		if c.status == 200 {
+			wantBody = "Hello from " + c.path + "\n"
+		}
+		if resp.status != c.status || resp.body != wantBody {
+			t.Errorf("GET %s (UA %q): status %d body %q, want %d %q", c.path, c.ua, resp.status, resp.body, c.status, wantBody)
+		}
+	}
+	resp := inst.get(t, "/robots.txt", uaGPTBot)
+	if want := "User-agent: *\nDisallow: /admin/\n\nUser-agent: GPTBot\nDisallow: /\n"; resp.status != 200 || resp.body != want {
+		t.Errorf("/robots.txt: status %d body %q, want 200 %q (the inline text)", resp.status, resp.body, want)
+	}
+}

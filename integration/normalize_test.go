@@ -1,0 +1,116 @@
+package integration
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// TestNormalizationBypasses sends request targets exactly as written (over
+// raw TCP, so no client cleans them) that file_server resolves to a file
+// under /private/, which robots.txt disallows for every bot. Each must be
+// refused to a bot in enforce mode, while a browser gets the private file
+// through the same spelling (which proves the spelling reaches it).
+func TestNormalizationBypasses(t *testing.T) {
+	t.Parallel()
+	inst := startCaddy(t, `http://127.0.0.1:{{port}} {
+	root * {{dir}}/site
+	robots_txt
+	file_server
+}
+`, withTestSite)
+	const privateBody = "<h1>private x</h1>"
+	bypasses := []string{
+		"/private/x.html",
+		"/%70rivate/x.html",
+		"/%70%72%69%76%61%74%65/x.html",
+		"/priv%61te/x.html",
+		"//private/x.html",
+		"///private//x.html",
+		"/./private/x.html",
+		"/public/../private/x.html",
+		"/public/%2e%2e/private/x.html",
+		"/%2e/private/x.html",
+		"/private%2Fx.html",
+		"/private%2fx.html",
+		"/private/x.html?utm=1",
+	}
+	for _, target := range bypasses {
+		t.Run(target, func(t *testing.T) {
+			browser := inst.rawGet(t, target, uaFirefox)
+			if browser.status != http.StatusOK || !strings.Contains(browser.body, privateBody) {
+				t.Fatalf("browser GET %s: status %d body %q; want 200 and the private file (else the case proves nothing)",
+					target, browser.status, browser.body)
+			}
+			for _, ua := range []string{uaPythonRequests, uaGPTBot, uaAhrefs} {
+				resp := inst.rawGet(t, target, ua)
+				if resp.status != http.StatusForbidden {
+					t.Errorf("bot %q GET %s: status %d body %q, want 403 (the path is /private/x.html)",
+						ua, target, resp.status, truncate(resp.body))
+				}
+			}
+		})
+	}
+
+	// Matching is case-sensitive: /PRIVATE/ is another path, which the
+	// rules do not cover.
+	t.Run("/PRIVATE/x.html", func(t *testing.T) {
+		resp := inst.rawGet(t, "/PRIVATE/x.html", uaPythonRequests)
+		if resp.status != http.StatusOK || !strings.Contains(resp.body, "upper-case PRIVATE") {
+			t.Errorf("bot GET /PRIVATE/x.html: status %d body %q, want 200 (rules are case-sensitive)", resp.status, truncate(resp.body))
+		}
+		if resp := inst.rawGet(t, "/PRIVATE/x.html", uaGPTBot); resp.status != http.StatusForbidden {
+			t.Errorf("GPTBot GET /PRIVATE/x.html: status %d, want 403 (disallow: /)", resp.status)
+		}
+	})
+	// An allowed path stays allowed under the same transformations.
+	for _, target := range []string{"/%70rivate/ok.html", "/public/../private/ok.html", "//private/ok.html"} {
+		t.Run(target, func(t *testing.T) {
+			resp := inst.rawGet(t, target, uaPythonRequests)
+			if resp.status != http.StatusOK || !strings.Contains(resp.body, "private ok") {
+				t.Errorf("bot GET %s: status %d body %q, want 200 (allow: /private/ok.html)", target, resp.status, truncate(resp.body))
+			}
+		})
+	}
+}
+
+func truncate(s string) string {
+	if len(s) > 200 {
+		return s[:200] + "..."
+	}
+	return s
+}
+
+// TestNormalizationNonASCII checks percent-encoding equivalence for
+// non-ASCII paths: a rule written encoded matches a request sent raw and
+// in either hex case, and a rule written raw matches an encoded request.
+func TestNormalizationNonASCII(t *testing.T) {
+	t.Parallel()
+	inst := newInstance(t)
+	writeFile(t, inst.dir+"/site/café/x.html", "cafe")
+	writeFile(t, inst.dir+"/site/naïve/x.html", "naive")
+	writeFile(t, inst.dir+"/site/ok/x.html", "ok")
+	writeFile(t, inst.dir+"/site/robots.txt", "User-agent: *\nDisallow: /caf%C3%A9/\nDisallow: /naïve/\n")
+	inst.start(`http://127.0.0.1:{{port}} {
+	root * {{dir}}/site
+	robots_txt
+	file_server
+}
+`)
+	for _, target := range []string{
+		"/caf%C3%A9/x.html", "/caf%c3%a9/x.html", "/café/x.html", "/%63af%C3%A9/x.html",
+		"/na%C3%AFve/x.html", "/na%c3%afve/x.html", "/naïve/x.html",
+	} {
+		t.Run(target, func(t *testing.T) {
+			if resp := inst.rawGet(t, target, uaFirefox); resp.status != http.StatusOK {
+				t.Fatalf("browser GET %s: status %d, want 200 (else the case proves nothing)", target, resp.status)
+			}
+			if resp := inst.rawGet(t, target, uaPythonRequests); resp.status != http.StatusForbidden {
+				t.Errorf("bot GET %s: status %d, want 403", target, resp.status)
+			}
+		})
+	}
+	if resp := inst.rawGet(t, "/ok/x.html", uaPythonRequests); resp.status != http.StatusOK {
+		t.Errorf("bot GET /ok/x.html: status %d, want 200", resp.status)
+	}
+}

@@ -1,0 +1,137 @@
+package integration
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// placeholderBody is what the test site responds with: every robots_txt
+// placeholder, labelled.
+const placeholderBody = `verdict={http.robots_txt.verdict}|rule={http.robots_txt.rule}|line={http.robots_txt.line}|group={http.robots_txt.group}|bot={http.robots_txt.bot}|mode={http.robots_txt.mode}|action={http.robots_txt.action}`
+
+func TestPlaceholders(t *testing.T) {
+	t.Parallel()
+	inst := newInstance(t)
+	writeTestSite(t, inst.dir, true)
+	inst.start(`http://127.0.0.1:{{port}} {
+	root * {{dir}}/site
+	robots_txt {
+		mode monitor
+	}
+	header >X-Robots-Verdict "{http.robots_txt.verdict} {http.robots_txt.rule}"
+	respond "` + placeholderBody + `"
+}
+`)
+	cases := []struct {
+		name, path, ua string
+		want           string // the response body
+		wantHeader     string // X-Robots-Verdict
+	}{
+		{"GPTBot disallowed", "/about.html", uaGPTBot,
+			"verdict=disallowed|rule=disallow: /|line=6|group=GPTBot|bot=GPTBot|mode=monitor|action=logged",
+			"disallowed disallow: /"},
+		{"generic bot disallowed", "/private/x.html", uaPythonRequests,
+			"verdict=disallowed|rule=disallow: /private/|line=2|group=*|bot=python-requests|mode=monitor|action=logged",
+			"disallowed disallow: /private/"},
+		{"generic bot allowed by an allow rule", "/private/ok.html", uaPythonRequests,
+			"verdict=allowed|rule=allow: /private/ok.html|line=3|group=*|bot=python-requests|mode=monitor|action=passed",
+			"allowed allow: /private/ok.html"},
+		{"Googlebot allowed, no rule", "/about.html", uaGooglebot,
+			"verdict=allowed|rule=|line=0|group=Googlebot|bot=Googlebot|mode=monitor|action=passed",
+			"allowed"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			resp := inst.get(t, c.path, c.ua)
+			if resp.status != http.StatusOK {
+				t.Errorf("status %d, want 200", resp.status)
+			}
+			if resp.body != c.want {
+				t.Errorf("GET %s (UA %q):\n got body %q\nwant body %q", c.path, c.ua, resp.body, c.want)
+			}
+			if got := strings.TrimSpace(resp.header.Get("X-Robots-Verdict")); got != c.wantHeader {
+				t.Errorf("X-Robots-Verdict %q, want %q", got, c.wantHeader)
+			}
+		})
+	}
+	t.Run("browser has no verdict", func(t *testing.T) {
+		resp := inst.get(t, "/private/x.html", uaFirefox)
+		if strings.Contains(resp.body, "verdict=allowed") || strings.Contains(resp.body, "verdict=disallowed") ||
+			strings.Contains(resp.body, "action=") && !strings.Contains(resp.body, "action={") {
+			t.Errorf("browser request got robots_txt placeholder values: %q", resp.body)
+		}
+		if v := strings.TrimSpace(resp.header.Get("X-Robots-Verdict")); strings.Contains(v, "allowed") {
+			t.Errorf("browser request got X-Robots-Verdict %q", v)
+		}
+	})
+}
+
+func TestHandleErrors(t *testing.T) {
+	t.Parallel()
+	t.Run("custom error page", func(t *testing.T) {
+		t.Parallel()
+		inst := startCaddy(t, `http://127.0.0.1:{{port}} {
+	root * {{dir}}/site
+	robots_txt
+	file_server
+	handle_errors {
+		respond "Custom refusal {err.status_code}: {http.robots_txt.rule} (line {http.robots_txt.line})"
+	}
+}
+`, withTestSite)
+		resp := inst.get(t, "/private/x.html", uaPythonRequests)
+		if resp.status != http.StatusForbidden {
+			t.Errorf("status %d, want 403", resp.status)
+		}
+		if want := "Custom refusal 403: disallow: /private/ (line 2)"; resp.body != want {
+			t.Errorf("body %q, want %q", resp.body, want)
+		}
+		if resp := inst.get(t, "/private/x.html", uaFirefox); resp.status != http.StatusOK || !strings.Contains(resp.body, "private x") {
+			t.Errorf("browser: status %d body %q, want 200 and the page", resp.status, resp.body)
+		}
+	})
+	t.Run("status and body", func(t *testing.T) {
+		t.Parallel()
+		inst := startCaddy(t, `http://127.0.0.1:{{port}} {
+	root * {{dir}}/site
+	robots_txt {
+		status 451
+		body "No bots here"
+	}
+	file_server
+}
+`, withTestSite)
+		resp := inst.get(t, "/about.html", uaGPTBot)
+		if resp.status != 451 {
+			t.Errorf("status %d, want 451", resp.status)
+		}
+		if resp.body != "No bots here" {
+			t.Errorf("body %q, want %q", resp.body, "No bots here")
+		}
+		if ct := resp.header.Get("Content-Type"); ct != "text/plain; charset=utf-8" {
+			t.Errorf("Content-Type %q, want text/plain; charset=utf-8", ct)
+		}
+		if resp := inst.get(t, "/about.html", uaPythonRequests); resp.status != http.StatusOK {
+			t.Errorf("python-requests /about.html: status %d, want 200", resp.status)
+		}
+	})
+	t.Run("status with handle_errors", func(t *testing.T) {
+		t.Parallel()
+		inst := startCaddy(t, `http://127.0.0.1:{{port}} {
+	root * {{dir}}/site
+	robots_txt {
+		status 451
+	}
+	file_server
+	handle_errors 451 {
+		respond "Unavailable for legal reasons: {err.status_code}"
+	}
+}
+`, withTestSite)
+		resp := inst.get(t, "/", uaGPTBot)
+		if resp.status != 451 || resp.body != "Unavailable for legal reasons: 451" {
+			t.Errorf("status %d body %q, want 451 %q", resp.status, resp.body, "Unavailable for legal reasons: 451")
+		}
+	})
+}
