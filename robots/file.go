@@ -1,6 +1,7 @@
 package robots
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -68,6 +69,7 @@ func newFile(p *parser) *File {
 
 	// Tokens named by the same set of groups share one compiled Group.
 	merged := map[string]*Group{}
+	gb := &groupBuilder{}
 	groupOf := func(members []int) *Group {
 		var kb strings.Builder
 		for _, i := range members {
@@ -78,16 +80,14 @@ func newFile(p *parser) *File {
 		if g, ok := merged[key]; ok {
 			return g
 		}
-		g := mergeGroups(p.groups, members)
+		g := mergeGroups(p.groups, members, gb)
 		merged[key] = g
 		f.groups = append(f.groups, g)
 		return g
 	}
 
-	root := newBuildNode()
 	for _, key := range order {
 		m := byName[key]
-		root.walk(key).val = int32(len(f.agents))
 		f.agents = append(f.agents, agentEntry{name: m.name, group: groupOf(m.groups)})
 		f.first[key[0]] = true
 		f.first[upper(key[0])] = true
@@ -95,14 +95,24 @@ func newFile(p *parser) *File {
 	if len(global) > 0 {
 		f.global = groupOf(global)
 	}
-	f.names = root.flatten()
+	vals := make([]int32, len(order))
+	for i := range vals {
+		vals[i] = int32(i)
+	}
+	sort.Sort(byKey{order, vals})
+	f.names = buildTrie(order, vals)
 	return f
 }
 
-func mergeGroups(src []*srcGroup, members []int) *Group {
+func mergeGroups(src []*srcGroup, members []int, gb *groupBuilder) *Group {
 	g := &Group{}
 	seen := map[string]bool{}
-	gb := newGroupBuilder()
+	n := 0
+	for _, i := range members {
+		n += len(src[i].rules)
+	}
+	g.Rules = make([]*Rule, 0, n)
+	gb.reset()
 	for _, i := range members {
 		s := src[i]
 		for _, a := range s.agents {
@@ -239,17 +249,18 @@ func (f *File) GroupFor(agent string) *Group {
 	if agent == "*" || len(f.agents) == 0 {
 		return f.global
 	}
-	n, fallback := int32(0), int32(-1)
-	for i := 0; i < len(agent); i++ {
-		c := lower(agent[i])
-		if c == '-' && f.names.nodes[n].val >= 0 {
-			fallback = f.names.nodes[n].val
+	n, depth, fallback := int32(0), 0, int32(-1)
+	for {
+		if v := f.names.nodes[n].val; v >= 0 && depth < len(agent) && agent[depth] == '-' {
+			fallback = v
 		}
-		if n = f.names.child(n, c); n < 0 {
+		c := f.nameChild(n, agent, depth)
+		if c < 0 {
 			break
 		}
+		n, depth = c, depth+len(f.names.nodes[c].label)
 	}
-	if n >= 0 && f.names.nodes[n].val >= 0 {
+	if depth == len(agent) && f.names.nodes[n].val >= 0 {
 		return f.agents[f.names.nodes[n].val].group
 	}
 	if fallback >= 0 {
@@ -286,14 +297,15 @@ func (f *File) GroupForUserAgent(header string) (g *Group, name string) {
 		if prev := header[i-min(i, 1)]; i > 0 && (isAlnum(prev) || prev == '-' || prev == '_') {
 			continue
 		}
-		n := int32(0)
-		for j := i; j < len(header); j++ {
-			if n = f.names.child(n, lower(header[j])); n < 0 {
+		n, j := int32(0), i
+		for {
+			c := f.nameChild(n, header, j)
+			if c < 0 {
 				break
 			}
-			if v := f.names.nodes[n].val; v >= 0 && j+1-i > bestLen &&
-				(j+1 == len(header) || !isAlnum(header[j+1])) {
-				best, bestLen = v, j+1-i
+			n, j = c, j+len(f.names.nodes[c].label)
+			if v := f.names.nodes[n].val; v >= 0 && j-i > bestLen && (j == len(header) || !isAlnum(header[j])) {
+				best, bestLen = v, j-i
 			}
 		}
 	}
@@ -303,10 +315,46 @@ func (f *File) GroupForUserAgent(header string) (g *Group, name string) {
 	return f.agents[best].group, f.agents[best].name
 }
 
+// nameChild follows the names trie from node n along s at i, ignoring
+// ASCII case (the trie holds lower-cased tokens); -1 when s does not go on
+// with a child's label.
+func (f *File) nameChild(n int32, s string, i int) int32 {
+	if i >= len(s) {
+		return -1
+	}
+	c := f.names.child(n, lower(s[i]))
+	if c < 0 {
+		return -1
+	}
+	lab := f.names.nodes[c].label
+	if len(s)-i < len(lab) {
+		return -1
+	}
+	for k := 1; k < len(lab); k++ {
+		if lower(s[i+k]) != lab[k] {
+			return -1
+		}
+	}
+	return c
+}
+
 // Allowed reports whether the crawler whose product token is agent may
 // fetch url, a full URL or a path. It answers the question
 // google/robotstxt's OneAgentAllowedByRobots answers, with GroupFor's
 // group selection.
 func (f *File) Allowed(agent, url string) bool {
 	return f.GroupFor(agent).Decide(PathFromURL(url)).Allowed
+}
+
+// byKey sorts keys and their values together.
+type byKey struct {
+	keys []string
+	vals []int32
+}
+
+func (b byKey) Len() int           { return len(b.keys) }
+func (b byKey) Less(i, j int) bool { return b.keys[i] < b.keys[j] }
+func (b byKey) Swap(i, j int) {
+	b.keys[i], b.keys[j] = b.keys[j], b.keys[i]
+	b.vals[i], b.vals[j] = b.vals[j], b.vals[i]
 }

@@ -443,3 +443,42 @@ func TestDecideMatchesReference(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexedWildcardsMatchReference checks the trigram index of nodes with
+// many wildcard rules against the reference matcher: groups of 40 to 400
+// wildcard rules sharing one literal prefix, over paths built from the same
+// pieces, so that many trigrams are shared and many rules match.
+func TestIndexedWildcardsMatchReference(t *testing.T) {
+	pieces := []string{"/", "ab", "abc", "bcd", "x", ".php", "?id=", "sec", "tion", "é", "%61", "$"}
+	rng := rand.New(rand.NewPCG(7, 11))
+	word := func(n int) string {
+		var b strings.Builder
+		for i := rng.IntN(n + 1); i > 0; i-- {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		return b.String()
+	}
+	for file := 0; file < 40; file++ {
+		var body strings.Builder
+		body.WriteString("user-agent: *\n")
+		n := minIndexedWilds + rng.IntN(10*minIndexedWilds)
+		for r := 0; r < n; r++ {
+			d := "disallow"
+			if rng.IntN(3) == 0 {
+				d = "allow"
+			}
+			pat := "/p*" + word(3)
+			if rng.IntN(2) == 0 {
+				pat += "*" + word(2)
+			}
+			fmt.Fprintf(&body, "%s: %s\n", d, pat)
+		}
+		f := Parse([]byte(body.String()))
+		if g := f.GroupFor("x"); len(g.m.grams) == 0 {
+			t.Fatalf("file %d: no node was indexed; the test does not test the index", file)
+		}
+		for k := 0; k < 200; k++ {
+			fzCheckDecide(t, f, body.String(), "/p"+word(8))
+		}
+	}
+}

@@ -2,14 +2,14 @@ package robots
 
 import (
 	"bytes"
-	"sort"
+	"slices"
 	"strings"
 )
 
 // A matcher answers "which rule of this group decides this path" without
 // scanning every rule. Each rule's canonical pattern splits into a literal
 // prefix (everything before the first "*") and a tail. Literal prefixes live
-// in a byte trie, so one walk down the trie along the path visits exactly the
+// in a radix tree, so one walk down it along the path visits exactly the
 // rules whose prefix the path starts with:
 //
 //   - plain rules ("/private/") match wherever their trie node is reached;
@@ -21,6 +21,7 @@ type matcher struct {
 	trie  // node values index infos
 	infos []nodeRules
 	wilds []wildRule
+	grams []gramIndex
 }
 
 // nodeRules are the rules whose literal prefix ends at one trie node.
@@ -28,13 +29,43 @@ type nodeRules struct {
 	prefix        *Rule // best plain rule
 	exact         *Rule // best "$"-anchored rule without wildcards
 	wildLo, wildN int32 // wilds[wildLo : wildLo+wildN], best first
+	gram          int32 // index into grams when the wilds are indexed, else -1
+}
+
+// A node with many wildcard rules indexes them by trigram. A rule can only
+// match a path that contains each of its segments, so it can only match
+// one that contains any given trigram of them; each rule is filed under
+// its rarest trigram, and a lookup checks only the rules filed under the
+// trigrams the path has. A bit filter answers "no rule has this trigram"
+// without touching the map.
+type gramIndex struct {
+	filter  []uint64
+	shift   uint32     // hash >> shift is a bit of filter
+	entries []gramRule // each rule under its rarest trigram, by trigram
+	always  []int32    // rules without a segment of three bytes
+}
+
+type gramRule struct {
+	gram uint32
+	wild int32 // index into matcher.wilds
+}
+
+// minIndexedWilds is how many wildcard rules a node needs before an index
+// beats trying them in order.
+const minIndexedWilds = 32
+
+func trigram(b []byte) uint32 { return uint32(b[0])<<16 | uint32(b[1])<<8 | uint32(b[2]) }
+
+func (gi *gramIndex) bit(g uint32) (int, uint64) {
+	h := (g * 0x9E3779B1) >> gi.shift
+	return int(h >> 6), 1 << (h & 63)
 }
 
 // wildRule is a rule with a "*": after its literal prefix the path must
 // contain segs in order; with anchored, the last one must end the path.
 type wildRule struct {
 	rule     *Rule
-	segs     [][]byte
+	segs     []string
 	anchored bool
 }
 
@@ -58,14 +89,14 @@ func (w *wildRule) match(t []byte) bool {
 	segs := w.segs
 	if w.anchored {
 		last := segs[len(segs)-1]
-		if !bytes.HasSuffix(t, last) {
+		if !bytes.HasSuffix(t, bytesOf(last)) {
 			return false
 		}
 		t = t[:len(t)-len(last)]
 		segs = segs[:len(segs)-1]
 	}
 	for _, s := range segs {
-		i := bytes.Index(t, s)
+		i := bytes.Index(t, bytesOf(s))
 		if i < 0 {
 			return false
 		}
@@ -85,8 +116,8 @@ func (m *matcher) best(p []byte) *Rule {
 	type pending struct{ info, depth int32 }
 	var queue [32]pending
 	nq := 0
-	n := int32(0)
-	for depth := 0; ; depth++ {
+	n, depth := int32(0), 0
+	for n >= 0 {
 		nd := &m.nodes[n]
 		if nd.val >= 0 {
 			nr := &m.infos[nd.val]
@@ -105,12 +136,7 @@ func (m *matcher) best(p []byte) *Rule {
 				}
 			}
 		}
-		if depth == len(p) {
-			break
-		}
-		if n = m.child(n, p[depth]); n < 0 {
-			break
-		}
+		n, depth = m.next(n, p, depth)
 	}
 	for i := 0; i < nq; i++ {
 		best = m.bestWild(&m.infos[queue[i].info], p[queue[i].depth:], best)
@@ -119,6 +145,23 @@ func (m *matcher) best(p []byte) *Rule {
 }
 
 func (m *matcher) bestWild(nr *nodeRules, tail []byte, best *Rule) *Rule {
+	if nr.gram >= 0 {
+		gi := &m.grams[nr.gram]
+		for _, i := range gi.always {
+			best = m.tryWild(i, tail, best)
+		}
+		for j := 0; j+3 <= len(tail); j++ {
+			g := trigram(tail[j:])
+			if w, b := gi.bit(g); gi.filter[w]&b == 0 {
+				continue
+			}
+			k, _ := slices.BinarySearchFunc(gi.entries, g, func(e gramRule, g uint32) int { return cmpUint32(e.gram, g) })
+			for ; k < len(gi.entries) && gi.entries[k].gram == g; k++ {
+				best = m.tryWild(gi.entries[k].wild, tail, best)
+			}
+		}
+		return best
+	}
 	for i := nr.wildLo; i < nr.wildLo+nr.wildN; i++ {
 		w := &m.wilds[i]
 		if !better(w.rule, best) {
@@ -134,15 +177,100 @@ func (m *matcher) bestWild(nr *nodeRules, tail []byte, best *Rule) *Rule {
 	return best
 }
 
-// groupBuilder collects a group's rules before they are flattened into a
-// matcher.
-type groupBuilder struct {
-	root  *buildNode
-	rules []nodeRules // wildLo/wildN unused while building
-	wilds [][]wildRule
+func (m *matcher) tryWild(i int32, tail []byte, best *Rule) *Rule {
+	if w := &m.wilds[i]; better(w.rule, best) && w.match(tail) {
+		return w.rule
+	}
+	return best
 }
 
-func newGroupBuilder() *groupBuilder { return &groupBuilder{root: newBuildNode()} }
+func cmpUint32(a, b uint32) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// indexWilds builds the trigram index of the wildcard rules ws, which
+// start at wilds[lo].
+func indexWilds(ws []wildRule, lo int32) gramIndex {
+	// Every (trigram, rule) pair, once per rule; sorted, the length of a
+	// trigram's run is how many rules have it.
+	var pairs []gramRule
+	for i := range ws {
+		first := len(pairs)
+		for _, s := range ws[i].segs {
+			for j := 0; j+3 <= len(s); j++ {
+				g := trigram(bytesOf(s[j:]))
+				if !slices.ContainsFunc(pairs[first:], func(p gramRule) bool { return p.gram == g }) {
+					pairs = append(pairs, gramRule{g, int32(i)})
+				}
+			}
+		}
+	}
+	slices.SortFunc(pairs, func(a, b gramRule) int { return cmpUint32(a.gram, b.gram) })
+	type choice struct {
+		gram uint32
+		n    int
+	}
+	rarest := make([]choice, len(ws))
+	for i := 0; i < len(pairs); {
+		j := i + 1
+		for j < len(pairs) && pairs[j].gram == pairs[i].gram {
+			j++
+		}
+		for _, p := range pairs[i:j] {
+			if c := &rarest[p.wild]; c.n == 0 || j-i < c.n {
+				*c = choice{p.gram, j - i}
+			}
+		}
+		i = j
+	}
+
+	bits, logBits := 64, uint32(6)
+	for bits < 8*len(ws) {
+		bits, logBits = bits<<1, logBits+1
+	}
+	gi := gramIndex{filter: make([]uint64, bits/64), shift: 32 - logBits}
+	for i, c := range rarest {
+		if c.n == 0 {
+			gi.always = append(gi.always, lo+int32(i))
+			continue
+		}
+		gi.entries = append(gi.entries, gramRule{c.gram, lo + int32(i)})
+		w, b := gi.bit(c.gram)
+		gi.filter[w] |= b
+	}
+	slices.SortStableFunc(gi.entries, func(a, b gramRule) int { return cmpUint32(a.gram, b.gram) })
+	return gi
+}
+
+// groupBuilder collects a group's rules before they are compiled into a
+// matcher.
+type groupBuilder struct {
+	pend []pendingRule
+	segs []string // the segments of every wildcard rule, for reuse
+}
+
+// pendingRule is a rule split into its literal prefix and the rest.
+type pendingRule struct {
+	lit          string
+	kind         uint8
+	segLo, segHi int32 // the rule's segments in groupBuilder.segs
+	wild         wildRule
+}
+
+const (
+	kindPrefix uint8 = iota // matches wherever its prefix is reached
+	kindExact               // matches when the path ends at its prefix
+	kindWild                // has a tail to check
+)
+
+// reset empties the builder for the next group, keeping its buffer.
+func (gb *groupBuilder) reset() { gb.pend, gb.segs = gb.pend[:0], gb.segs[:0] }
 
 // add adds one rule, with its pattern already in canonical form.
 func (gb *groupBuilder) add(r *Rule, canon string) {
@@ -152,61 +280,122 @@ func (gb *groupBuilder) add(r *Rule, canon string) {
 	}
 	star := strings.IndexByte(body, '*')
 	if star < 0 {
-		nr := gb.at(body)
+		kind := kindPrefix
 		if anchored {
-			if better(r, nr.exact) {
-				nr.exact = r
-			}
-		} else if better(r, nr.prefix) {
-			nr.prefix = r
+			kind = kindExact
 		}
+		gb.pend = append(gb.pend, pendingRule{lit: body, kind: kind, wild: wildRule{rule: r}})
 		return
 	}
 	lit, tail := body[:star], body[star:]
 	if strings.HasSuffix(tail, "*") {
 		anchored = false // a trailing "*" absorbs whatever "$" would anchor
 	}
-	var segs [][]byte
-	for _, s := range strings.Split(tail, "*") {
-		if s != "" {
-			segs = append(segs, []byte(s))
-		}
-	}
-	nr := gb.at(lit)
-	if len(segs) == 0 {
+	lo := len(gb.segs)
+	gb.segs = appendSegments(gb.segs, tail)
+	if len(gb.segs) == lo {
 		// "/fish*" and "/fish*$" match what "/fish" matches.
-		if better(r, nr.prefix) {
-			nr.prefix = r
-		}
+		gb.pend = append(gb.pend, pendingRule{lit: lit, kind: kindPrefix, wild: wildRule{rule: r}})
 		return
 	}
-	i := gb.root.walk(lit).val
-	gb.wilds[i] = append(gb.wilds[i], wildRule{rule: r, segs: segs, anchored: anchored})
+	// segs is filled in by compile, when gb.segs has stopped growing.
+	gb.pend = append(gb.pend, pendingRule{lit: lit, kind: kindWild, segLo: int32(lo), segHi: int32(len(gb.segs)),
+		wild: wildRule{rule: r, anchored: anchored}})
 }
 
-// at returns the rules of the node for literal prefix lit, creating both.
-func (gb *groupBuilder) at(lit string) *nodeRules {
-	n := gb.root.walk(lit)
-	if n.val < 0 {
-		n.val = int32(len(gb.rules))
-		gb.rules = append(gb.rules, nodeRules{})
-		gb.wilds = append(gb.wilds, nil)
+// appendSegments appends the non-empty runs between the "*"s of tail.
+func appendSegments(segs []string, tail string) []string {
+	start := -1
+	for i := 0; i <= len(tail); i++ {
+		if i == len(tail) || tail[i] == '*' {
+			if start >= 0 {
+				segs = append(segs, tail[start:i])
+				start = -1
+			}
+		} else if start < 0 {
+			start = i
+		}
 	}
-	return &gb.rules[n.val]
+	return segs
 }
 
 func (gb *groupBuilder) compile() matcher {
 	var m matcher
-	if len(gb.rules) == 0 {
+	if len(gb.pend) == 0 {
 		return m
 	}
-	m.trie = gb.root.flatten()
-	m.infos = gb.rules
-	for i := range m.infos {
-		ws := gb.wilds[i]
-		sort.SliceStable(ws, func(a, b int) bool { return better(ws[a].rule, ws[b].rule) })
-		m.infos[i].wildLo, m.infos[i].wildN = int32(len(m.wilds)), int32(len(ws))
-		m.wilds = append(m.wilds, ws...)
+	pend := gb.pend
+	// Sort indices, not the wide pendingRules. Equal prefixes sort by
+	// line, so the order is total (an implied index rule has its own
+	// prefix) and the same on every run.
+	order := make([]int32, len(pend))
+	for i := range order {
+		order[i] = int32(i)
 	}
+	slices.SortFunc(order, func(a, b int32) int {
+		if c := strings.Compare(pend[a].lit, pend[b].lit); c != 0 {
+			return c
+		}
+		return pend[a].wild.rule.Line - pend[b].wild.rule.Line
+	})
+	keys := make([]string, 0, len(pend))
+	nw := 0
+	for i, o := range order {
+		if i == 0 || pend[o].lit != keys[len(keys)-1] {
+			keys = append(keys, pend[o].lit)
+		}
+		if pend[o].kind == kindWild {
+			nw++
+		}
+	}
+	vals := make([]int32, len(keys))
+	m.infos = make([]nodeRules, len(keys))
+	m.wilds = make([]wildRule, 0, nw)
+	segs := slices.Clone(gb.segs) // one copy for the whole group
+	k := -1
+	for i, o := range order {
+		p := &pend[o]
+		if i == 0 || p.lit != keys[k] {
+			k++
+			vals[k] = int32(k)
+			m.infos[k].wildLo = int32(len(m.wilds))
+			m.infos[k].gram = -1
+		}
+		nr := &m.infos[k]
+		switch p.kind {
+		case kindPrefix:
+			if better(p.wild.rule, nr.prefix) {
+				nr.prefix = p.wild.rule
+			}
+		case kindExact:
+			if better(p.wild.rule, nr.exact) {
+				nr.exact = p.wild.rule
+			}
+		default:
+			w := p.wild
+			w.segs = segs[p.segLo:p.segHi:p.segHi]
+			m.wilds = append(m.wilds, w)
+			nr.wildN++
+		}
+	}
+	for i := range m.infos {
+		ws := m.wilds[m.infos[i].wildLo : m.infos[i].wildLo+m.infos[i].wildN]
+		slices.SortFunc(ws, func(a, b wildRule) int {
+			if better(a.rule, b.rule) {
+				return -1
+			}
+			if better(b.rule, a.rule) {
+				return 1
+			}
+			return 0
+		})
+	}
+	for i := range m.infos {
+		if nr := &m.infos[i]; nr.wildN >= minIndexedWilds {
+			nr.gram = int32(len(m.grams))
+			m.grams = append(m.grams, indexWilds(m.wilds[nr.wildLo:nr.wildLo+nr.wildN], nr.wildLo))
+		}
+	}
+	m.trie = buildTrie(keys, vals)
 	return m
 }

@@ -112,7 +112,17 @@ type parser struct {
 	open     bool
 	sitemaps []string
 	diags    []Diagnostic
-	fields   int // lines read as a known field
+	fields   int    // lines read as a known field
+	slab     []Rule // rules are allocated from here, a chunk at a time
+}
+
+func (p *parser) newRule() *Rule {
+	if len(p.slab) == 0 {
+		p.slab = make([]Rule, 64)
+	}
+	r := &p.slab[0]
+	p.slab = p.slab[1:]
+	return r
 }
 
 func (p *parser) diag(line int, sev Severity, kind Kind, format string, args ...any) {
@@ -251,7 +261,9 @@ func (p *parser) line(num int, s string) {
 		if f == fieldAllow {
 			d = Allow
 		}
-		cur.rules = append(cur.rules, &Rule{Directive: d, Pattern: value, Line: num, priority: googlePriority(value)})
+		r := p.newRule()
+		*r = Rule{Directive: d, Pattern: value, Line: num, priority: googlePriority(value)}
+		cur.rules = append(cur.rules, r)
 	case fieldSitemap:
 		if u, err := url.Parse(value); err != nil || u.Scheme == "" || u.Host == "" {
 			p.diag(num, Warning, KindBadSitemap, "sitemap %q is not an absolute URL", value)
