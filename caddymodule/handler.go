@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"net/http"
+	"net/netip"
+	"time"
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
@@ -15,7 +17,7 @@ import (
 
 // Values of the action log field and placeholder.
 const (
-	actionPassed  = "passed"  // allowed, passed on
+	actionPassed  = "passed"  // allowed (or in grace), passed on
 	actionBlocked = "blocked" // disallowed, refused (enforce mode)
 	actionLogged  = "logged"  // disallowed, passed on and recorded (monitor mode)
 	actionServed  = "served"  // a request for /robots.txt
@@ -35,32 +37,39 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	if snap.file == nil {
 		return next.ServeHTTP(w, r)
 	}
-	id := h.identify(r.Header.Get("User-Agent"), snap)
+	ua := r.Header.Get("User-Agent")
+	id := h.identify(ua, snap)
 	if !id.bot {
 		return next.ServeHTTP(w, r)
 	}
 
+	now := time.Now()
+	ip := clientAddr(r)
+	fetch, fetched := h.tracker.last(id.name, ip)
 	primary, alt := judgedPaths(r)
-	v := id.group.Decide(primary)
-	if v.Allowed && alt != "" {
-		if v2 := id.group.Decide(alt); !v2.Allowed {
-			v = v2
-		}
-	}
-	action := actionPassed
+	v := decide(id.group, primary, alt)
+	verdict, action := verdictAllowed, actPassed
 	if !v.Allowed {
-		action = actionBlocked
-		if h.Monitor() {
-			action = actionLogged
+		verdict, action = verdictDisallowed, actBlocked
+		if graceAllows(snap, ua, primary, alt, fetch, fetched, h.GraceWindow(), now) {
+			verdict, action = verdictGrace, actPassed
+		} else if h.Monitor() {
+			action = actLogged
 		}
 	}
-	h.annotate(r, id, snap, v, action)
-	if v.Allowed {
+	id.counters.request(verdict, action, now.UnixNano())
+	h.annotate(r, id, snap, v, verdict, action, fetch, fetched, now)
+
+	switch verdict {
+	case verdictAllowed:
+		return next.ServeHTTP(w, r)
+	case verdictGrace:
+		h.logger.Info("robots.txt grace: disallowed by the current version, allowed by one the bot may still be obeying",
+			h.violationFields(r, id, snap, v)...)
 		return next.ServeHTTP(w, r)
 	}
-
 	fields := h.violationFields(r, id, snap, v)
-	if h.Monitor() {
+	if action == actLogged {
 		h.logger.Warn("robots.txt violation", fields...)
 		return next.ServeHTTP(w, r)
 	}
@@ -76,16 +85,30 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 
 var errDisallowed = errors.New("robots.txt disallows this path for this client")
 
+// clientAddr is the client's address as Caddy resolved it (trusted proxies
+// honoured), or the zero Addr.
+func clientAddr(r *http.Request) netip.Addr {
+	s, _ := caddyhttp.GetVar(r.Context(), caddyhttp.ClientIPVarKey).(string)
+	ip, _ := netip.ParseAddr(s)
+	return ip
+}
+
 // serveRobotsTxt answers GET and HEAD for /robots.txt from the loaded file,
 // with validators so that crawlers can revalidate cheaply. It never blocks:
-// other methods, and sites without a file, go to the next handler.
+// other methods, and sites without a file, go to the next handler. A bot's
+// fetch is remembered, so that its later requests can be judged against
+// the version it got.
 func (h *Handler) serveRobotsTxt(w http.ResponseWriter, r *http.Request, next caddyhttp.Handler, snap *snapshot) error {
-	if snap.file != nil {
+	getOrHead := r.Method == http.MethodGet || r.Method == http.MethodHead
+	if snap.file != nil && getOrHead {
 		if id := h.identify(r.Header.Get("User-Agent"), snap); id.bot {
-			h.annotate(r, id, snap, robots.Verdict{Allowed: true}, actionServed)
+			now := time.Now()
+			id.counters.fetch(now.UnixNano())
+			h.tracker.record(id.name, clientAddr(r), now, snap.etag)
+			h.annotate(r, id, snap, robots.Verdict{Allowed: true}, verdictAllowed, actServed, fetchRecord{}, false, now)
 		}
 	}
-	if !h.ServeEnabled() || snap.file == nil || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
+	if !h.ServeEnabled() || snap.file == nil || !getOrHead {
 		return next.ServeHTTP(w, r)
 	}
 	hdr := w.Header()
@@ -96,28 +119,39 @@ func (h *Handler) serveRobotsTxt(w http.ResponseWriter, r *http.Request, next ca
 }
 
 // annotate sets the placeholders and access-log fields of a bot request.
-func (h *Handler) annotate(r *http.Request, id identity, snap *snapshot, v robots.Verdict, action string) {
-	verdict, rule, line := "allowed", "", 0
-	if !v.Allowed {
-		verdict = "disallowed"
+func (h *Handler) annotate(r *http.Request, id identity, snap *snapshot, v robots.Verdict, verdict, action int, fetch fetchRecord, fetched bool, now time.Time) {
+	e := logEntry{
+		bot:     id.name,
+		group:   snap.groupNames[id.group],
+		verdict: verdictNames[verdict],
+		mode:    h.Mode,
+		action:  actionNames[action],
+		tracked: action != actServed,
+		fetched: fetched,
 	}
 	if v.Rule != nil {
-		rule, line = v.Rule.String(), v.Rule.Line
+		e.rule, e.line = v.Rule.String(), v.Rule.Line
 	}
-	group := snap.groupNames[id.group]
+	if fetched {
+		e.fetchedAgo = int64(now.Sub(fetch.at) / time.Second)
+	}
 	if repl, ok := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer); ok {
-		repl.Set("http.robots_txt.bot", id.name)
-		repl.Set("http.robots_txt.group", group)
-		repl.Set("http.robots_txt.verdict", verdict)
-		repl.Set("http.robots_txt.rule", rule)
-		repl.Set("http.robots_txt.line", line)
-		repl.Set("http.robots_txt.mode", h.Mode)
-		repl.Set("http.robots_txt.action", action)
+		repl.Set("http.robots_txt.bot", e.bot)
+		repl.Set("http.robots_txt.group", e.group)
+		repl.Set("http.robots_txt.verdict", e.verdict)
+		repl.Set("http.robots_txt.rule", e.rule)
+		repl.Set("http.robots_txt.line", e.line)
+		repl.Set("http.robots_txt.mode", e.mode)
+		repl.Set("http.robots_txt.action", e.action)
+		if e.tracked {
+			repl.Set("http.robots_txt.fetched", e.fetched)
+			if e.fetched {
+				repl.Set("http.robots_txt.fetched_ago", e.fetchedAgo)
+			}
+		}
 	}
 	if extra, ok := r.Context().Value(caddyhttp.ExtraLogFieldsCtxKey).(*caddyhttp.ExtraLogFields); ok {
-		extra.Set(zap.Object("robots_txt", logEntry{
-			bot: id.name, group: group, verdict: verdict, rule: rule, line: line, mode: h.Mode, action: action,
-		}))
+		extra.Set(zap.Object("robots_txt", e))
 	}
 }
 
@@ -125,6 +159,9 @@ func (h *Handler) annotate(r *http.Request, id identity, snap *snapshot, v robot
 type logEntry struct {
 	bot, group, verdict, rule, mode, action string
 	line                                    int
+	tracked                                 bool // a judged request, not a fetch of /robots.txt
+	fetched                                 bool
+	fetchedAgo                              int64
 }
 
 // MarshalLogObject implements zapcore.ObjectMarshaler.
@@ -138,6 +175,12 @@ func (e logEntry) MarshalLogObject(enc zapcore.ObjectEncoder) error {
 	}
 	enc.AddString("mode", e.mode)
 	enc.AddString("action", e.action)
+	if e.tracked {
+		enc.AddBool("fetched", e.fetched)
+		if e.fetched {
+			enc.AddInt64("fetched_ago", e.fetchedAgo)
+		}
+	}
 	return nil
 }
 

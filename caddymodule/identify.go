@@ -9,10 +9,11 @@ import (
 // identity is what the handler concluded about one User-Agent header
 // against one snapshot of robots.txt.
 type identity struct {
-	snap  *snapshot // the file this was computed against
-	bot   bool
-	name  string // the file's agent name, a known crawler's name, or "generic"
-	group *robots.Group
+	snap     *snapshot // the file this was computed against
+	bot      bool
+	name     string // the file's agent name, a known crawler's name, or "generic"
+	group    *robots.Group
+	counters *botCounters // the live counts of name
 }
 
 // maxCachedUserAgent is the longest header kept in the cache; longer ones
@@ -64,5 +65,6 @@ func (h *Handler) classify(ua string, snap *snapshot) identity {
 		return id
 	}
 	id.group = group
+	id.counters = countersFor(id.name)
 	return id
 }

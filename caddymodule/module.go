@@ -7,7 +7,10 @@ package caddymodule
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"net/http"
 	"strings"
 
 	"github.com/caddyserver/caddy/v2"
@@ -31,6 +34,9 @@ type Handler struct {
 	logger     *zap.Logger
 	classifier *botdetect.Classifier
 	idents     *lru.Cache[string, identity]
+	tracker    *fetchTracker
+	trackerKey string
+	client     *http.Client // fetches URL
 
 	// Exactly one of these is set after Provision: a fixed source (a path
 	// without request placeholders, or inline text), or a resolver of the
@@ -66,10 +72,24 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		return fmt.Errorf("cache: %v", err)
 	}
 	h.idents = idents
+	if err := registerMetrics(ctx.GetMetricsRegistry()); err != nil {
+		return fmt.Errorf("metrics: %v", err)
+	}
+	// Fetches are remembered per source, across config reloads.
+	h.trackerKey = "robots_txt.fetches:" + h.sourceKey()
+	if h.tracker, err = loadTracker(h.trackerKey); err != nil {
+		return fmt.Errorf("fetch tracking: %v", err)
+	}
 	watchCtx, stop := context.WithCancel(ctx)
 	h.stop = stop
 
 	switch {
+	case h.URL != "":
+		h.client = newUpstreamClient()
+		h.fixed = &source{url: h.URL}
+		wait, ok := h.loadUpstream(watchCtx, h.fixed, 0)
+		go h.pollUpstream(watchCtx, h.fixed, wait, ok)
+		return nil
 	case h.Inline != "":
 		h.fixed = newInlineSource(h.Inline)
 		h.logLoad(h.fixed, h.fixed.current())
@@ -99,6 +119,21 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	return nil
 }
 
+// sourceKey names where robots.txt comes from, to share state between the
+// handlers of successive configs that read the same file.
+func (h *Handler) sourceKey() string {
+	switch {
+	case h.Inline != "":
+		sum := sha256.Sum256([]byte(h.Inline))
+		return "inline:" + hex.EncodeToString(sum[:8])
+	case h.URL != "":
+		return "url:" + h.URL
+	case h.File != "":
+		return "file:" + h.File
+	}
+	return "root"
+}
+
 // Validate checks the configuration.
 func (h *Handler) Validate() error {
 	return h.Config.Validate()
@@ -108,6 +143,10 @@ func (h *Handler) Validate() error {
 func (h *Handler) Cleanup() error {
 	if h.stop != nil {
 		h.stop()
+	}
+	if h.tracker != nil {
+		_, err := trackers.Delete(h.trackerKey)
+		return err
 	}
 	return nil
 }

@@ -38,6 +38,12 @@ type snapshot struct {
 	modTime time.Time
 	// groupNames renders each group's user-agent names for logs.
 	groupNames map[*robots.Group]string
+
+	// since is when this version came into force; history holds the
+	// versions before it that were in force within the grace period,
+	// newest first. Both are set before the snapshot is published.
+	since   time.Time
+	history []*snapshot
 }
 
 func newSnapshot(body []byte, modTime time.Time) *snapshot {
@@ -55,9 +61,14 @@ func newSnapshot(body []byte, modTime time.Time) *snapshot {
 	return s
 }
 
-// emptySnapshot stands for a missing robots.txt: every bot may fetch
+// newEmptySnapshot stands for a missing robots.txt: every bot may fetch
 // everything, and /robots.txt is left to the next handler.
-var emptySnapshot = &snapshot{groupNames: map[*robots.Group]string{}}
+func newEmptySnapshot() *snapshot {
+	return &snapshot{groupNames: map[*robots.Group]string{}}
+}
+
+// maxVersions bounds the history kept for grace, whatever the window.
+const maxVersions = 32
 
 // broken reports whether a body that parsed to s is not a robots.txt at all
 // (an HTML error page, a binary), so that a reload should keep the rules it
@@ -77,7 +88,8 @@ func (s *snapshot) broken() bool {
 
 // source is one robots.txt file (or inline text) and its current snapshot.
 type source struct {
-	path string // "" for inline text
+	path string // "" for inline text and upstream URLs
+	url  string // the upstream's robots.txt, fetched over HTTP
 	cur  atomic.Pointer[snapshot]
 
 	// What the file looked like at the last check; only watch touches it.
@@ -89,9 +101,43 @@ type source struct {
 
 func (s *source) current() *snapshot { return s.cur.Load() }
 
+// name is how logs and metrics call the source.
+func (s *source) name() string {
+	switch {
+	case s.url != "":
+		return s.url
+	case s.path == "":
+		return "inline"
+	}
+	return s.path
+}
+
+// publish makes next the version in force, keeping the versions before it
+// that were in force within grace.
+func (s *source) publish(next *snapshot, grace time.Duration) {
+	now := time.Now()
+	next.since = now
+	if prev := s.cur.Load(); prev != nil && grace > 0 {
+		cutoff := now.Add(-grace)
+		next.history = append(next.history, prev)
+		for i, old := range prev.history {
+			// old was in force until the version after it came in.
+			until := prev.since
+			if i > 0 {
+				until = prev.history[i-1].since
+			}
+			if until.Before(cutoff) || len(next.history) == maxVersions {
+				break
+			}
+			next.history = append(next.history, old)
+		}
+	}
+	s.cur.Store(next)
+}
+
 func newInlineSource(text string) *source {
 	s := &source{}
-	s.cur.Store(newSnapshot([]byte(text), time.Now().Truncate(time.Second)))
+	s.publish(newSnapshot([]byte(text), time.Now().Truncate(time.Second)), 0)
 	return s
 }
 
@@ -102,14 +148,14 @@ func (h *Handler) openSource(path string) (*source, error) {
 	snap, info, err := readSnapshot(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		s.cur.Store(emptySnapshot)
+		s.publish(newEmptySnapshot(), 0)
 		h.logger.Warn("robots.txt not found; every bot is allowed everywhere until it appears", zap.String("file", path))
 		return s, nil
 	case err != nil:
 		return nil, err
 	}
 	s.modTime, s.size, s.exists = info.ModTime(), info.Size(), true
-	s.cur.Store(snap)
+	s.publish(snap, 0)
 	if snap.broken() {
 		h.logger.Warn("robots.txt has no robots.txt field; read as allowing everything", zap.String("file", path))
 	}
@@ -149,7 +195,8 @@ func (h *Handler) refresh(s *source) {
 	if errors.Is(err, fs.ErrNotExist) {
 		if s.exists {
 			s.exists, s.failing = false, false
-			s.cur.Store(emptySnapshot)
+			s.publish(newEmptySnapshot(), h.GraceWindow())
+			reloadsTotal.WithLabelValues("removed").Inc()
 			h.logger.Warn("robots.txt removed; every bot is allowed everywhere until it reappears", zap.String("file", s.path))
 		}
 		return
@@ -165,6 +212,7 @@ func (h *Handler) refresh(s *source) {
 		err = errors.New("the new content has no robots.txt field (is it an HTML page or a binary?)")
 	}
 	if err != nil {
+		reloadsTotal.WithLabelValues("failed").Inc()
 		if !s.failing {
 			h.logger.Error("robots.txt could not be reloaded; the rules in force stay",
 				zap.String("file", s.path), zap.Error(err))
@@ -177,7 +225,8 @@ func (h *Handler) refresh(s *source) {
 	if old != nil && old.etag == snap.etag {
 		return // touched, not changed
 	}
-	s.cur.Store(snap)
+	s.publish(snap, h.GraceWindow())
+	reloadsTotal.WithLabelValues("loaded").Inc()
 	h.logLoad(s, snap)
 }
 
@@ -188,10 +237,9 @@ func (h *Handler) logLoad(s *source, snap *snapshot) {
 	for i, d := range diags {
 		lines[i] = d.String()
 	}
-	name := s.path
-	if name == "" {
-		name = "(inline)"
-	}
+	name := s.name()
+	groupsInForce.WithLabelValues(name).Set(float64(groups))
+	rulesInForce.WithLabelValues(name).Set(float64(rules))
 	h.logger.Info("robots.txt loaded",
 		zap.String("file", name),
 		zap.Int("groups", groups),
@@ -303,7 +351,7 @@ func (d *dynamicSources) get(path string) *source {
 		d.h.logger.Error("robots.txt could not be read; every bot is allowed until it can be",
 			zap.String("file", path), zap.Error(err))
 		s = &source{path: path, failing: true}
-		s.cur.Store(emptySnapshot)
+		s.publish(newEmptySnapshot(), 0)
 	}
 	d.sources.Add(path, s)
 	return s

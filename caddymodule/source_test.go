@@ -20,7 +20,7 @@ func bump(t *testing.T, path string, d time.Duration) {
 
 func TestRefresh(t *testing.T) {
 	path := writeRobots(t, "User-agent: *\nDisallow: /a\n")
-	h, logs := newTestHandler(t, config.Config{File: path, DisableReload: true})
+	h, logs := newTestHandler(t, config.Config{File: path, DisableReload: true, Grace: noGrace})
 	blocked := func(p string) bool {
 		_, err := serve(h, newRequest("GET", p, "curl/8.5.0"))
 		return err != nil
@@ -83,7 +83,7 @@ func TestRefresh(t *testing.T) {
 
 func TestWatchReloads(t *testing.T) {
 	path := writeRobots(t, "User-agent: *\nDisallow: /a\n")
-	h, _ := newTestHandler(t, config.Config{File: path, Reload: config.DefaultReload / 100})
+	h, _ := newTestHandler(t, config.Config{File: path, Reload: config.DefaultReload / 100, Grace: noGrace})
 	os.WriteFile(path, []byte("User-agent: *\nDisallow: /b\n"), 0o644)
 	bump(t, path, time.Second)
 	deadline := time.Now().Add(5 * time.Second)

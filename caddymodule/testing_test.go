@@ -36,6 +36,9 @@ const (
 	uaFirefox   = "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0"
 )
 
+// noGrace turns grace off, for tests of reloading itself.
+var noGrace = new(caddy.Duration(0))
+
 // newTestHandler provisions a handler on cfg and returns it with an
 // observer of its log.
 func newTestHandler(t testing.TB, cfg config.Config) (*Handler, *observer.ObservedLogs) {
@@ -98,4 +101,14 @@ func caddyhttpVarsKey() any { return caddyhttp.VarsCtxKey }
 
 func newContext() (caddy.Context, context.CancelFunc) {
 	return caddy.NewContext(caddy.Context{Context: context.Background()})
+}
+
+// setClientIP sets the client IP Caddy would have resolved.
+func setClientIP(r *http.Request, ip string) {
+	r.Context().Value(caddyhttp.VarsCtxKey).(map[string]any)[caddyhttp.ClientIPVarKey] = ip
+}
+
+func withIP(r *http.Request, ip string) *http.Request {
+	setClientIP(r, ip)
+	return r
 }

@@ -21,6 +21,8 @@ var subdirectives = []struct{ name, usage string }{
 	{"humans", "humans <substring...>"},
 	{"reload", "reload <duration>|off"},
 	{"cache", "cache <entries>"},
+	{"url", "url <http(s) URL>"},
+	{"grace", "grace <duration>|off"},
 }
 
 // subdirectiveNames is "file, inline, ..." for error messages.
@@ -55,14 +57,15 @@ func usage(name string) string {
 //	    humans  <substring...>
 //	    reload  <duration>|off
 //	    cache   <entries>
+//	    url     <http(s) URL>
+//	    grace   <duration>|off
 //	}
 //
 // The file may be given either as the argument or with the file
-// subdirective, not both. Because Caddy reads a first argument that
-// starts with "/" as a path matcher, an absolute path as the argument
-// must follow a matcher token, as in "robots_txt * /srv/robots.txt";
-// the file subdirective has no such ambiguity. The inline text is
-// usually a heredoc:
+// subdirective, not both; file, inline and url exclude each other. The
+// directive's registration (package caddymodule) reads only "*" and
+// "@name" as matcher tokens, so an absolute path as the argument is the
+// file, not a path matcher. The inline text is usually a heredoc:
 //
 //	inline <<TXT
 //	    User-agent: *
@@ -113,7 +116,7 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		line := d.Line()
 
 		switch name {
-		case "file", "inline", "mode", "status", "body", "serve", "reload", "cache":
+		case "file", "inline", "mode", "status", "body", "serve", "reload", "cache", "url", "grace":
 			if first, ok := seen[name]; ok {
 				return d.Errf("robots_txt: %s is given more than once (first at line %d); give it once", name, first)
 			}
@@ -205,6 +208,23 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 				return d.Errf("robots_txt: reload: %s is not allowed; use a duration greater than zero, or off", dur)
 			}
 			c.Reload = caddy.Duration(dur)
+
+		case "url":
+			if err := checkURL(val); err != nil {
+				return d.Errf("robots_txt: %w", err)
+			}
+			c.URL = val
+
+		case "grace":
+			if val == "off" {
+				c.Grace = new(caddy.Duration(0))
+				break
+			}
+			dur, err := caddy.ParseDuration(val)
+			if err != nil || dur < 0 {
+				return d.Errf("robots_txt: grace: %q is not allowed; use a duration such as 24h or 1h, or off (0)", val)
+			}
+			c.Grace = new(caddy.Duration(dur))
 
 		case "cache":
 			n, err := strconv.Atoi(val)

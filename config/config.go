@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -45,6 +46,10 @@ const (
 
 	// DefaultReload is how often the robots.txt file is checked for changes.
 	DefaultReload = caddy.Duration(5 * time.Second)
+
+	// DefaultGrace is how long earlier versions of robots.txt are honoured
+	// after a change: the 24 hours RFC 9309 lets crawlers cache the file.
+	DefaultGrace = caddy.Duration(24 * time.Hour)
 
 	// DefaultCache is the number of entries in the User-Agent
 	// classification cache.
@@ -116,6 +121,28 @@ type Config struct {
 	// false. In the Caddyfile it is written "reload off".
 	DisableReload bool `json:"disable_reload,omitempty"`
 
+	// URL is the address of robots.txt on the upstream, for sites whose
+	// robots.txt lives on the backend: "http://app:8080/robots.txt". It is
+	// fetched when the configuration loads and refreshed as RFC 9309
+	// says: redirects are followed up to 5 hops; a 2xx answer applies; a
+	// 4xx answer means no robots.txt (every bot allowed everywhere); a 5xx
+	// answer, a timeout or a network error keeps the last good copy (or,
+	// with none yet, allows all). The refresh interval is the answer's
+	// Cache-Control max-age within 1 minute and 24 hours, else 24 hours.
+	// The default is empty; only http and https URLs are allowed, and URL
+	// cannot be set together with File or Inline.
+	URL string `json:"url,omitempty"`
+
+	// Grace is how long the earlier versions of robots.txt stay in force
+	// for crawlers after the file changes. RFC 9309 lets a crawler cache
+	// robots.txt for up to 24 hours, so a request that the newest version
+	// disallows but the version the crawler last fetched (or, when that is
+	// not known, any version in force within the grace period) allows is
+	// passed and logged with verdict "grace", never blocked or counted as
+	// a violation. The default (unset) is 24h; 0 turns grace off; the
+	// value may not be negative.
+	Grace *caddy.Duration `json:"grace,omitempty"`
+
 	// Cache is the number of entries in the least-recently-used cache of
 	// User-Agent classifications. The default is 10000; the allowed
 	// values are 1 to 1000000.
@@ -165,6 +192,15 @@ func (c Config) Validate() error {
 	if c.File != "" && c.Inline != "" {
 		add(errFileAndInline)
 	}
+	if c.URL != "" {
+		if c.File != "" || c.Inline != "" {
+			add(errURLAndSource)
+		}
+		add(checkURL(c.URL))
+	}
+	if c.Grace != nil && *c.Grace < 0 {
+		add(fmt.Errorf("grace: %s is not allowed; use a duration of 0 (off) or more, such as \"24h\"", time.Duration(*c.Grace)))
+	}
 	add(checkMode(c.Mode))
 	if c.Status != 0 {
 		add(checkStatus(c.Status))
@@ -184,7 +220,27 @@ func (c Config) Validate() error {
 	return errors.Join(errs...)
 }
 
+// GraceWindow returns how long earlier versions stay in force: Grace, or
+// DefaultGrace when Grace is unset.
+func (c Config) GraceWindow() time.Duration {
+	if c.Grace == nil {
+		return time.Duration(DefaultGrace)
+	}
+	return time.Duration(*c.Grace)
+}
+
+// checkURL checks a URL value: absolute, http or https, with a host.
+func checkURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("url: %q is not allowed; give an absolute http or https URL such as \"http://app:8080/robots.txt\"", raw)
+	}
+	return nil
+}
+
 var (
+	errURLAndSource = errors.New("url is set together with file or inline; " +
+		"use one source of robots.txt: file, inline or url")
 	errFileAndInline = errors.New("file and inline are both set; " +
 		"use file for a robots.txt on disk or inline for its text, not both")
 	errReloadAndDisable = errors.New("reload and disable_reload are both set; " +

@@ -659,3 +659,43 @@ func FuzzUnmarshalCaddyfile(f *testing.F) {
 		}
 	})
 }
+
+func TestURLAndGrace(t *testing.T) {
+	for _, tc := range []struct {
+		input   string
+		url     string
+		grace   *time.Duration
+		wantErr string
+	}{
+		{"robots_txt {\n url http://app:8080/robots.txt\n}", "http://app:8080/robots.txt", nil, ""},
+		{"robots_txt {\n grace 1h\n}", "", new(time.Hour), ""},
+		{"robots_txt {\n grace off\n}", "", new(time.Duration(0)), ""},
+		{"robots_txt {\n grace 0\n}", "", new(time.Duration(0)), ""},
+		{"robots_txt {\n grace -1h\n}", "", nil, `grace: "-1h" is not allowed`},
+		{"robots_txt {\n url ftp://x/robots.txt\n}", "", nil, `url: "ftp://x/robots.txt" is not allowed`},
+		{"robots_txt {\n url /robots.txt\n}", "", nil, "give an absolute http or https URL"},
+		{"robots_txt {\n url http://app/robots.txt\n inline x\n}", "", nil, "url is set together with file or inline"},
+	} {
+		var c Config
+		err := c.UnmarshalCaddyfile(caddyfile.NewTestDispenser(tc.input))
+		if tc.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) || !strings.Contains(err.Error(), "Testfile:") {
+				t.Errorf("%q: error %v, want one containing %q and the line", tc.input, err, tc.wantErr)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%q: %v", tc.input, err)
+			continue
+		}
+		if c.URL != tc.url {
+			t.Errorf("%q: url %q, want %q", tc.input, c.URL, tc.url)
+		}
+		if (c.Grace == nil) != (tc.grace == nil) || (c.Grace != nil && time.Duration(*c.Grace) != *tc.grace) {
+			t.Errorf("%q: grace %v, want %v", tc.input, c.Grace, tc.grace)
+		}
+	}
+	if got := (Config{}).GraceWindow(); got != 24*time.Hour {
+		t.Errorf("default grace window %v, want 24h", got)
+	}
+}

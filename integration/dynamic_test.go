@@ -25,6 +25,7 @@ func TestDynamicRoot(t *testing.T) {
 	root * {{dir}}/hosts/{host}
 	robots_txt {
 		reload 200ms
+		grace off # these tests are about reloading; grace has its own
 	}
 	file_server
 }

@@ -28,6 +28,7 @@ func TestHotReload(t *testing.T) {
 	root * {{dir}}/site
 	robots_txt {
 		reload 200ms
+		grace off # these tests are about reloading; grace has its own
 	}
 	file_server
 }

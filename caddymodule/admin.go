@@ -1,0 +1,116 @@
+package caddymodule
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"sort"
+	"time"
+
+	"github.com/caddyserver/caddy/v2"
+)
+
+func init() {
+	caddy.RegisterModule(adminAPI{})
+}
+
+// adminAPI serves live per-bot counters on Caddy's admin endpoint:
+//
+//	GET /robots_txt/stats
+type adminAPI struct{}
+
+// CaddyModule returns the Caddy module information.
+func (adminAPI) CaddyModule() caddy.ModuleInfo {
+	return caddy.ModuleInfo{
+		ID:  "admin.api.robots_txt",
+		New: func() caddy.Module { return new(adminAPI) },
+	}
+}
+
+// Routes returns the admin routes.
+func (adminAPI) Routes() []caddy.AdminRoute {
+	return []caddy.AdminRoute{{Pattern: "/robots_txt/stats", Handler: caddy.AdminHandlerFunc(serveStats)}}
+}
+
+// statsReport is the JSON of /robots_txt/stats.
+type statsReport struct {
+	// Since is when counting started: the process start. Counts survive
+	// config reloads.
+	Since time.Time  `json:"since"`
+	Bots  []botStats `json:"bots"`
+}
+
+type botStats struct {
+	Bot        string     `json:"bot"`
+	Requests   uint64     `json:"requests"`
+	Allowed    uint64     `json:"allowed"`
+	Violations uint64     `json:"violations"`
+	Grace      uint64     `json:"grace"`
+	Blocked    uint64     `json:"blocked"`
+	Logged     uint64     `json:"logged"`
+	Fetches    uint64     `json:"robots_txt_fetches"`
+	FirstSeen  *time.Time `json:"first_seen,omitempty"`
+	LastSeen   *time.Time `json:"last_seen,omitempty"`
+	LastFetch  *time.Time `json:"last_fetch,omitempty"`
+}
+
+func unixTime(ns int64) *time.Time {
+	if ns == 0 {
+		return nil
+	}
+	t := time.Unix(0, ns).UTC()
+	return &t
+}
+
+// snapshotStats copies the live counters, most violations first.
+func snapshotStats() statsReport {
+	countersMu.Lock()
+	all := make([]*botCounters, 0, len(counters))
+	for _, c := range counters {
+		all = append(all, c)
+	}
+	countersMu.Unlock()
+	rep := statsReport{Since: startTime.UTC(), Bots: make([]botStats, 0, len(all))}
+	for _, c := range all {
+		if c.requests.Load() == 0 && c.fetchCount.Load() == 0 {
+			continue
+		}
+		rep.Bots = append(rep.Bots, botStats{
+			Bot:        c.name,
+			Requests:   c.requests.Load(),
+			Allowed:    c.verdicts[verdictAllowed].Load(),
+			Violations: c.verdicts[verdictDisallowed].Load(),
+			Grace:      c.verdicts[verdictGrace].Load(),
+			Blocked:    c.actions[actBlocked].Load(),
+			Logged:     c.actions[actLogged].Load(),
+			Fetches:    c.fetchCount.Load(),
+			FirstSeen:  unixTime(c.firstSeen.Load()),
+			LastSeen:   unixTime(c.lastSeen.Load()),
+			LastFetch:  unixTime(c.lastFetch.Load()),
+		})
+	}
+	sort.Slice(rep.Bots, func(i, j int) bool {
+		a, b := rep.Bots[i], rep.Bots[j]
+		if a.Violations != b.Violations {
+			return a.Violations > b.Violations
+		}
+		if a.Requests != b.Requests {
+			return a.Requests > b.Requests
+		}
+		return a.Bot < b.Bot
+	})
+	return rep
+}
+
+func serveStats(w http.ResponseWriter, r *http.Request) error {
+	if r.Method != http.MethodGet {
+		return caddy.APIError{HTTPStatus: http.StatusMethodNotAllowed, Err: fmt.Errorf("method %s not allowed; use GET", r.Method)}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	return json.NewEncoder(w).Encode(snapshotStats())
+}
+
+// Interface guards
+var (
+	_ caddy.AdminRouter = (*adminAPI)(nil)
+)

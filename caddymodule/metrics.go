@@ -1,0 +1,153 @@
+package caddymodule
+
+import (
+	"errors"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// The collectors are process-wide, so counts survive config reloads; each
+// config's registry gets them registered (Caddy serves that registry at the
+// admin endpoint's /metrics).
+var (
+	metricsOnce      sync.Once
+	requestsTotal    *prometheus.CounterVec
+	fetchesTotal     *prometheus.CounterVec
+	reloadsTotal     *prometheus.CounterVec
+	groupsInForce    *prometheus.GaugeVec
+	rulesInForce     *prometheus.GaugeVec
+	metricCollectors []prometheus.Collector
+)
+
+func initMetrics() {
+	metricsOnce.Do(func() {
+		const ns, sub = "caddy", "robots_txt"
+		requestsTotal = prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: ns, Subsystem: sub, Name: "requests_total",
+			Help: "Bot requests judged against robots.txt, by bot (robots.txt agent name, known crawler, or generic), verdict and action.",
+		}, []string{"bot", "verdict", "action"})
+		fetchesTotal = prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: ns, Subsystem: sub, Name: "fetches_total",
+			Help: "Requests for /robots.txt by bots.",
+		}, []string{"bot"})
+		reloadsTotal = prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: ns, Subsystem: sub, Name: "reloads_total",
+			Help: "Loads of robots.txt after the first, by result: loaded, removed (allow all), unreachable (4xx upstream: allow all), failed (previous rules kept).",
+		}, []string{"result"})
+		groupsInForce = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Namespace: ns, Subsystem: sub, Name: "groups",
+			Help: "Groups of the robots.txt in force, by source.",
+		}, []string{"source"})
+		rulesInForce = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Namespace: ns, Subsystem: sub, Name: "rules",
+			Help: "Allow and disallow rules of the robots.txt in force, by source.",
+		}, []string{"source"})
+		metricCollectors = []prometheus.Collector{requestsTotal, fetchesTotal, reloadsTotal, groupsInForce, rulesInForce}
+	})
+}
+
+// registerMetrics adds the collectors to a config's registry.
+func registerMetrics(reg *prometheus.Registry) error {
+	initMetrics()
+	if reg == nil {
+		return nil
+	}
+	for _, c := range metricCollectors {
+		if err := reg.Register(c); err != nil {
+			var are prometheus.AlreadyRegisteredError
+			if !errors.As(err, &are) {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// Verdicts and actions, as indexes of a bot's counters.
+var (
+	verdictNames = [...]string{"allowed", "disallowed", "grace"}
+	actionNames  = [...]string{actionPassed, actionBlocked, actionLogged, actionServed}
+)
+
+const (
+	verdictAllowed = iota
+	verdictDisallowed
+	verdictGrace
+)
+
+const (
+	actPassed = iota
+	actBlocked
+	actLogged
+	actServed
+)
+
+// botCounters are one bot label's live counts: the Prometheus series,
+// resolved once, and the numbers the admin API reports. There is one per
+// label for the life of the process, found through the identity cache, so
+// counting a request costs a few atomic adds and no lookups.
+type botCounters struct {
+	name     string
+	series   [len(verdictNames)][len(actionNames)]atomic.Pointer[prometheus.Counter]
+	fetchCtr prometheus.Counter
+
+	requests   atomic.Uint64
+	verdicts   [len(verdictNames)]atomic.Uint64
+	actions    [len(actionNames)]atomic.Uint64
+	firstSeen  atomic.Int64 // unix nanoseconds
+	lastSeen   atomic.Int64
+	lastFetch  atomic.Int64
+	fetchCount atomic.Uint64
+}
+
+var (
+	countersMu sync.Mutex
+	counters   = map[string]*botCounters{}
+	startTime  = time.Now()
+)
+
+// countersFor returns the counters of a bot label, creating them.
+func countersFor(name string) *botCounters {
+	countersMu.Lock()
+	defer countersMu.Unlock()
+	c := counters[name]
+	if c == nil {
+		initMetrics()
+		c = &botCounters{name: name, fetchCtr: fetchesTotal.WithLabelValues(name)}
+		counters[name] = c
+	}
+	return c
+}
+
+func (c *botCounters) seen(now int64) {
+	c.firstSeen.CompareAndSwap(0, now)
+	c.lastSeen.Store(now)
+}
+
+// request counts one judged request.
+func (c *botCounters) request(verdict, action int, now int64) {
+	c.requests.Add(1)
+	c.verdicts[verdict].Add(1)
+	c.actions[action].Add(1)
+	c.seen(now)
+	slot := &c.series[verdict][action]
+	ctr := slot.Load()
+	if ctr == nil {
+		v := requestsTotal.WithLabelValues(c.name, verdictNames[verdict], actionNames[action])
+		slot.Store(&v)
+		ctr = &v
+	}
+	(*ctr).Inc()
+}
+
+// fetch counts one request for /robots.txt.
+func (c *botCounters) fetch(now int64) {
+	c.fetchCount.Add(1)
+	c.actions[actServed].Add(1)
+	c.lastFetch.Store(now)
+	c.seen(now)
+	c.fetchCtr.Inc()
+}

@@ -1,0 +1,167 @@
+package caddymodule
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/robotsguard/caddy-robots-txt/robots"
+)
+
+// upstream is a real HTTP server whose answer the test sets.
+func upstream(t *testing.T, h http.HandlerFunc) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func TestFetchUpstream(t *testing.T) {
+	const body = "User-agent: *\nDisallow: /private/\n"
+	mux := http.NewServeMux()
+	mux.HandleFunc("/ok", func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("User-Agent") != upstreamUserAgent {
+			w.WriteHeader(400)
+			return
+		}
+		w.Header().Set("Cache-Control", "public, max-age=3600")
+		w.Header().Set("Last-Modified", "Mon, 02 Jan 2006 15:04:05 GMT")
+		fmt.Fprint(w, body)
+	})
+	mux.HandleFunc("/hop/{n}", func(w http.ResponseWriter, r *http.Request) {
+		var n int
+		fmt.Sscan(r.PathValue("n"), &n)
+		if n == 0 {
+			http.Redirect(w, r, "/ok", http.StatusMovedPermanently)
+			return
+		}
+		http.Redirect(w, r, fmt.Sprintf("/hop/%d", n-1), http.StatusFound)
+	})
+	mux.HandleFunc("/missing", http.NotFound)
+	mux.HandleFunc("/forbidden", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(403) })
+	mux.HandleFunc("/broken", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(503) })
+	mux.HandleFunc("/slow", func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-time.After(5 * time.Second):
+		case <-r.Context().Done():
+		}
+	})
+	mux.HandleFunc("/truncated", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", "1000")
+		fmt.Fprint(w, "User-agent: *\nDisallow: /")
+		conn, _, _ := w.(http.Hijacker).Hijack()
+		conn.Close()
+	})
+	mux.HandleFunc("/huge", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, "User-agent: *\nDisallow: /a\n")
+		fmt.Fprint(w, strings.Repeat("# padding\n", 60000))
+		fmt.Fprint(w, "Disallow: /b\n")
+	})
+	srv := upstream(t, mux.ServeHTTP)
+	client := newUpstreamClient()
+	client.Timeout = 300 * time.Millisecond
+
+	for _, tc := range []struct {
+		path, result string
+		disallowed   string // a path the fetched rules disallow; "" when none
+		refresh      time.Duration
+	}{
+		{"/ok", "loaded", "/private/x", time.Hour},
+		{"/hop/4", "loaded", "/private/x", time.Hour}, // 5 redirects
+		{"/hop/5", "unreachable", "", refreshDefault}, // 6 redirects
+		{"/missing", "unreachable", "", refreshDefault},
+		{"/forbidden", "unreachable", "", refreshDefault},
+		{"/broken", "failed", "", retryFirst},
+		{"/slow", "failed", "", retryFirst},
+		{"/truncated", "failed", "", retryFirst},
+		{"/huge", "loaded", "/a", refreshDefault},
+	} {
+		res := fetchUpstream(context.Background(), client, srv.URL+tc.path)
+		if res.result != tc.result || res.refresh != tc.refresh {
+			t.Errorf("%s: result %q refresh %v (err %v), want %q %v", tc.path, res.result, res.refresh, res.err, tc.result, tc.refresh)
+			continue
+		}
+		if tc.result == "failed" {
+			if res.snap != nil || res.err == nil {
+				t.Errorf("%s: a failure must keep the version in force and say why", tc.path)
+			}
+			continue
+		}
+		g, _ := res.snap.file.GroupForUserAgent("curl/8")
+		if tc.disallowed != "" && g.Decide(tc.disallowed).Allowed {
+			t.Errorf("%s: %s should be disallowed", tc.path, tc.disallowed)
+		}
+		if tc.disallowed == "" && res.snap.file != nil {
+			t.Errorf("%s: want no robots.txt (allow all)", tc.path)
+		}
+	}
+	if res := fetchUpstream(context.Background(), client, srv.URL+"/huge"); len(res.snap.body) != robots.DefaultMaxSize || res.err == nil {
+		t.Errorf("a body over 500 KiB is cut to %d bytes and reported; got %d bytes, err %v", robots.DefaultMaxSize, len(res.snap.body), res.err)
+	}
+}
+
+func TestMaxAge(t *testing.T) {
+	for cc, want := range map[string]time.Duration{
+		"":                      refreshDefault,
+		"max-age=600":           10 * time.Minute,
+		"public, max-age=7200":  2 * time.Hour,
+		"max-age=5":             refreshMin,
+		"max-age=999999999":     refreshMax,
+		"no-cache":              refreshDefault,
+		"max-age=abc":           refreshDefault,
+		`MAX-AGE="120"`:         2 * time.Minute,
+		"s-maxage=10, max-age=": refreshDefault,
+	} {
+		if got := maxAge(cc); got != want {
+			t.Errorf("maxAge(%q) = %v, want %v", cc, got, want)
+		}
+	}
+}
+
+func TestLoadUpstreamKeepsLastGoodCopy(t *testing.T) {
+	var status atomic.Int32
+	status.Store(200)
+	var body atomic.Value
+	body.Store("User-agent: *\nDisallow: /v1\n")
+	srv := upstream(t, func(w http.ResponseWriter, r *http.Request) {
+		if s := int(status.Load()); s != 200 {
+			w.WriteHeader(s)
+			return
+		}
+		fmt.Fprint(w, body.Load().(string))
+	})
+	h := &Handler{logger: zap.NewNop(), client: newUpstreamClient()}
+	initMetrics()
+	s := &source{url: srv.URL}
+	blocked := func(p string) bool {
+		g, _ := s.current().file.GroupForUserAgent("curl/8")
+		return !g.Decide(p).Allowed
+	}
+
+	status.Store(500) // down at the first load: allow all, retry soon
+	if wait, ok := h.loadUpstream(context.Background(), s, 0); ok || wait != retryFirst || s.current().file != nil {
+		t.Fatalf("first load failing: wait %v ok %v", wait, ok)
+	}
+	status.Store(200)
+	if _, ok := h.loadUpstream(context.Background(), s, 1); !ok || !blocked("/v1") {
+		t.Fatal("the recovered upstream's rules should be in force")
+	}
+	status.Store(502) // down later: the last good copy stays
+	if wait, ok := h.loadUpstream(context.Background(), s, 3); ok || wait != retryFirst<<3 || !blocked("/v1") {
+		t.Fatalf("a failure must keep the rules (wait %v)", wait)
+	}
+	if wait, _ := h.loadUpstream(context.Background(), s, 20); wait != retryMax {
+		t.Errorf("retries back off to at most %v, got %v", retryMax, wait)
+	}
+	status.Store(404) // gone: allow all
+	if _, ok := h.loadUpstream(context.Background(), s, 0); !ok || s.current().file != nil {
+		t.Fatal("a 404 means no robots.txt")
+	}
+}
