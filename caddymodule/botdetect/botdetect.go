@@ -14,7 +14,9 @@
 //  5. A header that contains a generic sign of automation is a bot: a crawler
 //     word ("bot", "crawler", "spider", ...), an HTTP client library or a
 //     command-line tool (curl, python-requests, okhttp, ...), a headless
-//     browser, or a monitoring or testing service. Weaker signs (a contact
+//     browser, a monitoring or testing service, or the product token of
+//     another automated service, such as a link checker, a marketing tool or
+//     a security scanner ("Klaviyo/1.0", "LinkTiger"). Weaker signs (a contact
 //     URL or e-mail address, "compatible; SomeName", a header that is only a
 //     lowercase "name/version") count only when the header does not name
 //     software that people use, such as a podcast app or a media player.
@@ -47,15 +49,35 @@ type Classifier struct {
 	// buckets holds, for each pair of byte classes, the needles whose first
 	// two bytes fall in those classes: probes[buckets[p].lo:buckets[p].hi].
 	// Looking at two bytes instead of one rejects most positions of a
-	// typical header with one table load, and the probes reject most of the
-	// remaining candidates without touching the needles.
+	// typical header with one table load, the bucket's filter of the third
+	// and fourth bytes rejects most of the rest ("AppleWebKit" lands in the
+	// bucket of "webhook", but no needle goes on "bk"), and the probes reject
+	// most of the remaining candidates without touching the needles.
 	buckets [numClasses * numClasses]span
 	probes  []probe
 
 	hasHumans bool // needles starts with the operator's extra human markers
 }
 
-type span struct{ lo, hi uint16 }
+// span is a bucket: its probes, and in next the byte classes (folded to
+// 16 bits each) that its needles allow at the third (low half) and fourth
+// (high half) positions. A needle too short to have such a byte allows any.
+type span struct {
+	lo, hi uint16
+	next   uint32
+}
+
+// followBits is the part of a span's next filter that needle text needs.
+func followBits(text string) uint32 {
+	bits := uint32(0xffffffff)
+	if len(text) > 2 {
+		bits = bits&^0xffff | 1<<(classOf[text[2]]&15)
+	}
+	if len(text) > 3 {
+		bits = bits&^0xffff0000 | 1<<(16+classOf[text[3]]&15)
+	}
+	return bits
+}
 
 // probe is a needle's first (up to) eight lowercase bytes, packed as
 // Classify packs the header bytes at the current position.
@@ -153,10 +175,12 @@ func compileTables() []needle {
 		n.skipAndroid = true
 		ns = append(ns, n)
 	}
-	for _, p := range toolNames {
-		n := parsePattern(p)
-		n.kind = kindGeneric
-		ns = append(ns, n)
+	for _, list := range [][]string{toolNames, automatedServices} {
+		for _, p := range list {
+			n := parsePattern(p)
+			n.kind = kindGeneric
+			ns = append(ns, n)
+		}
 	}
 	for _, p := range humanProducts {
 		n := parsePattern(p)
@@ -196,6 +220,7 @@ func parsePattern(p string) needle {
 // every bucket of its first byte.
 func (c *Classifier) index() {
 	var lists [numClasses * numClasses][]probe
+	var next [numClasses * numClasses]uint32
 	for i, n := range c.needles {
 		if i > 1<<16-1 {
 			panic("botdetect: too many patterns")
@@ -210,11 +235,13 @@ func (c *Classifier) index() {
 		if len(n.text) == 1 {
 			for c1 := range numClasses {
 				lists[c0*numClasses+c1] = append(lists[c0*numClasses+c1], p)
+				next[c0*numClasses+c1] = 0xffffffff
 			}
 			continue
 		}
 		c1 := int(classOf[n.text[1]])
 		lists[c0*numClasses+c1] = append(lists[c0*numClasses+c1], p)
+		next[c0*numClasses+c1] |= followBits(n.text)
 	}
 	for p, l := range lists {
 		lo := len(c.probes)
@@ -222,7 +249,7 @@ func (c *Classifier) index() {
 		if len(c.probes) > 1<<16-1 {
 			panic("botdetect: too many patterns")
 		}
-		c.buckets[p] = span{uint16(lo), uint16(len(c.probes))}
+		c.buckets[p] = span{uint16(lo), uint16(len(c.probes)), next[p]}
 	}
 }
 
@@ -255,7 +282,8 @@ func (c *Classifier) Classify(ua string) (bot bool, name string) {
 			}
 		}
 		b := c.buckets[int(classOf[byte(win)])*numClasses+int(classOf[byte(win>>8)])]
-		if b.lo == b.hi {
+		// An empty bucket has no bits in next.
+		if b.next&(1<<(classOf[byte(win>>16)]&15)) == 0 || b.next&(1<<(16+classOf[byte(win>>24)]&15)) == 0 {
 			continue
 		}
 		for _, p := range c.probes[b.lo:b.hi] {

@@ -359,3 +359,49 @@ func benchmarkOne(b *testing.B, ua string) {
 func BenchmarkClassifyBrowser(b *testing.B)    { benchmarkOne(b, uaChromeWindows) }
 func BenchmarkClassifyKnownBot(b *testing.B)   { benchmarkOne(b, uaGooglebotPhone) }
 func BenchmarkClassifyUnknownBot(b *testing.B) { benchmarkOne(b, uaUnknownCrawler) }
+
+// Named services are caught by their product token, and the apps people use
+// that share part of a token are not.
+func TestAutomatedServices(t *testing.T) {
+	c := New(nil, nil)
+	for ua, bot := range map[string]bool{
+		"Klaviyo/1.0":                    true,
+		"SparkPost":                      true,
+		"Mozilla/5.0 (Morningscore/1.0)": true,
+		"Amazon Simple Notification Service Agent":                        true,
+		"azure-logic-apps/1.0 (workflow 1; version 2) microsoft-flow/1.0": true,
+		"mattermost-5.19.0":                 true,
+		"Castro 2, Episode Duration Lookup": true,
+		"Owler (ows.eu/owler)":              true,
+		"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/76.0.3809.87 Safari/537.36 LinkTiger": true,
+
+		"Mattermost/1.49.1 (iPad; iOS 15.3.1; Scale/2.00)": false,
+		"Castro 2 Episode Download":                        false,
+		"Mozilla/5.0 (Linux; Android 7.0; SM-G920F Build/NRD90M; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/65.0.3325.109 Mobile Safari/537.36 Blackboard/3.5.0": false,
+		"Mozilla/5.0 (Linux; Android 7.0; Impress_Calypso Build/XING29N) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/67.0.3396.87 Mobile Safari/537.36":                           false,
+	} {
+		if got, _ := c.Classify(ua); got != bot {
+			t.Errorf("Classify(%q) bot = %v, want %v", ua, got, bot)
+		}
+	}
+}
+
+// Every plain pattern must match a header that holds nothing else, wherever
+// the header puts it: the bucket index and its filters must never hide one.
+func TestEveryPatternMatches(t *testing.T) {
+	c := New(nil, nil)
+	for _, n := range builtin {
+		if n.shape != nil || n.kind == kindVeto || n.kind == kindWeak {
+			continue
+		}
+		uas := []string{n.text, n.text + " 1"}
+		if !n.atStart {
+			uas = append(uas, "x "+n.text, "Mozilla/5.0 (X11) "+n.text+"/1.0")
+		}
+		for _, ua := range uas {
+			if bot, _ := c.Classify(ua); !bot {
+				t.Errorf("pattern %q: Classify(%q) = human", n.text, ua)
+			}
+		}
+	}
+}

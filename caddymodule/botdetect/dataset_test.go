@@ -18,12 +18,15 @@ const datasetPath = "shared/data/useragents-labeled.jsonl.gz"
 
 // Floors on the curated, unambiguous rows. False positives are held to the
 // project's target (0.1%) because a false positive is a person refused a
-// page. Recall is held at what the tables reach today (89.6%), so that it
-// cannot slip; the project aims for 98%, and most of the remaining misses
-// are one-off names that only a per-string list would catch (see
-// BENCHMARKS.md).
+// page. Recall is held just below what the tables reach today (96.1%, 2,994
+// of 3,114), so that it cannot slip. The project aims for 98%, but about
+// three quarters of the 120 rows still missed are labelled bots that are
+// really software people use (Microsoft Office, Outlook, Apple Mail, VLC,
+// podcast and feed-reader apps, the DuckDuckGo app) or junk ("ipad",
+// "Dark", "Abcd"), which no rule should call a bot; the rest are names too
+// obscure to confirm as automated clients (see BENCHMARKS.md).
 const (
-	minCuratedRecall = 0.895
+	minCuratedRecall = 0.96
 	maxCuratedFPRate = 0.001
 )
 

@@ -181,7 +181,8 @@ var genericWords = []string{
 	"validator", "analyzer", "analyser", "extractor", "synthetic", "lighthouse",
 	"pagespeed", "page speed", "preview", "scan", "tester", "resolver",
 	"expander", "unshorten", "webhook", "screenshot", "rss|", "inspector",
-	"url", "search engine", "searchengine", "seo|", "feed",
+	"url", "search engine", "searchengine", "seo|", "feed", "indexer|",
+	"audit|", "thumbnailer|", "|b0t|",
 	"http client", "http-client", "httpclient", "http_client", "http request",
 	// Placeholders left by misconfigured tools, and template or code
 	// injection probes.
@@ -231,6 +232,216 @@ var toolNames = []string{
 	"|google-", "-google|", "googleassociationservice", "googlesites",
 	"googleadsenseinfeed", "googlemessages", "googleweblight",
 	"googleimageproxy", "google search console", "google keyword suggestion",
+}
+
+// automatedServices are the product tokens of particular crawlers, monitors,
+// SEO and marketing tools, link checkers, feed fetchers, security scanners,
+// preview fetchers, archivers, HTTP libraries and SDKs that carry no generic
+// word the tables above would catch ("Klaviyo/1.0", "SparkPost",
+// "Mozilla/5.0 (Morningscore/1.0)"). This is the per-name list that
+// Crawler-Detect and isbot keep: an entry is a distinctive product token of
+// a real automated client, never an ordinary word, and never a name that
+// also belongs to software people use. A token that an app's name could
+// begin with is held to the start of the header ("^klaviyo/") or made
+// longer ("meltwaternews", "ows.eu/owler"). Sorted by the token, one per
+// line.
+var automatedServices = []string{
+	"0xabyssaldoesntexist",               // mass vulnerability scanner
+	"192.comagent",                       // 192.com directory crawler
+	"aboutthedomain",                     // domain information crawler
+	"accoona",                            // Accoona search crawler
+	"adstxt",                             // ads.txt crawlers (Adstxtaggregator.com, adstxt-worker)
+	"^algolia",                           // Algolia crawler
+	"alibaba.security",                   // Alibaba security scanner
+	"|alittle client",                    // ALittle engine HTTP client
+	"amazon simple notification service", // Amazon SNS deliveries
+	"amazonbuyforme",                     // Amazon Buy for Me agent
+	"anturis",                            // Anturis monitoring agent
+	"archive-it",                         // Archive-It web archiving
+	"asafaweb",                           // ASafaWeb security scanner
+	"azure-logic-apps",                   // Azure Logic Apps HTTP actions
+	"bbtest-net",                         // Hobbit/Xymon network tests
+	"bidtellect",                         // Bidtellect ad crawler
+	"biglotron",                          // Biglotron search crawler
+	"binglocalsearch",                    // Bing local search fetcher
+	"blackboardally",                     // Blackboard Ally, course content checker
+	"botpoke",                            // BotPoke
+	"branch metrics",                     // Branch link-preview API
+	"burpcollaborator",                   // Burp Suite probes
+	"|bw/1.",                             // BuiltWith technology profiler
+	"^cakephp",                           // CakePHP HTTP client
+	"^calypso v/",                        // Calypso crawler
+	"^capitaloneshopping/",               // Capital One Shopping catalog crawler
+	"castopod",                           // Castopod podcast host, feed fetcher
+	"cfml engine",                        // Lucee CFML engine HTTP client
+	"cg-eye",                             // CG-Eye site checker
+	"chromaxa",                           // Chromaxa Sonar scanner
+	"clarsentia",                         // Clarsentia crawler
+	"collapsify",                         // Collapsify page renderer
+	"cookiehubverify",                    // CookieHub cookie scanner
+	"cookiereports",                      // CookieReports cookie scanner
+	"|craw/",                             // Craw crawler
+	"critical path css",                  // Penthouse critical-CSS generator
+	"criticalcss",                        // Criticalcss.com
+	"^curb|",                             // Curb, Ruby libcurl binding
+	"cybaaagent",                         // Cybaa agent
+	"ddline.cn",                          // ddline rank tracker
+	"debugbear",                          // DebugBear performance monitor
+	"^determ|",                           // Determ media monitoring
+	"^disqus/",                           // Disqus link fetcher
+	"dragonfly file reader",              // Dragonfly, Ruby image fetcher
+	"dubaiindex",                         // Dubaiindex crawler
+	"dutchcoders",                        // ANAM scanner (github.com/dutchcoders/anam)
+	"easybill-importmanager",             // easybill import manager
+	"|ecatch/",                           // eCatch site grabber
+	"econtext",                           // eContext classification engine
+	"embarcadero uri client",             // Embarcadero (Delphi) HTTP client
+	"episode duration lookup",            // Castro's episode duration lookup
+	"exactsearch",                        // ExactSearch crawler
+	"exorank",                            // ExoRank rank checker
+	"facebookexternalua",                 // Facebook link fetcher
+	"fastmailua",                         // Fastmail link and image fetcher
+	"faviconarchive",                     // Favicon archive crawler
+	"fediact",                            // FediAct fediverse fetcher
+	"^filestack",                         // Filestack upload-from-URL fetcher
+	"geziyor",                            // Geziyor, Go scraping framework
+	"githubcopilot",                      // GitHub Copilot agent
+	"globalwebsearch",                    // GlobalWebSearch spam crawler
+	"goldfire server",                    // Goldfire research server
+	"google pp default",                  // Google page renderer
+	"^hakai/",                            // Hakai botnet scanner
+	"hledejlevne",                        // hledejLevne.cz price crawler
+	"|hotjar|",                           // Hotjar page renderer
+	"hwcdn",                              // Highwinds CDN fetcher
+	"iab-tech-lab",                       // IAB Tech Lab ads.txt crawler
+	"idbte4m",                            // IDBTE4M exploit scanner
+	"ideelaborplagiaat",                  // Ideelabor plagiarism checker
+	"^imageengine/",                      // ImageEngine CDN origin fetcher
+	"imageresizer",                       // image-resizing proxies (RadioPublicImageResizer)
+	"imagevisu",                          // ImageVisu image fetcher
+	"imagga",                             // Imagga image downloader
+	"imgsizer",                           // imgsizer image fetcher
+	"infrawatch",                         // infrawatch monitor
+	"inspici",                            // Inspici crawler
+	"integromat",                         // Integromat (Make) automation
+	"internetsearch",                     // TheInternetSearch spam crawlers
+	"internetxsearch",                    // TheSafeInternetxSearch spam crawler
+	"invision community",                 // Invision Community link embeds
+	"izsearch",                           // iZSearch crawler
+	"^jumio|",                            // Jumio identity verification fetcher
+	"karnoprospectingstudio",             // Karno prospecting crawler
+	"kickfire",                           // KickFire crawler
+	"kimengi",                            // Kimengi crawler
+	"^klaviyo/",                          // Klaviyo e-mail marketing fetcher
+	"|krowler",                           // KrOWLer research crawler
+	"kumkie",                             // KumKie search crawler
+	"laravel reaver",                     // Laravel Reaver .env scanner
+	"leadradar",                          // ArtelLeadRadar lead-generation crawler
+	"letrixlabs",                         // LetrixLabs crawler
+	"link valet",                         // Link Valet link checker
+	"linkalarm",                          // LinkAlarm link checker
+	"linktiger",                          // LinkTiger link checker
+	"mailchimp.com",                      // Mailchimp link checker
+	"mailpit",                            // Mailpit link checker
+	"managewp",                           // ManageWP WordPress management
+	"^mattermost-",                       // Mattermost server link previews
+	"mediavinemetadata",                  // Mediavine metadata parser
+	"meltwaternews",                      // Meltwater news monitoring
+	"microsoft-flow/",                    // Power Automate HTTP actions
+	"morningscore",                       // Morningscore SEO crawler
+	"movabletype",                        // Movable Type trackback fetcher
+	"^najdu",                             // Najdu search crawler
+	"netlab360",                          // Qihoo 360 Netlab scanner
+	"netlyzer",                           // NetLyzer probe
+	"netsystemsresearch",                 // NetSystemsResearch scanner
+	"netvigie",                           // NETVIGIE monitoring
+	"neutrinoapi",                        // Neutrino API fetcher
+	"nexgate",                            // Nexgate Ruby client
+	"next.js middleware",                 // Next.js server-side fetches
+	"^nextcloud-news/",                   // Nextcloud News feed fetcher
+	"nitro-optimizer",                    // Nitro page optimiser
+	"nodemeter",                          // Nodemeter monitor
+	"norton-safeweb",                     // Norton Safe Web site rating
+	"novaact",                            // Amazon Nova Act browser agent
+	"^nuzzel|",                           // Nuzzel news aggregator
+	"|oegp v",                            // Open Graph parser
+	"ogscrper",                           // Open Graph scraper
+	"openacoon",                          // OpenAcoon search crawler
+	"^openai/",                           // OpenAI SDKs
+	"openstat",                           // Openstat
+	"orion-semantics",                    // Orion Semantics crawler
+	"ows.eu/owler",                       // Owler (OpenWebSearch.eu) crawler
+	"oxfordcloudservice",                 // Oxford cloud service fetcher
+	"page valet",                         // Page Valet page checker
+	"pagepeeker",                         // PagePeeker screenshots
+	"pagething",                          // PageThing thumbnails
+	"pearltrees",                         // Pearltrees link fetcher
+	"peerindex",                          // PeerIndex crawler
+	"perimeterx",                         // PerimeterX integration services
+	"pixalate",                           // Pixalate ad-fraud crawler
+	"|postano|",                          // Postano social aggregator
+	"pr-cy.ru",                           // PR-CY SEO analyser
+	"printfriendly",                      // PrintFriendly page fetcher
+	"prittorrent",                        // PritTorrent feed fetcher
+	"project25499",                       // Project 25499 research scanner
+	"qseero",                             // Qseero search crawler
+	"^railgun/",                          // Cloudflare Railgun
+	"reelevant",                          // Reelevant marketing fetcher
+	"robosourcer",                        // Robosourcer crawler
+	"robozilla",                          // Robozilla link checker
+	"safeassign",                         // Blackboard SafeAssign plagiarism checker
+	"^salesforce.com",                    // Salesforce fetcher
+	"scamadviser-frontend",               // Scamadviser site checker
+	"scamadviserexternalhit",             // Scamadviser link fetcher
+	"|scope3/",                           // Scope3 ad-emissions crawler
+	"screen shotter",                     // Awin site screenshots
+	"searcherxweb",                       // Searcherxweb spam crawler
+	"sectxt",                             // security.txt crawler
+	"securityheaders",                    // securityheaders.com scanner
+	"semanticsclassifier",                // Xaxis page classifier
+	"seolik",                             // SeoLik SEO analyser
+	"sitelock",                           // SiteLock security scanner
+	"sitetruth",                          // SiteTruth site rating
+	"^snoopy v",                          // Snoopy, PHP HTTP client
+	"sortsite",                           // SortSite site audit
+	"sparkpost",                          // SparkPost link checker
+	"^speedkit|",                         // Baqend Speed Kit origin fetcher
+	"sqwatcher",                          // SQ compliance watcher
+	"sqworm",                             // Sqworm crawler
+	"ssl-tools",                          // ssl-tools.net scanner
+	"statastico",                         // Statastico crawler
+	"stumbleupon.com",                    // StumbleUpon page fetcher
+	"testlocally",                        // TestLocally page tester
+	"the knowledge ai",                   // The Knowledge AI crawler
+	"thinklab.com",                       // Thinklab crawler
+	"^trustly/",                          // Trustly payment callbacks
+	"twibble",                            // twibble.io feed fetcher
+	"udmsearch",                          // UdmSearch (mnoGoSearch) crawler
+	"untiny",                             // Untiny URL unshortener
+	"vaultpress",                         // VaultPress WordPress backups
+	"verceltracing",                      // Vercel tracing
+	"|w3c-",                              // W3C checkers (W3C-checklink, W3C-mobileOK)
+	"|w3c_",                              // W3C checkers (W3C_Validator, W3C_Unicorn)
+	"watchtowr",                          // watchTowr security scanner
+	"web spyder",                         // Web spyder crawler
+	"web-capture",                        // web-capture.net screenshots
+	"webparser",                          // Rainmeter WebParser scraper
+	"webpurify",                          // WebPurify moderation callbacks
+	"webthumb",                           // Webthumb screenshots
+	"welikelinks",                        // WeLikeLinks crawler
+	"wesee:",                             // WeSEE crawlers
+	"whatcms",                            // WhatCMS detector
+	"wheregoes",                          // WhereGoes redirect tracer
+	"wordupinfosearch",                   // Wordup spam crawler
+	"wp rocket",                          // WP Rocket cache preloader
+	"wprecon",                            // wprecon.com WordPress survey
+	"wpumbrella",                         // WP Umbrella WordPress monitor
+	"^wtrace",                            // Wtrace
+	"xpymep",                             // XRumer forum spam bot
+	"|xtate/",                            // xtate network scanner
+	"yoleo",                              // Yoleo crawler
+	"znajdzfoto",                         // ZnajdzFoto image crawler
+	"zoom marketplace",                   // Zoom Marketplace link fetcher
 }
 
 // weakSigns are signs of automation that some human software shows too: a
