@@ -53,7 +53,7 @@ func parseCaddyfile(h httpcaddyfile.Helper) ([]httpcaddyfile.ConfigValue, error)
 	if err := handler.UnmarshalCaddyfile(h.Dispenser); err != nil {
 		return nil, err
 	}
-	if handler.File == "" && handler.Inline == "" {
+	if handler.File == "" && handler.Inline == "" && handler.URL == "" {
 		if root, ok := h.BlockState["root"].(string); ok && root != "" && !strings.Contains(root, "{") {
 			handler.File = filepath.Join(root, "robots.txt")
 		}

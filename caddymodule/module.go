@@ -9,6 +9,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -37,6 +38,8 @@ type Handler struct {
 	tracker    *fetchTracker
 	trackerKey string
 	client     *http.Client // fetches URL
+
+	sourcePoolKey string // h.fixed's key in the sources pool
 
 	// Exactly one of these is set after Provision: a fixed source (a path
 	// without request placeholders, or inline text), or a resolver of the
@@ -76,7 +79,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		return fmt.Errorf("metrics: %v", err)
 	}
 	// Fetches are remembered per source, across config reloads.
-	h.trackerKey = "robots_txt.fetches:" + h.sourceKey()
+	h.trackerKey = h.sourceKey()
 	if h.tracker, err = loadTracker(h.trackerKey); err != nil {
 		return fmt.Errorf("fetch tracking: %v", err)
 	}
@@ -86,13 +89,25 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	switch {
 	case h.URL != "":
 		h.client = newUpstreamClient()
-		h.fixed = &source{url: h.URL}
-		wait, ok := h.loadUpstream(watchCtx, h.fixed, 0)
-		go h.pollUpstream(watchCtx, h.fixed, wait, ok)
+		src, _, err := h.shareSource(func() (*source, error) { return &source{url: h.URL}, nil })
+		if err != nil {
+			return err
+		}
+		h.fixed = src
+		// Fetched at every load; a failure keeps the copy a previous
+		// config fetched.
+		wait, ok := h.loadUpstream(watchCtx, src, 0)
+		go h.pollUpstream(watchCtx, src, wait, ok)
 		return nil
 	case h.Inline != "":
-		h.fixed = newInlineSource(h.Inline)
-		h.logLoad(h.fixed, h.fixed.current())
+		src, loaded, err := h.shareSource(func() (*source, error) { return newInlineSource(h.Inline), nil })
+		if err != nil {
+			return err
+		}
+		h.fixed = src
+		if !loaded {
+			h.logLoad(src, src.current())
+		}
 		return nil
 	case h.File == "":
 		h.dynamic = newDynamicSources(h, "")
@@ -107,9 +122,12 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		if err := config.CheckFile(path); err != nil {
 			return err
 		}
-		src, err := h.openSource(path)
+		src, loaded, err := h.shareSource(func() (*source, error) { return h.openSource(path) })
 		if err != nil {
 			return err
+		}
+		if loaded {
+			h.refresh(src) // it may have changed while no config watched it
 		}
 		h.fixed = src
 	}
@@ -117,6 +135,18 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		go h.watch(watchCtx)
 	}
 	return nil
+}
+
+// shareSource returns the source of the previous config that read from the
+// same place, or a new one made by open; loaded tells which.
+func (h *Handler) shareSource(open func() (*source, error)) (*source, bool, error) {
+	key := h.sourceKey()
+	v, loaded, err := sources.LoadOrNew(key, func() (caddy.Destructor, error) { return open() })
+	if err != nil {
+		return nil, false, err
+	}
+	h.sourcePoolKey = key
+	return v.(*source), loaded, nil
 }
 
 // sourceKey names where robots.txt comes from, to share state between the
@@ -144,11 +174,18 @@ func (h *Handler) Cleanup() error {
 	if h.stop != nil {
 		h.stop()
 	}
-	if h.tracker != nil {
-		_, err := trackers.Delete(h.trackerKey)
-		return err
+	var errs []error
+	if h.sourcePoolKey != "" {
+		if _, err := sources.Delete(h.sourcePoolKey); err != nil {
+			errs = append(errs, err)
+		}
 	}
-	return nil
+	if h.tracker != nil {
+		if _, err := trackers.Delete(h.trackerKey); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // Interface guards

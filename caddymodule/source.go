@@ -86,13 +86,18 @@ func (s *snapshot) broken() bool {
 	return false
 }
 
-// source is one robots.txt file (or inline text) and its current snapshot.
+// source is one robots.txt file (or inline text, or upstream URL) and its
+// current snapshot. Sources live in a UsagePool keyed by where they read
+// from, so that a config reload hands the new handler the same source: the
+// version history that grace needs and the last good copy of an upstream
+// file survive it.
 type source struct {
-	path string // "" for inline text and upstream URLs
-	url  string // the upstream's robots.txt, fetched over HTTP
+	mu   sync.Mutex // serializes checks; handlers of two configs may overlap
+	path string     // "" for inline text and upstream URLs
+	url  string     // the upstream's robots.txt, fetched over HTTP
 	cur  atomic.Pointer[snapshot]
 
-	// What the file looked like at the last check; only watch touches it.
+	// What the file looked like at the last check; guarded by mu.
 	modTime time.Time
 	size    int64
 	exists  bool
@@ -100,6 +105,11 @@ type source struct {
 }
 
 func (s *source) current() *snapshot { return s.cur.Load() }
+
+// Destruct implements caddy.Destructor.
+func (*source) Destruct() error { return nil }
+
+var sources = caddy.NewUsagePool()
 
 // name is how logs and metrics call the source.
 func (s *source) name() string {
@@ -191,6 +201,8 @@ func readSnapshot(path string) (*snapshot, fs.FileInfo, error) {
 // file that cannot be read, or is no robots.txt at all, keeps the rules in
 // force, since a half-written or misplaced file is no reason to drop them.
 func (h *Handler) refresh(s *source) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	info, err := os.Stat(s.path)
 	if errors.Is(err, fs.ErrNotExist) {
 		if s.exists {

@@ -133,6 +133,8 @@ func maxAge(cc string) time.Duration {
 // force; it returns when to fetch again.
 func (h *Handler) loadUpstream(ctx context.Context, s *source, failures int) (time.Duration, bool) {
 	res := fetchUpstream(ctx, h.client, s.url)
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	fields := []zap.Field{zap.String("url", s.url), zap.Int("status", res.status)}
 	if res.err != nil {
 		fields = append(fields, zap.Error(res.err))
