@@ -8,4 +8,5 @@ package robotstxt
 
 import (
 	_ "github.com/robotsguard/caddy-robots-txt/caddymodule"
+	_ "github.com/robotsguard/caddy-robots-txt/caddymodule/cli"
 )

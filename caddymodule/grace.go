@@ -53,11 +53,12 @@ func versionAllows(snap *snapshot, ua, primary, alt string) bool {
 		return true
 	}
 	g, _ := snap.file.GroupForUserAgent(ua)
-	return decide(g, primary, alt).Allowed
+	return Decide(g, primary, alt).Allowed
 }
 
-// decide judges both spellings of a path: disallowed if either is.
-func decide(g *robots.Group, primary, alt string) robots.Verdict {
+// Decide judges both spellings of a path that JudgedPaths returns:
+// disallowed if either is. A nil group allows everything.
+func Decide(g *robots.Group, primary, alt string) robots.Verdict {
 	v := g.Decide(primary)
 	if v.Allowed && alt != "" {
 		if v2 := g.Decide(alt); !v2.Allowed {

@@ -46,8 +46,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	now := time.Now()
 	ip := clientAddr(r)
 	fetch, fetched := h.tracker.last(id.name, ip)
-	primary, alt := judgedPaths(r)
-	v := decide(id.group, primary, alt)
+	primary, alt := JudgedPaths(r.URL)
+	v := Decide(id.group, primary, alt)
 	verdict, action := verdictAllowed, actPassed
 	if !v.Allowed {
 		verdict, action = verdictDisallowed, actBlocked

@@ -1,7 +1,7 @@
 package caddymodule
 
 import (
-	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
@@ -9,8 +9,8 @@ import (
 	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
-// judgedPaths returns the path (with query) that robots.txt is matched
-// against: the path the backend will serve. Dot-segments and repeated
+// JudgedPaths returns the path (with query) of a request URL that
+// robots.txt is matched against: the path the backend will serve. Dot-segments and repeated
 // slashes are resolved and percent-encoding is made canonical, so
 // "/%70rivate", "//private", "/./private" and "/public/../private" are all
 // "/private".
@@ -20,14 +20,17 @@ import (
 // the request spelled its path with escapes that decoding changes, alt is
 // that spelling too, cleaned the same way; a request is judged disallowed
 // if either spelling is, so neither reading can be used to slip past.
-func judgedPaths(r *http.Request) (primary, alt string) {
+//
+// The caddy robots check command judges paths with it too, so that it
+// agrees with the handler.
+func JudgedPaths(u *url.URL) (primary, alt string) {
 	query := ""
-	if r.URL.RawQuery != "" {
-		query = "?" + r.URL.RawQuery
+	if u.RawQuery != "" {
+		query = "?" + u.RawQuery
 	}
-	primary = encodePath(caddyhttp.CleanPath(r.URL.Path, true)) + query
-	if r.URL.RawPath != "" {
-		alt = caddyhttp.CleanPath(r.URL.RawPath, true) + query
+	primary = encodePath(caddyhttp.CleanPath(u.Path, true)) + query
+	if u.RawPath != "" {
+		alt = caddyhttp.CleanPath(u.RawPath, true) + query
 		if robots.Canonical(alt) == primary {
 			alt = ""
 		}

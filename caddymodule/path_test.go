@@ -1,7 +1,6 @@
 package caddymodule
 
 import (
-	"net/http"
 	"net/url"
 	"testing"
 )
@@ -28,7 +27,7 @@ func TestJudgedPaths(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tc.uri, err)
 		}
-		p, a := judgedPaths(&http.Request{URL: u})
+		p, a := JudgedPaths(u)
 		if p != tc.primary || a != tc.alt {
 			t.Errorf("%s: got (%q, %q), want (%q, %q)", tc.uri, p, a, tc.primary, tc.alt)
 		}

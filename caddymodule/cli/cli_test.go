@@ -1,0 +1,378 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+
+	"github.com/robotsguard/caddy-robots-txt/robots"
+)
+
+// testRobots is the robots.txt of these tests; the line numbers are part
+// of the expectations.
+const testRobots = `# test robots.txt
+
+User-agent: *
+Disallow: /private/
+Allow: /private/press-kit.html
+Disallow: /*?sessionid=
+
+User-agent: Googlebot
+Disallow: /drafts/
+
+User-agent: GPTBot
+User-agent: ClaudeBot
+Disallow: /
+
+Sitemap: https://example.com/sitemap.xml
+`
+
+const (
+	uaGPTBot  = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.1; +https://openai.com/gptbot)"
+	uaGoogle  = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
+	uaFirefox = "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0"
+)
+
+// runCmd runs `robots args...` through the same cobra setup as `caddy
+// robots`, and returns its exit status as caddycmd.Main would set it.
+func runCmd(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	cmd := &cobra.Command{Use: "robots"}
+	setupRobots(cmd)
+	var o, e bytes.Buffer
+	cmd.SetArgs(args)
+	cmd.SetIn(strings.NewReader(stdin))
+	cmd.SetOut(&o)
+	cmd.SetErr(&e)
+	err := cmd.Execute()
+	switch {
+	case err == nil:
+		code = 0
+	case err == errExit1:
+		code = 1
+	case strings.HasPrefix(err.Error(), "exiting with status "):
+		code, _ = strconv.Atoi(strings.TrimPrefix(err.Error(), "exiting with status "))
+	default:
+		// Any other error makes caddycmd.Main exit 1, but the commands
+		// should never return one.
+		t.Fatalf("robots %v: unexpected error %v\nstderr: %s", args, err, e.String())
+	}
+	return code, o.String(), e.String()
+}
+
+func writeTemp(t *testing.T, name, content string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestCheckOutput(t *testing.T) {
+	robotsFile := writeTemp(t, "robots.txt", testRobots)
+	tests := []struct {
+		name     string
+		agent    string
+		paths    []string
+		stdin    bool
+		wantCode int
+		want     []string // substrings of stdout, in order
+		notWant  []string
+	}{
+		{
+			name: "GPTBot header, disallowed", agent: uaGPTBot, paths: []string{"/about.html"}, wantCode: 1,
+			want: []string{"/about.html: disallowed", "group: GPTBot, ClaudeBot", "agent: GPTBot", "rule:  disallow: / (line 13)"},
+		},
+		{
+			name: "bare product token", agent: "claudebot", paths: []string{"/x"}, wantCode: 1,
+			want: []string{"/x: disallowed", "agent: ClaudeBot", "(line 13)"},
+		},
+		{
+			name: "Googlebot allowed, no rule", agent: uaGoogle, paths: []string{"/private/x"}, wantCode: 0,
+			want: []string{"/private/x: allowed", "group: Googlebot", "agent: Googlebot", "no rule matched"},
+		},
+		{
+			name: "catch-all group, longest rule wins", agent: "curl/8.5.0", paths: []string{"/private/press-kit.html", "/private/a"}, wantCode: 1,
+			want: []string{
+				"/private/press-kit.html: allowed", "group: *", "agent: none", "allow: /private/press-kit.html (line 5)",
+				"/private/a: disallowed", "disallow: /private/ (line 4)",
+			},
+		},
+		{
+			name: "URLs and dot-segments", agent: "curl/8.5.0", paths: []string{"https://example.com/public/../private/x?a=1#frag", "https://example.com/a?sessionid=3"}, wantCode: 1,
+			want: []string{
+				"https://example.com/public/../private/x?a=1#frag (judged as /private/x?a=1): disallowed",
+				"https://example.com/a?sessionid=3 (judged as /a?sessionid=3): disallowed", "disallow: /*?sessionid= (line 6)",
+			},
+		},
+		{
+			name: "browser note", agent: uaFirefox, paths: []string{"/index.html"}, wantCode: 0,
+			want: []string{"/index.html: allowed", "looks like a person's browser"},
+		},
+		{
+			name: "robots.txt itself always allowed", agent: "GPTBot", paths: []string{"/robots.txt"}, wantCode: 0,
+			want: []string{"/robots.txt: allowed", "no rule matched"}, notWant: []string{"browser"},
+		},
+		{
+			name: "file from stdin", agent: "GPTBot", paths: []string{"/"}, stdin: true, wantCode: 1,
+			want: []string{"/: disallowed", "(line 13)"},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			file, stdin := robotsFile, ""
+			if tc.stdin {
+				file, stdin = "-", testRobots
+			}
+			args := append([]string{"check", "--file", file, "--agent", tc.agent}, tc.paths...)
+			code, out, errOut := runCmd(t, stdin, args...)
+			if code != tc.wantCode {
+				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tc.wantCode, out, errOut)
+			}
+			rest := out
+			for _, w := range tc.want {
+				i := strings.Index(rest, w)
+				if i < 0 {
+					t.Errorf("stdout lacks %q (in order)\nstdout:\n%s", w, out)
+					continue
+				}
+				rest = rest[i+len(w):]
+			}
+			for _, w := range tc.notWant {
+				if strings.Contains(out, w) {
+					t.Errorf("stdout has %q\nstdout:\n%s", w, out)
+				}
+			}
+		})
+	}
+}
+
+func TestCheckJSON(t *testing.T) {
+	robotsFile := writeTemp(t, "robots.txt", testRobots)
+	code, out, _ := runCmd(t, "", "check", "--json", "--file", robotsFile, "--agent", "curl/8", "/private/a", "/ok", "/private/press-kit.html")
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	var got CheckOutput
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	if got.File != robotsFile || got.UserAgent != "curl/8" || !got.Bot || len(got.Results) != 3 {
+		t.Fatalf("got %+v", got)
+	}
+	want := []CheckResult{
+		{Input: "/private/a", Path: "/private/a", Allowed: false, Verdict: "disallowed", Group: []string{"*"}, Rule: "disallow: /private/", Line: 4},
+		{Input: "/ok", Path: "/ok", Allowed: true, Verdict: "allowed", Group: []string{"*"}},
+		{Input: "/private/press-kit.html", Path: "/private/press-kit.html", Allowed: true, Verdict: "allowed", Group: []string{"*"}, Rule: "allow: /private/press-kit.html", Line: 5},
+	}
+	for i, w := range want {
+		g := got.Results[i]
+		if g.Input != w.Input || g.Path != w.Path || g.Allowed != w.Allowed || g.Verdict != w.Verdict ||
+			strings.Join(g.Group, ",") != strings.Join(w.Group, ",") || g.Agent != w.Agent || g.Rule != w.Rule || g.Line != w.Line {
+			t.Errorf("result %d = %+v, want %+v", i, g, w)
+		}
+	}
+	// Every documented key is present, group null when there is no group.
+	var raw map[string]any
+	_ = json.Unmarshal([]byte(out), &raw)
+	for _, k := range []string{"file", "user_agent", "bot", "results"} {
+		if _, ok := raw[k]; !ok {
+			t.Errorf("JSON lacks %q", k)
+		}
+	}
+	res := raw["results"].([]any)[0].(map[string]any)
+	for _, k := range []string{"input", "path", "allowed", "verdict", "group", "agent", "rule", "line"} {
+		if _, ok := res[k]; !ok {
+			t.Errorf("result lacks %q", k)
+		}
+	}
+
+	noGroups := writeTemp(t, "robots.txt", "User-agent: Googlebot\nDisallow: /x\n")
+	code, out, _ = runCmd(t, "", "check", "--json", "--file", noGroups, "--agent", "curl/8", "/x")
+	if code != 0 {
+		t.Errorf("no group for curl: exit %d, want 0", code)
+	}
+	if !strings.Contains(out, `"group": null`) {
+		t.Errorf("no group: want \"group\": null in\n%s", out)
+	}
+	code, out, _ = runCmd(t, "", "check", "--file", noGroups, "--agent", "curl/8", "/x")
+	if code != 0 || !strings.Contains(out, "group: none") {
+		t.Errorf("no group: exit %d, output\n%s", code, out)
+	}
+}
+
+func TestCheckUsageErrors(t *testing.T) {
+	robotsFile := writeTemp(t, "robots.txt", testRobots)
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no file", []string{"check", "--agent", "x", "/"}, "--file is required"},
+		{"no agent", []string{"check", "--file", robotsFile, "/"}, "--agent is required"},
+		{"no path", []string{"check", "--file", robotsFile, "--agent", "x"}, "at least one path"},
+		{"unknown flag", []string{"check", "--bogus", "--file", robotsFile}, "unknown flag: --bogus"},
+		{"missing file", []string{"check", "--file", filepath.Join(t.TempDir(), "nope.txt"), "--agent", "x", "/"}, "no such file"},
+		{"directory", []string{"check", "--file", t.TempDir(), "--agent", "x", "/"}, "is a directory"},
+		{"unknown command", []string{"frobnicate"}, `unknown command "frobnicate"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errOut := runCmd(t, "", tc.args...)
+			if code != ExitUsage {
+				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, ExitUsage, out, errOut)
+			}
+			if !strings.Contains(errOut, tc.want) {
+				t.Errorf("stderr lacks %q:\n%s", tc.want, errOut)
+			}
+		})
+	}
+	// An empty --agent is allowed: a request without a User-Agent header.
+	if code, out, errOut := runCmd(t, "", "check", "--file", robotsFile, "--agent", "", "/private/x"); code != 1 {
+		t.Errorf("empty agent: exit %d, want 1\n%s%s", code, out, errOut)
+	}
+	// No subcommand: help, exit 0.
+	if code, out, _ := runCmd(t, ""); code != 0 || !strings.Contains(out, "check") || !strings.Contains(out, "report") {
+		t.Errorf("robots alone: exit %d, output\n%s", code, out)
+	}
+}
+
+func TestLint(t *testing.T) {
+	tests := []struct {
+		name     string
+		body     string
+		json     bool
+		wantCode int
+		want     []string
+	}{
+		{
+			name: "clean file", body: testRobots, wantCode: 0,
+			want: []string{"FILE: 3 groups, 5 rules, 1 sitemap, 3 agents named (Googlebot, GPTBot, ClaudeBot); 0 errors, 0 warnings, 0 infos"},
+		},
+		{
+			name: "warnings only", body: "User-agent: *\nDisalow: /x\nFoo: bar\n", wantCode: 0,
+			want: []string{"FILE:2: warning: ", "FILE:3: warning: ", "0 errors, 2 warnings"},
+		},
+		{
+			name: "an error", body: "User-agent: *\nDisallow: private\n", wantCode: 1,
+			want: []string{"FILE:2: error: ", "1 error, 0 warnings"},
+		},
+		{
+			name: "rule outside any group", body: "Disallow: /x\nUser-agent: *\nDisallow: /y\n", wantCode: 1,
+			want: []string{"FILE:1: error: ", "1 group, 1 rule"},
+		},
+		{
+			name: "not a robots.txt", body: "<!DOCTYPE html>\n<html><body>Not found</body></html>\n", wantCode: 1,
+			want: []string{"FILE:1: error: no line is a robots.txt field"},
+		},
+		{
+			name: "empty file", body: "", wantCode: 0,
+			want: []string{"FILE: 0 groups, 0 rules, 0 sitemaps, 0 agents named; 0 errors"},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, viaStdin := range []bool{false, true} {
+				file, stdin, display := writeTemp(t, "robots.txt", tc.body), "", ""
+				display = file
+				if viaStdin {
+					file, stdin, display = "-", tc.body, "<stdin>"
+				}
+				code, out, errOut := runCmd(t, stdin, "lint", file)
+				if code != tc.wantCode {
+					t.Errorf("stdin=%v: exit %d, want %d\n%s%s", viaStdin, code, tc.wantCode, out, errOut)
+				}
+				for _, w := range tc.want {
+					w = strings.ReplaceAll(w, "FILE", display)
+					if !strings.Contains(out, w) {
+						t.Errorf("stdin=%v: output lacks %q:\n%s", viaStdin, w, out)
+					}
+				}
+				// Every line but the summary is file:line: severity: message.
+				lines := strings.Split(strings.TrimSpace(out), "\n")
+				for _, l := range lines[:len(lines)-1] {
+					rest, ok := strings.CutPrefix(l, display+":")
+					if !ok {
+						t.Errorf("line %q does not start with the file name", l)
+						continue
+					}
+					num, rest, _ := strings.Cut(rest, ": ")
+					sev, msg, _ := strings.Cut(rest, ": ")
+					if _, err := strconv.Atoi(num); err != nil || (sev != "info" && sev != "warning" && sev != "error") || msg == "" {
+						t.Errorf("line %q is not file:line: severity: message", l)
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestLintJSON(t *testing.T) {
+	file := writeTemp(t, "robots.txt", "User-agent: *\nDisallow: private\nDisalow: /x\nSitemap: https://e.com/s.xml\nUser-agent: GPTBot\nDisallow: /\n")
+	code, out, _ := runCmd(t, "", "lint", "--json", file)
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	var got LintOutput
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	if got.File != file || got.Groups != 2 || got.Rules != 3 || got.Errors != 1 || got.Warnings != 1 ||
+		len(got.Sitemaps) != 1 || strings.Join(got.Agents, ",") != "GPTBot" {
+		t.Errorf("got %+v", got)
+	}
+	if len(got.Diagnostics) != 2 || got.Diagnostics[0].Line != 2 || got.Diagnostics[0].Severity != "error" ||
+		got.Diagnostics[0].Kind != "relative-path" || got.Diagnostics[1].Kind != "misspelling" {
+		t.Errorf("diagnostics %+v", got.Diagnostics)
+	}
+	var raw map[string]any
+	_ = json.Unmarshal([]byte(out), &raw)
+	for _, k := range []string{"file", "diagnostics", "groups", "rules", "sitemaps", "agents", "errors", "warnings", "infos"} {
+		if _, ok := raw[k]; !ok {
+			t.Errorf("JSON lacks %q", k)
+		}
+	}
+}
+
+func TestLintUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"lint"},
+		{"lint", "a", "b"},
+		{"lint", filepath.Join(t.TempDir(), "missing.txt")},
+		{"lint", "--nope", "x"},
+	} {
+		if code, out, errOut := runCmd(t, "", args...); code != ExitUsage || errOut == "" {
+			t.Errorf("%v: exit %d, want %d, stderr %q\n%s", args, code, ExitUsage, errOut, out)
+		}
+	}
+}
+
+func TestCleanEscapesControlCharacters(t *testing.T) {
+	if got := clean("a\x1b[31mb\x07\u0085c"); got != `a\x1b[31mb\x07\x85c` {
+		t.Errorf("clean = %q", got)
+	}
+	if got := clean("GPTBot ü"); got != "GPTBot ü" {
+		t.Errorf("clean changed %q", got)
+	}
+}
+
+// TestCheckJudgesLikeTheHandler: check judges the decoded and the as-sent
+// spelling of a path, as the handler does, so an encoded slash or dot
+// cannot make it say "allowed" where the handler refuses.
+func TestCheckJudgesLikeTheHandler(t *testing.T) {
+	f := robots.Parse([]byte("User-agent: *\nDisallow: /private/\n"))
+	for _, target := range []string{"/private%2Fx", "/a/%2E%2E/private/x", "/%70rivate/x", "http://example.com//private/x"} {
+		var out strings.Builder
+		code, err := Check(&out, f, "robots.txt", "curl/8.5.0", []string{target}, false)
+		if err != nil || code != ExitDisallowed {
+			t.Errorf("%s: exit %d (%v), want disallowed\n%s", target, code, err, out.String())
+		}
+	}
+}

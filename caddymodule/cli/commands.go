@@ -1,0 +1,499 @@
+// Package cli adds `caddy robots`, commands for people who run the
+// robots_txt handler: check what a robots.txt says about a path, lint a
+// robots.txt, and report from Caddy's access logs which bots came and which
+// broke robots.txt.
+//
+// Importing the package registers the command with Caddy's command line.
+// The report itself is plain Go (Aggregator, Report) that reads io.Readers,
+// usable and testable without Caddy.
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	caddycmd "github.com/caddyserver/caddy/v2/cmd"
+	"github.com/spf13/cobra"
+
+	"github.com/robotsguard/caddy-robots-txt/robots"
+)
+
+func init() {
+	caddycmd.RegisterCommand(caddycmd.Command{
+		Name:      "robots",
+		Usage:     "check|lint|report [flags]",
+		Short:     "Checks, lints and reports on robots.txt and the bots in access logs",
+		Long:      robotsLong,
+		CobraFunc: setupRobots,
+	})
+}
+
+const robotsLong = `
+Commands for the robots_txt handler:
+
+  caddy robots check --file robots.txt --agent <User-Agent> <path-or-URL>...
+      what robots.txt says about each path for that client, and why
+  caddy robots lint <robots.txt>
+      the parser's findings about a robots.txt, line by line
+  caddy robots report [access.log[.gz]...]
+      which bots came, which broke robots.txt, and which rules they broke,
+      from Caddy's JSON access logs
+
+Exit status: 0 on success; 1 when check finds a disallowed path or lint
+finds an error; 2 on a usage error or an input that cannot be read.
+Run 'caddy robots <command> --help' for each command's flags.
+`
+
+const checkLong = `
+Judges each path (or URL) for the client sending --agent against the
+robots.txt in --file ("-" reads it from standard input), the way the
+robots_txt handler does:
+
+  - the group is the one GroupForUserAgent picks: the file's agent names are
+    looked for inside the User-Agent header, the longest found wins, else
+    the * group applies; a bare product token ("GPTBot") works too;
+  - the path judged is the URL's path and query, with dot-segments and
+    repeated slashes resolved;
+  - the longest matching rule decides; allow wins a tie; no rule: allowed.
+
+For each path it prints the verdict, the group (its agent names, or none),
+the agent name that selected it (or none), and the deciding rule with its
+line (or "no rule matched"). A note says so when the User-Agent looks like
+a person's browser, which the handler never holds to robots.txt.
+
+--json prints {"file", "user_agent", "bot", "results": [{"input", "path",
+"allowed", "verdict", "group", "agent", "rule", "line"}]}; "group" is null
+and "rule" is "" (with "line" 0) where there is none.
+
+Exit status: 0 when every path is allowed, 1 when any is disallowed, 2 on
+a usage error or an unreadable file.
+`
+
+const lintLong = `
+Parses a robots.txt ("-" reads standard input) as the robots_txt handler
+does and prints each finding of the parser as
+
+  file:line: severity: message
+
+(severity: info, warning or error), then a summary: groups, rules,
+sitemaps and the agents the file names. A non-empty file in which no line
+is a robots.txt field is reported as an error: it is probably an HTML page.
+
+--json prints {"file", "diagnostics": [{"line", "severity", "kind",
+"message"}], "groups", "rules", "sitemaps", "agents", "errors", "warnings",
+"infos"}.
+
+Exit status: 0 when no finding is an error, 1 when one is, 2 on a usage
+error or an unreadable file.
+`
+
+const reportLong = `
+Reads Caddy's JSON access logs (one JSON object per line, as written by
+'log { format json }'), plain or gzip-compressed (told apart by content,
+not by name), from the files given, or from standard input when none is
+given or for "-". Entries with a robots_txt object are bot requests; the
+others are people's, counted in the totals only.
+
+For each bot (robots_txt.bot) it counts requests, violations (verdict
+disallowed), blocked requests, grace verdicts, fetches of /robots.txt,
+the share of requests made after the client had fetched robots.txt (from
+the optional "fetched" field), the most broken rules with their lines,
+when the bot was first and last seen and its distinct client IPs. Bots are
+sorted by violations, then requests.
+
+Memory stays bounded whatever the size of the logs: at most 1000 bots
+(more are counted as "(other)"), 200 broken rules per bot, 10000 client IPs
+per bot (more show as "≥10000"), and a timeline whose time slots grow
+coarser as needed. Lines longer than 1 MiB, lines that are not JSON or have
+no "ts", and JSON lines that are not access-log entries are skipped and
+counted; the count goes to standard error. Progress goes to standard error
+once a second when it is a terminal, or with --progress.
+
+Formats (--format):
+  table  for a terminal (default)
+  html   one self-contained page: the table and a chart of requests and
+         violations per bot over time; it loads nothing from anywhere
+  json   the schema below
+
+JSON schema ("caddy-robots-txt/report/v1"; times are RFC 3339 UTC strings,
+"?" marks a value that may be null):
+  {
+    "schema": "caddy-robots-txt/report/v1",
+    "generated": time, "inputs": [string], "since": time?,
+    "first_seen": time?, "last_seen": time?,
+    "lines": int,            all lines read
+    "requests": int,         access-log entries counted (bots and people)
+    "human_requests": int, "bot_requests": int,
+    "violations": int, "blocked": int, "grace": int,
+    "skipped": {"malformed": int, "too_long": int, "not_access_log": int,
+                "before_since": int},
+    "bots_truncated": bool,  more than 1000 bots: the rest are "(other)"
+    "bots": [{
+      "bot": string, "groups": [string],
+      "requests": int, "violations": int, "blocked": int, "logged": int,
+      "grace": int,
+      "robots_txt_fetches": int,        requests for /robots.txt
+      "fetched_robots_txt": bool,       fetched it in the log, or said so
+      "last_robots_txt_fetch": time?,
+      "after_fetch_fraction": number?,  after_fetch_requests /
+      "after_fetch_requests": int,      fetch_known_requests; null when no
+      "fetch_known_requests": int,      entry carries "fetched"
+      "top_rules": [{"rule": string, "line": int, "count": int}],
+      "other_rule_violations": int,     violations not in top_rules
+      "first_seen": time, "last_seen": time,
+      "client_ips": int, "client_ips_exact": bool  (false: a lower bound)
+    }],
+    "timeline": {"start": time, "step_seconds": int, "buckets": int,
+                 "series": [{"bot": string, "requests": [int],
+                             "violations": [int]}]},
+                 the 8 bots with most requests, then "(all others)"
+    "limits": {"max_bots": int, "max_rules_per_bot": int,
+               "max_client_ips": int, "max_line_bytes": int},
+    "warnings": [string]
+  }
+
+--since keeps entries from a time on: an RFC 3339 time, a date, or a
+duration back from now (24h, 90m, 7d). --top sets how many broken rules
+are listed per bot (default 5). -o writes to a file instead of standard
+output.
+
+Exit status: 0 when the report is written, 2 on a usage error or an input
+that cannot be read.
+`
+
+// setupRobots configures the `robots` command and its subcommands.
+func setupRobots(cmd *cobra.Command) {
+	cmd.SilenceUsage = true
+	cmd.SilenceErrors = true
+	cmd.Args = cobra.ArbitraryArgs
+	cmd.RunE = runE(func(cmd *cobra.Command, args []string) int {
+		if len(args) > 0 {
+			fmt.Fprintf(cmd.ErrOrStderr(), "caddy robots: unknown command %q; use check, lint or report\n", args[0])
+			return ExitUsage
+		}
+		_ = cmd.Help()
+		return ExitOK
+	})
+	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		fmt.Fprintf(c.ErrOrStderr(), "%s: %v\nRun '%s --help' for usage.\n", c.CommandPath(), err, c.CommandPath())
+		return exitError(c, ExitUsage)
+	})
+
+	check := &cobra.Command{
+		Use:   "check --file <robots.txt> --agent <User-Agent> <path-or-URL>...",
+		Short: "Tells whether robots.txt allows paths for a client, and which rule decides",
+		Long:  checkLong,
+		Args:  cobra.ArbitraryArgs,
+	}
+	check.Flags().StringP("file", "f", "", "the robots.txt to read, or - for standard input (required)")
+	check.Flags().StringP("agent", "a", "", "the User-Agent header, or a product token such as GPTBot (required; \"\" for none)")
+	check.Flags().Bool("json", false, "print JSON")
+	check.RunE = runE(runCheck)
+
+	lint := &cobra.Command{
+		Use:   "lint <robots.txt>",
+		Short: "Prints the parser's findings about a robots.txt",
+		Long:  lintLong,
+		Args:  cobra.ArbitraryArgs,
+	}
+	lint.Flags().Bool("json", false, "print JSON")
+	lint.RunE = runE(runLint)
+
+	report := &cobra.Command{
+		Use:   "report [--format table|json|html] [--since <time|duration>] [--top N] [-o file] [access.log[.gz]...]",
+		Short: "Reports which bots came and which broke robots.txt, from Caddy's JSON access logs",
+		Long:  reportLong,
+		Args:  cobra.ArbitraryArgs,
+	}
+	report.Flags().String("format", "table", "output format: table, json or html")
+	report.Flags().String("since", "", "only entries from this time on: RFC 3339, a date, or a duration back from now (24h, 7d)")
+	report.Flags().Int("top", 5, "broken rules listed per bot")
+	report.Flags().StringP("output", "o", "", "write the report to this file instead of standard output")
+	report.Flags().Bool("progress", false, "show progress on standard error even when it is not a terminal")
+	report.RunE = runE(runReport)
+
+	for _, c := range []*cobra.Command{check, lint, report} {
+		c.SilenceUsage = true
+		c.SilenceErrors = true
+		cmd.AddCommand(c)
+	}
+}
+
+// runE adapts a command that returns an exit status to cobra.
+func runE(f func(cmd *cobra.Command, args []string) int) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		return exitError(cmd, f(cmd, args))
+	}
+}
+
+// errExit1 makes caddycmd.Main exit with status 1; the command has
+// already said why.
+var errExit1 = errors.New("exiting with status 1")
+
+// exitError returns the error that makes caddycmd.Main exit with code;
+// nil for 0. Messages have been printed already, so cobra prints nothing.
+func exitError(cmd *cobra.Command, code int) error {
+	cmd.SilenceErrors = true
+	switch code {
+	case 0:
+		return nil
+	case 1:
+		return errExit1 // Main exits 1 on any error but its own exit error
+	}
+	// Caddy's exit error type is not exported; its wrapper makes one.
+	return caddycmd.WrapCommandFuncForCobra(func(caddycmd.Flags) (int, error) { return code, nil })(cmd, nil)
+}
+
+func usageError(cmd *cobra.Command, format string, args ...any) int {
+	fmt.Fprintf(cmd.ErrOrStderr(), "%s: %s\nRun '%s --help' for usage.\n", cmd.CommandPath(), fmt.Sprintf(format, args...), cmd.CommandPath())
+	return ExitUsage
+}
+
+// maxRobotsRead bounds what check and lint read of a robots.txt: the
+// parser reads 512,000 bytes and reports the rest as past its limit.
+const maxRobotsRead = 8 << 20
+
+func readRobots(cmd *cobra.Command, name string) ([]byte, string, error) {
+	var r io.Reader
+	display := name
+	if name == "-" {
+		r, display = cmd.InOrStdin(), "<stdin>"
+	} else {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, display, err
+		}
+		defer f.Close()
+		if st, err := f.Stat(); err == nil && st.IsDir() {
+			return nil, display, fmt.Errorf("%s is a directory", name)
+		}
+		r = f
+	}
+	b, err := io.ReadAll(io.LimitReader(r, maxRobotsRead))
+	return b, display, err
+}
+
+func runCheck(cmd *cobra.Command, args []string) int {
+	fl := cmd.Flags()
+	file, _ := fl.GetString("file")
+	agent, _ := fl.GetString("agent")
+	asJSON, _ := fl.GetBool("json")
+	switch {
+	case file == "":
+		return usageError(cmd, "--file is required (the robots.txt to read, or - for standard input)")
+	case !fl.Changed("agent"):
+		return usageError(cmd, "--agent is required (a User-Agent header or a product token such as GPTBot)")
+	case len(args) == 0:
+		return usageError(cmd, "give at least one path or URL to check")
+	}
+	body, display, err := readRobots(cmd, file)
+	if err != nil {
+		fmt.Fprintf(cmd.ErrOrStderr(), "caddy robots check: reading %s: %v\n", display, err)
+		return ExitUsage
+	}
+	code, err := Check(cmd.OutOrStdout(), robots.Parse(body), display, agent, args, asJSON)
+	if err != nil {
+		fmt.Fprintf(cmd.ErrOrStderr(), "caddy robots check: %v\n", err)
+		return ExitUsage
+	}
+	return code
+}
+
+func runLint(cmd *cobra.Command, args []string) int {
+	asJSON, _ := cmd.Flags().GetBool("json")
+	if len(args) != 1 {
+		return usageError(cmd, "give one robots.txt to lint, or - for standard input")
+	}
+	body, display, err := readRobots(cmd, args[0])
+	if err != nil {
+		fmt.Fprintf(cmd.ErrOrStderr(), "caddy robots lint: reading %s: %v\n", display, err)
+		return ExitUsage
+	}
+	code, err := Lint(cmd.OutOrStdout(), body, display, asJSON)
+	if err != nil {
+		fmt.Fprintf(cmd.ErrOrStderr(), "caddy robots lint: %v\n", err)
+		return ExitUsage
+	}
+	return code
+}
+
+// isTerminal reports whether w is a terminal (a character device).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+func runReport(cmd *cobra.Command, args []string) int {
+	fl := cmd.Flags()
+	format, _ := fl.GetString("format")
+	since, _ := fl.GetString("since")
+	top, _ := fl.GetInt("top")
+	output, _ := fl.GetString("output")
+	forceProgress, _ := fl.GetBool("progress")
+	stderr := cmd.ErrOrStderr()
+
+	format = strings.ToLower(format)
+	if format != "table" && format != "json" && format != "html" {
+		return usageError(cmd, "--format %q: use table, json or html", format)
+	}
+	if top < 1 {
+		return usageError(cmd, "--top %d: give at least 1", top)
+	}
+	opts := ReportOptions{TopRules: top}
+	if since != "" {
+		t, err := ParseSince(since, time.Now())
+		if err != nil {
+			return usageError(cmd, "%v", err)
+		}
+		opts.Since = t
+	}
+	if len(args) == 0 {
+		args = []string{"-"}
+	}
+	stdinUses := 0
+	for _, a := range args {
+		if a == "-" {
+			stdinUses++
+		}
+	}
+	if stdinUses > 1 {
+		return usageError(cmd, "standard input (-) can be read only once")
+	}
+
+	// Open every input first, so that a typo fails before a long read.
+	type input struct {
+		name string
+		r    io.Reader
+		c    io.Closer
+	}
+	var inputs []input
+	defer func() {
+		for _, in := range inputs {
+			if in.c != nil {
+				in.c.Close()
+			}
+		}
+	}()
+	var total int64
+	totalKnown := true
+	for _, a := range args {
+		if a == "-" {
+			inputs = append(inputs, input{name: "<stdin>", r: cmd.InOrStdin()})
+			totalKnown = false
+			continue
+		}
+		f, err := os.Open(a)
+		if err != nil {
+			fmt.Fprintf(stderr, "caddy robots report: %v\n", err)
+			return ExitUsage
+		}
+		inputs = append(inputs, input{name: a, r: f, c: f})
+		st, err := f.Stat()
+		switch {
+		case err != nil:
+			totalKnown = false
+		case st.IsDir():
+			fmt.Fprintf(stderr, "caddy robots report: %s is a directory\n", a)
+			return ExitUsage
+		case st.Mode().IsRegular():
+			total += st.Size()
+		default:
+			totalKnown = false
+		}
+	}
+
+	progressed := false
+	if forceProgress || isTerminal(stderr) {
+		// On a terminal each report overwrites the last (\r, then erase to
+		// the end of the line); elsewhere each is a line of its own.
+		end := "\n"
+		if isTerminal(stderr) {
+			end = "\x1b[K\r"
+		}
+		opts.Progress = func(p Progress) {
+			if p.Done && !progressed {
+				return // small inputs: no progress line at all
+			}
+			progressed = true
+			read := byteSize(p.BytesRead)
+			if p.BytesTotal > 0 {
+				read += fmt.Sprintf(" / %s (%.0f%%)", byteSize(p.BytesTotal), 100*float64(p.BytesRead)/float64(p.BytesTotal))
+			}
+			rate := float64(p.Lines) / max(p.Elapsed.Seconds(), 0.001)
+			fmt.Fprintf(stderr, "reading %s: %s, %s lines, %s lines/s%s", clean(p.Input), read, group3(p.Lines), group3(int64(rate)), end)
+		}
+	}
+	agg := NewAggregator(opts)
+	if totalKnown {
+		agg.ExpectBytes(total)
+	}
+	for _, in := range inputs {
+		if err := agg.Add(in.name, in.r); err != nil {
+			if progressed && isTerminal(stderr) {
+				fmt.Fprintln(stderr)
+			}
+			fmt.Fprintf(stderr, "caddy robots report: %v\n", err)
+			return ExitUsage
+		}
+	}
+	if progressed && isTerminal(stderr) {
+		fmt.Fprintln(stderr)
+	}
+	rep := agg.Report()
+	if s := rep.Skipped.text(); s != "" {
+		fmt.Fprintf(stderr, "caddy robots report: skipped %s\n", s)
+	}
+	for _, w := range rep.Warnings {
+		fmt.Fprintf(stderr, "caddy robots report: warning: %s\n", w)
+	}
+
+	out := cmd.OutOrStdout()
+	var file *os.File
+	if output != "" && output != "-" {
+		f, err := os.Create(output)
+		if err != nil {
+			fmt.Fprintf(stderr, "caddy robots report: %v\n", err)
+			return ExitUsage
+		}
+		file, out = f, f
+	}
+	var err error
+	switch format {
+	case "json":
+		err = rep.WriteJSON(out)
+	case "html":
+		err = rep.WriteHTML(out)
+	default:
+		err = rep.WriteTable(out)
+	}
+	if file != nil {
+		if cerr := file.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "caddy robots report: writing the report: %v\n", err)
+		return ExitUsage
+	}
+	return ExitOK
+}

@@ -1,0 +1,816 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/maphash"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Limits that keep the memory of a report bounded, whatever the size of the
+// logs. They are part of the report's JSON ("limits").
+const (
+	// MaxBots is the number of distinct bots counted one by one; requests
+	// of further bots are counted under OtherBots.
+	MaxBots = 1000
+	// OtherBots names the row that holds the bots past MaxBots.
+	OtherBots = "(other)"
+	// MaxRulesPerBot is the number of distinct broken rules counted per bot;
+	// violations of further rules count in BotStats.OtherRuleViolations.
+	MaxRulesPerBot = 200
+	// maxRules bounds the broken rules counted over all bots.
+	maxRules = 50_000
+	// MaxClientIPs is the number of distinct client IPs counted exactly per
+	// bot; past it the count reads "≥10000".
+	MaxClientIPs = 10_000
+	// maxIPEntries bounds the client IPs remembered over all bots; a bot
+	// whose new IPs no longer fit counts as a lower bound (≥N).
+	maxIPEntries = 250_000
+	// maxCells bounds the (bot, time slot) counters of the timeline: when
+	// they would exceed it, the slots are made coarser.
+	maxCells = 100_000
+	// MaxLine is the longest log line read; longer lines are skipped and
+	// counted in Skipped.TooLong.
+	MaxLine = 1 << 20
+	// maxBuckets is the most time buckets the timeline is cut into.
+	maxBuckets = 60
+	// chartSeries is the number of bots the timeline follows one by one;
+	// the rest are summed in one series, AllOthers.
+	chartSeries = 8
+	// AllOthers names the timeline series that sums the bots not shown
+	// one by one.
+	AllOthers = "(all others)"
+	// maxGroupsPerBot bounds the distinct group names kept per bot.
+	maxGroupsPerBot = 4
+	// Longest strings kept from a log line; longer ones are cut.
+	maxNameLen = 200
+	maxRuleLen = 256
+	maxIPLen   = 64
+)
+
+// SchemaVersion identifies the JSON report's layout. It changes when a
+// field changes meaning or is removed; fields may be added within a version.
+const SchemaVersion = "caddy-robots-txt/report/v1"
+
+// ReportOptions tune a report.
+type ReportOptions struct {
+	// Since drops entries older than it (zero: keep all).
+	Since time.Time
+	// TopRules is the number of broken rules listed per bot (default 5).
+	TopRules int
+	// Now is the report's generation time (default time.Now).
+	Now func() time.Time
+	// Progress, when set, is called at most once per ProgressEvery (default
+	// 1s) while reading, and once at the end of each input.
+	Progress      func(Progress)
+	ProgressEvery time.Duration
+}
+
+// Progress is how far reading has come.
+type Progress struct {
+	Input      string
+	BytesRead  int64 // over all inputs, as stored (compressed bytes of a .gz)
+	BytesTotal int64 // sum of the sizes of the inputs, 0 when unknown
+	Lines      int64
+	Elapsed    time.Duration
+	Done       bool // the input is read to its end
+}
+
+// Report is what `caddy robots report` prints; its JSON form is the
+// --format json output (see reportLong for the schema).
+type Report struct {
+	Schema        string       `json:"schema"`
+	Generated     time.Time    `json:"generated"`
+	Inputs        []string     `json:"inputs"`
+	Since         *time.Time   `json:"since"`
+	FirstSeen     *time.Time   `json:"first_seen"`
+	LastSeen      *time.Time   `json:"last_seen"`
+	Lines         int64        `json:"lines"`
+	Requests      int64        `json:"requests"`
+	HumanRequests int64        `json:"human_requests"`
+	BotRequests   int64        `json:"bot_requests"`
+	Violations    int64        `json:"violations"`
+	Blocked       int64        `json:"blocked"`
+	Grace         int64        `json:"grace"`
+	Skipped       Skipped      `json:"skipped"`
+	BotsTruncated bool         `json:"bots_truncated"`
+	Bots          []BotStats   `json:"bots"`
+	Timeline      Timeline     `json:"timeline"`
+	Limits        ReportLimits `json:"limits"`
+	Warnings      []string     `json:"warnings"`
+}
+
+// Skipped counts the lines that were not counted as requests.
+type Skipped struct {
+	Malformed    int64 `json:"malformed"`      // not JSON, or JSON without a usable ts
+	TooLong      int64 `json:"too_long"`       // longer than MaxLine
+	NotAccessLog int64 `json:"not_access_log"` // JSON with ts but no request object (Caddy's own log)
+	BeforeSince  int64 `json:"before_since"`   // older than --since
+}
+
+// Total is the number of skipped lines.
+func (s Skipped) Total() int64 { return s.Malformed + s.TooLong + s.NotAccessLog + s.BeforeSince }
+
+// ReportLimits are the caps the report was made with.
+type ReportLimits struct {
+	MaxBots        int `json:"max_bots"`
+	MaxRulesPerBot int `json:"max_rules_per_bot"`
+	MaxClientIPs   int `json:"max_client_ips"`
+	MaxLineBytes   int `json:"max_line_bytes"`
+}
+
+// BotStats is one bot's row.
+type BotStats struct {
+	Bot                 string      `json:"bot"`
+	Groups              []string    `json:"groups"`
+	Requests            int64       `json:"requests"`
+	Violations          int64       `json:"violations"`
+	Blocked             int64       `json:"blocked"`
+	Logged              int64       `json:"logged"`
+	Grace               int64       `json:"grace"`
+	RobotsTxtFetches    int64       `json:"robots_txt_fetches"`
+	FetchedRobotsTxt    bool        `json:"fetched_robots_txt"`
+	LastRobotsTxtFetch  *time.Time  `json:"last_robots_txt_fetch"`
+	AfterFetchFraction  *float64    `json:"after_fetch_fraction"`
+	AfterFetchRequests  int64       `json:"after_fetch_requests"`
+	FetchKnownRequests  int64       `json:"fetch_known_requests"`
+	TopRules            []RuleCount `json:"top_rules"`
+	OtherRuleViolations int64       `json:"other_rule_violations"`
+	FirstSeen           time.Time   `json:"first_seen"`
+	LastSeen            time.Time   `json:"last_seen"`
+	ClientIPs           int         `json:"client_ips"`
+	ClientIPsExact      bool        `json:"client_ips_exact"`
+}
+
+// ClientIPsText renders ClientIPs, with "≥" when it is a lower bound.
+func (b *BotStats) ClientIPsText() string {
+	if b.ClientIPsExact {
+		return strconv.Itoa(b.ClientIPs)
+	}
+	return "≥" + strconv.Itoa(b.ClientIPs)
+}
+
+// RuleCount is a broken rule and how often it was broken.
+type RuleCount struct {
+	Rule  string `json:"rule"`
+	Line  int    `json:"line"`
+	Count int64  `json:"count"`
+}
+
+// Timeline is requests and violations per bot over time, in equal buckets.
+type Timeline struct {
+	Start       time.Time `json:"start"`
+	StepSeconds int64     `json:"step_seconds"`
+	Buckets     int       `json:"buckets"`
+	Series      []Series  `json:"series"`
+}
+
+// Series is one bot's (or AllOthers') counts per bucket.
+type Series struct {
+	Bot        string  `json:"bot"`
+	Requests   []int64 `json:"requests"`
+	Violations []int64 `json:"violations"`
+}
+
+// slotSteps are the widths, in seconds, of the timeline's stored slots, from
+// finest to coarsest; each divides the next, so slots merge exactly. Past
+// the last one the width doubles.
+var slotSteps = []int64{1, 10, 60, 300, 900, 3600, 6 * 3600, 86400, 7 * 86400}
+
+// niceSteps are the bucket widths, in seconds, offered for display.
+var niceSteps = []int64{
+	1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 2 * 3600, 3 * 3600, 6 * 3600, 12 * 3600,
+	86400, 2 * 86400, 7 * 86400, 14 * 86400, 28 * 86400,
+}
+
+type ruleKey struct {
+	rule string
+	line int
+}
+
+type cell struct{ req, viol int64 }
+
+type botAgg struct {
+	name                                   string
+	groups                                 []string
+	requests, violations, blocked, logged  int64
+	grace, fetches, afterFetch, fetchKnown int64
+	otherRules                             int64
+	lastFetch, first, last                 float64
+	rules                                  map[ruleKey]int64
+	ips                                    map[uint64]struct{}
+	ipsInexact                             bool
+	cells                                  map[int64]cell
+}
+
+// Aggregator reads Caddy JSON access logs and counts, per bot, in memory
+// bounded by the limits above.
+type Aggregator struct {
+	opts ReportOptions
+
+	inputs   []string
+	bots     map[string]*botAgg
+	ruleN    int
+	ipN      int
+	cellN    int
+	step     int64 // width of the stored timeline slots, seconds
+	stepIdx  int
+	seed     maphash.Seed
+	lines    int64
+	requests int64
+	humans   int64
+	skipped  Skipped
+	first    float64
+	last     float64
+	truncBot bool
+	warnings []string
+
+	started     time.Time
+	bytesRead   int64
+	bytesTotal  int64
+	lastReport  time.Time
+	lineBuf     []byte
+	entry       logLine
+	progressTic int
+}
+
+// NewAggregator returns an empty aggregator.
+func NewAggregator(opts ReportOptions) *Aggregator {
+	if opts.TopRules <= 0 {
+		opts.TopRules = 5
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.ProgressEvery <= 0 {
+		opts.ProgressEvery = time.Second
+	}
+	return &Aggregator{
+		opts:    opts,
+		bots:    map[string]*botAgg{},
+		step:    slotSteps[0],
+		seed:    maphash.MakeSeed(),
+		first:   math.Inf(1),
+		last:    math.Inf(-1),
+		started: time.Now(),
+		// The first progress report comes after ProgressEvery, so that a
+		// small input shows none.
+		lastReport: time.Now(),
+	}
+}
+
+// ExpectBytes adds n to the total size shown in progress reports.
+func (a *Aggregator) ExpectBytes(n int64) { a.bytesTotal += n }
+
+// logLine is the part of an access-log entry the report reads.
+type logLine struct {
+	TS      json.RawMessage `json:"ts"`
+	Request *struct {
+		ClientIP string `json:"client_ip"`
+		RemoteIP string `json:"remote_ip"`
+	} `json:"request"`
+	Robots *struct {
+		Bot        string   `json:"bot"`
+		Group      string   `json:"group"`
+		Verdict    string   `json:"verdict"`
+		Rule       string   `json:"rule"`
+		Line       int      `json:"line"`
+		Action     string   `json:"action"`
+		Fetched    *bool    `json:"fetched"`
+		FetchedAgo *float64 `json:"fetched_ago"`
+	} `json:"robots_txt"`
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n *int64
+}
+
+func (c countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	*c.n += int64(n)
+	return n, err
+}
+
+// Add reads one access log (plain or gzip-compressed, told apart by its
+// first bytes) named name. It returns an error only when the input cannot
+// be read; bad lines are counted and skipped. A gzip stream that ends
+// early adds a warning and keeps what was read.
+func (a *Aggregator) Add(name string, r io.Reader) error {
+	a.inputs = append(a.inputs, name)
+	br := bufio.NewReaderSize(countingReader{r, &a.bytesRead}, 256<<10)
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return fmt.Errorf("%s: %v", name, err)
+		}
+		defer zr.Close()
+		br = bufio.NewReaderSize(zr, 256<<10)
+	}
+	err := a.readLines(name, br)
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		a.warnings = append(a.warnings, name+": the input ends in the middle of its compressed stream; the rest is missing")
+		err = nil
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %v", name, err)
+	}
+	a.progress(name, true)
+	return nil
+}
+
+func (a *Aggregator) readLines(name string, br *bufio.Reader) error {
+	for {
+		line, tooLong, err := a.readLine(br)
+		if len(line) > 0 || tooLong {
+			a.lines++
+			if tooLong {
+				a.skipped.TooLong++
+			} else {
+				a.addLine(line)
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if a.opts.Progress != nil {
+			if a.progressTic++; a.progressTic >= 4096 {
+				a.progressTic = 0
+				a.progress(name, false)
+			}
+		}
+	}
+}
+
+// readLine returns the next line without its end, or tooLong when it is
+// longer than MaxLine (its bytes then skipped). The line is valid until the
+// next call.
+func (a *Aggregator) readLine(br *bufio.Reader) (line []byte, tooLong bool, err error) {
+	a.lineBuf = a.lineBuf[:0]
+	for {
+		frag, err := br.ReadSlice('\n')
+		content := len(a.lineBuf) + len(frag)
+		if err == nil {
+			content-- // the '\n'
+		}
+		if content > MaxLine {
+			for err == bufio.ErrBufferFull {
+				_, err = br.ReadSlice('\n')
+			}
+			return nil, true, err
+		}
+		if err == bufio.ErrBufferFull {
+			a.lineBuf = append(a.lineBuf, frag...)
+			continue
+		}
+		if len(a.lineBuf) > 0 {
+			a.lineBuf = append(a.lineBuf, frag...)
+			frag = a.lineBuf
+		}
+		return bytes.TrimRight(frag, "\r\n"), false, err
+	}
+}
+
+func (a *Aggregator) progress(name string, done bool) {
+	if a.opts.Progress == nil {
+		return
+	}
+	now := time.Now()
+	if !done && now.Sub(a.lastReport) < a.opts.ProgressEvery {
+		return
+	}
+	a.lastReport = now
+	a.opts.Progress(Progress{
+		Input: name, BytesRead: a.bytesRead, BytesTotal: a.bytesTotal,
+		Lines: a.lines, Elapsed: now.Sub(a.started), Done: done,
+	})
+}
+
+// parseTS reads a ts field: seconds since the epoch as a number (Caddy's
+// default), or a string holding such a number or an RFC 3339 time.
+func parseTS(raw json.RawMessage) (float64, bool) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return 0, false
+	}
+	s := string(raw)
+	if raw[0] == '"' {
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return 0, false
+		}
+		if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+			return float64(t.UnixNano()) / 1e9, true
+		}
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > 1e12 {
+		return 0, false
+	}
+	return f, true
+}
+
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	// Do not split a UTF-8 sequence.
+	for n > 0 && n < len(s) && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+func (a *Aggregator) addLine(line []byte) {
+	line = bytes.TrimSpace(line)
+	if len(line) == 0 || line[0] != '{' {
+		a.skipped.Malformed++
+		return
+	}
+	e := &a.entry
+	*e = logLine{}
+	if err := json.Unmarshal(line, e); err != nil {
+		a.skipped.Malformed++
+		return
+	}
+	ts, ok := parseTS(e.TS)
+	if !ok {
+		a.skipped.Malformed++
+		return
+	}
+	if e.Request == nil {
+		a.skipped.NotAccessLog++
+		return
+	}
+	if !a.opts.Since.IsZero() && ts < float64(a.opts.Since.UnixNano())/1e9 {
+		a.skipped.BeforeSince++
+		return
+	}
+	a.requests++
+	a.first = math.Min(a.first, ts)
+	a.last = math.Max(a.last, ts)
+	rt := e.Robots
+	if rt == nil {
+		a.humans++
+		return
+	}
+
+	name := cut(rt.Bot, maxNameLen)
+	if name == "" {
+		name = "(unnamed)"
+	}
+	b := a.bots[name]
+	if b == nil {
+		if len(a.bots) >= MaxBots {
+			a.truncBot = true
+			name = OtherBots
+			b = a.bots[name]
+		}
+		if b == nil {
+			b = &botAgg{
+				name: name, first: ts, last: ts, lastFetch: math.Inf(-1),
+				rules: map[ruleKey]int64{}, ips: map[uint64]struct{}{}, cells: map[int64]cell{},
+			}
+			a.bots[name] = b
+		}
+	}
+	b.requests++
+	b.first = math.Min(b.first, ts)
+	b.last = math.Max(b.last, ts)
+	if g := cut(rt.Group, maxRuleLen); len(b.groups) < maxGroupsPerBot && !contains(b.groups, g) {
+		b.groups = append(b.groups, g)
+	}
+
+	viol := rt.Verdict == "disallowed"
+	switch rt.Verdict {
+	case "disallowed":
+		b.violations++
+		key := ruleKey{cut(rt.Rule, maxRuleLen), rt.Line}
+		if n, ok := b.rules[key]; ok {
+			b.rules[key] = n + 1
+		} else if len(b.rules) < MaxRulesPerBot && a.ruleN < maxRules && key.rule != "" {
+			b.rules[key] = 1
+			a.ruleN++
+		} else {
+			b.otherRules++
+		}
+	case "grace":
+		b.grace++
+	}
+	switch rt.Action {
+	case "blocked":
+		b.blocked++
+	case "logged":
+		b.logged++
+	case "served":
+		b.fetches++
+		b.lastFetch = math.Max(b.lastFetch, ts)
+	}
+	if rt.Action != "served" && rt.Fetched != nil {
+		b.fetchKnown++
+		if *rt.Fetched {
+			b.afterFetch++
+		}
+	}
+	if rt.Fetched != nil && *rt.Fetched && rt.FetchedAgo != nil && *rt.FetchedAgo >= 0 {
+		b.lastFetch = math.Max(b.lastFetch, ts-*rt.FetchedAgo)
+	}
+
+	a.addIP(b, e.Request.ClientIP, e.Request.RemoteIP)
+	a.addCell(b, ts, viol)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (a *Aggregator) addIP(b *botAgg, clientIP, remoteIP string) {
+	ip := clientIP
+	if ip == "" {
+		ip = remoteIP
+	}
+	if ip == "" {
+		return
+	}
+	h := maphash.String(a.seed, cut(ip, maxIPLen))
+	if _, ok := b.ips[h]; ok {
+		return
+	}
+	if len(b.ips) >= MaxClientIPs || a.ipN >= maxIPEntries {
+		b.ipsInexact = true
+		return
+	}
+	b.ips[h] = struct{}{}
+	a.ipN++
+}
+
+func (a *Aggregator) addCell(b *botAgg, ts float64, viol bool) {
+	slot := int64(math.Floor(ts / float64(a.step)))
+	c, ok := b.cells[slot]
+	if !ok {
+		if a.cellN >= maxCells {
+			a.coarsen()
+			slot = int64(math.Floor(ts / float64(a.step)))
+			c, ok = b.cells[slot]
+		}
+		if !ok {
+			a.cellN++
+		}
+	}
+	c.req++
+	if viol {
+		c.viol++
+	}
+	b.cells[slot] = c
+}
+
+// coarsen widens the timeline's slots until the cells take at most half of
+// maxCells, merging the counts.
+func (a *Aggregator) coarsen() {
+	for a.cellN > maxCells/2 {
+		old := a.step
+		if a.stepIdx+1 < len(slotSteps) {
+			a.stepIdx++
+			a.step = slotSteps[a.stepIdx]
+		} else {
+			a.step *= 2
+		}
+		f := a.step / old
+		a.cellN = 0
+		for _, b := range a.bots {
+			merged := make(map[int64]cell, len(b.cells)/int(min(f, 8))+1)
+			for slot, c := range b.cells {
+				ns := floorDiv(slot, f)
+				m := merged[ns]
+				m.req += c.req
+				m.viol += c.viol
+				merged[ns] = m
+			}
+			b.cells = merged
+			a.cellN += len(merged)
+		}
+	}
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if (a%b != 0) && ((a < 0) != (b < 0)) {
+		q--
+	}
+	return q
+}
+
+func unixTime(ts float64) time.Time {
+	sec, frac := math.Modf(ts)
+	return time.Unix(int64(sec), int64(frac*1e9)).UTC().Truncate(time.Millisecond)
+}
+
+// Report returns the report of everything read so far.
+func (a *Aggregator) Report() *Report {
+	r := &Report{
+		Schema:        SchemaVersion,
+		Generated:     a.opts.Now().UTC().Truncate(time.Second),
+		Inputs:        append([]string{}, a.inputs...),
+		Lines:         a.lines,
+		Requests:      a.requests,
+		HumanRequests: a.humans,
+		BotRequests:   a.requests - a.humans,
+		Skipped:       a.skipped,
+		BotsTruncated: a.truncBot,
+		Bots:          []BotStats{},
+		Limits:        ReportLimits{MaxBots, MaxRulesPerBot, MaxClientIPs, MaxLine},
+		Warnings:      append([]string{}, a.warnings...),
+	}
+	if !a.opts.Since.IsZero() {
+		s := a.opts.Since.UTC()
+		r.Since = &s
+	}
+	if a.requests > 0 {
+		f, l := unixTime(a.first), unixTime(a.last)
+		r.FirstSeen, r.LastSeen = &f, &l
+	}
+	for _, b := range a.bots {
+		s := BotStats{
+			Bot:                 b.name,
+			Groups:              append([]string{}, b.groups...),
+			Requests:            b.requests,
+			Violations:          b.violations,
+			Blocked:             b.blocked,
+			Logged:              b.logged,
+			Grace:               b.grace,
+			RobotsTxtFetches:    b.fetches,
+			AfterFetchRequests:  b.afterFetch,
+			FetchKnownRequests:  b.fetchKnown,
+			OtherRuleViolations: b.otherRules,
+			FirstSeen:           unixTime(b.first),
+			LastSeen:            unixTime(b.last),
+			ClientIPs:           len(b.ips),
+			ClientIPsExact:      !b.ipsInexact,
+			TopRules:            []RuleCount{},
+		}
+		s.FetchedRobotsTxt = b.fetches > 0 || b.afterFetch > 0
+		if !math.IsInf(b.lastFetch, -1) {
+			t := unixTime(b.lastFetch)
+			s.LastRobotsTxtFetch = &t
+		}
+		if b.fetchKnown > 0 {
+			f := float64(b.afterFetch) / float64(b.fetchKnown)
+			s.AfterFetchFraction = &f
+		}
+		rules := make([]RuleCount, 0, len(b.rules))
+		for k, n := range b.rules {
+			rules = append(rules, RuleCount{k.rule, k.line, n})
+		}
+		sort.Slice(rules, func(i, j int) bool {
+			if rules[i].Count != rules[j].Count {
+				return rules[i].Count > rules[j].Count
+			}
+			if rules[i].Line != rules[j].Line {
+				return rules[i].Line < rules[j].Line
+			}
+			return rules[i].Rule < rules[j].Rule
+		})
+		for i, rc := range rules {
+			if i < a.opts.TopRules {
+				s.TopRules = append(s.TopRules, rc)
+			} else {
+				s.OtherRuleViolations += rc.Count
+			}
+		}
+		r.Violations += b.violations
+		r.Blocked += b.blocked
+		r.Grace += b.grace
+		r.Bots = append(r.Bots, s)
+	}
+	sort.Slice(r.Bots, func(i, j int) bool {
+		x, y := &r.Bots[i], &r.Bots[j]
+		if x.Violations != y.Violations {
+			return x.Violations > y.Violations
+		}
+		if x.Requests != y.Requests {
+			return x.Requests > y.Requests
+		}
+		return x.Bot < y.Bot
+	})
+	r.Timeline = a.timeline()
+	return r
+}
+
+// timeline cuts the span of the bot requests into at most maxBuckets
+// buckets of a round width, and sums the stored slots into them, for the
+// chartSeries bots with the most requests and the rest together.
+func (a *Aggregator) timeline() Timeline {
+	tl := Timeline{Series: []Series{}}
+	lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
+	for _, b := range a.bots {
+		for slot := range b.cells {
+			lo, hi = min(lo, slot), max(hi, slot)
+		}
+	}
+	if lo > hi {
+		return tl
+	}
+	step := int64(0)
+	for _, s := range niceSteps {
+		if s%a.step == 0 && floorDiv(hi*a.step, s)-floorDiv(lo*a.step, s)+1 <= maxBuckets {
+			step = s
+			break
+		}
+	}
+	if step == 0 {
+		step = max(a.step, niceSteps[len(niceSteps)-1])
+		step -= step % a.step
+		for floorDiv(hi*a.step, step)-floorDiv(lo*a.step, step)+1 > maxBuckets {
+			step *= 2
+		}
+	}
+	first := floorDiv(lo*a.step, step)
+	n := int(floorDiv(hi*a.step, step) - first + 1)
+	tl.Start = time.Unix(first*step, 0).UTC()
+	tl.StepSeconds = step
+	tl.Buckets = n
+
+	order := make([]*botAgg, 0, len(a.bots))
+	for _, b := range a.bots {
+		order = append(order, b)
+	}
+	sort.Slice(order, func(i, j int) bool {
+		if order[i].requests != order[j].requests {
+			return order[i].requests > order[j].requests
+		}
+		return order[i].name < order[j].name
+	})
+	var rest *Series
+	for i, b := range order {
+		var s *Series
+		if i < chartSeries || (i == chartSeries && len(order) == chartSeries+1) {
+			tl.Series = append(tl.Series, Series{Bot: b.name, Requests: make([]int64, n), Violations: make([]int64, n)})
+			s = &tl.Series[len(tl.Series)-1]
+		} else {
+			if rest == nil {
+				rest = &Series{Bot: AllOthers, Requests: make([]int64, n), Violations: make([]int64, n)}
+			}
+			s = rest
+		}
+		for slot, c := range b.cells {
+			k := floorDiv(slot*a.step, step) - first
+			s.Requests[k] += c.req
+			s.Violations[k] += c.viol
+		}
+	}
+	if rest != nil {
+		tl.Series = append(tl.Series, *rest)
+	}
+	return tl
+}
+
+// ParseSince reads --since: an RFC 3339 time, or a duration before now
+// ("24h", "90m", "7d").
+func ParseSince(s string, now time.Time) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t, nil
+	}
+	if t, err := time.Parse("2006-01-02", s); err == nil {
+		return t, nil
+	}
+	d, err := parseDuration(s)
+	if err != nil || d <= 0 {
+		return time.Time{}, fmt.Errorf("--since %q: want an RFC 3339 time (2025-01-02T15:04:05Z), a date (2025-01-02) or a positive duration (24h, 90m, 7d)", s)
+	}
+	return now.Add(-d), nil
+}
+
+// parseDuration is time.ParseDuration that also takes days ("7d", "1d12h").
+func parseDuration(s string) (time.Duration, error) {
+	if i := strings.IndexByte(s, 'd'); i > 0 {
+		days, err := strconv.ParseFloat(s[:i], 64)
+		if err != nil {
+			return 0, err
+		}
+		var rest time.Duration
+		if i+1 < len(s) {
+			if rest, err = time.ParseDuration(s[i+1:]); err != nil {
+				return 0, err
+			}
+		}
+		return time.Duration(days*24*float64(time.Hour)) + rest, nil
+	}
+	return time.ParseDuration(s)
+}

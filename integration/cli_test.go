@@ -1,0 +1,581 @@
+package integration
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"image"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// These tests run `caddy robots`, the command line of package
+// caddymodule/cli, from the binary TestMain builds.
+
+// runCaddyStdin is runCaddyCmd (in the repository root) with stdin as the
+// command's standard input.
+func runCaddyStdin(t testing.TB, stdin []byte, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, caddyBin, args...)
+	cmd.Dir = repoRoot
+	cmd.Env = caddyEnv(t.TempDir(), freePort(t))
+	cmd.Stdin = bytes.NewReader(stdin)
+	var so, se bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &so, &se
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case ctx.Err() != nil:
+		t.Fatalf("caddy %v did not finish in 30s\nstderr:\n%s", args, se.String())
+	case err == nil:
+	case errors.As(err, &ee):
+		code = ee.ExitCode()
+	default:
+		t.Fatalf("caddy %v: %v", args, err)
+	}
+	return code, so.String(), se.String()
+}
+
+func TestCLICheck(t *testing.T) {
+	t.Parallel()
+	site := writeTestSite(t, t.TempDir(), true)
+	robotsPath := filepath.Join(site, "robots.txt")
+
+	tests := []struct {
+		name     string
+		agent    string
+		paths    []string
+		wantCode int
+		want     []string
+	}{
+		{"GPTBot disallowed", uaGPTBot, []string{"/about.html"}, 1, []string{
+			"/about.html: disallowed", "group: GPTBot", "agent: GPTBot",
+			fmt.Sprintf("rule:  %s (line %d)", ruleGPTBotAll.rule, ruleGPTBotAll.line),
+		}},
+		{"Googlebot drafts", uaGooglebotMobile, []string{"/drafts/d.html", "/private/x.html"}, 1, []string{
+			"/drafts/d.html: disallowed", fmt.Sprintf("%s (line %d)", ruleGooglebotDraf.rule, ruleGooglebotDraf.line),
+			"/private/x.html: allowed", "no rule matched",
+		}},
+		{"catch-all group", uaPythonRequests, []string{"http://example.com/private/ok.html", "/public/p.html"}, 0, []string{
+			"http://example.com/private/ok.html (judged as /private/ok.html): allowed", "group: *", "agent: none",
+			fmt.Sprintf("%s (line %d)", ruleStarAllowOK.rule, ruleStarAllowOK.line),
+			"/public/p.html: allowed",
+		}},
+		{"dot-segments", uaCurl, []string{"/public/../private/x.html"}, 1, []string{
+			"(judged as /private/x.html): disallowed", fmt.Sprintf("%s (line %d)", ruleStarPrivate.rule, ruleStarPrivate.line),
+		}},
+		{"browser", uaChrome, []string{"/private/x.html"}, 1, []string{"/private/x.html: disallowed", "looks like a person's browser"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			args := append([]string{"robots", "check", "--file", robotsPath, "--agent", tc.agent}, tc.paths...)
+			code, out, errOut := runCaddyCmd(t, "", args...)
+			if code != tc.wantCode {
+				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tc.wantCode, out, errOut)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("output lacks %q:\n%s", w, out)
+				}
+			}
+		})
+	}
+
+	t.Run("json from stdin", func(t *testing.T) {
+		t.Parallel()
+		code, out, errOut := runCaddyStdin(t, []byte(testRobotsTxt), "robots", "check", "--json", "--file", "-", "--agent", "GPTBot", "/x", "/robots.txt")
+		if code != 1 {
+			t.Errorf("exit %d, want 1\n%s", code, errOut)
+		}
+		var got struct {
+			File    string
+			Results []struct {
+				Path    string
+				Allowed bool
+				Group   []string
+				Agent   string
+				Rule    string
+				Line    int
+			}
+		}
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatalf("not JSON: %v\n%s", err, out)
+		}
+		if got.File != "<stdin>" || len(got.Results) != 2 {
+			t.Fatalf("got %+v", got)
+		}
+		if r := got.Results[0]; r.Allowed || r.Agent != "GPTBot" || r.Rule != ruleGPTBotAll.rule || r.Line != ruleGPTBotAll.line {
+			t.Errorf("/x: %+v", r)
+		}
+		if r := got.Results[1]; !r.Allowed || r.Rule != "" || r.Line != 0 {
+			t.Errorf("/robots.txt: %+v", r)
+		}
+	})
+
+	t.Run("usage errors", func(t *testing.T) {
+		t.Parallel()
+		for _, args := range [][]string{
+			{"robots", "check", "--agent", "GPTBot", "/"},
+			{"robots", "check", "--file", robotsPath, "/"},
+			{"robots", "check", "--file", robotsPath, "--agent", "GPTBot"},
+			{"robots", "check", "--file", robotsPath, "--agent", "GPTBot", "--frobnicate", "/"},
+			{"robots", "check", "--file", filepath.Join(site, "missing.txt"), "--agent", "GPTBot", "/"},
+			{"robots", "frobnicate"},
+		} {
+			code, out, errOut := runCaddyCmd(t, "", args...)
+			if code != 2 {
+				t.Errorf("%v: exit %d, want 2\nstdout:\n%s\nstderr:\n%s", args[1:], code, out, errOut)
+			}
+			if strings.TrimSpace(errOut) == "" {
+				t.Errorf("%v: nothing on stderr", args[1:])
+			}
+		}
+	})
+}
+
+func TestCLILint(t *testing.T) {
+	t.Parallel()
+	broken := filepath.Join("integration", "testdata", "cli", "broken-robots.txt")
+	code, out, errOut := runCaddyCmd(t, "", "robots", "lint", broken)
+	if code != 1 {
+		t.Errorf("broken robots.txt: exit %d, want 1\n%s%s", code, out, errOut)
+	}
+	for _, re := range []string{
+		`(?m)^` + regexp.QuoteMeta(broken) + `:4: warning: .*Disalow`,
+		`(?m)^` + regexp.QuoteMeta(broken) + `:5: error: .*private/`,
+		`(?m)^` + regexp.QuoteMeta(broken) + `:6: warning: .*soon`,
+		`(?m)^` + regexp.QuoteMeta(broken) + `:7: warning: .*sitemap`,
+		`(?m)^` + regexp.QuoteMeta(broken) + `: 2 groups, 3 rules, 1 sitemap, 1 agent named \(GPTBot\); 1 error, 3 warnings`,
+	} {
+		if !regexp.MustCompile(re).MatchString(out) {
+			t.Errorf("lint output does not match %s:\n%s", re, out)
+		}
+	}
+
+	code, out, errOut = runCaddyCmd(t, "", "robots", "lint", "examples/site/robots.txt")
+	if code != 0 || !strings.Contains(out, "examples/site/robots.txt: 3 groups, 5 rules, 1 sitemap, 4 agents named") || !strings.Contains(out, "0 errors") {
+		t.Errorf("demo robots.txt: exit %d\n%s%s", code, out, errOut)
+	}
+
+	code, out, _ = runCaddyStdin(t, []byte("<html><body>404</body></html>\n"), "robots", "lint", "--json", "-")
+	var got struct {
+		File        string
+		Errors      int
+		Diagnostics []struct {
+			Line     int
+			Severity string
+			Kind     string
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("lint --json: %v\n%s", err, out)
+	}
+	if code != 1 || got.File != "<stdin>" || got.Errors < 1 || got.Diagnostics[0].Kind != "not-robots-txt" {
+		t.Errorf("HTML page as robots.txt: exit %d, %+v", code, got)
+	}
+
+	if code, _, errOut := runCaddyCmd(t, "", "robots", "lint"); code != 2 || errOut == "" {
+		t.Errorf("lint without a file: exit %d, want 2", code)
+	}
+}
+
+// makeAccessLog runs Caddy on the test site in enforce mode with a JSON
+// access log, sends bot and browser requests, and returns the log's path
+// once every request is in it.
+func makeAccessLog(t *testing.T) string {
+	t.Helper()
+	inst := startCaddy(t, `http://127.0.0.1:{{port}} {
+	root * {{dir}}/site
+	robots_txt
+	file_server
+	log {
+		output file {{dir}}/access.log
+		format json
+	}
+}
+`, withTestSite)
+	requests := []struct{ path, ua string }{
+		{"/robots.txt", uaGPTBot},
+		{"/about.html", uaGPTBot},
+		{"/index.html", uaGPTBot},
+		{"/drafts/d.html", uaGooglebot},
+		{"/drafts/d.html", uaGooglebotMobile},
+		{"/index.html", uaGooglebot},
+		{"/private/x.html", uaPythonRequests},
+		{"/private/deep/y.js", uaPythonRequests},
+		{"/private/ok.html", uaPythonRequests},
+		{"/about.html", uaAhrefs},
+		{"/private/x.html", uaChrome},
+		{"/about.html", uaFirefox},
+		{"/robots.txt", uaSafari},
+	}
+	for _, r := range requests {
+		inst.get(t, r.path, r.ua)
+	}
+	path := filepath.Join(inst.dir, "access.log")
+	waitAccessLog(t, path, len(requests), 10*time.Second)
+	return path
+}
+
+// reportJSON is the part of the report's JSON these tests look at.
+type reportJSON struct {
+	Schema        string `json:"schema"`
+	Requests      int    `json:"requests"`
+	HumanRequests int    `json:"human_requests"`
+	BotRequests   int    `json:"bot_requests"`
+	Violations    int    `json:"violations"`
+	Blocked       int    `json:"blocked"`
+	Skipped       struct {
+		Malformed int `json:"malformed"`
+	} `json:"skipped"`
+	Bots []struct {
+		Bot              string   `json:"bot"`
+		Requests         int      `json:"requests"`
+		Violations       int      `json:"violations"`
+		Blocked          int      `json:"blocked"`
+		RobotsTxtFetches int      `json:"robots_txt_fetches"`
+		FetchedRobotsTxt bool     `json:"fetched_robots_txt"`
+		AfterFetch       *float64 `json:"after_fetch_fraction"`
+		TopRules         []struct {
+			Rule  string `json:"rule"`
+			Line  int    `json:"line"`
+			Count int    `json:"count"`
+		} `json:"top_rules"`
+		ClientIPs int `json:"client_ips"`
+	} `json:"bots"`
+	Timeline struct {
+		Buckets int `json:"buckets"`
+		Series  []struct {
+			Bot        string  `json:"bot"`
+			Requests   []int64 `json:"requests"`
+			Violations []int64 `json:"violations"`
+		} `json:"series"`
+	} `json:"timeline"`
+}
+
+func TestCLIReport(t *testing.T) {
+	t.Parallel()
+	logPath := makeAccessLog(t)
+
+	t.Run("json", func(t *testing.T) {
+		code, out, errOut := runCaddyCmd(t, "", "robots", "report", "--format", "json", logPath)
+		if code != 0 {
+			t.Fatalf("exit %d\n%s", code, errOut)
+		}
+		var r reportJSON
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatalf("not JSON: %v\n%s", err, out)
+		}
+		if r.Schema != "caddy-robots-txt/report/v1" || r.BotRequests != 10 || r.HumanRequests < 3 || r.Violations != 6 || r.Blocked != 6 || r.Skipped.Malformed != 0 {
+			t.Errorf("totals: %+v", r)
+		}
+		bots := map[string]int{}
+		for i, b := range r.Bots {
+			bots[b.Bot] = i
+		}
+		gpt, ok := bots["GPTBot"]
+		if !ok {
+			t.Fatalf("no GPTBot in %+v", r.Bots)
+		}
+		if b := r.Bots[gpt]; b.Requests != 3 || b.Violations != 2 || b.Blocked != 2 || b.RobotsTxtFetches != 1 || !b.FetchedRobotsTxt ||
+			len(b.TopRules) != 1 || b.TopRules[0].Rule != ruleGPTBotAll.rule || b.TopRules[0].Line != ruleGPTBotAll.line || b.TopRules[0].Count != 2 || b.ClientIPs != 1 {
+			t.Errorf("GPTBot: %+v", b)
+		}
+		gb, ok := bots["Googlebot"]
+		if !ok {
+			t.Fatalf("no Googlebot in %+v", r.Bots)
+		}
+		if b := r.Bots[gb]; b.Requests != 3 || b.Violations != 2 || b.FetchedRobotsTxt || len(b.TopRules) != 1 || b.TopRules[0].Line != ruleGooglebotDraf.line {
+			t.Errorf("Googlebot: %+v", b)
+		}
+		// When the log says whether a client had fetched robots.txt
+		// (the optional "fetched" field), GPTBot had and Googlebot had not.
+		if f := r.Bots[gpt].AfterFetch; f != nil && *f != 1 {
+			t.Errorf("GPTBot: after_fetch_fraction %v, want 1", *f)
+		}
+		if f := r.Bots[gb].AfterFetch; f != nil && *f != 0 {
+			t.Errorf("Googlebot: after_fetch_fraction %v, want 0", *f)
+		}
+		// Sorted by violations, then requests.
+		for i := 1; i < len(r.Bots); i++ {
+			a, b := r.Bots[i-1], r.Bots[i]
+			if a.Violations < b.Violations || (a.Violations == b.Violations && a.Requests < b.Requests) {
+				t.Errorf("bots out of order: %s (%d, %d) before %s (%d, %d)", a.Bot, a.Violations, a.Requests, b.Bot, b.Violations, b.Requests)
+			}
+		}
+	})
+
+	t.Run("table", func(t *testing.T) {
+		code, out, errOut := runCaddyCmd(t, "", "robots", "report", logPath)
+		if code != 0 {
+			t.Fatalf("exit %d\n%s", code, errOut)
+		}
+		for _, re := range []string{
+			`(?m)^BOT +REQS +VIOL +BLOCK +GRACE +FETCH +LAST FETCH +AFTER +IPS +LAST SEEN$`,
+			// AFTER is "-" when the log has no "fetched" fields.
+			`(?m)^GPTBot +3 +2 +2 +0 +1 +\S+ +(100%|-) +1 +\S+$`,
+			`(?m)^Googlebot +3 +2 +2 +0 +0 +never +(0%|-) +1 +\S+$`,
+			`(?m)^  2  ` + regexp.QuoteMeta(fmt.Sprintf("%s (line %d)", ruleGPTBotAll.rule, ruleGPTBotAll.line)) + `$`,
+			`requests: 10 from \d+ bots, \d+ from people; 6 violations \(6 blocked\)`,
+		} {
+			if !regexp.MustCompile(re).MatchString(out) {
+				t.Errorf("table does not match %s:\n%s", re, out)
+			}
+		}
+		for _, l := range strings.Split(out, "\n") {
+			if n := len([]rune(l)); n > 100 {
+				t.Errorf("line of %d columns: %q", n, l)
+			}
+		}
+	})
+
+	t.Run("gzip on stdin", func(t *testing.T) {
+		raw, err := os.ReadFile(logPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var z bytes.Buffer
+		zw := gzip.NewWriter(&z)
+		zw.Write(raw)
+		zw.Write([]byte("this line is not JSON\n"))
+		zw.Close()
+		code, out, errOut := runCaddyStdin(t, z.Bytes(), "robots", "report", "--format", "json", "--since", "1h")
+		if code != 0 {
+			t.Fatalf("exit %d\n%s", code, errOut)
+		}
+		var r reportJSON
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatalf("not JSON: %v\n%s", err, out)
+		}
+		if r.BotRequests != 10 || r.Skipped.Malformed != 1 {
+			t.Errorf("bot requests %d, malformed %d; want 10, 1", r.BotRequests, r.Skipped.Malformed)
+		}
+		if !strings.Contains(errOut, "skipped 1 malformed line") {
+			t.Errorf("stderr does not count the malformed line: %q", errOut)
+		}
+	})
+
+	t.Run("html", func(t *testing.T) {
+		out := filepath.Join(t.TempDir(), "report.html")
+		code, stdout, errOut := runCaddyCmd(t, "", "robots", "report", "--format", "html", "-o", out, logPath)
+		if code != 0 || stdout != "" {
+			t.Fatalf("exit %d, stdout %q\n%s", code, stdout, errOut)
+		}
+		page, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range []string{"<!DOCTYPE html>", `id="report-data"`, `<svg id="chart"`, "GPTBot", ruleGPTBotAll.rule} {
+			if !bytes.Contains(page, []byte(w)) {
+				t.Errorf("page lacks %q", w)
+			}
+		}
+		for _, bad := range []string{`src="http`, `href="http`, "<link", "@import", "url("} {
+			if bytes.Contains(page, []byte(bad)) {
+				t.Errorf("page refers to something outside itself: %q", bad)
+			}
+		}
+	})
+
+	t.Run("usage errors", func(t *testing.T) {
+		for _, args := range [][]string{
+			{"robots", "report", "--format", "pdf", logPath},
+			{"robots", "report", "--since", "last tuesday", logPath},
+			{"robots", "report", logPath + ".missing"},
+		} {
+			if code, _, errOut := runCaddyCmd(t, "", args...); code != 2 || errOut == "" {
+				t.Errorf("%v: exit %d, want 2", args[1:], code)
+			}
+		}
+	})
+}
+
+// chromiumPath finds a Chromium; without one the browser test is skipped
+// locally and fails in CI (CI=true), where it must run.
+func chromiumPath(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal("chromium is not installed, and CI=true: install it (apt-get install -y chromium)")
+	}
+	t.Skip("chromium is not installed (apt-get install -y chromium)")
+	return ""
+}
+
+// runChromium runs headless Chromium with args in its own process group,
+// bounded by timeout, and kills the whole group (renderer and GPU
+// processes too) when it is done.
+func runChromium(t *testing.T, bin string, timeout time.Duration, args ...string) (stdout, stderr string) {
+	t.Helper()
+	home := t.TempDir()
+	base := []string{
+		"--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+		"--disable-component-update", "--disable-sync", "--no-first-run", "--no-default-browser-check",
+		"--disable-extensions", "--user-data-dir=" + filepath.Join(home, "profile"),
+		"--enable-logging=stderr", "--v=0",
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, append(base, args...)...)
+	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, "config"), "XDG_CACHE_HOME="+filepath.Join(home, "cache"))
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 5 * time.Second
+	var so, se bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &so, &se
+	err := cmd.Start()
+	if err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
+	pgid := cmd.Process.Pid
+	defer func() { _ = syscall.Kill(-pgid, syscall.SIGKILL) }() // leftovers of the group, if any
+	err = cmd.Wait()
+	if ctx.Err() != nil {
+		t.Fatalf("chromium %v did not finish within %v\nstderr:\n%s", args, timeout, se.String())
+	}
+	if err != nil {
+		t.Fatalf("chromium %v: %v\nstderr:\n%s", args, err, se.String())
+	}
+	return so.String(), se.String()
+}
+
+// consoleProblems returns the lines of Chromium's log that report a
+// console message or an uncaught error. The page logs nothing, so any
+// console message (this Chromium logs every level as INFO:CONSOLE) is
+// a problem: a script error, or a blocked load.
+func consoleProblems(stderr string) []string {
+	var out []string
+	for _, l := range strings.Split(stderr, "\n") {
+		if strings.Contains(l, "CONSOLE") || strings.Contains(l, "Uncaught") {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// TestCLIReportHTMLInBrowser renders the HTML report of a real access log
+// in headless Chromium: the script must draw the chart, with one bar per
+// (bot, time bucket) that has requests, and log no error.
+func TestCLIReportHTMLInBrowser(t *testing.T) {
+	t.Parallel()
+	chromium := chromiumPath(t)
+	logPath := makeAccessLog(t)
+	dir := t.TempDir()
+	page := filepath.Join(dir, "report.html")
+	if code, _, errOut := runCaddyCmd(t, "", "robots", "report", "--format", "html", "-o", page, logPath); code != 0 {
+		t.Fatalf("report: exit %d\n%s", code, errOut)
+	}
+	html, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?s)<script type="application/json" id="report-data">(.*?)</script>`).FindSubmatch(html)
+	if m == nil {
+		t.Fatal("no embedded report data")
+	}
+	var data reportJSON
+	if err := json.Unmarshal(m[1], &data); err != nil {
+		t.Fatal(err)
+	}
+	wantBars, wantDots := 0, 0
+	for i := 0; i < data.Timeline.Buckets; i++ {
+		viol := int64(0)
+		for _, s := range data.Timeline.Series {
+			if s.Requests[i] > 0 {
+				wantBars++
+			}
+			viol += s.Violations[i]
+		}
+		if viol > 0 {
+			wantDots++
+		}
+	}
+	if wantBars == 0 || len(data.Timeline.Series) < 4 {
+		t.Fatalf("the report has no chart data: %+v", data.Timeline)
+	}
+
+	url := "file://" + page
+	start := time.Now()
+	dom, stderr := runChromium(t, chromium, 30*time.Second, "--virtual-time-budget=2000", "--dump-dom", url)
+	t.Logf("dump-dom took %v", time.Since(start).Round(time.Millisecond))
+	if p := consoleProblems(stderr); len(p) > 0 {
+		t.Errorf("console messages while rendering the report:\n%s", strings.Join(p, "\n"))
+	}
+	if !strings.Contains(dom, `data-chart="drawn"`) {
+		t.Errorf("the chart script did not finish (no data-chart=\"drawn\" on body)")
+	}
+	svg := regexp.MustCompile(`(?s)<svg id="chart".*?</svg>`).FindString(dom)
+	if svg == "" {
+		t.Fatalf("no chart SVG in the rendered DOM:\n%s", dom)
+	}
+	if got := strings.Count(svg, `<rect class="bar"`); got != wantBars {
+		t.Errorf("chart has %d bars, want %d (one per bot and bucket with requests)", got, wantBars)
+	}
+	if got := strings.Count(svg, `<circle class="viol-dot"`); got != wantDots {
+		t.Errorf("chart has %d violation dots, want %d", got, wantDots)
+	}
+	if !strings.Contains(svg, `<path class="viol-line"`) {
+		t.Error("chart has no violations line")
+	}
+	for _, s := range data.Timeline.Series {
+		if !strings.Contains(dom, ">"+s.Bot+"<") {
+			t.Errorf("legend or selector lacks %q", s.Bot)
+		}
+	}
+
+	shot := filepath.Join(dir, "report.png")
+	start = time.Now()
+	_, stderr = runChromium(t, chromium, 30*time.Second, "--hide-scrollbars", "--window-size=1280,1024", "--screenshot="+shot, url)
+	t.Logf("screenshot took %v", time.Since(start).Round(time.Millisecond))
+	if p := consoleProblems(stderr); len(p) > 0 {
+		t.Errorf("console messages while taking the screenshot:\n%s", strings.Join(p, "\n"))
+	}
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatalf("no screenshot: %v", err)
+	}
+	defer f.Close()
+	st, _ := f.Stat()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("screenshot is not a PNG: %v", err)
+	}
+	colors := distinctColors(img, 1000)
+	t.Logf("screenshot %s: %d bytes, %v, %d+ colours", shot, st.Size(), img.Bounds().Size(), colors)
+	if st.Size() < 20<<10 || img.Bounds().Dx() < 1000 || colors < 20 {
+		t.Errorf("screenshot looks empty: %d bytes, %v, %d colours", st.Size(), img.Bounds().Size(), colors)
+	}
+}
+
+// distinctColors counts the distinct colours of img, up to limit.
+func distinctColors(img image.Image, limit int) int {
+	seen := map[[4]uint32]bool{}
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y += 2 {
+		for x := b.Min.X; x < b.Max.X; x += 2 {
+			r, g, bl, a := img.At(x, y).RGBA()
+			seen[[4]uint32{r, g, bl, a}] = true
+			if len(seen) >= limit {
+				return limit
+			}
+		}
+	}
+	return len(seen)
+}
