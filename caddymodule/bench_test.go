@@ -1,9 +1,14 @@
 package caddymodule
 
 import (
+	"io"
 	"net/http"
 	"strconv"
 	"testing"
+	"time"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
 
 	"github.com/robotsguard/caddy-robots-txt/config"
 )
@@ -13,6 +18,8 @@ import (
 // gives them (replacer, log fields, vars).
 func BenchmarkHandler(b *testing.B) {
 	h, _ := newTestHandler(b, config.Config{File: writeRobots(b, testRobots), Mode: "enforce", DisableReload: true})
+	// Violations are logged as in production: JSON, to a writer.
+	h.logger = zap.New(zapcore.NewCore(zapcore.NewJSONEncoder(zap.NewProductionEncoderConfig()), zapcore.AddSync(io.Discard), zapcore.InfoLevel))
 	w := &discardWriter{h: http.Header{}}
 	for _, bc := range []struct {
 		name, ua, path string
@@ -63,6 +70,42 @@ func BenchmarkIdentify(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			h.classify(uaChrome, snap)
+		}
+	})
+}
+
+// BenchmarkMonitoring measures what compliance monitoring adds to a bot
+// request: the client address, the fetch-tracker lookup, the per-bot
+// counters (Prometheus and admin stats) and, for a disallowed request,
+// the grace check against one earlier version. People's requests never
+// reach this code (see BenchmarkHandler/human).
+func BenchmarkMonitoring(b *testing.B) {
+	h, _ := newTestHandler(b, config.Config{File: writeRobots(b, testRobots), DisableReload: true})
+	r := withIP(newRequest("GET", "/private/x", uaAhrefs), "203.0.113.5")
+	h.tracker.record("AhrefsBot", clientAddr(r), time.Now(), "\"v1\"")
+	c := countersFor("AhrefsBot")
+	old := newSnapshot([]byte("User-agent: *\nDisallow: /old/\n"), time.Now())
+	src := &source{}
+	src.publish(old, time.Hour)
+	src.publish(newSnapshot([]byte(testRobots), time.Now()), time.Hour)
+	snap := src.current()
+	b.Run("allowed", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			fetch, ok := h.tracker.last("AhrefsBot", clientAddr(r))
+			_, _ = fetch, ok
+			c.request(verdictAllowed, actPassed, 1)
+		}
+	})
+	b.Run("disallowed-with-grace-check", func(b *testing.B) {
+		b.ReportAllocs()
+		now := time.Now()
+		for b.Loop() {
+			// The client's fetch is unknown: the worst case, every
+			// version in the window is judged.
+			h.tracker.last("AhrefsBot", clientAddr(r))
+			graceAllows(snap, uaAhrefs, "/private/x", "", fetchRecord{}, false, time.Hour, now)
+			c.request(verdictGrace, actPassed, 1)
 		}
 	})
 }

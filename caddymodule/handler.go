@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/netip"
+	"strings"
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
@@ -120,7 +121,7 @@ func (h *Handler) serveRobotsTxt(w http.ResponseWriter, r *http.Request, next ca
 
 // annotate sets the placeholders and access-log fields of a bot request.
 func (h *Handler) annotate(r *http.Request, id identity, snap *snapshot, v robots.Verdict, verdict, action int, fetch fetchRecord, fetched bool, now time.Time) {
-	e := logEntry{
+	e := &logEntry{
 		bot:     id.name,
 		group:   snap.groupNames[id.group],
 		verdict: verdictNames[verdict],
@@ -136,23 +137,52 @@ func (h *Handler) annotate(r *http.Request, id identity, snap *snapshot, v robot
 		e.fetchedAgo = int64(now.Sub(fetch.at) / time.Second)
 	}
 	if repl, ok := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer); ok {
-		repl.Set("http.robots_txt.bot", e.bot)
-		repl.Set("http.robots_txt.group", e.group)
-		repl.Set("http.robots_txt.verdict", e.verdict)
-		repl.Set("http.robots_txt.rule", e.rule)
-		repl.Set("http.robots_txt.line", e.line)
-		repl.Set("http.robots_txt.mode", e.mode)
-		repl.Set("http.robots_txt.action", e.action)
-		if e.tracked {
-			repl.Set("http.robots_txt.fetched", e.fetched)
-			if e.fetched {
-				repl.Set("http.robots_txt.fetched_ago", e.fetchedAgo)
-			}
+		// One provider per request answers every {http.robots_txt.*}
+		// placeholder from the latest entry, which costs far less than
+		// setting each value (a boxed string apiece).
+		if _, ok := repl.Get(entryKey); !ok {
+			repl.Map(func(key string) (any, bool) {
+				name, ok := strings.CutPrefix(key, "http.robots_txt.")
+				if !ok {
+					return nil, false
+				}
+				ent, _ := repl.Get(entryKey)
+				return ent.(*logEntry).placeholder(name)
+			})
 		}
+		repl.Set(entryKey, e)
 	}
 	if extra, ok := r.Context().Value(caddyhttp.ExtraLogFieldsCtxKey).(*caddyhttp.ExtraLogFields); ok {
 		extra.Set(zap.Object("robots_txt", e))
 	}
+}
+
+// entryKey holds a request's latest *logEntry in its replacer.
+const entryKey = "robots_txt.entry"
+
+// placeholder returns the value of {http.robots_txt.<name>}.
+func (e *logEntry) placeholder(name string) (any, bool) {
+	switch name {
+	case "bot":
+		return e.bot, true
+	case "group":
+		return e.group, true
+	case "verdict":
+		return e.verdict, true
+	case "rule":
+		return e.rule, true
+	case "line":
+		return e.line, true
+	case "mode":
+		return e.mode, true
+	case "action":
+		return e.action, true
+	case "fetched":
+		return e.fetched, e.tracked
+	case "fetched_ago":
+		return e.fetchedAgo, e.tracked && e.fetched
+	}
+	return nil, false
 }
 
 // logEntry is the robots_txt object of an access-log entry.
@@ -165,7 +195,7 @@ type logEntry struct {
 }
 
 // MarshalLogObject implements zapcore.ObjectMarshaler.
-func (e logEntry) MarshalLogObject(enc zapcore.ObjectEncoder) error {
+func (e *logEntry) MarshalLogObject(enc zapcore.ObjectEncoder) error {
 	enc.AddString("bot", e.bot)
 	enc.AddString("group", e.group)
 	enc.AddString("verdict", e.verdict)
