@@ -3,6 +3,7 @@ package caddymodule
 import (
 	"errors"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -175,3 +176,25 @@ func (d *discardWriter) Write(b []byte) (int, error) { return len(b), nil }
 func (d *discardWriter) WriteHeader(int)             {}
 
 var nextNoop = caddyhttp.HandlerFunc(func(http.ResponseWriter, *http.Request) error { return nil })
+
+// TestCacheIsBounded: however many distinct User-Agents arrive, the
+// classification cache holds at most cache entries, and very long headers
+// are not kept at all.
+func TestCacheIsBounded(t *testing.T) {
+	h, _ := newTestHandler(t, config.Config{File: writeRobots(t, testRobots), Cache: 1000})
+	for i := 0; i < 20000; i++ {
+		ua := uaChrome + " Build/" + strconv.Itoa(i)
+		if i%2 == 0 {
+			ua = "python-requests/2." + strconv.Itoa(i)
+		}
+		serve(h, newRequest("GET", "/private/x", ua))
+	}
+	if n := h.idents.Len(); n != 1000 {
+		t.Errorf("cache holds %d entries, want 1000", n)
+	}
+	h.idents.Purge()
+	serve(h, newRequest("GET", "/x", strings.Repeat("x", maxCachedUserAgent+1)))
+	if n := h.idents.Len(); n != 0 {
+		t.Errorf("a %d-byte header was cached", maxCachedUserAgent+1)
+	}
+}
