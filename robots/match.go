@@ -194,54 +194,47 @@ func cmpUint32(a, b uint32) int {
 	return 0
 }
 
+// gramCounts estimates how many rules have each trigram: a small table of
+// counters indexed by a hash of the trigram. Collisions only make a
+// trigram look commoner than it is, which can cost a lookup some extra
+// candidates but never a match.
+type gramCounts [1 << 12]uint16
+
+func gramSlot(g uint32) uint32 { return (g * 0x9E3779B1) >> 20 }
+
 // indexWilds builds the trigram index of the wildcard rules ws, which
-// start at wilds[lo].
-func indexWilds(ws []wildRule, lo int32) gramIndex {
-	// Every (trigram, rule) pair, once per rule; sorted, the length of a
-	// trigram's run is how many rules have it.
-	var pairs []gramRule
+// start at wilds[lo], using counts as scratch space.
+func indexWilds(ws []wildRule, lo int32, counts *gramCounts) gramIndex {
+	*counts = gramCounts{}
 	for i := range ws {
-		first := len(pairs)
 		for _, s := range ws[i].segs {
 			for j := 0; j+3 <= len(s); j++ {
-				g := trigram(bytesOf(s[j:]))
-				if !slices.ContainsFunc(pairs[first:], func(p gramRule) bool { return p.gram == g }) {
-					pairs = append(pairs, gramRule{g, int32(i)})
+				if c := &counts[gramSlot(trigram(bytesOf(s[j:])))]; *c < ^uint16(0) {
+					*c++
 				}
 			}
 		}
 	}
-	slices.SortFunc(pairs, func(a, b gramRule) int { return cmpUint32(a.gram, b.gram) })
-	type choice struct {
-		gram uint32
-		n    int
-	}
-	rarest := make([]choice, len(ws))
-	for i := 0; i < len(pairs); {
-		j := i + 1
-		for j < len(pairs) && pairs[j].gram == pairs[i].gram {
-			j++
-		}
-		for _, p := range pairs[i:j] {
-			if c := &rarest[p.wild]; c.n == 0 || j-i < c.n {
-				*c = choice{p.gram, j - i}
-			}
-		}
-		i = j
-	}
-
 	bits, logBits := 64, uint32(6)
 	for bits < 8*len(ws) {
 		bits, logBits = bits<<1, logBits+1
 	}
-	gi := gramIndex{filter: make([]uint64, bits/64), shift: 32 - logBits}
-	for i, c := range rarest {
-		if c.n == 0 {
+	gi := gramIndex{filter: make([]uint64, bits/64), shift: 32 - logBits, entries: make([]gramRule, 0, len(ws))}
+	for i := range ws {
+		best, found := uint32(0), false
+		for _, s := range ws[i].segs {
+			for j := 0; j+3 <= len(s); j++ {
+				if g := trigram(bytesOf(s[j:])); !found || counts[gramSlot(g)] < counts[gramSlot(best)] {
+					best, found = g, true
+				}
+			}
+		}
+		if !found {
 			gi.always = append(gi.always, lo+int32(i))
 			continue
 		}
-		gi.entries = append(gi.entries, gramRule{c.gram, lo + int32(i)})
-		w, b := gi.bit(c.gram)
+		gi.entries = append(gi.entries, gramRule{best, lo + int32(i)})
+		w, b := gi.bit(best)
 		gi.filter[w] |= b
 	}
 	slices.SortStableFunc(gi.entries, func(a, b gramRule) int { return cmpUint32(a.gram, b.gram) })
@@ -251,8 +244,9 @@ func indexWilds(ws []wildRule, lo int32) gramIndex {
 // groupBuilder collects a group's rules before they are compiled into a
 // matcher.
 type groupBuilder struct {
-	pend []pendingRule
-	segs []string // the segments of every wildcard rule, for reuse
+	pend   []pendingRule
+	segs   []string    // the segments of every wildcard rule, for reuse
+	counts *gramCounts // scratch space of indexWilds
 }
 
 // pendingRule is a rule split into its literal prefix and the rest.
@@ -393,7 +387,10 @@ func (gb *groupBuilder) compile() matcher {
 	for i := range m.infos {
 		if nr := &m.infos[i]; nr.wildN >= minIndexedWilds {
 			nr.gram = int32(len(m.grams))
-			m.grams = append(m.grams, indexWilds(m.wilds[nr.wildLo:nr.wildLo+nr.wildN], nr.wildLo))
+			if gb.counts == nil {
+				gb.counts = new(gramCounts)
+			}
+			m.grams = append(m.grams, indexWilds(m.wilds[nr.wildLo:nr.wildLo+nr.wildN], nr.wildLo, gb.counts))
 		}
 	}
 	m.trie = buildTrie(keys, vals)
