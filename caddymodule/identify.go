@@ -32,6 +32,34 @@ var browserTokens = map[string]bool{
 	"macintosh": true, "iphone": true, "ipad": true,
 }
 
+// namesProduct reports whether ua names the agent name as a product, as
+// crawlers do ("GPTBot/1.1", "(compatible; Bytespider;", a bare
+// "CCBot"), rather than merely containing the word: a robots.txt group
+// named "Intel" or "Mac" must not turn "Intel Mac OS X" browsers into bots.
+// Browsers' own product tokens never count.
+func namesProduct(ua, name string) bool {
+	if len(name) < 3 || browserTokens[strings.ToLower(name)] {
+		return false
+	}
+	for i := 0; i+len(name) <= len(ua); i++ {
+		if !strings.EqualFold(ua[i:i+len(name)], name) {
+			continue
+		}
+		if i > 0 && isWordByte(ua[i-1]) {
+			continue
+		}
+		end := i + len(name)
+		if end == len(ua) || ua[end] == '/' || ua[end] == ';' || ua[end] == ')' {
+			return true
+		}
+	}
+	return false
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_'
+}
+
 // identify decides whether the client sending ua is a bot and, if so,
 // which group of snap it must obey. Results are cached per header.
 func (h *Handler) identify(ua string, snap *snapshot) identity {
@@ -53,9 +81,13 @@ func (h *Handler) classify(ua string, snap *snapshot) identity {
 	group, name := snap.file.GroupForUserAgent(ua)
 	bot, known := h.classifier.Classify(ua)
 	switch {
-	case name != "" && !browserTokens[strings.ToLower(name)]:
+	case name != "" && namesProduct(ua, name):
 		// The file names this client: whatever else it looks like, the
 		// site's own robots.txt speaks to it.
+		id.bot, id.name = true, name
+	case bot && name != "" && !browserTokens[strings.ToLower(name)]:
+		// A bot whose group the file names (Googlebot-Image/1.0 in a
+		// googlebot group) goes by the file's name for it.
 		id.bot, id.name = true, name
 	case bot && known != "":
 		id.bot, id.name = true, known

@@ -112,3 +112,5 @@ func withIP(r *http.Request, ip string) *http.Request {
 	setClientIP(r, ip)
 	return r
 }
+
+func configWithInline(text string) config.Config { return config.Config{Inline: text} }
