@@ -121,47 +121,45 @@ func (h *Handler) serveRobotsTxt(w http.ResponseWriter, r *http.Request, next ca
 
 // annotate sets the placeholders and access-log fields of a bot request.
 func (h *Handler) annotate(r *http.Request, id identity, snap *snapshot, v robots.Verdict, verdict, action int, fetch fetchRecord, fetched bool, now time.Time) {
-	e := &logEntry{
+	// One entry per request serves both the access log and, through one
+	// placeholder provider, every {http.robots_txt.*}: setting each value
+	// instead would box a string apiece, and asking the replacer whether
+	// the provider exists would run every other provider first.
+	e, ok := caddyhttp.GetVar(r.Context(), entryVar).(*logEntry)
+	if !ok {
+		e = new(logEntry)
+		caddyhttp.SetVar(r.Context(), entryVar, e)
+		if repl, ok := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer); ok {
+			repl.Map(e.placeholder)
+		}
+	}
+	*e = logEntry{
 		bot:     id.name,
 		group:   snap.groupNames[id.group],
 		verdict: verdictNames[verdict],
 		mode:    h.Mode,
 		action:  actionNames[action],
+		rule:    v.Rule,
 		tracked: action != actServed,
 		fetched: fetched,
 	}
-	if v.Rule != nil {
-		e.rule, e.line = v.Rule.String(), v.Rule.Line
-	}
 	if fetched {
 		e.fetchedAgo = int64(now.Sub(fetch.at) / time.Second)
-	}
-	if repl, ok := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer); ok {
-		// One provider per request answers every {http.robots_txt.*}
-		// placeholder from the latest entry, which costs far less than
-		// setting each value (a boxed string apiece).
-		if _, ok := repl.Get(entryKey); !ok {
-			repl.Map(func(key string) (any, bool) {
-				name, ok := strings.CutPrefix(key, "http.robots_txt.")
-				if !ok {
-					return nil, false
-				}
-				ent, _ := repl.Get(entryKey)
-				return ent.(*logEntry).placeholder(name)
-			})
-		}
-		repl.Set(entryKey, e)
 	}
 	if extra, ok := r.Context().Value(caddyhttp.ExtraLogFieldsCtxKey).(*caddyhttp.ExtraLogFields); ok {
 		extra.Set(zap.Object("robots_txt", e))
 	}
 }
 
-// entryKey holds a request's latest *logEntry in its replacer.
-const entryKey = "robots_txt.entry"
+// entryVar is the request variable holding the request's *logEntry.
+const entryVar = "robots_txt.entry"
 
-// placeholder returns the value of {http.robots_txt.<name>}.
-func (e *logEntry) placeholder(name string) (any, bool) {
+// placeholder returns the value of a {http.robots_txt.*} placeholder.
+func (e *logEntry) placeholder(key string) (any, bool) {
+	name, ok := strings.CutPrefix(key, "http.robots_txt.")
+	if !ok {
+		return nil, false
+	}
 	switch name {
 	case "bot":
 		return e.bot, true
@@ -170,9 +168,12 @@ func (e *logEntry) placeholder(name string) (any, bool) {
 	case "verdict":
 		return e.verdict, true
 	case "rule":
-		return e.rule, true
+		return e.rule.String(), true
 	case "line":
-		return e.line, true
+		if e.rule == nil {
+			return 0, true
+		}
+		return e.rule.Line, true
 	case "mode":
 		return e.mode, true
 	case "action":
@@ -187,11 +188,11 @@ func (e *logEntry) placeholder(name string) (any, bool) {
 
 // logEntry is the robots_txt object of an access-log entry.
 type logEntry struct {
-	bot, group, verdict, rule, mode, action string
-	line                                    int
-	tracked                                 bool // a judged request, not a fetch of /robots.txt
-	fetched                                 bool
-	fetchedAgo                              int64
+	bot, group, verdict, mode, action string
+	rule                              *robots.Rule // the deciding rule, or nil
+	tracked                           bool         // a judged request, not a fetch of /robots.txt
+	fetched                           bool
+	fetchedAgo                        int64
 }
 
 // MarshalLogObject implements zapcore.ObjectMarshaler.
@@ -199,9 +200,9 @@ func (e *logEntry) MarshalLogObject(enc zapcore.ObjectEncoder) error {
 	enc.AddString("bot", e.bot)
 	enc.AddString("group", e.group)
 	enc.AddString("verdict", e.verdict)
-	if e.rule != "" {
-		enc.AddString("rule", e.rule)
-		enc.AddInt("line", e.line)
+	if e.rule != nil {
+		enc.AddString("rule", e.rule.String())
+		enc.AddInt("line", e.rule.Line)
 	}
 	enc.AddString("mode", e.mode)
 	enc.AddString("action", e.action)

@@ -81,13 +81,23 @@ func (g *Group) Decide(pathAndQuery string) Verdict {
 	if pathAndQuery == "" {
 		pathAndQuery = "/"
 	}
-	var p []byte
-	if isCanonical(pathAndQuery) {
-		p = bytesOf(pathAndQuery)
-	} else {
-		var buf [1024]byte
-		p = appendCanonical(buf[:0], pathAndQuery)
+	if !isCanonical(pathAndQuery) {
+		return g.decideCanonicalized(pathAndQuery)
 	}
+	return g.decide(bytesOf(pathAndQuery))
+}
+
+// decideCanonicalized canonicalizes the path in a buffer on its own
+// stack frame: kept out of Decide, the buffer does not make every call
+// grow the goroutine's stack.
+//
+//go:noinline
+func (g *Group) decideCanonicalized(pathAndQuery string) Verdict {
+	var buf [1024]byte
+	return g.decide(appendCanonical(buf[:0], pathAndQuery))
+}
+
+func (g *Group) decide(p []byte) Verdict {
 	if isRobotsTxt(p) {
 		return Verdict{Allowed: true}
 	}
