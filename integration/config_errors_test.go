@@ -21,22 +21,11 @@ func TestConfigErrors(t *testing.T) {
 	}
 	robotsFile := filepath.Join(dir, "robots.txt")
 	writeFile(t, robotsFile, "User-agent: *\nDisallow: /private/\n")
-	unreadable := filepath.Join(dir, "unreadable-robots.txt")
-	writeFile(t, unreadable, "User-agent: *\nDisallow: /\n")
-	if err := os.Chmod(unreadable, 0o000); err != nil {
-		t.Fatal(err)
-	}
 	fifo := filepath.Join(dir, "robots-fifo.txt")
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	// Readable to an unprivileged Caddy except for the unreadable file.
-	if err := os.Chmod(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chmod(filepath.Dir(dir), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	unreadable := unreadableRobots(t, dir)
 
 	// Each block starts at line 1 of its Caddyfile; the robots_txt
 	// directive is on line 3.
@@ -113,17 +102,7 @@ func TestConfigErrorsJSON(t *testing.T) {
 	if err := os.MkdirAll(robotsDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	unreadable := filepath.Join(dir, "unreadable-robots.txt")
-	writeFile(t, unreadable, "User-agent: *\nDisallow: /\n")
-	if err := os.Chmod(unreadable, 0o000); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chmod(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chmod(filepath.Dir(dir), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	unreadable := unreadableRobots(t, dir)
 	cases := []struct {
 		name    string
 		handler map[string]any
@@ -177,4 +156,22 @@ func TestConfigErrorsJSON(t *testing.T) {
 			}
 		})
 	}
+}
+
+// unreadableRobots writes a robots.txt in dir that only root can read, and
+// makes dir (and its parent) readable to an unprivileged Caddy, so that the
+// file is the only thing it cannot read.
+func unreadableRobots(t *testing.T, dir string) string {
+	t.Helper()
+	unreadable := filepath.Join(dir, "unreadable-robots.txt")
+	writeFile(t, unreadable, "User-agent: *\nDisallow: /\n")
+	if err := os.Chmod(unreadable, 0o000); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{dir, filepath.Dir(dir)} {
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return unreadable
 }

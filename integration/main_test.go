@@ -412,6 +412,14 @@ type response struct {
 
 // do sends a request with the given User-Agent (none when empty) and
 // extra headers ("Name: value").
+// setHeaders sets "Name: value" headers on req.
+func setHeaders(req *http.Request, headers []string) {
+	for _, h := range headers {
+		k, v, _ := strings.Cut(h, ":")
+		req.Header.Set(strings.TrimSpace(k), strings.TrimSpace(v))
+	}
+}
+
 func (inst *instance) do(t testing.TB, method, path, ua string, headers ...string) response {
 	t.Helper()
 	req, err := http.NewRequest(method, inst.url(path), nil)
@@ -420,10 +428,7 @@ func (inst *instance) do(t testing.TB, method, path, ua string, headers ...strin
 	}
 	req.Host = inst.host
 	req.Header.Set("User-Agent", ua)
-	for _, h := range headers {
-		k, v, _ := strings.Cut(h, ":")
-		req.Header.Set(strings.TrimSpace(k), strings.TrimSpace(v))
-	}
+	setHeaders(req, headers)
 	resp, err := inst.client.Do(req)
 	if err != nil {
 		t.Fatalf("%s %s (UA %q): %v\nstderr:\n%s", method, path, ua, err, inst.stderr.String())

@@ -82,10 +82,7 @@ func monAdmin(t testing.TB, inst *instance, method, path, contentType string, bo
 	if contentType != "" {
 		req.Header.Set("Content-Type", contentType)
 	}
-	for _, h := range headers {
-		k, v, _ := strings.Cut(h, ":")
-		req.Header.Set(strings.TrimSpace(k), strings.TrimSpace(v))
-	}
+	setHeaders(req, headers)
 	resp, err := inst.client.Do(req)
 	if err != nil {
 		t.Fatalf("%s admin %s: %v", method, path, err)

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/url"
@@ -91,10 +90,7 @@ func Check(w io.Writer, f *robots.File, file, ua string, targets []string, asJSO
 		out.Results = append(out.Results, res)
 	}
 	if asJSON {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		return code, enc.Encode(out)
+		return code, writeJSON(w, out)
 	}
 
 	ew := &errWriter{w: w}

@@ -12,11 +12,15 @@ import (
 )
 
 // WriteJSON writes the report as indented JSON (the --format json output).
-func (r *Report) WriteJSON(w io.Writer) error {
+func (r *Report) WriteJSON(w io.Writer) error { return writeJSON(w, r) }
+
+// writeJSON writes v as the commands' JSON output: indented, with <, >
+// and & left as they are (the output is read by programs, not browsers).
+func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(r)
+	return enc.Encode(v)
 }
 
 // group3 renders n with thousands separators: 1234567 is "1,234,567".

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"encoding/json"
 	"io"
 	"strings"
 
@@ -68,10 +67,7 @@ func Lint(w io.Writer, body []byte, file string, asJSON bool) (int, error) {
 		code = ExitLintErrors
 	}
 	if asJSON {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		return code, enc.Encode(out)
+		return code, writeJSON(w, out)
 	}
 	ew := &errWriter{w: w}
 	for _, d := range out.Diagnostics {
