@@ -1,0 +1,145 @@
+package judge
+
+import (
+	"strings"
+	"time"
+
+	"github.com/robotsguard/caddy-robots-txt/robots"
+)
+
+// Version is one version of a site's robots.txt, compiled, and the
+// versions before it that are still in force for grace. It is immutable
+// once published.
+type Version struct {
+	// File is the parsed file; nil when there is no robots.txt, which
+	// allows everything.
+	File *robots.File
+	// ETag names the version's content.
+	ETag string
+	// Since is when the version came into force.
+	Since time.Time
+	// Earlier are the versions before this one that were in force within
+	// the grace window, newest first: Earlier[0] until Since, Earlier[i]
+	// until Earlier[i-1].Since.
+	Earlier []*Version
+
+	groupNames map[*robots.Group]string
+}
+
+// NewVersion compiles a version of robots.txt; a nil file stands for no
+// robots.txt at all.
+func NewVersion(f *robots.File, etag string) *Version {
+	v := &Version{File: f, ETag: etag}
+	if f != nil {
+		groups := f.Groups()
+		v.groupNames = make(map[*robots.Group]string, len(groups))
+		for _, g := range groups {
+			v.groupNames[g] = strings.Join(g.Agents, ", ")
+		}
+	}
+	return v
+}
+
+// GroupName renders a group's agent names for logs; "" for nil.
+func (v *Version) GroupName(g *robots.Group) string { return v.groupNames[g] }
+
+// MaxEarlier bounds the versions kept for grace, whatever the window.
+const MaxEarlier = 32
+
+// Follow makes v the successor of prev at now: v comes into force and
+// keeps the versions before it that were in force within window. It must
+// be called before v is published.
+func (v *Version) Follow(prev *Version, now time.Time, window time.Duration) {
+	v.Since = now
+	if prev == nil || window <= 0 {
+		return
+	}
+	cutoff := now.Add(-window)
+	v.Earlier = append(v.Earlier, prev.withoutHistory())
+	for i, old := range prev.Earlier {
+		// old was in force until the version after it came in.
+		until := prev.Since
+		if i > 0 {
+			until = prev.Earlier[i-1].Since
+		}
+		if until.Before(cutoff) || len(v.Earlier) == MaxEarlier {
+			break
+		}
+		v.Earlier = append(v.Earlier, old)
+	}
+}
+
+// withoutHistory is v without its Earlier versions, so that a chain of
+// versions does not hold every version before it.
+func (v *Version) withoutHistory() *Version {
+	if len(v.Earlier) == 0 {
+		return v
+	}
+	c := *v
+	c.Earlier = nil
+	return &c
+}
+
+// Fetch is a client's last fetch of robots.txt: when, and which version.
+type Fetch struct {
+	At   time.Time
+	ETag string
+}
+
+// Request is a bot request as grace needs it.
+type Request struct {
+	UA      string
+	Paths   Paths
+	Now     time.Time
+	Fetch   Fetch
+	Fetched bool // Fetch is known
+}
+
+// GraceAllows reports whether an earlier version of robots.txt, one this
+// client may still be obeying, allows the request that v disallows.
+// RFC 9309 lets a crawler cache robots.txt for up to 24 hours, so a path
+// disallowed a minute ago is no violation yet for a crawler that read the
+// file this morning.
+//
+// When the client's last fetch is known, only the version it got counts
+// (and none, if it already got the current one or its copy is older than
+// the window); otherwise any version in force within the window does.
+func (v *Version) GraceAllows(r *Request, window time.Duration) bool {
+	if window <= 0 || len(v.Earlier) == 0 {
+		return false
+	}
+	cutoff := r.Now.Add(-window)
+	if r.Fetched {
+		if r.Fetch.ETag == v.ETag || r.Fetch.At.Before(cutoff) {
+			return false
+		}
+	}
+	for i, old := range v.Earlier {
+		until := v.Since
+		if i > 0 {
+			until = v.Earlier[i-1].Since
+		}
+		if until.Before(cutoff) {
+			break
+		}
+		if r.Fetched && old.ETag != r.Fetch.ETag {
+			continue
+		}
+		if old.allows(r) {
+			return true
+		}
+		if r.Fetched {
+			return false
+		}
+	}
+	return false
+}
+
+// allows judges a request against this version alone.
+func (v *Version) allows(r *Request) bool {
+	if v.File == nil {
+		return true
+	}
+	g, _ := v.File.GroupForUserAgent(r.UA)
+	return r.Paths.Decide(g).Allowed
+}

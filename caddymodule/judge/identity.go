@@ -1,0 +1,94 @@
+package judge
+
+import (
+	"strings"
+
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/botdetect"
+	"github.com/robotsguard/caddy-robots-txt/robots"
+)
+
+// Generic names a bot that neither the file nor the classifier names.
+const Generic = "generic"
+
+// Identity is what a User-Agent header says about a client, against one
+// version of robots.txt.
+type Identity struct {
+	// Bot tells whether the client is held to robots.txt.
+	Bot bool
+	// Name is the file's agent name for the client, a known crawler's
+	// name, or Generic; "" for people.
+	Name string
+	// Group is the group the client obeys; nil when the file has none
+	// for it (or for people).
+	Group *robots.Group
+}
+
+// Identify decides whether the client sending ua is a bot and, if so,
+// what it is called and which group of f it obeys. An exempt client (an
+// operator's humans entry) is never a bot; a client the file names as a
+// product is always one.
+func Identify(c *botdetect.Classifier, f *robots.File, ua string) Identity {
+	if c.Exempt(ua) {
+		return Identity{}
+	}
+	group, name := f.GroupForUserAgent(ua)
+	bot, known := c.Classify(ua)
+	var id Identity
+	switch {
+	case name != "" && namesProduct(ua, name):
+		// The file names this client: whatever else it looks like, the
+		// site's own robots.txt speaks to it.
+		id.Bot, id.Name = true, name
+	case bot && name != "" && !browserTokens[strings.ToLower(name)]:
+		// A bot whose group the file names (Googlebot-Image/1.0 in a
+		// googlebot group) goes by the file's name for it.
+		id.Bot, id.Name = true, name
+	case bot && known != "":
+		id.Bot, id.Name = true, known
+	case bot:
+		id.Bot, id.Name = true, Generic
+	default:
+		return id
+	}
+	id.Group = group
+	return id
+}
+
+// browserTokens are product tokens every browser sends. A robots.txt that
+// names one ("User-agent: Mozilla") would otherwise turn every person into
+// a bot; its group still applies to clients that are bots by their looks.
+var browserTokens = map[string]bool{
+	"mozilla": true, "applewebkit": true, "khtml": true, "gecko": true,
+	"like": true, "chrome": true, "safari": true, "firefox": true,
+	"version": true, "mobile": true, "compatible": true, "edg": true,
+	"opera": true, "windows": true, "linux": true, "android": true,
+	"macintosh": true, "iphone": true, "ipad": true,
+}
+
+// namesProduct reports whether ua names the agent name as a product, as
+// crawlers do ("GPTBot/1.1", "(compatible; Bytespider;", a bare
+// "CCBot"), rather than merely containing the word: a robots.txt group
+// named "Intel" or "Mac" must not turn "Intel Mac OS X" browsers into bots.
+// Browsers' own product tokens never count.
+func namesProduct(ua, name string) bool {
+	if len(name) < 3 || browserTokens[strings.ToLower(name)] {
+		return false
+	}
+	for i := 0; i+len(name) <= len(ua); i++ {
+		if !strings.EqualFold(ua[i:i+len(name)], name) {
+			continue
+		}
+		if i > 0 && isWordByte(ua[i-1]) {
+			continue
+		}
+		end := i + len(name)
+		if end == len(ua) || ua[end] == '/' || ua[end] == ';' || ua[end] == ')' {
+			return true
+		}
+	}
+	return false
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_'
+}

@@ -1,0 +1,116 @@
+package judge
+
+import (
+	"go.uber.org/zap/zapcore"
+
+	"github.com/robotsguard/caddy-robots-txt/robots"
+)
+
+// The access-log object of a bot request and its fields. The handler
+// writes them (Judgment.MarshalLogObject), placeholders are named after
+// them ({http.robots_txt.<field>}), and the report reads them (Record).
+const (
+	LogObject       = "robots_txt"
+	FieldBot        = "bot"
+	FieldGroup      = "group"
+	FieldVerdict    = "verdict"
+	FieldRule       = "rule"
+	FieldLine       = "line"
+	FieldMode       = "mode"
+	FieldAction     = "action"
+	FieldFetched    = "fetched"
+	FieldFetchedAgo = "fetched_ago"
+)
+
+// Judgment is the handler's conclusion about one bot request. It is built
+// once per request and then written to the access log, offered as
+// placeholders and counted, so that all three say the same.
+type Judgment struct {
+	// Bot names the client: the file's agent name, a known crawler's
+	// name, an operator's bots entry, or "generic".
+	Bot string
+	// Group is the agent names of the group the bot obeys, joined by
+	// ", "; "" when the file has none for it.
+	Group   string
+	Verdict Verdict
+	Action  Action
+	// Mode is the handler's mode, "enforce" or "monitor".
+	Mode string
+	// Rule is the rule that decided, or nil when none matched.
+	Rule *robots.Rule
+	// Judged is false for a fetch of /robots.txt, which is served, not
+	// judged, and so has no fetch record of its own to report.
+	Judged bool
+	// Fetched tells whether this client was seen fetching robots.txt;
+	// FetchedAgo is how long before the request, in seconds.
+	Fetched    bool
+	FetchedAgo int64
+}
+
+// MarshalLogObject implements zapcore.ObjectMarshaler.
+func (j *Judgment) MarshalLogObject(enc zapcore.ObjectEncoder) error {
+	enc.AddString(FieldBot, j.Bot)
+	enc.AddString(FieldGroup, j.Group)
+	enc.AddString(FieldVerdict, j.Verdict.String())
+	if j.Rule != nil {
+		enc.AddString(FieldRule, j.Rule.String())
+		enc.AddInt(FieldLine, j.Rule.Line)
+	}
+	enc.AddString(FieldMode, j.Mode)
+	enc.AddString(FieldAction, j.Action.String())
+	if j.Judged {
+		enc.AddBool(FieldFetched, j.Fetched)
+		if j.Fetched {
+			enc.AddInt64(FieldFetchedAgo, j.FetchedAgo)
+		}
+	}
+	return nil
+}
+
+// Placeholder returns the value of the field named name, as the
+// placeholder {http.robots_txt.<name>} shows it; ok is false for an
+// unknown name and for a field the judgment does not have.
+func (j *Judgment) Placeholder(name string) (v any, ok bool) {
+	switch name {
+	case FieldBot:
+		return j.Bot, true
+	case FieldGroup:
+		return j.Group, true
+	case FieldVerdict:
+		return j.Verdict.String(), true
+	case FieldRule:
+		return j.Rule.String(), true
+	case FieldLine:
+		if j.Rule == nil {
+			return 0, true
+		}
+		return j.Rule.Line, true
+	case FieldMode:
+		return j.Mode, true
+	case FieldAction:
+		return j.Action.String(), true
+	case FieldFetched:
+		return j.Fetched, j.Judged
+	case FieldFetchedAgo:
+		return j.FetchedAgo, j.Judged && j.Fetched
+	}
+	return nil, false
+}
+
+// Record is a Judgment as read back from a JSON access log: the
+// robots_txt object of an entry. Its JSON names are the Field constants
+// (a test holds them together).
+type Record struct {
+	Bot        string   `json:"bot"`
+	Group      string   `json:"group"`
+	Verdict    Verdict  `json:"verdict"`
+	Rule       string   `json:"rule"`
+	Line       int      `json:"line"`
+	Mode       string   `json:"mode"`
+	Action     Action   `json:"action"`
+	Fetched    *bool    `json:"fetched"`
+	FetchedAgo *float64 `json:"fetched_ago"`
+}
+
+// Interface guards
+var _ zapcore.ObjectMarshaler = (*Judgment)(nil)

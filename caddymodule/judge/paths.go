@@ -1,0 +1,112 @@
+package judge
+
+import (
+	"net/url"
+	"path"
+	"strings"
+
+	"github.com/robotsguard/caddy-robots-txt/robots"
+)
+
+// Paths are the spellings of one request's path (with query) that
+// robots.txt is matched against; see PathsOf.
+type Paths struct {
+	// Primary is built from the decoded path, the one a file server
+	// serves.
+	Primary string
+	// Alt is the path as the client escaped it, when decoding changes
+	// its meaning ("/a%2Fb"); "" otherwise.
+	Alt string
+}
+
+// PathsOf returns the spellings of a request URL that robots.txt is
+// matched against. Dot-segments and repeated slashes are resolved and
+// percent-encoding is made canonical, so "/%70rivate", "//private",
+// "/./private" and "/public/../private" are all "/private".
+//
+// The primary spelling is built from the decoded path, which is what a
+// file server serves (Caddy's turns "/a%2Fb" into the file "/a/b"). When
+// the request spelled its path with escapes that decoding changes, Alt is
+// that spelling too, cleaned the same way; a request is disallowed if
+// either spelling is, so neither reading can be used to slip past.
+func PathsOf(u *url.URL) Paths {
+	query := ""
+	if u.RawQuery != "" {
+		query = "?" + u.RawQuery
+	}
+	p := Paths{Primary: encodePath(cleanPath(u.Path)) + query}
+	if u.RawPath != "" {
+		p.Alt = cleanPath(u.RawPath) + query
+		if robots.Canonical(p.Alt) == p.Primary {
+			p.Alt = ""
+		}
+	}
+	return p
+}
+
+// PathsOfTarget is PathsOf for a path or URL given as text, as a person
+// types it on a command line.
+func PathsOfTarget(target string) Paths {
+	p := robots.PathFromURL(target)
+	u, err := url.ParseRequestURI(p)
+	if err != nil {
+		// Not a request URI a server would accept; judge it as written.
+		return Paths{Primary: p}
+	}
+	return PathsOf(u)
+}
+
+// Decide judges both spellings against g: disallowed if either is. A nil
+// group allows everything.
+func (p Paths) Decide(g *robots.Group) robots.Verdict {
+	v := g.Decide(p.Primary)
+	if v.Allowed && p.Alt != "" {
+		if v2 := g.Decide(p.Alt); !v2.Allowed {
+			return v2
+		}
+	}
+	return v
+}
+
+// cleanPath resolves dot-segments and repeated slashes, keeping a
+// trailing slash, as Caddy's file server does before it serves a path.
+func cleanPath(p string) string {
+	cleaned := path.Clean(p)
+	if cleaned != "/" && strings.HasSuffix(p, "/") {
+		cleaned += "/"
+	}
+	return cleaned
+}
+
+// encodePath percent-encodes a decoded path where a raw byte would change
+// its meaning or may not stand in a URL ("%", "?", "#", space, non-ASCII),
+// leaving the rest as it is; robots.Group.Decide canonicalizes the rest.
+func encodePath(p string) string {
+	n := 0
+	for i := 0; i < len(p); i++ {
+		if needsEscape(p[i]) {
+			n++
+		}
+	}
+	if n == 0 {
+		return p
+	}
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	b.Grow(len(p) + 2*n)
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if needsEscape(c) {
+			b.WriteByte('%')
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&15])
+		} else {
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+func needsEscape(c byte) bool {
+	return c == '%' || c == '?' || c == '#' || c <= ' ' || c >= 0x7f
+}
