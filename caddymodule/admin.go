@@ -1,13 +1,16 @@
 package caddymodule
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"sort"
+	"slices"
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
+
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
 )
 
 func init() {
@@ -78,26 +81,19 @@ func snapshotStats() statsReport {
 		rep.Bots = append(rep.Bots, botStats{
 			Bot:        c.name,
 			Requests:   c.requests.Load(),
-			Allowed:    c.verdicts[verdictAllowed].Load(),
-			Violations: c.verdicts[verdictDisallowed].Load(),
-			Grace:      c.verdicts[verdictGrace].Load(),
-			Blocked:    c.actions[actBlocked].Load(),
-			Logged:     c.actions[actLogged].Load(),
+			Allowed:    c.verdicts[judge.Allowed].Load(),
+			Violations: c.verdicts[judge.Disallowed].Load(),
+			Grace:      c.verdicts[judge.Grace].Load(),
+			Blocked:    c.actions[judge.Blocked].Load(),
+			Logged:     c.actions[judge.Logged].Load(),
 			Fetches:    c.fetchCount.Load(),
 			FirstSeen:  unixTime(c.firstSeen.Load()),
 			LastSeen:   unixTime(c.lastSeen.Load()),
 			LastFetch:  unixTime(c.lastFetch.Load()),
 		})
 	}
-	sort.Slice(rep.Bots, func(i, j int) bool {
-		a, b := rep.Bots[i], rep.Bots[j]
-		if a.Violations != b.Violations {
-			return a.Violations > b.Violations
-		}
-		if a.Requests != b.Requests {
-			return a.Requests > b.Requests
-		}
-		return a.Bot < b.Bot
+	slices.SortFunc(rep.Bots, func(a, b botStats) int {
+		return cmp.Or(cmp.Compare(b.Violations, a.Violations), cmp.Compare(b.Requests, a.Requests), cmp.Compare(a.Bot, b.Bot))
 	})
 	return rep
 }

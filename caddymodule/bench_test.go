@@ -10,7 +10,9 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
 	"github.com/robotsguard/caddy-robots-txt/config"
+	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
 // BenchmarkHandler measures what the handler adds to a request, with the
@@ -69,7 +71,7 @@ func BenchmarkIdentify(b *testing.B) {
 	b.Run("uncached", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			h.classify(uaChrome, snap)
+			judge.Identify(h.classifier, snap.File, uaChrome)
 		}
 	})
 }
@@ -82,19 +84,18 @@ func BenchmarkIdentify(b *testing.B) {
 func BenchmarkMonitoring(b *testing.B) {
 	h, _ := newTestHandler(b, config.Config{File: writeRobots(b, testRobots), DisableReload: true})
 	r := withIP(newRequest("GET", "/private/x", uaAhrefs), "203.0.113.5")
-	h.tracker.record("AhrefsBot", clientAddr(r), time.Now(), "\"v1\"")
+	h.tracker.record("AhrefsBot", clientAddr(r), judge.Fetch{At: time.Now(), ETag: "\"v1\""})
 	c := countersFor("AhrefsBot")
-	old := newSnapshot([]byte("User-agent: *\nDisallow: /old/\n"), time.Now())
-	src := &source{}
-	src.publish(old, time.Hour)
-	src.publish(newSnapshot([]byte(testRobots), time.Now()), time.Hour)
-	snap := src.current()
+	old := judge.NewVersion(robots.Parse([]byte("User-agent: *\nDisallow: /old/\n")), "\"v0\"")
+	old.Follow(nil, time.Now(), time.Hour)
+	cur := newSnapshot([]byte(testRobots), time.Now())
+	cur.Follow(old, time.Now(), time.Hour)
 	b.Run("allowed", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			fetch, ok := h.tracker.last("AhrefsBot", clientAddr(r))
 			_, _ = fetch, ok
-			c.request(verdictAllowed, actPassed, 1)
+			c.request(judge.Allowed, judge.Passed, 1)
 		}
 	})
 	b.Run("disallowed-with-grace-check", func(b *testing.B) {
@@ -104,8 +105,8 @@ func BenchmarkMonitoring(b *testing.B) {
 			// The client's fetch is unknown: the worst case, every
 			// version in the window is judged.
 			h.tracker.last("AhrefsBot", clientAddr(r))
-			graceAllows(snap, uaAhrefs, "/private/x", "", fetchRecord{}, false, time.Hour, now)
-			c.request(verdictGrace, actPassed, 1)
+			cur.GraceAllows(&judge.Request{UA: uaAhrefs, Paths: judge.Paths{Primary: "/private/x"}, Now: now}, time.Hour)
+			c.request(judge.Grace, judge.Passed, 1)
 		}
 	})
 }

@@ -29,7 +29,7 @@ func TestGrace(t *testing.T) {
 	edit := func(body string, d time.Duration) {
 		os.WriteFile(path, []byte(body), 0o644)
 		bump(t, path, d)
-		h.refresh(h.fixed)
+		h.fixed.refresh()
 	}
 
 	// Bot A reads version 1.
@@ -73,42 +73,7 @@ func TestGrace(t *testing.T) {
 	if v, _ := verdictOf(t, h, "/old", uaAhrefs, "198.51.100.1"); v != "disallowed" {
 		t.Errorf("A on /old: %q, want disallowed (its version disallows it too)", v)
 	}
-	if got := len(h.fixed.current().history); got != 2 {
+	if got := len(h.fixed.current().Earlier); got != 2 {
 		t.Errorf("history holds %d versions, want 2", got)
-	}
-}
-
-func TestGraceWindowAndOff(t *testing.T) {
-	snapV1 := newSnapshot([]byte("User-agent: *\nDisallow: /a\n"), time.Now())
-	snapV2 := newSnapshot([]byte("User-agent: *\nDisallow: /b\n"), time.Now())
-	s := &source{}
-	s.publish(snapV1, time.Hour)
-	s.publish(snapV2, time.Hour)
-	cur := s.current()
-	now := time.Now()
-	if !graceAllows(cur, "curl/8", "/b", "", fetchRecord{}, false, time.Hour, now) {
-		t.Error("within the window, version 1 allows /b")
-	}
-	if graceAllows(cur, "curl/8", "/b", "", fetchRecord{}, false, time.Hour, now.Add(2*time.Hour)) {
-		t.Error("two hours later, version 1 is out of the window")
-	}
-	if graceAllows(cur, "curl/8", "/b", "", fetchRecord{}, false, 0, now) {
-		t.Error("grace 0 is off")
-	}
-	if graceAllows(cur, "curl/8", "/b", "", fetchRecord{at: now.Add(-2 * time.Hour), etag: snapV1.etag}, true, time.Hour, now) {
-		t.Error("a copy fetched before the window is stale: no grace")
-	}
-	s2 := &source{}
-	s2.publish(newSnapshot([]byte("x"), now), 0)
-	s2.publish(newSnapshot([]byte("y"), now), 0)
-	if len(s2.current().history) != 0 {
-		t.Error("with grace off no history is kept")
-	}
-	s3 := &source{}
-	for i := 0; i < 3*maxVersions; i++ {
-		s3.publish(newSnapshot([]byte{byte(i)}, now), time.Hour)
-	}
-	if n := len(s3.current().history); n != maxVersions {
-		t.Errorf("history of %d versions, want the cap %d", n, maxVersions)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
 )
 
 // The collectors are process-wide, so counts survive config reloads; each
@@ -66,37 +68,18 @@ func registerMetrics(reg *prometheus.Registry) error {
 	return nil
 }
 
-// Verdicts and actions, as indexes of a bot's counters.
-var (
-	verdictNames = [...]string{"allowed", "disallowed", "grace"}
-	actionNames  = [...]string{actionPassed, actionBlocked, actionLogged, actionServed}
-)
-
-const (
-	verdictAllowed = iota
-	verdictDisallowed
-	verdictGrace
-)
-
-const (
-	actPassed = iota
-	actBlocked
-	actLogged
-	actServed
-)
-
 // botCounters are one bot label's live counts: the Prometheus series,
 // resolved once, and the numbers the admin API reports. There is one per
 // label for the life of the process, found through the identity cache, so
 // counting a request costs a few atomic adds and no lookups.
 type botCounters struct {
 	name     string
-	series   [len(verdictNames)][len(actionNames)]atomic.Pointer[prometheus.Counter]
+	series   [judge.NumVerdicts][judge.NumActions]atomic.Pointer[prometheus.Counter]
 	fetchCtr prometheus.Counter
 
 	requests   atomic.Uint64
-	verdicts   [len(verdictNames)]atomic.Uint64
-	actions    [len(actionNames)]atomic.Uint64
+	verdicts   [judge.NumVerdicts]atomic.Uint64
+	actions    [judge.NumActions]atomic.Uint64
 	firstSeen  atomic.Int64 // unix nanoseconds
 	lastSeen   atomic.Int64
 	lastFetch  atomic.Int64
@@ -128,7 +111,7 @@ func (c *botCounters) seen(now int64) {
 }
 
 // request counts one judged request.
-func (c *botCounters) request(verdict, action int, now int64) {
+func (c *botCounters) request(verdict judge.Verdict, action judge.Action, now int64) {
 	c.requests.Add(1)
 	c.verdicts[verdict].Add(1)
 	c.actions[action].Add(1)
@@ -136,7 +119,7 @@ func (c *botCounters) request(verdict, action int, now int64) {
 	slot := &c.series[verdict][action]
 	ctr := slot.Load()
 	if ctr == nil {
-		v := requestsTotal.WithLabelValues(c.name, verdictNames[verdict], actionNames[action])
+		v := requestsTotal.WithLabelValues(c.name, verdict.String(), action.String())
 		slot.Store(&v)
 		ctr = &v
 	}
@@ -146,7 +129,7 @@ func (c *botCounters) request(verdict, action int, now int64) {
 // fetch counts one request for /robots.txt.
 func (c *botCounters) fetch(now int64) {
 	c.fetchCount.Add(1)
-	c.actions[actServed].Add(1)
+	c.actions[judge.Served].Add(1)
 	c.lastFetch.Store(now)
 	c.seen(now)
 	c.fetchCtr.Inc()

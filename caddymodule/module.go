@@ -11,8 +11,9 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"net/http"
+	"io/fs"
 	"strings"
+	"time"
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
@@ -37,18 +38,17 @@ type Handler struct {
 	idents     *lru.Cache[string, identity]
 	tracker    *fetchTracker
 	trackerKey string
-	client     *http.Client // fetches URL
 
 	sourcePoolKey string // h.fixed's key in the sources pool
 
 	// Exactly one of these is set after Provision: a fixed source (a path
-	// without request placeholders, or inline text), or a resolver of the
-	// request's path to one of a bounded set of sources.
+	// without request placeholders, inline text, or an upstream URL), or
+	// a resolver of the request's path to one of a bounded set of sources.
 	fixed   *source
 	dynamic *dynamicSources
 
-	// stop ends the watch goroutine; Caddy's context also ends when the
-	// config is unloaded, but Cleanup makes it explicit.
+	// stop ends the dynamic sources' watcher; Caddy's context also ends
+	// when the config is unloaded, but Cleanup makes it explicit.
 	stop context.CancelFunc
 }
 
@@ -83,70 +83,89 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	if h.tracker, err = loadTracker(h.trackerKey); err != nil {
 		return fmt.Errorf("fetch tracking: %v", err)
 	}
-	watchCtx, stop := context.WithCancel(ctx)
-	h.stop = stop
+	set := &sourceSettings{logger: h.logger, grace: h.GraceWindow()}
+	if !h.DisableReload {
+		set.reload = time.Duration(h.Reload)
+	}
 
 	switch {
 	case h.URL != "":
-		h.client = newUpstreamClient()
-		src, _, err := h.shareSource(func() (*source, error) { return &source{url: h.URL}, nil })
+		src, _, err := h.shareSource(set, func() (*source, error) { return newUpstreamSource(h.URL, set), nil })
 		if err != nil {
 			return err
 		}
-		h.fixed = src
-		// Fetched at every load; a failure keeps the copy a previous
-		// config fetched.
-		wait, ok := h.loadUpstream(watchCtx, src, 0)
-		go h.pollUpstream(watchCtx, src, wait, ok)
-		return nil
+		// Every configuration load fetches the file again, as a crawler
+		// would; a slow upstream does not hold up the load.
+		if !src.refetch(upstreamStartWait) {
+			h.logger.Warn("robots.txt is still being fetched from the upstream; the rules in force stay until it arrives (none yet: every bot is allowed)",
+				zap.String("url", h.URL))
+		}
 	case h.Inline != "":
-		src, loaded, err := h.shareSource(func() (*source, error) { return newInlineSource(h.Inline), nil })
+		src, loaded, err := h.shareSource(set, func() (*source, error) { return newInlineSource(h.Inline, set), nil })
 		if err != nil {
 			return err
 		}
-		h.fixed = src
 		if !loaded {
-			h.logLoad(src, src.current())
+			src.logLoad(src.current())
 		}
-		return nil
 	case h.File == "":
-		h.dynamic = newDynamicSources(h, "")
+		h.dynamic = newDynamicSources("", set)
 	default:
 		// Global placeholders ({env.*}, ...) can be resolved now; request
 		// placeholders ({http.*}) only per request.
 		path := caddy.NewReplacer().ReplaceKnown(h.File, "")
 		if strings.Contains(path, "{") {
-			h.dynamic = newDynamicSources(h, h.File)
+			h.dynamic = newDynamicSources(h.File, set)
 			break
 		}
 		if err := config.CheckFile(path); err != nil {
 			return err
 		}
-		src, loaded, err := h.shareSource(func() (*source, error) { return h.openSource(path) })
+		src, loaded, err := h.shareSource(set, func() (*source, error) {
+			s, err := openFileSource(path, set)
+			if errors.Is(err, fs.ErrNotExist) {
+				set.logger.Warn("robots.txt not found; every bot is allowed everywhere until it appears", zap.String("file", path))
+				err = nil
+			}
+			return s, err
+		})
 		if err != nil {
 			return err
 		}
 		if loaded {
-			h.refresh(src) // it may have changed while no config watched it
+			src.refresh() // it may have changed while no config watched it
 		}
-		h.fixed = src
 	}
-	if !h.DisableReload {
-		go h.watch(watchCtx)
+	if h.dynamic != nil && set.reload > 0 {
+		watchCtx, stop := context.WithCancel(ctx)
+		h.stop = stop
+		go h.dynamic.watch(watchCtx)
 	}
 	return nil
 }
 
-// shareSource returns the source of the previous config that read from the
-// same place, or a new one made by open; loaded tells which.
-func (h *Handler) shareSource(open func() (*source, error)) (*source, bool, error) {
+// shareSource sets h.fixed to the source of the previous config that read
+// from the same place, handing it set, or to a new one made by open and
+// started; loaded tells which.
+func (h *Handler) shareSource(set *sourceSettings, open func() (*source, error)) (*source, bool, error) {
 	key := h.sourceKey()
-	v, loaded, err := sources.LoadOrNew(key, func() (caddy.Destructor, error) { return open() })
+	v, loaded, err := sources.LoadOrNew(key, func() (caddy.Destructor, error) {
+		s, err := open()
+		if err != nil {
+			return nil, err
+		}
+		s.start()
+		return s, nil
+	})
 	if err != nil {
 		return nil, false, err
 	}
 	h.sourcePoolKey = key
-	return v.(*source), loaded, nil
+	h.fixed = v.(*source)
+	if loaded {
+		h.fixed.configure(set)
+	}
+	return h.fixed, loaded, nil
 }
 
 // sourceKey names where robots.txt comes from, to share state between the

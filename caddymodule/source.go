@@ -10,17 +10,15 @@ import (
 	"io/fs"
 	"net/http"
 	"os"
-	"path/filepath"
-	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
-	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
-	lru "github.com/hashicorp/golang-lru/v2"
 	"go.uber.org/zap"
 
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
 	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
@@ -29,74 +27,61 @@ import (
 // a robots.txt, and is refused rather than held in memory.
 const maxFileBytes = 8 << 20
 
-// snapshot is one version of robots.txt, compiled. It is immutable; a
-// reload replaces it whole.
+// snapshot is one version of robots.txt as the handler serves it. It is
+// immutable; a reload replaces it whole.
 type snapshot struct {
-	file    *robots.File // nil when there is no robots.txt: all allowed
+	*judge.Version
 	body    []byte
-	etag    string
 	modTime time.Time
-	// groupNames renders each group's user-agent names for logs.
-	groupNames map[*robots.Group]string
-
-	// since is when this version came into force; history holds the
-	// versions before it that were in force within the grace period,
-	// newest first. Both are set before the snapshot is published.
-	since   time.Time
-	history []*snapshot
+	// unknown marks the stand-in of an upstream file not fetched yet,
+	// which was never in force as a version of the file.
+	unknown bool
 }
 
 func newSnapshot(body []byte, modTime time.Time) *snapshot {
 	sum := sha256.Sum256(body)
-	s := &snapshot{
-		file:       robots.Parse(body),
-		body:       body,
-		etag:       `"` + hex.EncodeToString(sum[:12]) + `"`,
-		modTime:    modTime,
-		groupNames: map[*robots.Group]string{},
+	return &snapshot{
+		Version: judge.NewVersion(robots.Parse(body), `"`+hex.EncodeToString(sum[:12])+`"`),
+		body:    body,
+		modTime: modTime,
 	}
-	for _, g := range s.file.Groups() {
-		s.groupNames[g] = strings.Join(g.Agents, ", ")
-	}
-	return s
 }
 
 // newEmptySnapshot stands for a missing robots.txt: every bot may fetch
 // everything, and /robots.txt is left to the next handler.
 func newEmptySnapshot() *snapshot {
-	return &snapshot{groupNames: map[*robots.Group]string{}}
+	return &snapshot{Version: judge.NewVersion(nil, "")}
 }
 
-// maxVersions bounds the history kept for grace, whatever the window.
-const maxVersions = 32
-
-// broken reports whether a body that parsed to s is not a robots.txt at all
-// (an HTML error page, a binary), so that a reload should keep the rules it
-// had rather than drop them.
-func (s *snapshot) broken() bool {
-	if s.file == nil || s.file.Fields() > 0 {
-		return false
-	}
-	for _, d := range s.file.Diagnostics() {
-		switch d.Kind {
-		case robots.KindNoSeparator, robots.KindUnknownField, robots.KindNUL, robots.KindInvalidUTF8:
-			return true
-		}
-	}
-	return false
+// sourceSettings are what a source takes from the configuration that
+// uses it; the newest configuration's win.
+type sourceSettings struct {
+	logger *zap.Logger
+	grace  time.Duration
+	reload time.Duration // how often a file is checked; 0: never
 }
 
 // source is one robots.txt file (or inline text, or upstream URL) and its
-// current snapshot. Sources live in a UsagePool keyed by where they read
-// from, so that a config reload hands the new handler the same source: the
-// version history that grace needs and the last good copy of an upstream
-// file survive it.
+// current snapshot. Sources of fixed files, inline text and upstream URLs
+// live in a UsagePool keyed by where they read from, so that a config
+// reload hands the new handler the same source: the version history that
+// grace needs and the last good copy of an upstream file survive it. A
+// source keeps itself up to date (a goroutine polls the file or the
+// upstream) until the last configuration that uses it is unloaded.
 type source struct {
-	mu   sync.Mutex // serializes checks; handlers of two configs may overlap
-	path string     // "" for inline text and upstream URLs
-	url  string     // the upstream's robots.txt, fetched over HTTP
-	cur  atomic.Pointer[snapshot]
+	path   string       // "" for inline text and upstream URLs
+	url    string       // the upstream's robots.txt, fetched over HTTP
+	client *http.Client // fetches url
 
+	cur      atomic.Pointer[snapshot]
+	settings atomic.Pointer[sourceSettings]
+	kick     chan struct{} // wakes the poller when settings change
+	stop     context.CancelFunc
+	// fetchNow asks the upstream poller to fetch at once; it closes the
+	// channel it receives when the fetch ends.
+	fetchNow chan chan struct{}
+
+	mu sync.Mutex // serializes checks; only the poller and tests take it
 	// What the file looked like at the last check; guarded by mu.
 	modTime time.Time
 	size    int64
@@ -104,11 +89,36 @@ type source struct {
 	failing bool // the last check failed; log only on a change
 }
 
+func newSource(path, url string, set *sourceSettings) *source {
+	s := &source{path: path, url: url, kick: make(chan struct{}, 1)}
+	s.settings.Store(set)
+	return s
+}
+
 func (s *source) current() *snapshot { return s.cur.Load() }
 
-// Destruct implements caddy.Destructor.
-func (*source) Destruct() error { return nil }
+func (s *source) logger() *zap.Logger { return s.settings.Load().logger }
 
+// configure hands the source the settings of a configuration that uses
+// it, and wakes the poller so a changed interval applies at once.
+func (s *source) configure(set *sourceSettings) {
+	s.settings.Store(set)
+	select {
+	case s.kick <- struct{}{}:
+	default:
+	}
+}
+
+// Destruct implements caddy.Destructor: the last configuration that used
+// the source is gone, so it stops polling.
+func (s *source) Destruct() error {
+	if s.stop != nil {
+		s.stop()
+	}
+	return nil
+}
+
+// sources holds the fixed sources, keyed by where they read from.
 var sources = caddy.NewUsagePool()
 
 // name is how logs and metrics call the source.
@@ -123,69 +133,82 @@ func (s *source) name() string {
 }
 
 // publish makes next the version in force, keeping the versions before it
-// that were in force within grace.
-func (s *source) publish(next *snapshot, grace time.Duration) {
-	now := time.Now()
-	next.since = now
-	if prev := s.cur.Load(); prev != nil && grace > 0 {
-		cutoff := now.Add(-grace)
-		next.history = append(next.history, prev)
-		for i, old := range prev.history {
-			// old was in force until the version after it came in.
-			until := prev.since
-			if i > 0 {
-				until = prev.history[i-1].since
-			}
-			if until.Before(cutoff) || len(next.history) == maxVersions {
-				break
-			}
-			next.history = append(next.history, old)
-		}
+// that were in force within the grace window.
+func (s *source) publish(next *snapshot) {
+	var prev *judge.Version
+	if old := s.cur.Load(); old != nil && !old.unknown {
+		prev = old.Version
 	}
+	next.Follow(prev, time.Now(), s.settings.Load().grace)
 	s.cur.Store(next)
 }
 
-func newInlineSource(text string) *source {
-	s := &source{}
-	s.publish(newSnapshot([]byte(text), time.Now().Truncate(time.Second)), 0)
+func newUpstreamSource(url string, set *sourceSettings) *source {
+	s := newSource("", url, set)
+	s.client = newUpstreamClient()
+	s.fetchNow = make(chan chan struct{})
+	s.cur.Store(&snapshot{Version: judge.NewVersion(nil, ""), unknown: true})
 	return s
 }
 
-// openSource loads path for the first time. A missing file is not an
-// error (the site then allows all); an unreadable one is.
-func (h *Handler) openSource(path string) (*source, error) {
-	s := &source{path: path}
+func newInlineSource(text string, set *sourceSettings) *source {
+	s := newSource("", "", set)
+	s.publish(newSnapshot([]byte(text), time.Now().Truncate(time.Second)))
+	return s
+}
+
+// openFileSource loads path for the first time. A missing file gives a
+// source that allows all, with an error that matches fs.ErrNotExist for
+// the caller to report as it sees fit; an unreadable one gives no source.
+func openFileSource(path string, set *sourceSettings) (*source, error) {
+	s := newSource(path, "", set)
 	snap, info, err := readSnapshot(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		s.publish(newEmptySnapshot(), 0)
-		h.logger.Warn("robots.txt not found; every bot is allowed everywhere until it appears", zap.String("file", path))
-		return s, nil
+		s.publish(newEmptySnapshot())
+		return s, err
 	case err != nil:
 		return nil, err
 	}
 	s.modTime, s.size, s.exists = info.ModTime(), info.Size(), true
-	s.publish(snap, 0)
-	if snap.broken() {
-		h.logger.Warn("robots.txt has no robots.txt field; read as allowing everything", zap.String("file", path))
+	s.publish(snap)
+	if !snap.File.LooksLikeRobotsTxt() {
+		set.logger.Warn("robots.txt has no robots.txt field; read as allowing everything", zap.String("file", path))
 	}
-	h.logLoad(s, snap)
+	s.logLoad(snap)
 	return s, nil
 }
 
+// openRegular opens path for reading only if it is a regular file. The
+// open does not block: a named pipe or a device put where robots.txt
+// should be would otherwise hang whoever opens it.
+func openRegular(path string) (*os.File, fs.FileInfo, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if info.IsDir() {
+		f.Close()
+		return nil, nil, fmt.Errorf("file %q is a directory; give the path of a robots.txt file", path)
+	}
+	if !info.Mode().IsRegular() {
+		f.Close()
+		return nil, nil, fmt.Errorf("file %q is not a regular file (%s); give the path of a robots.txt file", path, info.Mode().Type())
+	}
+	return f, info, nil
+}
+
 func readSnapshot(path string) (*snapshot, fs.FileInfo, error) {
-	f, err := os.Open(path)
+	f, info, err := openRegular(path)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, nil, err
-	}
-	if info.IsDir() {
-		return nil, nil, fmt.Errorf("file %q is a directory; give the path of a robots.txt file", path)
-	}
 	body, err := io.ReadAll(io.LimitReader(f, maxFileBytes+1))
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading %q: %v", path, err)
@@ -200,16 +223,17 @@ func readSnapshot(path string) (*snapshot, fs.FileInfo, error) {
 // A file that disappears or becomes empty allows all, as RFC 9309 says; a
 // file that cannot be read, or is no robots.txt at all, keeps the rules in
 // force, since a half-written or misplaced file is no reason to drop them.
-func (h *Handler) refresh(s *source) {
+func (s *source) refresh() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	log := s.logger()
 	info, err := os.Stat(s.path)
 	if errors.Is(err, fs.ErrNotExist) {
 		if s.exists {
 			s.exists, s.failing = false, false
-			s.publish(newEmptySnapshot(), h.GraceWindow())
+			s.publish(newEmptySnapshot())
 			reloadsTotal.WithLabelValues("removed").Inc()
-			h.logger.Warn("robots.txt removed; every bot is allowed everywhere until it reappears", zap.String("file", s.path))
+			log.Warn("robots.txt removed; every bot is allowed everywhere until it reappears", zap.String("file", s.path))
 		}
 		return
 	}
@@ -220,13 +244,13 @@ func (h *Handler) refresh(s *source) {
 	if err == nil {
 		snap, info, err = readSnapshot(s.path)
 	}
-	if err == nil && snap.broken() {
+	if err == nil && !snap.File.LooksLikeRobotsTxt() {
 		err = errors.New("the new content has no robots.txt field (is it an HTML page or a binary?)")
 	}
 	if err != nil {
 		reloadsTotal.WithLabelValues("failed").Inc()
 		if !s.failing {
-			h.logger.Error("robots.txt could not be reloaded; the rules in force stay",
+			log.Error("robots.txt could not be reloaded; the rules in force stay",
 				zap.String("file", s.path), zap.Error(err))
 		}
 		s.failing = true
@@ -234,17 +258,17 @@ func (h *Handler) refresh(s *source) {
 	}
 	old := s.current()
 	s.modTime, s.size, s.exists, s.failing = info.ModTime(), info.Size(), true, false
-	if old != nil && old.etag == snap.etag {
+	if old != nil && old.ETag == snap.ETag {
 		return // touched, not changed
 	}
-	s.publish(snap, h.GraceWindow())
+	s.publish(snap)
 	reloadsTotal.WithLabelValues("loaded").Inc()
-	h.logLoad(s, snap)
+	s.logLoad(snap)
 }
 
-func (h *Handler) logLoad(s *source, snap *snapshot) {
-	groups, rules := snap.file.Counts()
-	diags := snap.file.Diagnostics()
+func (s *source) logLoad(snap *snapshot) {
+	groups, rules := snap.File.Counts()
+	diags := snap.File.Diagnostics()
 	lines := make([]string, len(diags))
 	for i, d := range diags {
 		lines[i] = d.String()
@@ -252,119 +276,45 @@ func (h *Handler) logLoad(s *source, snap *snapshot) {
 	name := s.name()
 	groupsInForce.WithLabelValues(name).Set(float64(groups))
 	rulesInForce.WithLabelValues(name).Set(float64(rules))
-	h.logger.Info("robots.txt loaded",
+	s.logger().Info("robots.txt loaded",
 		zap.String("file", name),
 		zap.Int("groups", groups),
 		zap.Int("rules", rules),
 		zap.Int("bytes", len(snap.body)),
-		zap.String("etag", snap.etag),
+		zap.String("etag", snap.ETag),
 		zap.Strings("diagnostics", lines))
 }
 
-// watch re-checks the sources every Reload interval until Cleanup.
-func (h *Handler) watch(ctx context.Context) {
-	t := time.NewTicker(time.Duration(h.Reload))
+// start runs the source's poller until Destruct.
+func (s *source) start() {
+	ctx, stop := context.WithCancel(context.Background())
+	s.stop = stop
+	if s.url != "" {
+		go s.pollUpstream(ctx)
+		return
+	}
+	if s.path != "" {
+		go s.watch(ctx)
+	}
+}
+
+// watch re-checks the file every reload interval of the newest settings;
+// with reloading off, it waits for settings that turn it on.
+func (s *source) watch(ctx context.Context) {
+	t := time.NewTimer(time.Hour)
 	defer t.Stop()
 	for {
+		t.Stop()
+		if d := s.settings.Load().reload; d > 0 {
+			t.Reset(d)
+		}
 		select {
 		case <-ctx.Done():
 			return
+		case <-s.kick:
+			continue
 		case <-t.C:
 		}
-		if h.fixed != nil {
-			h.refresh(h.fixed)
-		}
-		if h.dynamic != nil {
-			for _, s := range h.dynamic.all() {
-				h.refresh(s)
-			}
-		}
+		s.refresh()
 	}
-}
-
-// maxDynamicSources bounds the files one handler keeps when the path
-// depends on the request (a root with {host} in it, say), so that
-// requests cannot make it hold an unbounded number.
-const maxDynamicSources = 64
-
-// dynamicSources resolves a request's robots.txt path (default: robots.txt
-// in the site root) and keeps the files it found.
-type dynamicSources struct {
-	h       *Handler
-	pattern string // File with placeholders; "" means the site root's robots.txt
-
-	// last is the most recent (root, source) pair, so that the common case,
-	// one root for every request, resolves without allocating.
-	last    atomic.Pointer[lastSource]
-	mu      sync.Mutex // serializes loads of new paths
-	sources *lru.Cache[string, *source]
-}
-
-type lastSource struct {
-	key string
-	src *source
-}
-
-func newDynamicSources(h *Handler, pattern string) *dynamicSources {
-	c, _ := lru.New[string, *source](maxDynamicSources)
-	return &dynamicSources{h: h, pattern: pattern, sources: c}
-}
-
-func (d *dynamicSources) all() []*source { return d.sources.Values() }
-
-// forRequest returns the source of the robots.txt that applies to r.
-func (d *dynamicSources) forRequest(r *http.Request) *source {
-	repl, _ := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer)
-	var key string
-	if d.pattern == "" {
-		root, _ := caddyhttp.GetVar(r.Context(), "root").(string)
-		key = root
-	} else {
-		key = d.pattern
-	}
-	if l := d.last.Load(); l != nil && l.key == key && d.pattern == "" {
-		return l.src
-	}
-	var path string
-	if d.pattern == "" {
-		root := key
-		if repl != nil && strings.Contains(root, "{") {
-			root = repl.ReplaceAll(root, "")
-		}
-		if root == "" {
-			root = "."
-		}
-		path = filepath.Join(root, "robots.txt")
-	} else {
-		path = d.pattern
-		if repl != nil {
-			path = repl.ReplaceAll(path, "")
-		}
-	}
-	src := d.get(path)
-	if d.pattern == "" && !strings.Contains(key, "{") {
-		d.last.Store(&lastSource{key: key, src: src})
-	}
-	return src
-}
-
-func (d *dynamicSources) get(path string) *source {
-	if s, ok := d.sources.Get(path); ok {
-		return s
-	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if s, ok := d.sources.Get(path); ok {
-		return s
-	}
-	s, err := d.h.openSource(path)
-	if err != nil {
-		// Unreadable: allow all for now and let watch retry, logging once.
-		d.h.logger.Error("robots.txt could not be read; every bot is allowed until it can be",
-			zap.String("file", path), zap.Error(err))
-		s = &source{path: path, failing: true}
-		s.publish(newEmptySnapshot(), 0)
-	}
-	d.sources.Add(path, s)
-	return s
 }

@@ -32,7 +32,7 @@ func TestRefresh(t *testing.T) {
 	// A changed file takes effect.
 	os.WriteFile(path, []byte("User-agent: *\nDisallow: /b\n"), 0o644)
 	bump(t, path, time.Second)
-	h.refresh(h.fixed)
+	h.fixed.refresh()
 	if blocked("/a") || !blocked("/b") {
 		t.Fatal("edited rules not in force")
 	}
@@ -40,12 +40,12 @@ func TestRefresh(t *testing.T) {
 	// An HTML page where robots.txt was keeps the rules in force.
 	os.WriteFile(path, []byte("<html><body>oops</body></html>"), 0o644)
 	bump(t, path, 2*time.Second)
-	h.refresh(h.fixed)
+	h.fixed.refresh()
 	if !blocked("/b") || logs.FilterMessageSnippet("could not be reloaded").Len() != 1 {
 		t.Fatalf("a broken update must keep the old rules and say so: blocked=%v logs=%v", blocked("/b"), logs.All())
 	}
 	// It is reported once, not on every check.
-	h.refresh(h.fixed)
+	h.fixed.refresh()
 	if n := logs.FilterMessageSnippet("could not be reloaded").Len(); n != 1 {
 		t.Errorf("the failure was logged %d times", n)
 	}
@@ -53,21 +53,21 @@ func TestRefresh(t *testing.T) {
 	// A directory in its place keeps them too.
 	os.Remove(path)
 	os.Mkdir(path, 0o755)
-	h.refresh(h.fixed)
+	h.fixed.refresh()
 	if !blocked("/b") {
 		t.Fatal("a directory must keep the old rules")
 	}
 	os.Remove(path)
 
 	// A removed file allows all.
-	h.refresh(h.fixed)
+	h.fixed.refresh()
 	if blocked("/b") {
 		t.Fatal("a removed file must allow all")
 	}
 
 	// It comes back.
 	os.WriteFile(path, []byte("User-agent: *\nDisallow: /c\n"), 0o644)
-	h.refresh(h.fixed)
+	h.fixed.refresh()
 	if !blocked("/c") {
 		t.Fatal("a recreated file must be loaded")
 	}
@@ -75,7 +75,7 @@ func TestRefresh(t *testing.T) {
 	// An empty file allows all.
 	os.WriteFile(path, nil, 0o644)
 	bump(t, path, 3*time.Second)
-	h.refresh(h.fixed)
+	h.fixed.refresh()
 	if blocked("/c") {
 		t.Fatal("an empty file must allow all")
 	}
@@ -110,7 +110,7 @@ func TestDynamicRoot(t *testing.T) {
 	if !blocked(dirA, "/a") || blocked(dirA, "/b") || !blocked(dirB, "/b") || blocked(dirB, "/a") {
 		t.Error("each root's robots.txt should apply to its requests")
 	}
-	if got := len(h.dynamic.all()); got != 2 {
+	if got := len(h.dynamic.sources.Values()); got != 2 {
 		t.Errorf("want 2 sources, got %d", got)
 	}
 }

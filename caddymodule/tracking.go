@@ -2,10 +2,11 @@ package caddymodule
 
 import (
 	"net/netip"
-	"time"
 
 	"github.com/caddyserver/caddy/v2"
 	lru "github.com/hashicorp/golang-lru/v2"
+
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
 )
 
 // trackedClients bounds how many (bot, address) pairs are remembered.
@@ -17,17 +18,10 @@ type fetchKey struct {
 	ip  netip.Addr
 }
 
-// fetchRecord is when that client last fetched /robots.txt, and which
-// version it got.
-type fetchRecord struct {
-	at   time.Time
-	etag string
-}
-
 // fetchTracker remembers robots.txt fetches. It lives in a UsagePool, so a
 // config reload hands it to the new handler instead of forgetting.
 type fetchTracker struct {
-	recent *lru.Cache[fetchKey, fetchRecord]
+	recent *lru.Cache[fetchKey, judge.Fetch]
 }
 
 // Destruct implements caddy.Destructor.
@@ -37,7 +31,7 @@ var trackers = caddy.NewUsagePool()
 
 func loadTracker(key string) (*fetchTracker, error) {
 	v, _, err := trackers.LoadOrNew(key, func() (caddy.Destructor, error) {
-		c, err := lru.New[fetchKey, fetchRecord](trackedClients)
+		c, err := lru.New[fetchKey, judge.Fetch](trackedClients)
 		if err != nil {
 			return nil, err
 		}
@@ -49,10 +43,10 @@ func loadTracker(key string) (*fetchTracker, error) {
 	return v.(*fetchTracker), nil
 }
 
-func (t *fetchTracker) record(bot string, ip netip.Addr, at time.Time, etag string) {
-	t.recent.Add(fetchKey{bot, ip}, fetchRecord{at: at, etag: etag})
+func (t *fetchTracker) record(bot string, ip netip.Addr, f judge.Fetch) {
+	t.recent.Add(fetchKey{bot, ip}, f)
 }
 
-func (t *fetchTracker) last(bot string, ip netip.Addr) (fetchRecord, bool) {
+func (t *fetchTracker) last(bot string, ip netip.Addr) (judge.Fetch, bool) {
 	return t.recent.Get(fetchKey{bot, ip})
 }

@@ -129,17 +129,25 @@ func maxAge(cc string) time.Duration {
 	return refreshDefault
 }
 
+// upstreamStartWait is how long provisioning waits for the first fetch
+// of an upstream robots.txt. A slow or unreachable upstream must not hold
+// up Caddy's start (or a config reload); past the wait the site starts
+// with what it knows, and the fetch goes on in the background.
+const upstreamStartWait = time.Second
+
 // loadUpstream fetches the upstream robots.txt and puts the result in
-// force; it returns when to fetch again.
-func (h *Handler) loadUpstream(ctx context.Context, s *source, failures int) (time.Duration, bool) {
-	res := fetchUpstream(ctx, h.client, s.url)
+// force; it returns when to fetch again and whether the fetch worked.
+func (s *source) loadUpstream(ctx context.Context, failures int) (time.Duration, bool) {
+	res := fetchUpstream(ctx, s.client, s.url)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	log := s.logger()
 	fields := []zap.Field{zap.String("url", s.url), zap.Int("status", res.status)}
 	if res.err != nil {
 		fields = append(fields, zap.Error(res.err))
 	}
-	first := s.current() == nil
+	first := !s.exists
+	s.exists = true
 	if !first {
 		reloadsTotal.WithLabelValues(res.result).Inc()
 	}
@@ -147,50 +155,77 @@ func (h *Handler) loadUpstream(ctx context.Context, s *source, failures int) (ti
 	case "failed":
 		wait := min(retryFirst<<min(failures, 6), retryMax)
 		fields = append(fields, zap.Duration("retry_in", wait))
-		if first {
-			s.publish(newEmptySnapshot(), 0)
-			h.logger.Error("robots.txt could not be fetched from the upstream; every bot is allowed until it can be", fields...)
+		if first && s.current().File == nil {
+			log.Error("robots.txt could not be fetched from the upstream; every bot is allowed until it can be", fields...)
 		} else {
-			h.logger.Error("robots.txt could not be fetched from the upstream; the rules in force stay", fields...)
+			log.Error("robots.txt could not be fetched from the upstream; the rules in force stay", fields...)
 		}
 		return wait, false
 	case "unreachable":
-		if old := s.current(); old == nil || old.file != nil {
-			s.publish(res.snap, h.GraceWindow())
-			h.logger.Warn("the upstream has no robots.txt; every bot is allowed everywhere", fields...)
+		changed := s.current().File != nil
+		if changed {
+			s.publish(res.snap)
+		}
+		if first || changed {
+			log.Warn("the upstream has no robots.txt; every bot is allowed everywhere", fields...)
 		}
 		return res.refresh, true
 	}
-	if old := s.current(); old == nil || old.etag != res.snap.etag {
-		s.publish(res.snap, h.GraceWindow())
+	if old := s.current(); old.ETag != res.snap.ETag {
+		s.publish(res.snap)
 		if res.err != nil {
-			h.logger.Warn("robots.txt from the upstream was cut", fields...)
+			log.Warn("robots.txt from the upstream was cut", fields...)
 		}
-		h.logLoad(s, res.snap)
+		s.logLoad(res.snap)
 	}
 	return res.refresh, true
 }
 
-// pollUpstream refetches the upstream robots.txt when its copy expires.
-func (h *Handler) pollUpstream(ctx context.Context, s *source, wait time.Duration, ok bool) {
+// pollUpstream fetches the upstream robots.txt each time its copy
+// expires, and whenever refetch asks.
+func (s *source) pollUpstream(ctx context.Context) {
 	failures := 0
-	if !ok {
-		failures = 1
-	}
-	t := time.NewTimer(wait)
+	t := time.NewTimer(time.Hour)
+	t.Stop()
 	defer t.Stop()
 	for {
+		var done chan struct{}
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
+		case done = <-s.fetchNow:
 		}
-		wait, ok = h.loadUpstream(ctx, s, failures)
+		wait, ok := s.loadUpstream(ctx, failures)
 		if ok {
 			failures = 0
 		} else {
 			failures++
 		}
+		if done != nil {
+			close(done)
+		}
 		t.Reset(wait)
+	}
+}
+
+// refetch has the poller fetch the upstream now, as every configuration
+// load does, and waits at most wait for it; it reports whether the fetch
+// ended in time. Until a source's first fetch ends nothing is known of
+// the file, and every bot is allowed.
+func (s *source) refetch(wait time.Duration) bool {
+	timeout := time.NewTimer(wait)
+	defer timeout.Stop()
+	done := make(chan struct{})
+	select {
+	case s.fetchNow <- done:
+	case <-timeout.C:
+		return false
+	}
+	select {
+	case <-done:
+		return true
+	case <-timeout.C:
+		return false
 	}
 }

@@ -94,11 +94,11 @@ func TestFetchUpstream(t *testing.T) {
 			}
 			continue
 		}
-		g, _ := res.snap.file.GroupForUserAgent("curl/8")
+		g, _ := res.snap.File.GroupForUserAgent("curl/8")
 		if tc.disallowed != "" && g.Decide(tc.disallowed).Allowed {
 			t.Errorf("%s: %s should be disallowed", tc.path, tc.disallowed)
 		}
-		if tc.disallowed == "" && res.snap.file != nil {
+		if tc.disallowed == "" && res.snap.File != nil {
 			t.Errorf("%s: want no robots.txt (allow all)", tc.path)
 		}
 	}
@@ -137,31 +137,30 @@ func TestLoadUpstreamKeepsLastGoodCopy(t *testing.T) {
 		}
 		fmt.Fprint(w, body.Load().(string))
 	})
-	h := &Handler{logger: zap.NewNop(), client: newUpstreamClient()}
 	initMetrics()
-	s := &source{url: srv.URL}
+	s := newUpstreamSource(srv.URL, &sourceSettings{logger: zap.NewNop(), grace: time.Hour})
 	blocked := func(p string) bool {
-		g, _ := s.current().file.GroupForUserAgent("curl/8")
+		g, _ := s.current().File.GroupForUserAgent("curl/8")
 		return !g.Decide(p).Allowed
 	}
 
 	status.Store(500) // down at the first load: allow all, retry soon
-	if wait, ok := h.loadUpstream(context.Background(), s, 0); ok || wait != retryFirst || s.current().file != nil {
+	if wait, ok := s.loadUpstream(context.Background(), 0); ok || wait != retryFirst || s.current().File != nil {
 		t.Fatalf("first load failing: wait %v ok %v", wait, ok)
 	}
 	status.Store(200)
-	if _, ok := h.loadUpstream(context.Background(), s, 1); !ok || !blocked("/v1") {
+	if _, ok := s.loadUpstream(context.Background(), 1); !ok || !blocked("/v1") {
 		t.Fatal("the recovered upstream's rules should be in force")
 	}
 	status.Store(502) // down later: the last good copy stays
-	if wait, ok := h.loadUpstream(context.Background(), s, 3); ok || wait != retryFirst<<3 || !blocked("/v1") {
+	if wait, ok := s.loadUpstream(context.Background(), 3); ok || wait != retryFirst<<3 || !blocked("/v1") {
 		t.Fatalf("a failure must keep the rules (wait %v)", wait)
 	}
-	if wait, _ := h.loadUpstream(context.Background(), s, 20); wait != retryMax {
+	if wait, _ := s.loadUpstream(context.Background(), 20); wait != retryMax {
 		t.Errorf("retries back off to at most %v, got %v", retryMax, wait)
 	}
 	status.Store(404) // gone: allow all
-	if _, ok := h.loadUpstream(context.Background(), s, 0); !ok || s.current().file != nil {
+	if _, ok := s.loadUpstream(context.Background(), 0); !ok || s.current().File != nil {
 		t.Fatal("a 404 means no robots.txt")
 	}
 }

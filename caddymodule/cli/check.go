@@ -3,12 +3,10 @@ package cli
 import (
 	"fmt"
 	"io"
-	"net/url"
 	"strings"
 
-	"github.com/robotsguard/caddy-robots-txt/caddymodule"
-
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/botdetect"
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
 	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
@@ -41,27 +39,11 @@ type CheckOutput struct {
 	Results   []CheckResult `json:"results"`
 }
 
-// judgedPaths are the paths the handler judges for a request to target (a
-// path or a URL): see caddymodule.JudgedPaths.
-func judgedPaths(target string) (primary, alt string) {
-	p := robots.PathFromURL(target)
-	u, err := url.ParseRequestURI(p)
-	if err != nil {
-		// Not a request URI a server would accept; judge it as written.
-		return p, ""
-	}
-	return caddymodule.JudgedPaths(u)
-}
-
-// looksLikeBot tells whether the handler, with no bots or humans settings,
-// would hold a client with this User-Agent to robots.txt: when the file
-// names it, or when it looks automated.
-func looksLikeBot(f *robots.File, ua string) bool {
-	if _, name := f.GroupForUserAgent(ua); name != "" {
-		return true
-	}
-	bot, _ := botdetect.New(nil, nil).Classify(ua)
-	return bot
+// holdsToRobotsTxt tells whether the handler, with no bots or humans
+// settings, would hold a client with this User-Agent to robots.txt: when
+// the file names it, or when it looks automated.
+func holdsToRobotsTxt(f *robots.File, ua string) bool {
+	return judge.Identify(botdetect.New(nil, nil), f, ua).Bot
 }
 
 // Check judges targets for the client sending ua against the robots.txt
@@ -74,12 +56,12 @@ func Check(w io.Writer, f *robots.File, file, ua string, targets []string, asJSO
 	if g != nil {
 		group = append([]string{}, g.Agents...)
 	}
-	out := CheckOutput{File: file, UserAgent: ua, Bot: looksLikeBot(f, ua), Results: []CheckResult{}}
+	out := CheckOutput{File: file, UserAgent: ua, Bot: holdsToRobotsTxt(f, ua), Results: []CheckResult{}}
 	code := ExitOK
 	for _, t := range targets {
-		p, alt := judgedPaths(t)
-		v := caddymodule.Decide(g, p, alt)
-		res := CheckResult{Input: t, Path: p, Allowed: v.Allowed, Verdict: "allowed", Group: group, Agent: name}
+		p := judge.PathsOfTarget(t)
+		v := p.Decide(g)
+		res := CheckResult{Input: t, Path: p.Primary, Allowed: v.Allowed, Verdict: "allowed", Group: group, Agent: name}
 		if !v.Allowed {
 			res.Verdict = "disallowed"
 			code = ExitDisallowed

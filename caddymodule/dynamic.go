@@ -1,0 +1,185 @@
+package caddymodule
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/caddyserver/caddy/v2"
+	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+	lru "github.com/hashicorp/golang-lru/v2"
+	"go.uber.org/zap"
+)
+
+// maxDynamicSources bounds the files one handler keeps when the path
+// depends on the request (a root with {host} in it, say), so that
+// requests cannot make it hold an unbounded number.
+const maxDynamicSources = 64
+
+// dynamicSources resolves a request's robots.txt path (default: robots.txt
+// in the site root) and keeps the files it found.
+type dynamicSources struct {
+	pattern string // File with placeholders; "" means the site root's robots.txt
+	set     *sourceSettings
+
+	// last is the most recent (root, source) pair, so that the common case,
+	// one root for every request, resolves without allocating.
+	last    atomic.Pointer[lastSource]
+	sources *lru.Cache[string, *source]
+
+	// mu guards loading. It is never held across file I/O: a slow file
+	// (or a named pipe) must hold up only the requests that need it.
+	mu      sync.Mutex
+	loading map[string]*pendingSource
+
+	missing logLimiter
+}
+
+type lastSource struct {
+	key string
+	src *source
+}
+
+// pendingSource is a file being read for the first time; requests that
+// need it wait for done.
+type pendingSource struct {
+	done chan struct{}
+	src  *source
+}
+
+func newDynamicSources(pattern string, set *sourceSettings) *dynamicSources {
+	c, _ := lru.New[string, *source](maxDynamicSources)
+	return &dynamicSources{pattern: pattern, set: set, sources: c, loading: map[string]*pendingSource{}}
+}
+
+// forRequest returns the source of the robots.txt that applies to r.
+func (d *dynamicSources) forRequest(r *http.Request) *source {
+	repl, _ := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer)
+	var key string
+	if d.pattern == "" {
+		root, _ := caddyhttp.GetVar(r.Context(), "root").(string)
+		key = root
+	} else {
+		key = d.pattern
+	}
+	if l := d.last.Load(); l != nil && l.key == key && d.pattern == "" {
+		return l.src
+	}
+	var path string
+	if d.pattern == "" {
+		root := key
+		if repl != nil && strings.Contains(root, "{") {
+			root = repl.ReplaceAll(root, "")
+		}
+		if root == "" {
+			root = "."
+		}
+		path = filepath.Join(root, "robots.txt")
+	} else {
+		path = d.pattern
+		if repl != nil {
+			path = repl.ReplaceAll(path, "")
+		}
+	}
+	src := d.get(path)
+	if d.pattern == "" && !strings.Contains(key, "{") {
+		d.last.Store(&lastSource{key: key, src: src})
+	}
+	return src
+}
+
+func (d *dynamicSources) get(path string) *source {
+	if s, ok := d.sources.Get(path); ok {
+		return s
+	}
+	d.mu.Lock()
+	if s, ok := d.sources.Get(path); ok {
+		d.mu.Unlock()
+		return s
+	}
+	if p, ok := d.loading[path]; ok {
+		d.mu.Unlock()
+		<-p.done
+		return p.src
+	}
+	p := &pendingSource{done: make(chan struct{})}
+	d.loading[path] = p
+	d.mu.Unlock()
+
+	p.src = d.open(path)
+
+	d.mu.Lock()
+	d.sources.Add(path, p.src)
+	delete(d.loading, path)
+	d.mu.Unlock()
+	close(p.done)
+	return p.src
+}
+
+// open reads a file for the first time. Whatever goes wrong, the request
+// gets a source: one that allows all until the watcher can read the file.
+func (d *dynamicSources) open(path string) *source {
+	s, err := openFileSource(path, d.set)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		// With a {host} root, any Host a client makes up names a file
+		// that is not there: say so, but not once per request.
+		if n, ok := d.missing.allow(time.Now()); ok {
+			d.set.logger.Warn("robots.txt not found; every bot is allowed everywhere until it appears",
+				zap.String("file", path), zap.Int("similar_suppressed", n))
+		}
+	case err != nil:
+		d.set.logger.Error("robots.txt could not be read; every bot is allowed until it can be",
+			zap.String("file", path), zap.Error(err))
+		s = newSource(path, "", d.set)
+		s.failing = true
+		s.publish(newEmptySnapshot())
+	}
+	return s
+}
+
+// watch re-checks the files every reload interval until ctx ends.
+func (d *dynamicSources) watch(ctx context.Context) {
+	t := time.NewTicker(d.set.reload)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		for _, s := range d.sources.Values() {
+			s.refresh()
+		}
+	}
+}
+
+// logLimiter lets one message through per interval and counts the rest.
+type logLimiter struct {
+	mu         sync.Mutex
+	last       time.Time
+	suppressed int
+}
+
+// logEvery is how often a rate-limited message may be logged.
+const logEvery = time.Minute
+
+// allow reports whether to log now, and how many were suppressed since
+// the last time it did.
+func (l *logLimiter) allow(now time.Time) (int, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.last.IsZero() && now.Sub(l.last) < logEvery {
+		l.suppressed++
+		return 0, false
+	}
+	n := l.suppressed
+	l.last, l.suppressed = now, 0
+	return n, true
+}

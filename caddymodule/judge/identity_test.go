@@ -1,0 +1,25 @@
+package judge
+
+import "testing"
+
+func TestNamesProduct(t *testing.T) {
+	for _, tc := range []struct {
+		ua, name string
+		want     bool
+	}{
+		{"Mozilla/5.0 (compatible; GPTBot/1.1; +https://openai.com/gptbot)", "GPTBot", true},
+		{"Mozilla/5.0 (Linux; Android 5.0) AppleWebKit/537.36 (KHTML, like Gecko) Mobile Safari/537.36 (compatible; Bytespider; spider-feedback@bytedance.com)", "Bytespider", true},
+		{"CCBot", "ccbot", true},
+		{"Googlebot-Image/1.0", "googlebot", false}, // the product is Googlebot-Image; the classifier knows it
+		{"Mozilla/5.0 (Macintosh; Intel Mac OS X 14_7_1) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15", "Intel", false},
+		{"Mozilla/5.0 (Macintosh; Intel Mac OS X 14_7_1) AppleWebKit/605.1.15", "Mac", false},
+		{"Mozilla/5.0 (X11; U; Linux i686; en-US; rv:1.9.0.5) Gecko/2008121621 Firefox/3.0.5", "U", false},
+		{"Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0", "Firefox", false},
+		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/131.0.0.0 Safari/537.36", "Safari", false},
+		{"NotGPTBot/1.0", "GPTBot", false},
+	} {
+		if got := namesProduct(tc.ua, tc.name); got != tc.want {
+			t.Errorf("namesProduct(%q, %q) = %v, want %v", tc.ua, tc.name, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,50 @@
+package judge
+
+import (
+	"net/url"
+	"testing"
+)
+
+func TestPathsOf(t *testing.T) {
+	for _, tc := range []struct {
+		uri  string
+		want Paths
+	}{
+		{"/private/x", Paths{"/private/x", ""}},
+		{"/%70rivate/x", Paths{"/private/x", ""}},
+		{"//private/x", Paths{"/private/x", ""}},
+		{"/./private/x", Paths{"/private/x", ""}},
+		{"/public/../private/x", Paths{"/private/x", ""}},
+		{"/public/%2E%2E/private/x", Paths{"/private/x", "/public/%2E%2E/private/x"}},
+		{"/private%2Fx", Paths{"/private/x", "/private%2Fx"}},
+		{"/a%3Fb?c=d", Paths{"/a%3Fb?c=d", ""}},
+		{"/caf%C3%A9", Paths{"/caf%C3%A9", ""}},
+		{"/dir/", Paths{"/dir/", ""}},
+		{"/a b", Paths{"/a%20b", ""}},
+		{"/100%25", Paths{"/100%25", ""}},
+		{"/x?q=%2F", Paths{"/x?q=%2F", ""}},
+	} {
+		u, err := url.ParseRequestURI(tc.uri)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.uri, err)
+		}
+		if got := PathsOf(u); got != tc.want {
+			t.Errorf("%s: got %+v, want %+v", tc.uri, got, tc.want)
+		}
+	}
+}
+
+func TestPathsOfTarget(t *testing.T) {
+	for _, tc := range []struct {
+		target string
+		want   Paths
+	}{
+		{"https://example.com/%70rivate/x?y=1#frag", Paths{"/private/x?y=1", ""}},
+		{"/a/../b", Paths{"/b", ""}},
+		{"example.com", Paths{"/", ""}},
+	} {
+		if got := PathsOfTarget(tc.target); got != tc.want {
+			t.Errorf("%s: got %+v, want %+v", tc.target, got, tc.want)
+		}
+	}
+}
