@@ -45,17 +45,19 @@ func TestGrace(t *testing.T) {
 		// /old was disallowed by version 1, which A obeys; the current
 		// version allows it: allowed.
 		{"allowed now", "198.51.100.1", "/old", "allowed", false},
-		// B never fetched robots.txt: any version within the window
-		// counts, and version 1 allows /new.
-		{"unknown fetch", "198.51.100.2", "/new", "grace", false},
+		// B was never seen fetching robots.txt: no version can excuse
+		// it, so the change applies to it at once.
+		{"never fetched", "198.51.100.2", "/new", "disallowed", true},
+		// A from another address is another client.
+		{"same bot, other address", "198.51.100.9", "/new", "disallowed", true},
 	} {
 		v, err := verdictOf(t, h, tc.path, uaAhrefs, tc.ip)
 		if v != tc.verdict || (err != nil) != tc.blocked {
 			t.Errorf("%s: verdict %q blocked %v, want %q %v", tc.name, v, err != nil, tc.verdict, tc.blocked)
 		}
 	}
-	if logs.FilterMessageSnippet("robots.txt grace").Len() != 2 {
-		t.Errorf("want two grace log lines, got %d", logs.FilterMessageSnippet("robots.txt grace").Len())
+	if n := logs.FilterMessageSnippet("robots.txt grace").Len(); n != 1 {
+		t.Errorf("want one grace log line, got %d", n)
 	}
 
 	// C fetches the current version: no grace for it.
@@ -75,5 +77,30 @@ func TestGrace(t *testing.T) {
 	}
 	if got := len(h.fixed.current().Earlier); got != 2 {
 		t.Errorf("history holds %d versions, want 2", got)
+	}
+}
+
+// TestGraceIgnoresUnservedVersions: a file that was in force for a moment
+// but that no client fetched (an editor's empty save, a half-written
+// deploy) gives no grace, even to a bot that fetched before it.
+func TestGraceIgnoresUnservedVersions(t *testing.T) {
+	path := writeRobots(t, "User-agent: *\nDisallow: /private/\n")
+	h, _ := newTestHandler(t, config.Config{File: path, DisableReload: true})
+	edit := func(body string, d time.Duration) {
+		os.WriteFile(path, []byte(body), 0o644)
+		bump(t, path, d)
+		h.fixed.refresh()
+	}
+	serve(h, withIP(newRequest("GET", "/robots.txt", uaAhrefs), "198.51.100.1"))
+	edit("", time.Second) // empty for a moment: allows all, fetched by nobody
+	edit("User-agent: *\nDisallow: /private/\nDisallow: /new\n", 2*time.Second)
+	if v, err := verdictOf(t, h, "/private/x", uaAhrefs, "198.51.100.1"); v != "disallowed" || err == nil {
+		t.Errorf("/private/x: verdict %q, blocked %v; want disallowed and blocked (no version the bot read allows it)", v, err != nil)
+	}
+	if v, _ := verdictOf(t, h, "/new", uaAhrefs, "198.51.100.1"); v != "grace" {
+		t.Errorf("/new: verdict %q, want grace (the version the bot read allows it)", v)
+	}
+	if got := len(h.fixed.current().Earlier); got != 1 {
+		t.Errorf("history holds %d versions, want 1 (the empty file was never served)", got)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/netip"
+	"net/url"
 	"strings"
 	"time"
 
@@ -23,7 +24,13 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	}
 	snap := src.current()
 
-	if r.URL.Path == "/robots.txt" {
+	// robots.txt speaks of the URL the client asked for: judge that one,
+	// not what rewrite, uri or try_files made of it before this handler.
+	u := r.URL
+	if orig, ok := r.Context().Value(caddyhttp.OriginalRequestCtxKey).(http.Request); ok && orig.URL != nil {
+		u = orig.URL
+	}
+	if u.Path == "/robots.txt" {
 		return h.serveRobotsTxt(w, r, next, snap)
 	}
 	if snap.File == nil {
@@ -35,7 +42,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 		return next.ServeHTTP(w, r)
 	}
 
-	j := h.judge(r, ua, id, snap)
+	j := h.judge(r, u, id, snap)
 	switch j.Verdict {
 	case judge.Allowed:
 		return next.ServeHTTP(w, r)
@@ -50,9 +57,13 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	}
 	h.logger.Info("robots.txt violation blocked", violationFields(r, j)...)
 	if h.Body != "" {
+		body := h.Body
+		if repl, ok := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer); ok {
+			body = repl.ReplaceKnown(body, "")
+		}
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		w.WriteHeader(h.Status)
-		_, err := w.Write([]byte(h.Body))
+		_, err := w.Write([]byte(body))
 		return err
 	}
 	return caddyhttp.Error(h.Status, errDisallowed)
@@ -62,9 +73,9 @@ var errDisallowed = errors.New("robots.txt disallows this path for this client")
 
 // judge decides a bot request and records the judgment where the access
 // log, the placeholders and the counters read it.
-func (h *Handler) judge(r *http.Request, ua string, id identity, snap *snapshot) *judge.Judgment {
+func (h *Handler) judge(r *http.Request, u *url.URL, id identity, snap *snapshot) *judge.Judgment {
 	now := time.Now()
-	req := judge.Request{UA: ua, Paths: judge.PathsOf(r.URL), Now: now}
+	req := judge.Request{UA: r.Header.Get("User-Agent"), Paths: judge.PathsOf(u), Now: now}
 	req.Fetch, req.Fetched = h.tracker.last(id.Name, clientAddr(r))
 	v := req.Paths.Decide(id.Group)
 
@@ -106,6 +117,9 @@ func clientAddr(r *http.Request) netip.Addr {
 func (h *Handler) serveRobotsTxt(w http.ResponseWriter, r *http.Request, next caddyhttp.Handler, snap *snapshot) error {
 	getOrHead := r.Method == http.MethodGet || r.Method == http.MethodHead
 	if snap.File != nil && getOrHead {
+		// Someone read this version: from now on it may excuse a
+		// crawler that still obeys it after the file changes.
+		snap.MarkServed()
 		if id := h.identify(r.Header.Get("User-Agent"), snap); id.Bot {
 			now := time.Now()
 			id.counters.fetch(now.UnixNano())

@@ -22,6 +22,7 @@ import (
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/botdetect"
 	"github.com/robotsguard/caddy-robots-txt/config"
+	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
 func init() {
@@ -98,7 +99,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		// would; a slow upstream does not hold up the load.
 		if !src.refetch(upstreamStartWait) {
 			h.logger.Warn("robots.txt is still being fetched from the upstream; the rules in force stay until it arrives (none yet: every bot is allowed)",
-				zap.String("url", h.URL))
+				zap.String("url", redactURL(h.URL)))
 		}
 	case h.Inline != "":
 		src, loaded, err := h.shareSource(set, func() (*source, error) { return newInlineSource(h.Inline, set), nil })
@@ -136,10 +137,38 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 			src.refresh() // it may have changed while no config watched it
 		}
 	}
+	if h.Strict && h.fixed != nil {
+		if err := strictCheck(h.fixed); err != nil {
+			return err
+		}
+	}
 	if h.dynamic != nil && set.reload > 0 {
 		watchCtx, stop := context.WithCancel(ctx)
 		h.stop = stop
 		go h.dynamic.watch(watchCtx)
+	}
+	return nil
+}
+
+// strictCheck is the strict option: a missing file, or one with
+// error-severity findings, is a configuration error. An upstream that has
+// not answered yet is not: nothing is known of its file.
+func strictCheck(src *source) error {
+	snap := src.current()
+	if snap.unknown {
+		return nil
+	}
+	if snap.File == nil {
+		return fmt.Errorf("strict: robots.txt %s does not exist; create it, or drop strict to allow every bot until it appears", src.name())
+	}
+	var errs []string
+	for _, d := range snap.File.Diagnostics() {
+		if d.Severity == robots.Error {
+			errs = append(errs, d.String())
+		}
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("strict: robots.txt %s has errors: %s", src.name(), strings.Join(errs, "; "))
 	}
 	return nil
 }

@@ -125,7 +125,7 @@ var sources = caddy.NewUsagePool()
 func (s *source) name() string {
 	switch {
 	case s.url != "":
-		return s.url
+		return redactURL(s.url)
 	case s.path == "":
 		return "inline"
 	}
@@ -276,7 +276,13 @@ func (s *source) logLoad(snap *snapshot) {
 	name := s.name()
 	groupsInForce.WithLabelValues(name).Set(float64(groups))
 	rulesInForce.WithLabelValues(name).Set(float64(rules))
-	s.logger().Info("robots.txt loaded",
+	log := s.logger().Info
+	if snap.File.HasErrors() {
+		// A rule that can match no URL is a mistake the operator wants
+		// to hear about; with strict it would have stopped the load.
+		log = s.logger().Warn
+	}
+	log("robots.txt loaded",
 		zap.String("file", name),
 		zap.Int("groups", groups),
 		zap.Int("rules", rules),

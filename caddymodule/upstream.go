@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -97,8 +98,15 @@ func fetchUpstream(ctx context.Context, client *http.Client, url string) fetchRe
 		if lm, err := http.ParseTime(resp.Header.Get("Last-Modified")); err == nil {
 			modTime = lm
 		}
-		return fetchResult{snap: newSnapshot(body, modTime.Truncate(time.Second)), refresh: refresh,
-			result: "loaded", status: resp.StatusCode, err: truncErr}
+		snap := newSnapshot(body, modTime.Truncate(time.Second))
+		if !snap.File.LooksLikeRobotsTxt() {
+			// An error page or a catch-all route answering 200: reading
+			// it as "no rules" would let every bot in and serve the page
+			// as /robots.txt. It is a failure, like a 5xx.
+			return fetchResult{result: "failed", refresh: retryFirst, status: resp.StatusCode,
+				err: errors.New("the answer is not a robots.txt (no line is a robots.txt field; an HTML page?)")}
+		}
+		return fetchResult{snap: snap, refresh: refresh, result: "loaded", status: resp.StatusCode, err: truncErr}
 	case resp.StatusCode >= 300 && resp.StatusCode < 500:
 		// A redirect the client did not follow (no Location) is read as
 		// "not found", like a chain that is too long.
@@ -142,9 +150,9 @@ func (s *source) loadUpstream(ctx context.Context, failures int) (time.Duration,
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	log := s.logger()
-	fields := []zap.Field{zap.String("url", s.url), zap.Int("status", res.status)}
+	fields := []zap.Field{zap.String("url", s.name()), zap.Int("status", res.status)}
 	if res.err != nil {
-		fields = append(fields, zap.Error(res.err))
+		fields = append(fields, zap.Error(withoutURL(res.err)))
 	}
 	first := !s.exists
 	s.exists = true
@@ -228,4 +236,31 @@ func (s *source) refetch(wait time.Duration) bool {
 	case <-timeout.C:
 		return false
 	}
+}
+
+// redactURL is an upstream URL fit for logs and metric labels: without
+// user information and query, which may hold credentials.
+func redactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(unparsable URL)"
+	}
+	if u.User != nil {
+		u.User = url.User("REDACTED")
+	}
+	if u.RawQuery != "" {
+		u.RawQuery = "REDACTED"
+	}
+	u.Fragment = ""
+	return u.String()
+}
+
+// withoutURL drops the URL that net/http puts in its errors (with the
+// query, which may hold credentials); the log names the URL, redacted.
+func withoutURL(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return fmt.Errorf("%s: %w", ue.Op, ue.Err)
+	}
+	return err
 }

@@ -64,6 +64,11 @@ func TestFetchUpstream(t *testing.T) {
 		fmt.Fprint(w, strings.Repeat("# padding\n", 60000))
 		fmt.Fprint(w, "Disallow: /b\n")
 	})
+	mux.HandleFunc("/html", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, "<!DOCTYPE html>\n<html><body>\n<h1>Welcome</h1>\n</body></html>\n")
+	})
+	mux.HandleFunc("/empty", func(w http.ResponseWriter, r *http.Request) {})
 	srv := upstream(t, mux.ServeHTTP)
 	client := newUpstreamClient()
 	client.Timeout = 300 * time.Millisecond
@@ -82,6 +87,11 @@ func TestFetchUpstream(t *testing.T) {
 		{"/slow", "failed", "", retryFirst},
 		{"/truncated", "failed", "", retryFirst},
 		{"/huge", "loaded", "/a", refreshDefault},
+		// A 200 that is no robots.txt (an SPA's catch-all page) is a
+		// failure: the last good copy stays.
+		{"/html", "failed", "", retryFirst},
+		// An empty robots.txt is a robots.txt: it allows everything.
+		{"/empty", "loaded", "", refreshDefault},
 	} {
 		res := fetchUpstream(context.Background(), client, srv.URL+tc.path)
 		if res.result != tc.result || res.refresh != tc.refresh {
@@ -98,8 +108,8 @@ func TestFetchUpstream(t *testing.T) {
 		if tc.disallowed != "" && g.Decide(tc.disallowed).Allowed {
 			t.Errorf("%s: %s should be disallowed", tc.path, tc.disallowed)
 		}
-		if tc.disallowed == "" && res.snap.File != nil {
-			t.Errorf("%s: want no robots.txt (allow all)", tc.path)
+		if tc.disallowed == "" && (res.snap.File != nil && res.snap.File.Fields() > 0) {
+			t.Errorf("%s: want no rules (allow all)", tc.path)
 		}
 	}
 	if res := fetchUpstream(context.Background(), client, srv.URL+"/huge"); len(res.snap.body) != robots.DefaultMaxSize || res.err == nil {
@@ -162,5 +172,23 @@ func TestLoadUpstreamKeepsLastGoodCopy(t *testing.T) {
 	status.Store(404) // gone: allow all
 	if _, ok := s.loadUpstream(context.Background(), 0); !ok || s.current().File != nil {
 		t.Fatal("a 404 means no robots.txt")
+	}
+}
+
+func TestRedactURL(t *testing.T) {
+	for raw, want := range map[string]string{
+		"http://app:8080/robots.txt":           "http://app:8080/robots.txt",
+		"https://user:secret@app/robots.txt":   "https://REDACTED@app/robots.txt",
+		"https://app/robots.txt?token=abc#x":   "https://app/robots.txt?REDACTED",
+		"https://u:p@app:8443/r.txt?k=v&sig=1": "https://REDACTED@app:8443/r.txt?REDACTED",
+		"https://app/robots.txt?":              "https://app/robots.txt?",
+	} {
+		got := redactURL(raw)
+		if got != want {
+			t.Errorf("redactURL(%q) = %q, want %q", raw, got, want)
+		}
+		if strings.Contains(got, "secret") || strings.Contains(got, "token") {
+			t.Errorf("redactURL(%q) leaks a secret: %q", raw, got)
+		}
 	}
 }

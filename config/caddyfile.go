@@ -23,6 +23,7 @@ var subdirectives = []struct{ name, usage string }{
 	{"cache", "cache <entries>"},
 	{"url", "url <http(s) URL>"},
 	{"grace", "grace <duration>|off"},
+	{"strict", "strict"},
 }
 
 // subdirectiveNames is "file, inline, ..." for error messages.
@@ -44,11 +45,13 @@ func usage(name string) string {
 }
 
 // UnmarshalCaddyfile sets up c from Caddyfile tokens, starting at the
-// directive name, which it consumes. Syntax:
+// directive name, which it consumes; the directive's registration has
+// taken its matcher token, if any, out of the tokens already. Syntax:
 //
-//	robots_txt [<file>] {
+//	robots_txt [<matcher>] [<file>] {
 //	    file    <path>
 //	    inline  <text>
+//	    url     <http(s) URL>
 //	    mode    enforce|monitor
 //	    status  <code>
 //	    body    <text>
@@ -56,16 +59,19 @@ func usage(name string) string {
 //	    bots    <substring...>
 //	    humans  <substring...>
 //	    reload  <duration>|off
-//	    cache   <entries>
-//	    url     <http(s) URL>
 //	    grace   <duration>|off
+//	    cache   <entries>
+//	    strict
 //	}
 //
-// The file may be given either as the argument or with the file
-// subdirective, not both; file, inline and url exclude each other. The
-// directive's registration (package caddymodule) reads only "*" and
-// "@name" as matcher tokens, so an absolute path as the argument is the
-// file, not a path matcher. The inline text is usually a heredoc:
+// The matcher is any matcher token Caddy accepts ("*", a path such as
+// "/blog/*", or "@name"), as for every handler directive. The file may be
+// given as the argument after it only where it cannot be read as a
+// matcher (a relative path, or any path after a matcher token), or with
+// the file subdirective, not both; file, inline and url exclude each
+// other. A file path with "*" in it is an error: a file name has no
+// wildcards, and it is almost always a path matcher in the wrong place.
+// The inline text is usually a heredoc:
 //
 //	inline <<TXT
 //	    User-agent: *
@@ -74,12 +80,12 @@ func usage(name string) string {
 //
 // bots and humans may be repeated; their substrings accumulate. The
 // other subdirectives may be given once each. "reload off" sets
-// DisableReload.
+// disable_reload; "grace off" is a grace of 0.
 //
 // A file path without placeholders is checked now: it must not be a
 // directory and, if it exists, must be readable. A missing file is
-// accepted; the site then allows all bots. After parsing, the result is
-// validated with Validate.
+// accepted (the site then allows all bots) unless strict is set. After
+// parsing, the result is validated with Validate.
 func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	d.Next() // consume directive name
 
@@ -100,7 +106,7 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		}
 		fileArgLine = d.Line()
 	default:
-		return d.Errf("robots_txt: too many arguments (%d); usage: robots_txt [<file>] { ... }", len(args))
+		return d.Errf("robots_txt: too many arguments (%d); usage: robots_txt [<matcher>] [<file>] { ... }", len(args))
 	}
 
 	prev := ""
@@ -116,7 +122,7 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		line := d.Line()
 
 		switch name {
-		case "file", "inline", "mode", "status", "body", "serve", "reload", "cache", "url", "grace":
+		case "file", "inline", "mode", "status", "body", "serve", "reload", "cache", "url", "grace", "strict":
 			if first, ok := seen[name]; ok {
 				return d.Errf("robots_txt: %s is given more than once (first at line %d); give it once", name, first)
 			}
@@ -139,6 +145,14 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			} else {
 				c.Humans = append(c.Humans, vals...)
 			}
+			continue
+		}
+
+		if name == "strict" {
+			if d.NextArg() {
+				return d.Errf("robots_txt: strict takes no argument; usage: strict")
+			}
+			c.Strict = true
 			continue
 		}
 
@@ -249,6 +263,10 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 func (c *Config) setFile(d *caddyfile.Dispenser, path string) error {
 	if path == "" {
 		return d.Errf("robots_txt: file path is empty; give the path of a robots.txt file")
+	}
+	if strings.Contains(path, "*") {
+		return d.Errf("robots_txt: file %q has a \"*\" in it; a file name has no wildcards. "+
+			"A path matcher goes first and the file after it, or in the block: robots_txt /blog/* { file <path> }", path)
 	}
 	if c.Inline != "" {
 		return d.Errf("robots_txt: %w", errFileAndInline)

@@ -29,15 +29,6 @@ const (
 
 // Defaults and bounds.
 const (
-	// DefaultFile is the robots.txt path used when neither File nor
-	// Inline is set and the site has a root (the http.vars.root
-	// placeholder); the handler resolves it.
-	DefaultFile = "{http.vars.root}/robots.txt"
-	// FallbackFile is the robots.txt path used when neither File nor
-	// Inline is set and the site has no root: robots.txt in the working
-	// directory.
-	FallbackFile = "robots.txt"
-
 	// DefaultStatus is the HTTP status of a refusal.
 	DefaultStatus = 403
 	// MinStatus and MaxStatus bound Status: client and server errors only.
@@ -65,63 +56,67 @@ const (
 // The handler embeds it, so these fields appear directly in the
 // handler's JSON. A zero field means its default.
 type Config struct {
-	// File is the path of the robots.txt file to serve and enforce.
-	// Placeholders are allowed. The default is
-	// "{http.vars.root}/robots.txt" when the site has a root, else
-	// "robots.txt" in Caddy's working directory. A file that does not
-	// exist allows every bot everywhere. File cannot be set together
-	// with Inline.
+	// The path of the robots.txt file to serve and enforce.
+	// Placeholders are allowed. The default is robots.txt in the site's
+	// root (the "root" variable, looked up per request when it has
+	// placeholders such as {host}), else in Caddy's working directory. A
+	// file that does not exist allows every bot everywhere (an error
+	// with "strict"). It must be a regular file. Not with "inline" or
+	// "url".
 	File string `json:"file,omitempty"`
 
-	// Inline is the text of robots.txt, given in the configuration
-	// instead of a file. The default is empty, meaning the text is read
-	// from File. Inline cannot be set together with File.
+	// The text of robots.txt, given in the configuration instead of a
+	// file. The default is empty, meaning the text is read from "file".
+	// Not with "file" or "url".
 	Inline string `json:"inline,omitempty"`
 
-	// Mode is what happens when a bot requests a path that robots.txt
+	// What happens when a bot requests a path that robots.txt
 	// disallows for it. The allowed values are "enforce" (the default),
 	// which refuses the request, and "monitor", which only records it and
 	// lets the request through.
 	Mode string `json:"mode,omitempty"`
 
-	// Status is the HTTP status code of a refusal. The default is 403;
+	// The HTTP status code of a refusal. The default is 403;
 	// the allowed values are 400 to 599.
 	Status int `json:"status,omitempty"`
 
-	// Body is the response body of a refusal. The default is empty, in
-	// which case the handler returns an HTTP error with Status so that
-	// handle_errors routes can render the page; any text is allowed.
+	// The response body of a refusal (text/plain). Placeholders are
+	// expanded, as in the respond directive: "{http.robots_txt.bot}"
+	// names the bot. The default is empty, in which case the handler
+	// returns an HTTP error with "status" so that handle_errors routes
+	// can render the page.
 	Body string `json:"body,omitempty"`
 
-	// Serve is whether GET and HEAD requests for /robots.txt are
+	// Whether GET and HEAD requests for /robots.txt are
 	// answered with the loaded robots.txt. The default (unset) is true;
 	// set it to false to let the request pass to the next handler.
 	Serve *bool `json:"serve,omitempty"`
 
-	// Bots are extra User-Agent substrings, matched without regard to
-	// case, that mark a client as a bot in addition to the built-in
-	// list. The default is none; every entry must be a non-blank string.
+	// Extra User-Agent substrings, matched without regard to case, that
+	// mark a client as a bot in addition to the built-in rules; such a
+	// client is named by its entry in logs and metrics. The default is
+	// none; every entry must be a non-blank string.
 	Bots []string `json:"bots,omitempty"`
 
-	// Humans are User-Agent substrings, matched without regard to case,
+	// User-Agent substrings, matched without regard to case,
 	// that exempt a client: such a client is never held to robots.txt,
 	// even if it also matches a bot substring. The default is none;
 	// every entry must be a non-blank string.
 	Humans []string `json:"humans,omitempty"`
 
-	// Reload is how often the robots.txt file is checked for changes,
-	// as a duration string such as "5s" or "1m" (an integer is read as
+	// How often the robots.txt file is checked for changes, as a
+	// duration string such as "5s" or "1m" (an integer is read as
 	// nanoseconds). The default is 5s; any positive duration is allowed.
-	// It has no effect with Inline, and cannot be set together with
-	// DisableReload.
+	// It has no effect with "inline", and cannot be set together with
+	// "disable_reload".
 	Reload caddy.Duration `json:"reload,omitempty"`
 
-	// DisableReload turns off checking the robots.txt file for changes,
+	// Turns off checking the robots.txt file for changes,
 	// so it is read once when the configuration loads. The default is
 	// false. In the Caddyfile it is written "reload off".
 	DisableReload bool `json:"disable_reload,omitempty"`
 
-	// URL is the address of robots.txt on the upstream, for sites whose
+	// The address of robots.txt on the upstream, for sites whose
 	// robots.txt lives on the backend: "http://app:8080/robots.txt". It is
 	// fetched when the configuration loads and refreshed as RFC 9309
 	// says: redirects are followed up to 5 hops; a 2xx answer applies; a
@@ -129,24 +124,34 @@ type Config struct {
 	// answer, a timeout or a network error keeps the last good copy (or,
 	// with none yet, allows all). The refresh interval is the answer's
 	// Cache-Control max-age within 1 minute and 24 hours, else 24 hours.
-	// The default is empty; only http and https URLs are allowed, and URL
-	// cannot be set together with File or Inline.
+	// The default is empty; only http and https URLs are allowed. Not
+	// with "file" or "inline".
 	URL string `json:"url,omitempty"`
 
-	// Grace is how long the earlier versions of robots.txt stay in force
-	// for crawlers after the file changes. RFC 9309 lets a crawler cache
-	// robots.txt for up to 24 hours, so a request that the newest version
-	// disallows but the version the crawler last fetched (or, when that is
-	// not known, any version in force within the grace period) allows is
-	// passed and logged with verdict "grace", never blocked or counted as
-	// a violation. The default (unset) is 24h; 0 turns grace off; the
-	// value may not be negative.
+	// How long a bot may still obey the version of robots.txt it
+	// fetched, after the file changes. RFC 9309 lets a crawler cache
+	// robots.txt for up to 24 hours, so a request that the current
+	// version disallows is passed and logged with verdict "grace" (never
+	// blocked or counted as a violation) when this bot, from this client
+	// address, was seen fetching an earlier version within the window and
+	// that version allows the request. A bot never seen fetching
+	// robots.txt gets no grace. The default (unset) is 24h; 0 turns grace
+	// off; the value may not be negative.
 	Grace *caddy.Duration `json:"grace,omitempty"`
 
-	// Cache is the number of entries in the least-recently-used cache of
+	// The number of entries in the least-recently-used cache of
 	// User-Agent classifications. The default is 10000; the allowed
 	// values are 1 to 1000000.
 	Cache int `json:"cache,omitempty"`
+
+	// Makes problems with robots.txt configuration errors, so that
+	// "caddy validate" fails on them: a file that does not exist, and a
+	// file with error-severity findings (a rule that can match no URL,
+	// say). Without it (the default), such a file is loaded as it is and
+	// its findings are logged at WARN. It applies to the file known when
+	// the configuration loads (file, inline, or url when the upstream
+	// answers); a file named per request is checked when first read.
+	Strict bool `json:"strict,omitempty"`
 }
 
 // SetDefaults fills in the defaults of Mode, Status, Reload (unless

@@ -10,10 +10,12 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
@@ -56,6 +58,7 @@ func TestUnmarshalCaddyfile(t *testing.T) {
 			Config{Body: "<h1>Go away</h1>\n<p>bye</p>"}},
 		{"serve on", "robots_txt {\n\tserve on\n}", Config{Serve: new(true)}},
 		{"serve off", "robots_txt {\n\tserve off\n}", Config{Serve: new(false)}},
+		{"strict", "robots_txt {\n\tstrict\n}", Config{Strict: true}},
 		{"bots", "robots_txt {\n\tbots GPTBot CCBot\n}", Config{Bots: []string{"GPTBot", "CCBot"}}},
 		{"bots repeated append", "robots_txt {\n\tbots GPTBot\n\tbots CCBot \"Claude Bot\"\n}",
 			Config{Bots: []string{"GPTBot", "CCBot", "Claude Bot"}}},
@@ -157,11 +160,19 @@ func TestUnmarshalCaddyfileErrors(t *testing.T) {
 		{"unknown subdirective", "robots_txt {\n\tmode enforce\n\tblock GPTBot\n}",
 			[]string{`unknown subdirective "block"`, "file, inline, mode, status, body, serve, bots, humans, reload, cache"}, 3},
 		{"too many arguments", "robots_txt a.txt b.txt",
-			[]string{"too many arguments (2)", "robots_txt [<file>]"}, 1},
+			[]string{"too many arguments (2)", "robots_txt [<matcher>] [<file>]"}, 1},
 		{"block after subdirective", "robots_txt {\n\tmode enforce {\n\t}\n}",
 			[]string{"mode does not take a block", "mode enforce|monitor"}, 2},
 		{"stray block", "robots_txt {\n\t{\n\t}\n}",
 			[]string{"unexpected '{'", "file, inline"}, 2},
+		{"file argument with a wildcard", "robots_txt blog/*",
+			[]string{`file "blog/*" has a "*" in it`, "robots_txt /blog/* { file <path> }"}, 1},
+		{"file subdirective with a wildcard", "robots_txt {\n\tfile /srv/*/robots.txt\n}",
+			[]string{`file "/srv/*/robots.txt" has a "*" in it`}, 2},
+		{"strict with an argument", "robots_txt {\n\tstrict on\n}",
+			[]string{"strict takes no argument"}, 2},
+		{"strict twice", "robots_txt {\n\tstrict\n\tstrict\n}",
+			[]string{"strict is given more than once"}, 3},
 
 		// argument counts
 		{"file without argument", "robots_txt {\n\tfile\n}",
@@ -559,17 +570,30 @@ func TestFieldDocs(t *testing.T) {
 			return true
 		}
 		found = true
+		// caddyserver.com shows these docs as the JSON reference, so they
+		// speak of JSON names: no Go field name may appear in them.
+		var goNames []string
+		for _, field := range ts.Type.(*ast.StructType).Fields.List {
+			for _, name := range field.Names {
+				if name.IsExported() && name.Name != "URL" {
+					goNames = append(goNames, name.Name)
+				}
+			}
+		}
 		for _, field := range ts.Type.(*ast.StructType).Fields.List {
 			for _, name := range field.Names {
 				if !name.IsExported() {
 					continue
 				}
 				doc := strings.TrimSpace(field.Doc.Text())
+				for _, g := range goNames {
+					if slices.Contains(strings.FieldsFunc(doc, func(r rune) bool { return !unicode.IsLetter(r) && r != '-' }), g) {
+						t.Errorf("doc of %s names the Go field %s; use its JSON name", name, g)
+					}
+				}
 				switch {
 				case doc == "":
 					t.Errorf("field %s has no doc comment", name)
-				case !strings.HasPrefix(doc, name.Name+" "):
-					t.Errorf("doc of %s does not start with its name", name)
 				case !strings.HasSuffix(doc, "."):
 					t.Errorf("doc of %s is not a full sentence", name)
 				case !strings.Contains(strings.ToLower(doc), "default"):

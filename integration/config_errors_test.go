@@ -64,6 +64,12 @@ func TestConfigErrors(t *testing.T) {
 			[]string{unreadable, "cannot be opened for reading", "permission denied"}, true},
 		{"file is a named pipe", "robots_txt {\n\t\tfile " + fifo + "\n\t}", 4,
 			[]string{fifo, "is a named pipe, not a regular file"}, false},
+		// Caddy reads a first argument starting with "/" as a path
+		// matcher; one that looks like a file is a mistake to point out.
+		{"file path where the matcher goes", "robots_txt " + robotsFile + " {\n\t\tmode monitor\n\t}", 3,
+			[]string{"is a path matcher", "robots_txt * " + robotsFile, "file " + robotsFile}, false},
+		{"file with a wildcard", "robots_txt /blog/* blog/*.txt", 3,
+			[]string{`file "blog/*.txt" has a "*" in it`, "robots_txt /blog/* { file <path> }"}, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -114,6 +120,10 @@ func TestConfigErrorsJSON(t *testing.T) {
 		{"file is a directory", map[string]any{"file": robotsDir}, []string{robotsDir, "is a directory"}, false},
 		{"file and inline", map[string]any{"file": filepath.Join(dir, "robots.txt"), "inline": "User-agent: *\n"}, []string{"file and inline are both set"}, false},
 		{"file unreadable", map[string]any{"file": unreadable}, []string{unreadable, "cannot be opened for reading", "permission denied"}, true},
+		{"strict, file missing", map[string]any{"file": filepath.Join(dir, "missing.txt"), "strict": true},
+			[]string{"strict: robots.txt " + filepath.Join(dir, "missing.txt") + " does not exist"}, false},
+		{"strict, errors in the file", map[string]any{"inline": "User-agent: *\nDisallow: private/\n", "strict": true},
+			[]string{"strict: robots.txt inline has errors", "line 2"}, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -2,6 +2,7 @@ package judge
 
 import (
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/robotsguard/caddy-robots-txt/robots"
@@ -24,6 +25,7 @@ type Version struct {
 	Earlier []*Version
 
 	groupNames map[*robots.Group]string
+	served     atomic.Bool
 }
 
 // NewVersion compiles a version of robots.txt; a nil file stands for no
@@ -46,16 +48,28 @@ func (v *Version) GroupName(g *robots.Group) string { return v.groupNames[g] }
 // MaxEarlier bounds the versions kept for grace, whatever the window.
 const MaxEarlier = 32
 
+// MarkServed records that this version was handed to a client asking for
+// /robots.txt. Only such versions are kept for grace: a version nobody
+// fetched (a half-written file an editor saved for a moment) is no
+// version any crawler can be obeying.
+func (v *Version) MarkServed() {
+	if !v.served.Load() {
+		v.served.Store(true)
+	}
+}
+
 // Follow makes v the successor of prev at now: v comes into force and
-// keeps the versions before it that were in force within window. It must
-// be called before v is published.
+// keeps the versions before it that were served and were in force within
+// window. It must be called before v is published.
 func (v *Version) Follow(prev *Version, now time.Time, window time.Duration) {
 	v.Since = now
 	if prev == nil || window <= 0 {
 		return
 	}
 	cutoff := now.Add(-window)
-	v.Earlier = append(v.Earlier, prev.withoutHistory())
+	if prev.served.Load() && prev.File != nil {
+		v.Earlier = append(v.Earlier, prev.withoutHistory())
+	}
 	for i, old := range prev.Earlier {
 		// old was in force until the version after it came in.
 		until := prev.Since
@@ -75,9 +89,9 @@ func (v *Version) withoutHistory() *Version {
 	if len(v.Earlier) == 0 {
 		return v
 	}
-	c := *v
-	c.Earlier = nil
-	return &c
+	c := &Version{File: v.File, ETag: v.ETag, Since: v.Since, groupNames: v.groupNames}
+	c.served.Store(true)
+	return c
 }
 
 // Fetch is a client's last fetch of robots.txt: when, and which version.
@@ -95,41 +109,24 @@ type Request struct {
 	Fetched bool // Fetch is known
 }
 
-// GraceAllows reports whether an earlier version of robots.txt, one this
-// client may still be obeying, allows the request that v disallows.
-// RFC 9309 lets a crawler cache robots.txt for up to 24 hours, so a path
+// GraceAllows reports whether the request that v disallows is allowed
+// by the version of robots.txt this client was seen fetching. RFC 9309
+// lets a crawler cache robots.txt for up to 24 hours, so a path
 // disallowed a minute ago is no violation yet for a crawler that read the
 // file this morning.
 //
-// When the client's last fetch is known, only the version it got counts
-// (and none, if it already got the current one or its copy is older than
-// the window); otherwise any version in force within the window does.
+// Grace is a claim the client has to have earned: it was seen fetching
+// robots.txt within the window, what it got was an earlier version (not
+// v), and that version allows the request. A client with no fetch on
+// record gets none, however recent the change: it did not read any
+// version, so none can excuse it.
 func (v *Version) GraceAllows(r *Request, window time.Duration) bool {
-	if window <= 0 || len(v.Earlier) == 0 {
+	if window <= 0 || !r.Fetched || r.Fetch.ETag == v.ETag || r.Now.Sub(r.Fetch.At) > window {
 		return false
 	}
-	cutoff := r.Now.Add(-window)
-	if r.Fetched {
-		if r.Fetch.ETag == v.ETag || r.Fetch.At.Before(cutoff) {
-			return false
-		}
-	}
-	for i, old := range v.Earlier {
-		until := v.Since
-		if i > 0 {
-			until = v.Earlier[i-1].Since
-		}
-		if until.Before(cutoff) {
-			break
-		}
-		if r.Fetched && old.ETag != r.Fetch.ETag {
-			continue
-		}
-		if old.allows(r) {
-			return true
-		}
-		if r.Fetched {
-			return false
+	for _, old := range v.Earlier {
+		if old.ETag == r.Fetch.ETag {
+			return old.allows(r)
 		}
 	}
 	return false

@@ -9,57 +9,106 @@ import (
 	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
-// versions publishes bodies one after another at now, each following the
-// one before within window, and returns the last.
-func versions(now time.Time, window time.Duration, bodies ...string) []*Version {
+// history publishes the bodies one after another, an hour's grace
+// window apart by a minute each, and returns the versions. A body of
+// "-" stands for no robots.txt. served says which versions a client
+// fetched before the next came in.
+func history(start time.Time, window time.Duration, served []bool, bodies ...string) []*Version {
 	var out []*Version
 	var prev *Version
 	for i, b := range bodies {
-		v := NewVersion(robots.Parse([]byte(b)), strconv.Itoa(i))
-		v.Follow(prev, now, window)
+		var f *robots.File
+		if b != "-" {
+			f = robots.Parse([]byte(b))
+		}
+		v := NewVersion(f, strconv.Itoa(i))
+		v.Follow(prev, start.Add(time.Duration(i)*time.Minute), window)
+		if i < len(served) && served[i] {
+			v.MarkServed()
+		}
 		out = append(out, v)
 		prev = v
 	}
 	return out
 }
 
-func request(path string, now time.Time) *Request {
+func request(path string, now time.Time, fetched *Version, at time.Time) *Request {
 	u, _ := url.ParseRequestURI(path)
-	return &Request{UA: "curl/8", Paths: PathsOf(u), Now: now}
+	r := &Request{UA: "curl/8", Paths: PathsOf(u), Now: now}
+	if fetched != nil {
+		r.Fetch, r.Fetched = Fetch{At: at, ETag: fetched.ETag}, true
+	}
+	return r
 }
 
-func TestGraceWindowAndOff(t *testing.T) {
-	now := time.Now()
-	vs := versions(now, time.Hour, "User-agent: *\nDisallow: /a\n", "User-agent: *\nDisallow: /b\n")
-	v1, cur := vs[0], vs[1]
-	if !cur.GraceAllows(request("/b", now), time.Hour) {
-		t.Error("within the window, version 1 allows /b")
+func TestGraceNeedsEvidence(t *testing.T) {
+	start := time.Now()
+	const (
+		allowB = "User-agent: *\nDisallow: /a\n"
+		denyB  = "User-agent: *\nDisallow: /b\n"
+	)
+	vs := history(start, time.Hour, []bool{true, false, true}, allowB, allowB+"#unserved\n", denyB)
+	v0, unserved, cur := vs[0], vs[1], vs[2]
+	now := start.Add(5 * time.Minute)
+
+	for _, tc := range []struct {
+		name   string
+		window time.Duration
+		r      *Request
+		want   bool
+	}{
+		{"fetched the earlier version, which allows the path", time.Hour, request("/b", now, v0, start), true},
+		{"never seen fetching robots.txt", time.Hour, request("/b", now, nil, time.Time{}), false},
+		{"fetched the current version", time.Hour, request("/b", now, cur, now), false},
+		{"fetched a version nobody was served", time.Hour, request("/b", now, unserved, start), false},
+		{"fetched before the window", time.Hour, request("/b", start.Add(2*time.Hour), v0, start), false},
+		{"grace off", 0, request("/b", now, v0, start), false},
+		{"the fetched version disallows too", time.Hour, request("/a", now, v0, start), false},
+	} {
+		if got := cur.GraceAllows(tc.r, tc.window); got != tc.want {
+			t.Errorf("%s: grace %v, want %v", tc.name, got, tc.want)
+		}
 	}
-	if cur.GraceAllows(request("/b", now.Add(2*time.Hour)), time.Hour) {
-		t.Error("two hours later, version 1 is out of the window")
+}
+
+// TestNoFileIsNoGraceSource: a moment with no robots.txt (a deploy, an
+// editor's save) must not become a version that excuses everything.
+func TestNoFileIsNoGraceSource(t *testing.T) {
+	start := time.Now()
+	vs := history(start, time.Hour, []bool{true, true, true}, "-", "User-agent: *\nDisallow: /b\n")
+	none, cur := vs[0], vs[1]
+	if len(cur.Earlier) != 0 {
+		t.Errorf("no file kept as an earlier version: %d", len(cur.Earlier))
 	}
-	if cur.GraceAllows(request("/b", now), 0) {
-		t.Error("grace 0 is off")
+	if cur.GraceAllows(request("/b", start.Add(time.Minute), none, start), time.Hour) {
+		t.Error("a fetch while there was no file gives no grace")
 	}
-	stale := request("/b", now)
-	stale.Fetch, stale.Fetched = Fetch{At: now.Add(-2 * time.Hour), ETag: v1.ETag}, true
-	if cur.GraceAllows(stale, time.Hour) {
-		t.Error("a copy fetched before the window is stale: no grace")
-	}
-	if off := versions(now, 0, "x", "y"); len(off[1].Earlier) != 0 {
+}
+
+func TestHistoryBounds(t *testing.T) {
+	start := time.Now()
+	if off := history(start, 0, []bool{true, true}, "x", "y"); len(off[1].Earlier) != 0 {
 		t.Error("with grace off no history is kept")
 	}
 	bodies := make([]string, 3*MaxEarlier)
+	served := make([]bool, len(bodies))
 	for i := range bodies {
-		bodies[i] = string(rune('a' + i%26))
+		bodies[i], served[i] = "User-agent: *\nDisallow: /"+strconv.Itoa(i)+"\n", true
 	}
-	long := versions(now, time.Hour, bodies...)
-	if n := len(long[len(long)-1].Earlier); n != MaxEarlier {
+	long := history(start, 24*time.Hour, served, bodies...)
+	last := long[len(long)-1]
+	if n := len(last.Earlier); n != MaxEarlier {
 		t.Errorf("history of %d versions, want the cap %d", n, MaxEarlier)
 	}
-	for _, v := range long[len(long)-1].Earlier {
+	for _, v := range last.Earlier {
 		if len(v.Earlier) != 0 {
 			t.Fatal("an earlier version must not hold its own history")
 		}
+	}
+	// Versions that went out of force before the window are dropped.
+	late := NewVersion(robots.Parse([]byte("x")), "late")
+	late.Follow(last, start.Add(48*time.Hour), 24*time.Hour)
+	if n := len(late.Earlier); n != 1 {
+		t.Errorf("after a day, %d earlier versions are kept, want only the one in force until now", n)
 	}
 }

@@ -1,0 +1,104 @@
+package integration
+
+import (
+	"net/http"
+	"path/filepath"
+	"testing"
+)
+
+// TestJudgesTheClientsURL: robots.txt rules are about the URL the crawler
+// asked for, so rewrites that run before the handler (uri, try_files,
+// rewrite) change what the backend serves but not what is judged.
+func TestJudgesTheClientsURL(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name   string
+		robots string
+		block  string // directives before robots_txt in the site block
+		checks []struct {
+			path   string
+			status int
+		}
+	}{
+		{
+			name:   "uri strip_prefix",
+			robots: "User-agent: *\nDisallow: /api/\n",
+			block:  "uri strip_prefix /api",
+			checks: []struct {
+				path   string
+				status int
+			}{{"/api/users", http.StatusForbidden}, {"/users", http.StatusOK}},
+		},
+		{
+			name:   "single-page app, try_files",
+			robots: "User-agent: *\nDisallow: /private/\n",
+			block:  "try_files {path} /index.html",
+			checks: []struct {
+				path   string
+				status int
+			}{{"/private/", http.StatusForbidden}, {"/app/route", http.StatusOK}},
+		},
+		{
+			name:   "try_files and an anchored rule",
+			robots: "User-agent: *\nDisallow: /*.html$\n",
+			block:  "try_files {path} /index.html",
+			checks: []struct {
+				path   string
+				status int
+			}{{"/", http.StatusOK}, {"/blog/x", http.StatusOK}, {"/pretty-url", http.StatusOK}, {"/index.html", http.StatusForbidden}},
+		},
+		{
+			name:   "rewrite inside a route",
+			robots: "User-agent: *\nDisallow: /old/\n",
+			block:  "route {\n\t\trewrite /old/* /index.html\n\t}",
+			checks: []struct {
+				path   string
+				status int
+			}{{"/old/page", http.StatusForbidden}, {"/index.html", http.StatusOK}},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			inst := startCaddy(t, `http://127.0.0.1:{{port}} {
+	root * {{dir}}/site
+	`+c.block+`
+	robots_txt
+	file_server
+}
+`, func(inst *instance) {
+				writeFile(t, filepath.Join(inst.dir, "site", "index.html"), "<h1>app</h1>")
+				writeFile(t, filepath.Join(inst.dir, "site", "users"), "users")
+				writeFile(t, filepath.Join(inst.dir, "site", "robots.txt"), c.robots)
+			})
+			for _, ch := range c.checks {
+				if got := inst.get(t, ch.path, uaCurl); got.status != ch.status {
+					t.Errorf("GET %s as curl: %d, want %d", ch.path, got.status, ch.status)
+				}
+			}
+		})
+	}
+}
+
+// TestMatcherAndBodyPlaceholders: the directive takes any matcher token,
+// as handler directives do, and the refusal body expands placeholders.
+func TestMatcherAndBodyPlaceholders(t *testing.T) {
+	t.Parallel()
+	inst := startCaddy(t, `http://127.0.0.1:{{port}} {
+	root * {{dir}}/site
+	robots_txt /private/* {
+		body "no, {http.robots_txt.bot}: {http.robots_txt.rule} (line {http.robots_txt.line})"
+	}
+	file_server
+}
+`, withTestSite)
+	got := inst.get(t, "/private/x.html", uaGPTBot)
+	if want := "no, GPTBot: disallow: / (line 6)"; got.status != http.StatusForbidden || got.body != want {
+		t.Errorf("GPTBot on /private/x.html: %d %q, want 403 %q", got.status, got.body, want)
+	}
+	// Outside the matcher the handler does not run: GPTBot may fetch
+	// /about.html though its group disallows everything.
+	if got := inst.get(t, "/about.html", uaGPTBot); got.status != http.StatusOK {
+		t.Errorf("GPTBot on /about.html, outside the matcher: %d, want 200", got.status)
+	}
+}
