@@ -254,7 +254,12 @@ func TestLint(t *testing.T) {
 	}{
 		{
 			name: "clean file", body: testRobots, wantCode: 0,
-			want: []string{"FILE: 3 groups, 5 rules, 1 sitemap, 3 agents named (Googlebot, GPTBot, ClaudeBot); 0 errors, 0 warnings, 0 infos"},
+			want: []string{
+				// Googlebot's group does not inherit the * rules.
+				`FILE:4: info: the group of Googlebot lacks "disallow: /private/", which the * group has`,
+				`FILE:6: info: the group of Googlebot lacks "disallow: /*?sessionid=", which the * group has; a named group does not inherit * rules, so Googlebot may fetch what /*?sessionid= matches`,
+				"FILE: 3 groups, 5 rules, 1 sitemap, 3 agents named (Googlebot, GPTBot, ClaudeBot); 0 errors, 0 warnings, 2 infos",
+			},
 		},
 		{
 			name: "warnings only", body: "User-agent: *\nDisalow: /x\nFoo: bar\n", wantCode: 0,

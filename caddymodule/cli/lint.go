@@ -1,11 +1,10 @@
 package cli
 
 import (
-	"bytes"
 	"io"
 	"strings"
 
-	"github.com/robotsguard/caddy-robots-txt/robots"
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/lint"
 )
 
 // LintDiagnostic is one finding in the JSON form of `caddy robots lint`.
@@ -33,25 +32,17 @@ type LintOutput struct {
 // in the output) and a summary, as JSON when asJSON. It returns
 // ExitLintErrors when any diagnostic is an error, else ExitOK.
 //
-// Besides the parser's diagnostics, a non-empty body in which no line is
-// a robots.txt field is reported as an error at line 1: it is probably not
-// a robots.txt at all (an HTML error page, say), and the handler refuses
-// to load it.
+// The findings are those of package lint: the parser's, and the
+// mistakes operators make most (see lint.Check).
 func Lint(w io.Writer, body []byte, file string, asJSON bool) (int, error) {
-	f := robots.Parse(body)
+	res := lint.Check(body)
 	out := LintOutput{File: file, Diagnostics: []LintDiagnostic{}, Sitemaps: []string{}, Agents: []string{}}
-	for _, d := range f.Diagnostics() {
+	for _, d := range res.Diagnostics {
 		out.Diagnostics = append(out.Diagnostics, LintDiagnostic{d.Line, d.Severity.String(), string(d.Kind), d.Message})
 	}
-	if len(bytes.TrimSpace(body)) > 0 && f.Fields() == 0 {
-		out.Diagnostics = append([]LintDiagnostic{{
-			Line: 1, Severity: robots.Error.String(), Kind: "not-robots-txt",
-			Message: "no line is a robots.txt field (user-agent, allow, disallow, sitemap…): this does not look like a robots.txt",
-		}}, out.Diagnostics...)
-	}
-	out.Groups, out.Rules = f.Counts()
-	out.Sitemaps = append(out.Sitemaps, f.Sitemaps()...)
-	out.Agents = append(out.Agents, f.Agents()...)
+	out.Groups, out.Rules = res.Groups, res.Rules
+	out.Sitemaps = append(out.Sitemaps, res.Sitemaps...)
+	out.Agents = append(out.Agents, res.Agents...)
 	for _, d := range out.Diagnostics {
 		switch d.Severity {
 		case "error":

@@ -1,0 +1,198 @@
+// Package lint finds mistakes in a robots.txt: the parser's own findings,
+// and what a site operator most often gets wrong about how crawlers and
+// this module read the file. It imports no Caddy package.
+package lint
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/robotsguard/caddy-robots-txt/robots"
+)
+
+// KindNotRobotsTxt, KindNoInherit, KindHumanSoftware and KindQueryAnchor
+// are the findings this package adds to the parser's (robots.Kind).
+const (
+	KindNotRobotsTxt  robots.Kind = "not-robots-txt"
+	KindNoInherit     robots.Kind = "named-group-lacks-star-rule"
+	KindHumanSoftware robots.Kind = "human-software-agent"
+	KindQueryAnchor   robots.Kind = "query-defeats-anchor"
+)
+
+// maxNoInherit bounds the no-inherit findings of one file: past it a
+// file (an ai.robots.txt list, say) would print one per agent and rule.
+const maxNoInherit = 20
+
+// Result is what Check found.
+type Result struct {
+	Diagnostics []robots.Diagnostic // in line order
+	Groups      int
+	Rules       int
+	Sitemaps    []string
+	Agents      []string
+}
+
+// Check parses body as the handler does and returns the parser's
+// findings with this package's own.
+func Check(body []byte) Result {
+	f := robots.Parse(body)
+	res := Result{Diagnostics: slices.Clone(f.Diagnostics())}
+	res.Groups, res.Rules = f.Counts()
+	res.Sitemaps = f.Sitemaps()
+	res.Agents = f.Agents()
+	if !f.LooksLikeRobotsTxt() {
+		res.Diagnostics = append(res.Diagnostics, robots.Diagnostic{
+			Line: 1, Severity: robots.Error, Kind: KindNotRobotsTxt,
+			Message: "no line is a robots.txt field (user-agent, allow, disallow, sitemap…): this does not look like a robots.txt",
+		})
+	}
+	res.Diagnostics = append(res.Diagnostics, humanSoftware(f, body)...)
+	res.Diagnostics = append(res.Diagnostics, noInherit(f)...)
+	res.Diagnostics = append(res.Diagnostics, queryAnchors(f)...)
+	slices.SortStableFunc(res.Diagnostics, func(a, b robots.Diagnostic) int { return a.Line - b.Line })
+	return res
+}
+
+// noInherit reports, for each group that names crawlers, the disallow
+// rules of the "*" group it lacks. A crawler obeys only its own group:
+// "User-agent: Googlebot / Disallow: /drafts/" lets Googlebot into the
+// /private/ that "*" disallows, which operators rarely mean.
+func noInherit(f *robots.File) []robots.Diagnostic {
+	star := f.GroupFor("*")
+	if star == nil {
+		return nil
+	}
+	var out []robots.Diagnostic
+	omitted := 0
+	for _, g := range f.Groups() {
+		if g == star {
+			continue
+		}
+		for _, r := range star.Rules {
+			if r.Directive != robots.Disallow || !strings.HasPrefix(r.Pattern, "/") || hasRule(g, r) {
+				continue
+			}
+			wild := strings.ContainsAny(r.Pattern, "*$")
+			if !g.Decide(literal(r.Pattern)).Allowed {
+				continue // the group disallows those paths by a rule of its own
+			}
+			if len(out) == maxNoInherit {
+				omitted++
+				continue
+			}
+			out = append(out, robots.Diagnostic{
+				Line: r.Line, Severity: robots.Info, Kind: KindNoInherit,
+				Message: fmt.Sprintf("the group of %s lacks %q, which the * group has; a named group does not inherit * rules, so %s may fetch %s",
+					strings.Join(g.Agents, ", "), r.String(), strings.Join(g.Agents, ", "), what(r.Pattern, wild)),
+			})
+		}
+	}
+	if omitted > 0 {
+		out = append(out, robots.Diagnostic{
+			Line: out[len(out)-1].Line, Severity: robots.Info, Kind: KindNoInherit,
+			Message: fmt.Sprintf("%d more * rules are missing from named groups (not listed)", omitted),
+		})
+	}
+	return out
+}
+
+func what(pattern string, wild bool) string {
+	if wild {
+		return "what " + pattern + " matches"
+	}
+	return pattern
+}
+
+func hasRule(g *robots.Group, r *robots.Rule) bool {
+	for _, x := range g.Rules {
+		if x.Directive == r.Directive && x.Pattern == r.Pattern {
+			return true
+		}
+	}
+	return false
+}
+
+// literal is a path a pattern matches: its text up to the first "*" or
+// a final "$".
+func literal(pattern string) string {
+	if i := strings.IndexByte(pattern, '*'); i >= 0 {
+		pattern = pattern[:i]
+	}
+	return strings.TrimSuffix(pattern, "$")
+}
+
+// humanTokens are product tokens that people's software sends in its
+// User-Agent: editors and apps built on Electron or webviews, browsers,
+// mail and media apps. (The tokens every browser sends, such as Mozilla
+// and Chrome, never make a client a bot; these do.) A group named after one makes the module hold
+// that software to robots.txt, and its users get refusals. Lists of AI
+// crawlers copied into robots.txt bring some of them in ("Code" and
+// "Cursor" name AI assistants there, and the editors of the same name).
+var humanTokens = []string{
+	"Code", "Cursor", "Electron", "Slack", "Discord", "Teams", "Zoom", "Spotify", "Notion",
+	"Obsidian", "Figma", "Signal", "Skype", "WhatsApp", "Telegram", "Instagram", "FBAV", "FBAN",
+	"Line", "Brave", "Vivaldi", "YaBrowser", "SamsungBrowser", "UCBrowser", "Thunderbird",
+	"Outlook", "Word", "Excel", "PowerPoint", "iTunes", "Music", "Podcasts", "VLC", "Kodi",
+	"Roku", "CFNetwork", "Darwin", "Dalvik", "Windsurf", "Postman", "Insomnia", "OPR",
+}
+
+// humanSoftware reports agent names that are people's software.
+func humanSoftware(f *robots.File, body []byte) []robots.Diagnostic {
+	var out []robots.Diagnostic
+	for _, agent := range f.Agents() {
+		for _, h := range humanTokens {
+			if strings.EqualFold(agent, h) {
+				out = append(out, robots.Diagnostic{
+					Line: agentLine(body, agent), Severity: robots.Warning, Kind: KindHumanSoftware,
+					Message: fmt.Sprintf("user-agent %q is the product token of software people use (it sends \"%s/<version>\"); "+
+						"robots_txt would hold its users to this group and refuse them pages; name the crawler by a token of its own", agent, h),
+				})
+				break
+			}
+		}
+	}
+	return out
+}
+
+// agentLine is the first line of body that names agent in a user-agent
+// line, for pointing at it; 0 when none does in the plain spelling.
+func agentLine(body []byte, agent string) int {
+	for i, line := range strings.Split(string(body), "\n") {
+		key, value, ok := strings.Cut(line, ":")
+		if !ok || !strings.EqualFold(strings.TrimSpace(key), "user-agent") {
+			continue
+		}
+		value, _, _ = strings.Cut(value, "#")
+		if tok := strings.TrimSpace(value); strings.EqualFold(tok, agent) || strings.HasPrefix(strings.ToLower(tok), strings.ToLower(agent)+"/") {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// queryAnchors reports "$"-anchored rules without a "?": a URL with a
+// query string ("/report.pdf?download=1") does not end where the pattern
+// does, so the rule does not apply to it.
+func queryAnchors(f *robots.File) []robots.Diagnostic {
+	var out []robots.Diagnostic
+	seen := map[int]bool{}
+	for _, g := range f.Groups() {
+		for _, r := range g.Rules {
+			if seen[r.Line] || !strings.HasSuffix(r.Pattern, "$") || strings.Contains(r.Pattern, "?") {
+				continue
+			}
+			seen[r.Line] = true
+			example := literal(r.Pattern)
+			if strings.HasPrefix(r.Pattern, "/*") {
+				example = "/file" + strings.TrimSuffix(strings.TrimPrefix(r.Pattern, "/*"), "$")
+			}
+			out = append(out, robots.Diagnostic{
+				Line: r.Line, Severity: robots.Info, Kind: KindQueryAnchor,
+				Message: fmt.Sprintf("%q is anchored with \"$\", so a query string defeats it: %s?x=1 does not match; add a rule for %s? if it should",
+					r.String(), example, strings.TrimSuffix(r.Pattern, "$")),
+			})
+		}
+	}
+	return out
+}

@@ -1,0 +1,97 @@
+package lint
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/robotsguard/caddy-robots-txt/robots"
+)
+
+func TestCheck(t *testing.T) {
+	type finding struct {
+		line int
+		kind robots.Kind
+		sev  robots.Severity
+		text string // a part of the message
+	}
+	for _, tc := range []struct {
+		name string
+		body string
+		want []finding
+	}{
+		{
+			name: "named group without the * disallow (the demo's Googlebot)",
+			body: "User-agent: *\nDisallow: /private/\n\nUser-agent: Googlebot\nDisallow: /drafts/\n",
+			want: []finding{{2, KindNoInherit, robots.Info, `the group of Googlebot lacks "disallow: /private/"`}},
+		},
+		{
+			name: "named group that covers it by a rule of its own",
+			body: "User-agent: *\nDisallow: /private/\n\nUser-agent: GPTBot\nDisallow: /\n",
+		},
+		{
+			name: "human software as an agent name",
+			body: "User-agent: *\nDisallow: /x\n\nUser-agent: GPTBot\nUser-agent: Code\nUser-agent: cursor\nDisallow: /\n",
+			want: []finding{
+				{5, KindHumanSoftware, robots.Warning, `user-agent "Code" is the product token of software people use`},
+				{6, KindHumanSoftware, robots.Warning, `user-agent "cursor"`},
+			},
+		},
+		{
+			name: "query string defeats an anchored rule",
+			body: "User-agent: *\nDisallow: /*.pdf$\nDisallow: /*.php?$\n",
+			want: []finding{{2, KindQueryAnchor, robots.Info, "/file.pdf?x=1 does not match"}},
+		},
+		{
+			name: "an HTML page",
+			body: "<!DOCTYPE html>\n<html><body>Not found</body></html>\n",
+			want: []finding{{1, KindNotRobotsTxt, robots.Error, "does not look like a robots.txt"}},
+		},
+		{name: "only comments", body: "# nothing to say\n\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []robots.Diagnostic
+			for _, d := range Check([]byte(tc.body)).Diagnostics {
+				if d.Kind == KindNoInherit || d.Kind == KindHumanSoftware || d.Kind == KindQueryAnchor || d.Kind == KindNotRobotsTxt {
+					got = append(got, d)
+				}
+			}
+			if len(got) != len(tc.want) {
+				t.Fatalf("got %d findings, want %d: %v", len(got), len(tc.want), got)
+			}
+			for i, w := range tc.want {
+				d := got[i]
+				if d.Line != w.line {
+					t.Errorf("finding %d: line %d, want %d", i, d.Line, w.line)
+				}
+				if d.Kind != w.kind {
+					t.Errorf("finding %d: kind %s, want %s", i, d.Kind, w.kind)
+				}
+				if d.Severity != w.sev {
+					t.Errorf("finding %d: severity %s, want %s", i, d.Severity, w.sev)
+				}
+				if !strings.Contains(d.Message, w.text) {
+					t.Errorf("finding %d: message %q lacks %q", i, d.Message, w.text)
+				}
+			}
+		})
+	}
+}
+
+// TestNoInheritIsBounded: a list of hundreds of agents must not print a
+// finding per agent and rule.
+func TestNoInheritIsBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("User-agent: *\nDisallow: /a/\nDisallow: /b/\n")
+	for i := range 100 {
+		b.WriteString("User-agent: bot" + strings.Repeat("x", i) + "\nDisallow: /c/\n")
+	}
+	n := 0
+	for _, d := range Check([]byte(b.String())).Diagnostics {
+		if d.Kind == KindNoInherit {
+			n++
+		}
+	}
+	if n != maxNoInherit+1 {
+		t.Errorf("%d no-inherit findings, want %d and a summary", n, maxNoInherit)
+	}
+}
