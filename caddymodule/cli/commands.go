@@ -4,7 +4,7 @@
 // broke robots.txt.
 //
 // Importing the package registers the command with Caddy's command line.
-// The report itself is plain Go (Aggregator, Report) that reads io.Readers,
+// The report itself is package report, which reads io.Readers and is
 // usable and testable without Caddy.
 package cli
 
@@ -19,6 +19,8 @@ import (
 	caddycmd "github.com/caddyserver/caddy/v2/cmd"
 	"github.com/spf13/cobra"
 
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/internal/text"
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/report"
 	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
@@ -359,7 +361,7 @@ func runReport(cmd *cobra.Command, args []string) int {
 	if top < 1 {
 		return usageError(cmd, "--top %d: give at least 1", top)
 	}
-	opts := ReportOptions{TopRules: top}
+	opts := report.Options{TopRules: top}
 	if since != "" {
 		t, err := ParseSince(since, time.Now())
 		if err != nil {
@@ -430,7 +432,7 @@ func runReport(cmd *cobra.Command, args []string) int {
 		if isTerminal(stderr) {
 			end = "\x1b[K\r"
 		}
-		opts.Progress = func(p Progress) {
+		opts.Progress = func(p report.Progress) {
 			if p.Done && !progressed {
 				return // small inputs: no progress line at all
 			}
@@ -440,10 +442,10 @@ func runReport(cmd *cobra.Command, args []string) int {
 				read += fmt.Sprintf(" / %s (%.0f%%)", byteSize(p.BytesTotal), 100*float64(p.BytesRead)/float64(p.BytesTotal))
 			}
 			rate := float64(p.Lines) / max(p.Elapsed.Seconds(), 0.001)
-			fmt.Fprintf(stderr, "reading %s: %s, %s lines, %s lines/s%s", clean(p.Input), read, group3(p.Lines), group3(int64(rate)), end)
+			fmt.Fprintf(stderr, "reading %s: %s, %s lines, %s lines/s%s", text.Clean(p.Input), read, text.Group3(p.Lines), text.Group3(int64(rate)), end)
 		}
 	}
-	agg := NewAggregator(opts)
+	agg := report.NewAggregator(opts)
 	if totalKnown {
 		agg.ExpectBytes(total)
 	}
@@ -460,7 +462,7 @@ func runReport(cmd *cobra.Command, args []string) int {
 		fmt.Fprintln(stderr)
 	}
 	rep := agg.Report()
-	if s := rep.Skipped.text(); s != "" {
+	if s := rep.Skipped.Text(); s != "" {
 		fmt.Fprintf(stderr, "caddy robots report: skipped %s\n", s)
 	}
 	for _, w := range rep.Warnings {

@@ -1,4 +1,4 @@
-package cli
+package report
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/internal/text"
 )
 
 // safeJSON marshals v for a <script> element: "<", ">" and "&" are
@@ -49,7 +51,7 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		return err
 	}
 	span, counts := r.summary()
-	p := htmlPage{R: r, Span: span, Counts: counts, Skipped: r.Skipped.text(), Data: template.JS(data)}
+	p := htmlPage{R: r, Span: span, Counts: counts, Skipped: r.Skipped.Text(), Data: template.JS(data)}
 	for i := range r.Bots {
 		b := &r.Bots[i]
 		row := htmlRow{BotStats: b, After: "–", LastFetch: "never"}
@@ -70,7 +72,7 @@ func (r *Report) WriteHTML(w io.Writer) error {
 }
 
 var pageTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
-	"n":    group3,
+	"n":    text.Group3,
 	"time": func(t time.Time) string { return t.Format("2006-01-02 15:04:05") },
 	"join": func(ss []string) string { return strings.Join(ss, " | ") },
 }).Parse(pageHTML))

@@ -1,4 +1,8 @@
-package cli
+// Package report reads Caddy's JSON access logs and tells which bots came,
+// which broke robots.txt and which rules they broke, as a table, JSON or a
+// self-contained HTML page. It is what `caddy robots report` prints, and
+// imports no Caddy package: it reads io.Readers and writes io.Writers.
+package report
 
 import (
 	"bufio"
@@ -12,7 +16,6 @@ import (
 	"math"
 	"sort"
 	"strconv"
-	"strings"
 	"time"
 )
 
@@ -61,8 +64,8 @@ const (
 // field changes meaning or is removed; fields may be added within a version.
 const SchemaVersion = "caddy-robots-txt/report/v1"
 
-// ReportOptions tune a report.
-type ReportOptions struct {
+// Options tune a report.
+type Options struct {
 	// Since drops entries older than it (zero: keep all).
 	Since time.Time
 	// TopRules is the number of broken rules listed per bot (default 5).
@@ -86,27 +89,27 @@ type Progress struct {
 }
 
 // Report is what `caddy robots report` prints; its JSON form is the
-// --format json output (see reportLong for the schema).
+// --format json output, whose schema the command's help describes.
 type Report struct {
-	Schema        string       `json:"schema"`
-	Generated     time.Time    `json:"generated"`
-	Inputs        []string     `json:"inputs"`
-	Since         *time.Time   `json:"since"`
-	FirstSeen     *time.Time   `json:"first_seen"`
-	LastSeen      *time.Time   `json:"last_seen"`
-	Lines         int64        `json:"lines"`
-	Requests      int64        `json:"requests"`
-	HumanRequests int64        `json:"human_requests"`
-	BotRequests   int64        `json:"bot_requests"`
-	Violations    int64        `json:"violations"`
-	Blocked       int64        `json:"blocked"`
-	Grace         int64        `json:"grace"`
-	Skipped       Skipped      `json:"skipped"`
-	BotsTruncated bool         `json:"bots_truncated"`
-	Bots          []BotStats   `json:"bots"`
-	Timeline      Timeline     `json:"timeline"`
-	Limits        ReportLimits `json:"limits"`
-	Warnings      []string     `json:"warnings"`
+	Schema        string     `json:"schema"`
+	Generated     time.Time  `json:"generated"`
+	Inputs        []string   `json:"inputs"`
+	Since         *time.Time `json:"since"`
+	FirstSeen     *time.Time `json:"first_seen"`
+	LastSeen      *time.Time `json:"last_seen"`
+	Lines         int64      `json:"lines"`
+	Requests      int64      `json:"requests"`
+	HumanRequests int64      `json:"human_requests"`
+	BotRequests   int64      `json:"bot_requests"`
+	Violations    int64      `json:"violations"`
+	Blocked       int64      `json:"blocked"`
+	Grace         int64      `json:"grace"`
+	Skipped       Skipped    `json:"skipped"`
+	BotsTruncated bool       `json:"bots_truncated"`
+	Bots          []BotStats `json:"bots"`
+	Timeline      Timeline   `json:"timeline"`
+	Limits        Limits     `json:"limits"`
+	Warnings      []string   `json:"warnings"`
 }
 
 // Skipped counts the lines that were not counted as requests.
@@ -120,8 +123,8 @@ type Skipped struct {
 // Total is the number of skipped lines.
 func (s Skipped) Total() int64 { return s.Malformed + s.TooLong + s.NotAccessLog + s.BeforeSince }
 
-// ReportLimits are the caps the report was made with.
-type ReportLimits struct {
+// Limits are the caps the report was made with.
+type Limits struct {
 	MaxBots        int `json:"max_bots"`
 	MaxRulesPerBot int `json:"max_rules_per_bot"`
 	MaxClientIPs   int `json:"max_client_ips"`
@@ -215,7 +218,7 @@ type botAgg struct {
 // Aggregator reads Caddy JSON access logs and counts, per bot, in memory
 // bounded by the limits above.
 type Aggregator struct {
-	opts ReportOptions
+	opts Options
 
 	inputs   []string
 	bots     map[string]*botAgg
@@ -244,7 +247,7 @@ type Aggregator struct {
 }
 
 // NewAggregator returns an empty aggregator.
-func NewAggregator(opts ReportOptions) *Aggregator {
+func NewAggregator(opts Options) *Aggregator {
 	if opts.TopRules <= 0 {
 		opts.TopRules = 5
 	}
@@ -634,7 +637,7 @@ func (a *Aggregator) Report() *Report {
 		Skipped:       a.skipped,
 		BotsTruncated: a.truncBot,
 		Bots:          []BotStats{},
-		Limits:        ReportLimits{MaxBots, MaxRulesPerBot, MaxClientIPs, MaxLine},
+		Limits:        Limits{MaxBots, MaxRulesPerBot, MaxClientIPs, MaxLine},
 		Warnings:      append([]string{}, a.warnings...),
 	}
 	if !a.opts.Since.IsZero() {
@@ -778,39 +781,4 @@ func (a *Aggregator) timeline() Timeline {
 		tl.Series = append(tl.Series, *rest)
 	}
 	return tl
-}
-
-// ParseSince reads --since: an RFC 3339 time, or a duration before now
-// ("24h", "90m", "7d").
-func ParseSince(s string, now time.Time) (time.Time, error) {
-	s = strings.TrimSpace(s)
-	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
-		return t, nil
-	}
-	if t, err := time.Parse("2006-01-02", s); err == nil {
-		return t, nil
-	}
-	d, err := parseDuration(s)
-	if err != nil || d <= 0 {
-		return time.Time{}, fmt.Errorf("--since %q: want an RFC 3339 time (2025-01-02T15:04:05Z), a date (2025-01-02) or a positive duration (24h, 90m, 7d)", s)
-	}
-	return now.Add(-d), nil
-}
-
-// parseDuration is time.ParseDuration that also takes days ("7d", "1d12h").
-func parseDuration(s string) (time.Duration, error) {
-	if i := strings.IndexByte(s, 'd'); i > 0 {
-		days, err := strconv.ParseFloat(s[:i], 64)
-		if err != nil {
-			return 0, err
-		}
-		var rest time.Duration
-		if i+1 < len(s) {
-			if rest, err = time.ParseDuration(s[i+1:]); err != nil {
-				return 0, err
-			}
-		}
-		return time.Duration(days*24*float64(time.Hour)) + rest, nil
-	}
-	return time.ParseDuration(s)
 }
