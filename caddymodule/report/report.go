@@ -17,6 +17,8 @@ import (
 	"sort"
 	"strconv"
 	"time"
+
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
 )
 
 // Limits that keep the memory of a report bounded, whatever the size of the
@@ -281,16 +283,7 @@ type logLine struct {
 		ClientIP string `json:"client_ip"`
 		RemoteIP string `json:"remote_ip"`
 	} `json:"request"`
-	Robots *struct {
-		Bot        string   `json:"bot"`
-		Group      string   `json:"group"`
-		Verdict    string   `json:"verdict"`
-		Rule       string   `json:"rule"`
-		Line       int      `json:"line"`
-		Action     string   `json:"action"`
-		Fetched    *bool    `json:"fetched"`
-		FetchedAgo *float64 `json:"fetched_ago"`
-	} `json:"robots_txt"`
+	Robots *judge.Record `json:"robots_txt"`
 }
 
 // countingReader counts the bytes read through it.
@@ -495,9 +488,9 @@ func (a *Aggregator) addLine(line []byte) {
 		b.groups = append(b.groups, g)
 	}
 
-	viol := rt.Verdict == "disallowed"
+	viol := rt.Verdict == judge.Disallowed
 	switch rt.Verdict {
-	case "disallowed":
+	case judge.Disallowed:
 		b.violations++
 		key := ruleKey{cut(rt.Rule, maxRuleLen), rt.Line}
 		if n, ok := b.rules[key]; ok {
@@ -508,19 +501,19 @@ func (a *Aggregator) addLine(line []byte) {
 		} else {
 			b.otherRules++
 		}
-	case "grace":
+	case judge.Grace:
 		b.grace++
 	}
 	switch rt.Action {
-	case "blocked":
+	case judge.Blocked:
 		b.blocked++
-	case "logged":
+	case judge.Logged:
 		b.logged++
-	case "served":
+	case judge.Served:
 		b.fetches++
 		b.lastFetch = math.Max(b.lastFetch, ts)
 	}
-	if rt.Action != "served" && rt.Fetched != nil {
+	if rt.Action != judge.Served && rt.Fetched != nil {
 		b.fetchKnown++
 		if *rt.Fetched {
 			b.afterFetch++
