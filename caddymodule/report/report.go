@@ -7,14 +7,16 @@ package report
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/maphash"
 	"io"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"time"
 
@@ -121,9 +123,6 @@ type Skipped struct {
 	NotAccessLog int64 `json:"not_access_log"` // JSON with ts but no request object (Caddy's own log)
 	BeforeSince  int64 `json:"before_since"`   // older than --since
 }
-
-// Total is the number of skipped lines.
-func (s Skipped) Total() int64 { return s.Malformed + s.TooLong + s.NotAccessLog + s.BeforeSince }
 
 // Limits are the caps the report was made with.
 type Limits struct {
@@ -484,7 +483,7 @@ func (a *Aggregator) addLine(line []byte) {
 	b.requests++
 	b.first = math.Min(b.first, ts)
 	b.last = math.Max(b.last, ts)
-	if g := cut(rt.Group, maxRuleLen); len(b.groups) < maxGroupsPerBot && !contains(b.groups, g) {
+	if g := cut(rt.Group, maxRuleLen); len(b.groups) < maxGroupsPerBot && !slices.Contains(b.groups, g) {
 		b.groups = append(b.groups, g)
 	}
 
@@ -525,15 +524,6 @@ func (a *Aggregator) addLine(line []byte) {
 
 	a.addIP(b, e.Request.ClientIP, e.Request.RemoteIP)
 	a.addCell(b, ts, viol)
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func (a *Aggregator) addIP(b *botAgg, clientIP, remoteIP string) {
@@ -673,14 +663,8 @@ func (a *Aggregator) Report() *Report {
 		for k, n := range b.rules {
 			rules = append(rules, RuleCount{k.rule, k.line, n})
 		}
-		sort.Slice(rules, func(i, j int) bool {
-			if rules[i].Count != rules[j].Count {
-				return rules[i].Count > rules[j].Count
-			}
-			if rules[i].Line != rules[j].Line {
-				return rules[i].Line < rules[j].Line
-			}
-			return rules[i].Rule < rules[j].Rule
+		slices.SortFunc(rules, func(x, y RuleCount) int {
+			return cmp.Or(cmp.Compare(y.Count, x.Count), cmp.Compare(x.Line, y.Line), cmp.Compare(x.Rule, y.Rule))
 		})
 		for i, rc := range rules {
 			if i < a.opts.TopRules {
@@ -694,15 +678,8 @@ func (a *Aggregator) Report() *Report {
 		r.Grace += b.grace
 		r.Bots = append(r.Bots, s)
 	}
-	sort.Slice(r.Bots, func(i, j int) bool {
-		x, y := &r.Bots[i], &r.Bots[j]
-		if x.Violations != y.Violations {
-			return x.Violations > y.Violations
-		}
-		if x.Requests != y.Requests {
-			return x.Requests > y.Requests
-		}
-		return x.Bot < y.Bot
+	slices.SortFunc(r.Bots, func(x, y BotStats) int {
+		return cmp.Or(cmp.Compare(y.Violations, x.Violations), cmp.Compare(y.Requests, x.Requests), cmp.Compare(x.Bot, y.Bot))
 	})
 	r.Timeline = a.timeline()
 	return r
@@ -742,15 +719,9 @@ func (a *Aggregator) timeline() Timeline {
 	tl.StepSeconds = step
 	tl.Buckets = n
 
-	order := make([]*botAgg, 0, len(a.bots))
-	for _, b := range a.bots {
-		order = append(order, b)
-	}
-	sort.Slice(order, func(i, j int) bool {
-		if order[i].requests != order[j].requests {
-			return order[i].requests > order[j].requests
-		}
-		return order[i].name < order[j].name
+	order := slices.Collect(maps.Values(a.bots))
+	slices.SortFunc(order, func(x, y *botAgg) int {
+		return cmp.Or(cmp.Compare(y.requests, x.requests), cmp.Compare(x.name, y.name))
 	})
 	var rest *Series
 	for i, b := range order {
