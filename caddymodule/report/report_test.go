@@ -526,20 +526,6 @@ func TestReportHTMLFormat(t *testing.T) {
 	}
 }
 
-func TestSafeJSON(t *testing.T) {
-	b, err := safeJSON(map[string]string{"k": "</script>&\u2028\u2029<!--"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if strings.ContainsAny(string(b), "<>&\u2028\u2029") {
-		t.Errorf("safeJSON left raw characters: %s", b)
-	}
-	var back map[string]string
-	if err := json.Unmarshal(b, &back); err != nil || back["k"] != "</script>&\u2028\u2029<!--" {
-		t.Errorf("round trip: %v %q", err, back)
-	}
-}
-
 // TestReportMemoryBounded streams a generated log of about 200 MB through
 // an io.Pipe (so it never exists whole anywhere) with more bots, rules,
 // client IPs and time slots than the report keeps, and checks that the
