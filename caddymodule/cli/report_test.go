@@ -27,6 +27,7 @@ func TestParseSince(t *testing.T) {
 		"90m":                       now.Add(-90 * time.Minute),
 		"7d":                        now.Add(-7 * 24 * time.Hour),
 		"1d12h":                     now.Add(-36 * time.Hour),
+		"1.5d":                      now.Add(-36 * time.Hour),
 	} {
 		got, err := ParseSince(in, now)
 		if err != nil || !got.Equal(want) {
