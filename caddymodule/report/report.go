@@ -406,14 +406,28 @@ func parseTS(raw json.RawMessage) (float64, bool) {
 			return 0, false
 		}
 		if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
-			return float64(t.UnixNano()) / 1e9, true
+			// Not UnixNano, which overflows past 2262.
+			return float64(t.Unix()) + float64(t.Nanosecond())/1e9, validTS(float64(t.Unix()))
 		}
 	}
 	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > 1e12 {
+	if err != nil || !validTS(f) {
 		return 0, false
 	}
 	return f, true
+}
+
+// maxTS is 10000-01-01T00:00:00Z: the report's JSON cannot write a time
+// from then on (time.Time.MarshalJSON fails), so one such line would stop
+// the JSON and HTML output.
+const maxTS = 253402300800
+
+// validTS tells whether ts is a time an access log can hold and the report
+// can write. Times before 1970 are refused as well: no server logged then,
+// and the timeline's start, rounded down to a whole bucket of up to a few
+// centuries, then stays well after year 0.
+func validTS(ts float64) bool {
+	return ts >= 0 && ts < maxTS // false for NaN
 }
 
 func cut(s string, n int) string {
@@ -518,7 +532,7 @@ func (a *Aggregator) addLine(line []byte) {
 			b.afterFetch++
 		}
 	}
-	if rt.Fetched != nil && *rt.Fetched && rt.FetchedAgo != nil && *rt.FetchedAgo >= 0 {
+	if rt.Fetched != nil && *rt.Fetched && rt.FetchedAgo != nil && *rt.FetchedAgo >= 0 && validTS(ts-*rt.FetchedAgo) {
 		b.lastFetch = math.Max(b.lastFetch, ts-*rt.FetchedAgo)
 	}
 
