@@ -469,29 +469,18 @@ func runReport(cmd *cobra.Command, args []string) int {
 		fmt.Fprintf(stderr, "caddy robots report: warning: %s\n", w)
 	}
 
-	out := cmd.OutOrStdout()
-	var file *os.File
-	if output != "" && output != "-" {
-		f, err := os.Create(output)
-		if err != nil {
-			fmt.Fprintf(stderr, "caddy robots report: %v\n", err)
-			return ExitUsage
-		}
-		file, out = f, f
-	}
-	var err error
+	write := rep.WriteTable
 	switch format {
 	case "json":
-		err = rep.WriteJSON(out)
+		write = rep.WriteJSON
 	case "html":
-		err = rep.WriteHTML(out)
-	default:
-		err = rep.WriteTable(out)
+		write = rep.WriteHTML
 	}
-	if file != nil {
-		if cerr := file.Close(); err == nil {
-			err = cerr
-		}
+	var err error
+	if output != "" && output != "-" {
+		err = writeOutput(output, write)
+	} else {
+		err = write(cmd.OutOrStdout())
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "caddy robots report: writing the report: %v\n", err)
