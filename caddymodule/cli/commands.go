@@ -13,6 +13,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -41,7 +44,7 @@ Commands for the robots_txt handler:
       what robots.txt says about each path for that client, and why
   caddy robots lint <robots.txt>
       the parser's findings about a robots.txt, line by line
-  caddy robots report [access.log[.gz]...]
+  caddy robots report [access.log[.gz] | 'access-*.log*']...
       which bots came, which broke robots.txt, and which rules they broke,
       from Caddy's JSON access logs
 
@@ -100,6 +103,17 @@ not by name), from the files given, or from standard input when none is
 given or for "-". Entries with a robots_txt object are bot requests; the
 others are people's, counted in the totals only.
 
+Several files make one report: give the logs of several instances, or a
+rotated series, and their counts are added up. A file may also be named
+by a pattern in quotes, which the command expands itself (so it works on
+any shell and with more files than a command line holds):
+
+  caddy robots report 'logs/access-*.log*'
+
+* matches any characters but /, ? one character, [a-z] a range. A
+pattern that matches no file is a usage error; a file named twice is
+read once.
+
 For each bot (robots_txt.bot) it counts requests, violations (verdict
 disallowed), blocked requests, grace verdicts, fetches of /robots.txt,
 the share of requests made after the client had fetched robots.txt (from
@@ -108,12 +122,15 @@ when the bot was first and last seen and its distinct client IPs. Bots are
 sorted by violations, then requests.
 
 Memory stays bounded whatever the size of the logs: at most 1000 bots
-(more are counted as "(other)"), 200 broken rules per bot, 10000 client IPs
-per bot (more show as "≥10000"), and a timeline whose time slots grow
-coarser as needed. Lines longer than 1 MiB, lines that are not JSON or have
-no "ts", and JSON lines that are not access-log entries are skipped and
-counted; the count goes to standard error. Progress goes to standard error
-once a second when it is a terminal, or with --progress.
+(more are counted as "` + report.OtherBots + `"), 200 broken rules per bot, 10000
+client IPs per bot (more show as "≥10000"), and a timeline whose time
+slots grow coarser as needed.
+
+Lines longer than 1 MiB, lines that are not JSON, have no "ts" or one
+before 1970 or after 9999, or give a verdict or action the handler never
+writes, and JSON lines that are not access-log entries are skipped and
+counted; the count goes to standard error. Progress goes to standard
+error once a second when it is a terminal, or with --progress.
 
 Formats (--format):
   table  for a terminal (default)
@@ -133,7 +150,7 @@ JSON schema ("caddy-robots-txt/report/v1"; times are RFC 3339 UTC strings,
     "violations": int, "blocked": int, "grace": int,
     "skipped": {"malformed": int, "too_long": int, "not_access_log": int,
                 "before_since": int},
-    "bots_truncated": bool,  more than 1000 bots: the rest are "(other)"
+    "bots_truncated": bool,  more than 1000 bots: the rest are "` + report.OtherBots + `"
     "bots": [{
       "bot": string, "groups": [string],
       "requests": int, "violations": int, "blocked": int, "logged": int,
@@ -152,7 +169,7 @@ JSON schema ("caddy-robots-txt/report/v1"; times are RFC 3339 UTC strings,
     "timeline": {"start": time, "step_seconds": int, "buckets": int,
                  "series": [{"bot": string, "requests": [int],
                              "violations": [int]}]},
-                 the 8 bots with most requests, then "(all others)"
+                 the 8 bots with most requests, then "` + report.AllOthers + `"
     "limits": {"max_bots": int, "max_rules_per_bot": int,
                "max_client_ips": int, "max_line_bytes": int},
     "warnings": [string]
@@ -161,7 +178,8 @@ JSON schema ("caddy-robots-txt/report/v1"; times are RFC 3339 UTC strings,
 --since keeps entries from a time on: an RFC 3339 time, a date, or a
 duration back from now (24h, 90m, 7d). --top sets how many broken rules
 are listed per bot (default 5). -o writes to a file instead of standard
-output.
+output; the file is replaced only once the report is complete, so a
+failure leaves an earlier report as it was.
 
 Exit status: 0 when the report is written, 2 on a usage error or an input
 that cannot be read.
@@ -206,7 +224,7 @@ func setupRobots(cmd *cobra.Command) {
 	lint.RunE = runE(runLint)
 
 	report := &cobra.Command{
-		Use:   "report [--format table|json|html] [--since <time|duration>] [--top N] [-o file] [access.log[.gz]...]",
+		Use:   "report [--format table|json|html] [--since <time|duration>] [--top N] [-o file] [access.log[.gz] | 'pattern']...",
 		Short: "Reports which bots came and which broke robots.txt, from Caddy's JSON access logs",
 		Long:  reportLong,
 		Args:  cobra.ArbitraryArgs,
@@ -323,6 +341,47 @@ func runLint(cmd *cobra.Command, args []string) int {
 	return code
 }
 
+// expandGlobs replaces each argument that is a pattern with the files it
+// matches, so that the logs of several instances or a rotated series can
+// be named as one quoted argument ('access-*.log*') on any shell, and in
+// a number too large for a command line. An argument that names an
+// existing file is taken as it is, whatever characters it holds. A
+// pattern that matches no file is an error: a report silently missing a
+// log would mislead.
+func expandGlobs(args []string) ([]string, error) {
+	meta := "*?["
+	if runtime.GOOS != "windows" {
+		meta += `\`
+	}
+	var out []string
+	for _, a := range args {
+		if a == "-" || !strings.ContainsAny(a, meta) {
+			out = append(out, a)
+			continue
+		}
+		if _, err := os.Lstat(a); err == nil {
+			out = append(out, a)
+			continue
+		}
+		matches, err := filepath.Glob(a)
+		if err != nil {
+			return nil, fmt.Errorf("pattern %q: %v", a, err)
+		}
+		n := len(out)
+		for _, m := range matches {
+			// Directories are left out: a pattern for a whole directory
+			// of logs often catches a subdirectory too.
+			if st, err := os.Stat(m); err == nil && !st.IsDir() {
+				out = append(out, m)
+			}
+		}
+		if len(out) == n {
+			return nil, fmt.Errorf("pattern %q matches no file", a)
+		}
+	}
+	return out, nil
+}
+
 // isTerminal reports whether w is a terminal (a character device).
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
@@ -372,6 +431,10 @@ func runReport(cmd *cobra.Command, args []string) int {
 	if len(args) == 0 {
 		args = []string{"-"}
 	}
+	args, err := expandGlobs(args)
+	if err != nil {
+		return usageError(cmd, "%v", err)
+	}
 	stdinUses := 0
 	for _, a := range args {
 		if a == "-" {
@@ -398,6 +461,7 @@ func runReport(cmd *cobra.Command, args []string) int {
 	}()
 	var total int64
 	totalKnown := true
+	var seen []os.FileInfo
 	for _, a := range args {
 		if a == "-" {
 			inputs = append(inputs, input{name: "<stdin>", r: cmd.InOrStdin()})
@@ -409,8 +473,17 @@ func runReport(cmd *cobra.Command, args []string) int {
 			fmt.Fprintf(stderr, "caddy robots report: %v\n", err)
 			return ExitUsage
 		}
-		inputs = append(inputs, input{name: a, r: f, c: f})
 		st, err := f.Stat()
+		// A file named twice (by a pattern and by name, say) is read
+		// once: counted twice, its requests would be too.
+		if err == nil && slices.ContainsFunc(seen, func(fi os.FileInfo) bool { return os.SameFile(fi, st) }) {
+			f.Close()
+			continue
+		}
+		if err == nil {
+			seen = append(seen, st)
+		}
+		inputs = append(inputs, input{name: a, r: f, c: f})
 		switch {
 		case err != nil:
 			totalKnown = false
@@ -476,7 +549,6 @@ func runReport(cmd *cobra.Command, args []string) int {
 	case "html":
 		write = rep.WriteHTML
 	}
-	var err error
 	if output != "" && output != "-" {
 		err = writeOutput(output, write)
 	} else {

@@ -109,3 +109,63 @@ func TestReportCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestReportGlobs: the logs of several instances, or a rotated series,
+// named by one quoted pattern, are read and counted together, each file
+// once.
+func TestReportGlobs(t *testing.T) {
+	plain, second := sampleLog()
+	dir := t.TempDir()
+	for name, body := range map[string][]byte{
+		"access-a.log":      []byte(plain),
+		"access-b.log.1.gz": gzipped(t, second),
+		"error.log":         []byte("not an access log\n"),
+		"access[1].log":     []byte(plain),
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), body, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, "access-old.log.d"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	in := func(name string) string { return filepath.Join(dir, name) }
+	for _, tc := range []struct {
+		name         string
+		args         []string
+		wantRequests int64
+		wantInputs   []string
+	}{
+		{"one pattern, two instances", []string{in("access-*.log*")}, 14, []string{in("access-a.log"), in("access-b.log.1.gz")}},
+		{"a file named twice is read once", []string{in("access-a.log"), in("access-?.log*")}, 14, []string{in("access-a.log"), in("access-b.log.1.gz")}},
+		{"pattern and names mixed", []string{in("access-b.log.*"), in("access-a.log")}, 14, []string{in("access-b.log.1.gz"), in("access-a.log")}},
+		{"a name that looks like a pattern", []string{in("access[1].log")}, 6, []string{in("access[1].log")}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errOut := runCmd(t, "", append([]string{"report", "--format", "json"}, tc.args...)...)
+			var rep report.Report
+			if code != 0 || json.Unmarshal([]byte(out), &rep) != nil {
+				t.Fatalf("exit %d\n%s", code, errOut)
+			}
+			if rep.Requests != tc.wantRequests || strings.Join(rep.Inputs, "|") != strings.Join(tc.wantInputs, "|") {
+				t.Errorf("requests %d inputs %q, want %d and %q", rep.Requests, rep.Inputs, tc.wantRequests, tc.wantInputs)
+			}
+		})
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"matches nothing", []string{in("access-a.log"), in("nginx-*.log")}, `pattern "` + in("nginx-*.log") + `" matches no file`},
+		{"matches only a directory", []string{in("access-old.*")}, `pattern "` + in("access-old.*") + `" matches no file`},
+		{"bad pattern", []string{in("access-[.log")}, `pattern "` + in("access-[.log") + `"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, errOut := runCmd(t, "", append([]string{"report"}, tc.args...)...)
+			if code != ExitUsage || !strings.Contains(errOut, tc.want) {
+				t.Errorf("exit %d, stderr %q; want %d and %q", code, errOut, ExitUsage, tc.want)
+			}
+		})
+	}
+}
