@@ -118,10 +118,10 @@ type Report struct {
 
 // Skipped counts the lines that were not counted as requests.
 type Skipped struct {
-	Malformed    int64 `json:"malformed"`      // not JSON, or JSON without a usable ts
+	Malformed    int64 `json:"malformed"`      // not JSON, no usable ts, or a robots_txt object that does not decode
 	TooLong      int64 `json:"too_long"`       // longer than MaxLine
 	NotAccessLog int64 `json:"not_access_log"` // JSON with ts but no request object (Caddy's own log)
-	BeforeSince  int64 `json:"before_since"`   // older than --since
+	BeforeSince  int64 `json:"before_since"`   // older than Options.Since
 }
 
 // Limits are the caps the report was made with.
