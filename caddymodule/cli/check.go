@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"fmt"
 	"io"
 	"strings"
 
@@ -75,7 +74,7 @@ func Check(w io.Writer, f *robots.File, file, ua string, targets []string, asJSO
 		return code, writeJSON(w, out)
 	}
 
-	ew := &errWriter{w: w}
+	ew := &errWriter{W: w}
 	groupText := "none (the file has no group for this agent and no * group: everything is allowed)"
 	if g != nil {
 		groupText = strings.Join(group, ", ")
@@ -89,48 +88,23 @@ func Check(w io.Writer, f *robots.File, file, ua string, targets []string, asJSO
 	}
 	for i, r := range out.Results {
 		if i > 0 {
-			ew.printf("\n")
+			ew.Printf("\n")
 		}
 		target := clean(r.Input)
 		if r.Path != r.Input {
 			target += " (judged as " + clean(r.Path) + ")"
 		}
-		ew.printf("%s: %s\n", target, r.Verdict)
-		ew.printf("  group: %s\n", clean(groupText))
-		ew.printf("  agent: %s\n", clean(agentText))
+		ew.Printf("%s: %s\n", target, r.Verdict)
+		ew.Printf("  group: %s\n", clean(groupText))
+		ew.Printf("  agent: %s\n", clean(agentText))
 		if r.Rule != "" {
-			ew.printf("  rule:  %s (line %d)\n", clean(r.Rule), r.Line)
+			ew.Printf("  rule:  %s (line %d)\n", clean(r.Rule), r.Line)
 		} else {
-			ew.printf("  rule:  no rule matched\n")
+			ew.Printf("  rule:  no rule matched\n")
 		}
 	}
 	if !out.Bot {
-		ew.printf("\nnote: %q looks like a person's browser, not a bot; robots_txt holds only bots to robots.txt, so it would let this client through\n", ua)
+		ew.Printf("\nnote: %q looks like a person's browser, not a bot; robots_txt holds only bots to robots.txt, so it would let this client through\n", ua)
 	}
-	return code, ew.err
-}
-
-// clean makes text from a file or a log safe to print on a terminal:
-// control characters (which could move the cursor or change colours) are
-// shown escaped.
-func clean(s string) string {
-	ok := true
-	for _, c := range s {
-		if c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0) {
-			ok = false
-			break
-		}
-	}
-	if ok {
-		return s
-	}
-	var b strings.Builder
-	for _, c := range s {
-		if c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0) {
-			fmt.Fprintf(&b, "\\x%02x", c)
-		} else {
-			b.WriteRune(c)
-		}
-	}
-	return b.String()
+	return code, ew.Err
 }

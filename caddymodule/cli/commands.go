@@ -4,7 +4,7 @@
 // broke robots.txt.
 //
 // Importing the package registers the command with Caddy's command line.
-// The report itself is plain Go (Aggregator, Report) that reads io.Readers,
+// The report itself is package report, which reads io.Readers and is
 // usable and testable without Caddy.
 package cli
 
@@ -13,12 +13,17 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 	"time"
 
 	caddycmd "github.com/caddyserver/caddy/v2/cmd"
 	"github.com/spf13/cobra"
 
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/internal/text"
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/report"
 	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
@@ -39,7 +44,7 @@ Commands for the robots_txt handler:
       what robots.txt says about each path for that client, and why
   caddy robots lint <robots.txt>
       the parser's findings about a robots.txt, line by line
-  caddy robots report [access.log[.gz]...]
+  caddy robots report [access.log[.gz] | 'access-*.log*']...
       which bots came, which broke robots.txt, and which rules they broke,
       from Caddy's JSON access logs
 
@@ -98,6 +103,17 @@ not by name), from the files given, or from standard input when none is
 given or for "-". Entries with a robots_txt object are bot requests; the
 others are people's, counted in the totals only.
 
+Several files make one report: give the logs of several instances, or a
+rotated series, and their counts are added up. A file may also be named
+by a pattern in quotes, which the command expands itself (so it works on
+any shell and with more files than a command line holds):
+
+  caddy robots report 'logs/access-*.log*'
+
+* matches any characters but /, ? one character, [a-z] a range. A
+pattern that matches no file is a usage error; a file named twice is
+read once.
+
 For each bot (robots_txt.bot) it counts requests, violations (verdict
 disallowed), blocked requests, grace verdicts, fetches of /robots.txt,
 the share of requests made after the client had fetched robots.txt (from
@@ -106,12 +122,15 @@ when the bot was first and last seen and its distinct client IPs. Bots are
 sorted by violations, then requests.
 
 Memory stays bounded whatever the size of the logs: at most 1000 bots
-(more are counted as "(other)"), 200 broken rules per bot, 10000 client IPs
-per bot (more show as "≥10000"), and a timeline whose time slots grow
-coarser as needed. Lines longer than 1 MiB, lines that are not JSON or have
-no "ts", and JSON lines that are not access-log entries are skipped and
-counted; the count goes to standard error. Progress goes to standard error
-once a second when it is a terminal, or with --progress.
+(more are counted as "` + report.OtherBots + `"), 200 broken rules per bot, 10000
+client IPs per bot (more show as "≥10000"), and a timeline whose time
+slots grow coarser as needed.
+
+Lines longer than 1 MiB, lines that are not JSON, have no "ts" or one
+before 1970 or after 9999, or give a verdict or action the handler never
+writes, and JSON lines that are not access-log entries are skipped and
+counted; the count goes to standard error. Progress goes to standard
+error once a second when it is a terminal, or with --progress.
 
 Formats (--format):
   table  for a terminal (default)
@@ -131,7 +150,7 @@ JSON schema ("caddy-robots-txt/report/v1"; times are RFC 3339 UTC strings,
     "violations": int, "blocked": int, "grace": int,
     "skipped": {"malformed": int, "too_long": int, "not_access_log": int,
                 "before_since": int},
-    "bots_truncated": bool,  more than 1000 bots: the rest are "(other)"
+    "bots_truncated": bool,  more than 1000 bots: the rest are "` + report.OtherBots + `"
     "bots": [{
       "bot": string, "groups": [string],
       "requests": int, "violations": int, "blocked": int, "logged": int,
@@ -150,7 +169,7 @@ JSON schema ("caddy-robots-txt/report/v1"; times are RFC 3339 UTC strings,
     "timeline": {"start": time, "step_seconds": int, "buckets": int,
                  "series": [{"bot": string, "requests": [int],
                              "violations": [int]}]},
-                 the 8 bots with most requests, then "(all others)"
+                 the 8 bots with most requests, then "` + report.AllOthers + `"
     "limits": {"max_bots": int, "max_rules_per_bot": int,
                "max_client_ips": int, "max_line_bytes": int},
     "warnings": [string]
@@ -159,7 +178,8 @@ JSON schema ("caddy-robots-txt/report/v1"; times are RFC 3339 UTC strings,
 --since keeps entries from a time on: an RFC 3339 time, a date, or a
 duration back from now (24h, 90m, 7d). --top sets how many broken rules
 are listed per bot (default 5). -o writes to a file instead of standard
-output.
+output; the file is replaced only once the report is complete, so a
+failure leaves an earlier report as it was.
 
 Exit status: 0 when the report is written, 2 on a usage error or an input
 that cannot be read.
@@ -204,7 +224,7 @@ func setupRobots(cmd *cobra.Command) {
 	lint.RunE = runE(runLint)
 
 	report := &cobra.Command{
-		Use:   "report [--format table|json|html] [--since <time|duration>] [--top N] [-o file] [access.log[.gz]...]",
+		Use:   "report [--format table|json|html] [--since <time|duration>] [--top N] [-o file] [access.log[.gz] | 'pattern']...",
 		Short: "Reports which bots came and which broke robots.txt, from Caddy's JSON access logs",
 		Long:  reportLong,
 		Args:  cobra.ArbitraryArgs,
@@ -321,6 +341,47 @@ func runLint(cmd *cobra.Command, args []string) int {
 	return code
 }
 
+// expandGlobs replaces each argument that is a pattern with the files it
+// matches, so that the logs of several instances or a rotated series can
+// be named as one quoted argument ('access-*.log*') on any shell, and in
+// a number too large for a command line. An argument that names an
+// existing file is taken as it is, whatever characters it holds. A
+// pattern that matches no file is an error: a report silently missing a
+// log would mislead.
+func expandGlobs(args []string) ([]string, error) {
+	meta := "*?["
+	if runtime.GOOS != "windows" {
+		meta += `\`
+	}
+	var out []string
+	for _, a := range args {
+		if a == "-" || !strings.ContainsAny(a, meta) {
+			out = append(out, a)
+			continue
+		}
+		if _, err := os.Lstat(a); err == nil {
+			out = append(out, a)
+			continue
+		}
+		matches, err := filepath.Glob(a)
+		if err != nil {
+			return nil, fmt.Errorf("pattern %q: %v", a, err)
+		}
+		n := len(out)
+		for _, m := range matches {
+			// Directories are left out: a pattern for a whole directory
+			// of logs often catches a subdirectory too.
+			if st, err := os.Stat(m); err == nil && !st.IsDir() {
+				out = append(out, m)
+			}
+		}
+		if len(out) == n {
+			return nil, fmt.Errorf("pattern %q matches no file", a)
+		}
+	}
+	return out, nil
+}
+
 // isTerminal reports whether w is a terminal (a character device).
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
@@ -359,7 +420,7 @@ func runReport(cmd *cobra.Command, args []string) int {
 	if top < 1 {
 		return usageError(cmd, "--top %d: give at least 1", top)
 	}
-	opts := ReportOptions{TopRules: top}
+	opts := report.Options{TopRules: top}
 	if since != "" {
 		t, err := ParseSince(since, time.Now())
 		if err != nil {
@@ -369,6 +430,10 @@ func runReport(cmd *cobra.Command, args []string) int {
 	}
 	if len(args) == 0 {
 		args = []string{"-"}
+	}
+	args, err := expandGlobs(args)
+	if err != nil {
+		return usageError(cmd, "%v", err)
 	}
 	stdinUses := 0
 	for _, a := range args {
@@ -396,6 +461,7 @@ func runReport(cmd *cobra.Command, args []string) int {
 	}()
 	var total int64
 	totalKnown := true
+	var seen []os.FileInfo
 	for _, a := range args {
 		if a == "-" {
 			inputs = append(inputs, input{name: "<stdin>", r: cmd.InOrStdin()})
@@ -407,8 +473,17 @@ func runReport(cmd *cobra.Command, args []string) int {
 			fmt.Fprintf(stderr, "caddy robots report: %v\n", err)
 			return ExitUsage
 		}
-		inputs = append(inputs, input{name: a, r: f, c: f})
 		st, err := f.Stat()
+		// A file named twice (by a pattern and by name, say) is read
+		// once: counted twice, its requests would be too.
+		if err == nil && slices.ContainsFunc(seen, func(fi os.FileInfo) bool { return os.SameFile(fi, st) }) {
+			f.Close()
+			continue
+		}
+		if err == nil {
+			seen = append(seen, st)
+		}
+		inputs = append(inputs, input{name: a, r: f, c: f})
 		switch {
 		case err != nil:
 			totalKnown = false
@@ -430,7 +505,7 @@ func runReport(cmd *cobra.Command, args []string) int {
 		if isTerminal(stderr) {
 			end = "\x1b[K\r"
 		}
-		opts.Progress = func(p Progress) {
+		opts.Progress = func(p report.Progress) {
 			if p.Done && !progressed {
 				return // small inputs: no progress line at all
 			}
@@ -440,10 +515,10 @@ func runReport(cmd *cobra.Command, args []string) int {
 				read += fmt.Sprintf(" / %s (%.0f%%)", byteSize(p.BytesTotal), 100*float64(p.BytesRead)/float64(p.BytesTotal))
 			}
 			rate := float64(p.Lines) / max(p.Elapsed.Seconds(), 0.001)
-			fmt.Fprintf(stderr, "reading %s: %s, %s lines, %s lines/s%s", clean(p.Input), read, group3(p.Lines), group3(int64(rate)), end)
+			fmt.Fprintf(stderr, "reading %s: %s, %s lines, %s lines/s%s", text.Clean(p.Input), read, text.Group3(p.Lines), text.Group3(int64(rate)), end)
 		}
 	}
-	agg := NewAggregator(opts)
+	agg := report.NewAggregator(opts)
 	if totalKnown {
 		agg.ExpectBytes(total)
 	}
@@ -460,36 +535,24 @@ func runReport(cmd *cobra.Command, args []string) int {
 		fmt.Fprintln(stderr)
 	}
 	rep := agg.Report()
-	if s := rep.Skipped.text(); s != "" {
+	if s := rep.Skipped.Text(); s != "" {
 		fmt.Fprintf(stderr, "caddy robots report: skipped %s\n", s)
 	}
 	for _, w := range rep.Warnings {
 		fmt.Fprintf(stderr, "caddy robots report: warning: %s\n", w)
 	}
 
-	out := cmd.OutOrStdout()
-	var file *os.File
-	if output != "" && output != "-" {
-		f, err := os.Create(output)
-		if err != nil {
-			fmt.Fprintf(stderr, "caddy robots report: %v\n", err)
-			return ExitUsage
-		}
-		file, out = f, f
-	}
-	var err error
+	write := rep.WriteTable
 	switch format {
 	case "json":
-		err = rep.WriteJSON(out)
+		write = rep.WriteJSON
 	case "html":
-		err = rep.WriteHTML(out)
-	default:
-		err = rep.WriteTable(out)
+		write = rep.WriteHTML
 	}
-	if file != nil {
-		if cerr := file.Close(); err == nil {
-			err = cerr
-		}
+	if output != "" && output != "-" {
+		err = writeOutput(output, write)
+	} else {
+		err = write(cmd.OutOrStdout())
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "caddy robots report: writing the report: %v\n", err)

@@ -60,18 +60,18 @@ func Lint(w io.Writer, body []byte, file string, asJSON bool) (int, error) {
 	if asJSON {
 		return code, writeJSON(w, out)
 	}
-	ew := &errWriter{w: w}
+	ew := &errWriter{W: w}
 	for _, d := range out.Diagnostics {
-		ew.printf("%s:%d: %s: %s\n", clean(file), d.Line, d.Severity, clean(d.Message))
+		ew.Printf("%s:%d: %s: %s\n", clean(file), d.Line, d.Severity, clean(d.Message))
 	}
 	agents := ""
 	if len(out.Agents) > 0 {
 		agents = " (" + clean(strings.Join(out.Agents, ", ")) + ")"
 	}
-	ew.printf("%s: %s, %s, %s, %s named%s; %s, %s, %s\n", clean(file),
+	ew.Printf("%s: %s, %s, %s, %s named%s; %s, %s, %s\n", clean(file),
 		plural(int64(out.Groups), "group", "groups"), plural(int64(out.Rules), "rule", "rules"),
 		plural(int64(len(out.Sitemaps)), "sitemap", "sitemaps"), plural(int64(len(out.Agents)), "agent", "agents"), agents,
 		plural(int64(out.Errors), "error", "errors"), plural(int64(out.Warnings), "warning", "warnings"),
 		plural(int64(out.Infos), "info", "infos"))
-	return code, ew.err
+	return code, ew.Err
 }

@@ -1,19 +1,26 @@
-package cli
+// Package report reads Caddy's JSON access logs and tells which bots came,
+// which broke robots.txt and which rules they broke, as a table, JSON or a
+// self-contained HTML page. It is what `caddy robots report` prints, and
+// imports no Caddy package: it reads io.Readers and writes io.Writers.
+package report
 
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/maphash"
 	"io"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
-	"strings"
 	"time"
+
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
 )
 
 // Limits that keep the memory of a report bounded, whatever the size of the
@@ -61,8 +68,8 @@ const (
 // field changes meaning or is removed; fields may be added within a version.
 const SchemaVersion = "caddy-robots-txt/report/v1"
 
-// ReportOptions tune a report.
-type ReportOptions struct {
+// Options tune a report.
+type Options struct {
 	// Since drops entries older than it (zero: keep all).
 	Since time.Time
 	// TopRules is the number of broken rules listed per bot (default 5).
@@ -86,42 +93,39 @@ type Progress struct {
 }
 
 // Report is what `caddy robots report` prints; its JSON form is the
-// --format json output (see reportLong for the schema).
+// --format json output, whose schema the command's help describes.
 type Report struct {
-	Schema        string       `json:"schema"`
-	Generated     time.Time    `json:"generated"`
-	Inputs        []string     `json:"inputs"`
-	Since         *time.Time   `json:"since"`
-	FirstSeen     *time.Time   `json:"first_seen"`
-	LastSeen      *time.Time   `json:"last_seen"`
-	Lines         int64        `json:"lines"`
-	Requests      int64        `json:"requests"`
-	HumanRequests int64        `json:"human_requests"`
-	BotRequests   int64        `json:"bot_requests"`
-	Violations    int64        `json:"violations"`
-	Blocked       int64        `json:"blocked"`
-	Grace         int64        `json:"grace"`
-	Skipped       Skipped      `json:"skipped"`
-	BotsTruncated bool         `json:"bots_truncated"`
-	Bots          []BotStats   `json:"bots"`
-	Timeline      Timeline     `json:"timeline"`
-	Limits        ReportLimits `json:"limits"`
-	Warnings      []string     `json:"warnings"`
+	Schema        string     `json:"schema"`
+	Generated     time.Time  `json:"generated"`
+	Inputs        []string   `json:"inputs"`
+	Since         *time.Time `json:"since"`
+	FirstSeen     *time.Time `json:"first_seen"`
+	LastSeen      *time.Time `json:"last_seen"`
+	Lines         int64      `json:"lines"`
+	Requests      int64      `json:"requests"`
+	HumanRequests int64      `json:"human_requests"`
+	BotRequests   int64      `json:"bot_requests"`
+	Violations    int64      `json:"violations"`
+	Blocked       int64      `json:"blocked"`
+	Grace         int64      `json:"grace"`
+	Skipped       Skipped    `json:"skipped"`
+	BotsTruncated bool       `json:"bots_truncated"`
+	Bots          []BotStats `json:"bots"`
+	Timeline      Timeline   `json:"timeline"`
+	Limits        Limits     `json:"limits"`
+	Warnings      []string   `json:"warnings"`
 }
 
 // Skipped counts the lines that were not counted as requests.
 type Skipped struct {
-	Malformed    int64 `json:"malformed"`      // not JSON, or JSON without a usable ts
+	Malformed    int64 `json:"malformed"`      // not JSON, no usable ts, or a robots_txt object that does not decode
 	TooLong      int64 `json:"too_long"`       // longer than MaxLine
 	NotAccessLog int64 `json:"not_access_log"` // JSON with ts but no request object (Caddy's own log)
-	BeforeSince  int64 `json:"before_since"`   // older than --since
+	BeforeSince  int64 `json:"before_since"`   // older than Options.Since
 }
 
-// Total is the number of skipped lines.
-func (s Skipped) Total() int64 { return s.Malformed + s.TooLong + s.NotAccessLog + s.BeforeSince }
-
-// ReportLimits are the caps the report was made with.
-type ReportLimits struct {
+// Limits are the caps the report was made with.
+type Limits struct {
 	MaxBots        int `json:"max_bots"`
 	MaxRulesPerBot int `json:"max_rules_per_bot"`
 	MaxClientIPs   int `json:"max_client_ips"`
@@ -215,7 +219,7 @@ type botAgg struct {
 // Aggregator reads Caddy JSON access logs and counts, per bot, in memory
 // bounded by the limits above.
 type Aggregator struct {
-	opts ReportOptions
+	opts Options
 
 	inputs   []string
 	bots     map[string]*botAgg
@@ -244,7 +248,7 @@ type Aggregator struct {
 }
 
 // NewAggregator returns an empty aggregator.
-func NewAggregator(opts ReportOptions) *Aggregator {
+func NewAggregator(opts Options) *Aggregator {
 	if opts.TopRules <= 0 {
 		opts.TopRules = 5
 	}
@@ -278,16 +282,7 @@ type logLine struct {
 		ClientIP string `json:"client_ip"`
 		RemoteIP string `json:"remote_ip"`
 	} `json:"request"`
-	Robots *struct {
-		Bot        string   `json:"bot"`
-		Group      string   `json:"group"`
-		Verdict    string   `json:"verdict"`
-		Rule       string   `json:"rule"`
-		Line       int      `json:"line"`
-		Action     string   `json:"action"`
-		Fetched    *bool    `json:"fetched"`
-		FetchedAgo *float64 `json:"fetched_ago"`
-	} `json:"robots_txt"`
+	Robots *judge.Record `json:"robots_txt"`
 }
 
 // countingReader counts the bytes read through it.
@@ -411,14 +406,28 @@ func parseTS(raw json.RawMessage) (float64, bool) {
 			return 0, false
 		}
 		if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
-			return float64(t.UnixNano()) / 1e9, true
+			// Not UnixNano, which overflows past 2262.
+			return float64(t.Unix()) + float64(t.Nanosecond())/1e9, validTS(float64(t.Unix()))
 		}
 	}
 	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > 1e12 {
+	if err != nil || !validTS(f) {
 		return 0, false
 	}
 	return f, true
+}
+
+// maxTS is 10000-01-01T00:00:00Z: the report's JSON cannot write a time
+// from then on (time.Time.MarshalJSON fails), so one such line would stop
+// the JSON and HTML output.
+const maxTS = 253402300800
+
+// validTS tells whether ts is a time an access log can hold and the report
+// can write. Times before 1970 are refused as well: no server logged then,
+// and the timeline's start, rounded down to a whole bucket of up to a few
+// centuries, then stays well after year 0.
+func validTS(ts float64) bool {
+	return ts >= 0 && ts < maxTS // false for NaN
 }
 
 func cut(s string, n int) string {
@@ -488,13 +497,13 @@ func (a *Aggregator) addLine(line []byte) {
 	b.requests++
 	b.first = math.Min(b.first, ts)
 	b.last = math.Max(b.last, ts)
-	if g := cut(rt.Group, maxRuleLen); len(b.groups) < maxGroupsPerBot && !contains(b.groups, g) {
+	if g := cut(rt.Group, maxRuleLen); len(b.groups) < maxGroupsPerBot && !slices.Contains(b.groups, g) {
 		b.groups = append(b.groups, g)
 	}
 
-	viol := rt.Verdict == "disallowed"
+	viol := rt.Verdict == judge.Disallowed
 	switch rt.Verdict {
-	case "disallowed":
+	case judge.Disallowed:
 		b.violations++
 		key := ruleKey{cut(rt.Rule, maxRuleLen), rt.Line}
 		if n, ok := b.rules[key]; ok {
@@ -505,39 +514,30 @@ func (a *Aggregator) addLine(line []byte) {
 		} else {
 			b.otherRules++
 		}
-	case "grace":
+	case judge.Grace:
 		b.grace++
 	}
 	switch rt.Action {
-	case "blocked":
+	case judge.Blocked:
 		b.blocked++
-	case "logged":
+	case judge.Logged:
 		b.logged++
-	case "served":
+	case judge.Served:
 		b.fetches++
 		b.lastFetch = math.Max(b.lastFetch, ts)
 	}
-	if rt.Action != "served" && rt.Fetched != nil {
+	if rt.Action != judge.Served && rt.Fetched != nil {
 		b.fetchKnown++
 		if *rt.Fetched {
 			b.afterFetch++
 		}
 	}
-	if rt.Fetched != nil && *rt.Fetched && rt.FetchedAgo != nil && *rt.FetchedAgo >= 0 {
+	if rt.Fetched != nil && *rt.Fetched && rt.FetchedAgo != nil && *rt.FetchedAgo >= 0 && validTS(ts-*rt.FetchedAgo) {
 		b.lastFetch = math.Max(b.lastFetch, ts-*rt.FetchedAgo)
 	}
 
 	a.addIP(b, e.Request.ClientIP, e.Request.RemoteIP)
 	a.addCell(b, ts, viol)
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func (a *Aggregator) addIP(b *botAgg, clientIP, remoteIP string) {
@@ -634,7 +634,7 @@ func (a *Aggregator) Report() *Report {
 		Skipped:       a.skipped,
 		BotsTruncated: a.truncBot,
 		Bots:          []BotStats{},
-		Limits:        ReportLimits{MaxBots, MaxRulesPerBot, MaxClientIPs, MaxLine},
+		Limits:        Limits{MaxBots, MaxRulesPerBot, MaxClientIPs, MaxLine},
 		Warnings:      append([]string{}, a.warnings...),
 	}
 	if !a.opts.Since.IsZero() {
@@ -677,14 +677,8 @@ func (a *Aggregator) Report() *Report {
 		for k, n := range b.rules {
 			rules = append(rules, RuleCount{k.rule, k.line, n})
 		}
-		sort.Slice(rules, func(i, j int) bool {
-			if rules[i].Count != rules[j].Count {
-				return rules[i].Count > rules[j].Count
-			}
-			if rules[i].Line != rules[j].Line {
-				return rules[i].Line < rules[j].Line
-			}
-			return rules[i].Rule < rules[j].Rule
+		slices.SortFunc(rules, func(x, y RuleCount) int {
+			return cmp.Or(cmp.Compare(y.Count, x.Count), cmp.Compare(x.Line, y.Line), cmp.Compare(x.Rule, y.Rule))
 		})
 		for i, rc := range rules {
 			if i < a.opts.TopRules {
@@ -698,15 +692,8 @@ func (a *Aggregator) Report() *Report {
 		r.Grace += b.grace
 		r.Bots = append(r.Bots, s)
 	}
-	sort.Slice(r.Bots, func(i, j int) bool {
-		x, y := &r.Bots[i], &r.Bots[j]
-		if x.Violations != y.Violations {
-			return x.Violations > y.Violations
-		}
-		if x.Requests != y.Requests {
-			return x.Requests > y.Requests
-		}
-		return x.Bot < y.Bot
+	slices.SortFunc(r.Bots, func(x, y BotStats) int {
+		return cmp.Or(cmp.Compare(y.Violations, x.Violations), cmp.Compare(y.Requests, x.Requests), cmp.Compare(x.Bot, y.Bot))
 	})
 	r.Timeline = a.timeline()
 	return r
@@ -746,15 +733,9 @@ func (a *Aggregator) timeline() Timeline {
 	tl.StepSeconds = step
 	tl.Buckets = n
 
-	order := make([]*botAgg, 0, len(a.bots))
-	for _, b := range a.bots {
-		order = append(order, b)
-	}
-	sort.Slice(order, func(i, j int) bool {
-		if order[i].requests != order[j].requests {
-			return order[i].requests > order[j].requests
-		}
-		return order[i].name < order[j].name
+	order := slices.Collect(maps.Values(a.bots))
+	slices.SortFunc(order, func(x, y *botAgg) int {
+		return cmp.Or(cmp.Compare(y.requests, x.requests), cmp.Compare(x.name, y.name))
 	})
 	var rest *Series
 	for i, b := range order {
@@ -778,39 +759,4 @@ func (a *Aggregator) timeline() Timeline {
 		tl.Series = append(tl.Series, *rest)
 	}
 	return tl
-}
-
-// ParseSince reads --since: an RFC 3339 time, or a duration before now
-// ("24h", "90m", "7d").
-func ParseSince(s string, now time.Time) (time.Time, error) {
-	s = strings.TrimSpace(s)
-	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
-		return t, nil
-	}
-	if t, err := time.Parse("2006-01-02", s); err == nil {
-		return t, nil
-	}
-	d, err := parseDuration(s)
-	if err != nil || d <= 0 {
-		return time.Time{}, fmt.Errorf("--since %q: want an RFC 3339 time (2025-01-02T15:04:05Z), a date (2025-01-02) or a positive duration (24h, 90m, 7d)", s)
-	}
-	return now.Add(-d), nil
-}
-
-// parseDuration is time.ParseDuration that also takes days ("7d", "1d12h").
-func parseDuration(s string) (time.Duration, error) {
-	if i := strings.IndexByte(s, 'd'); i > 0 {
-		days, err := strconv.ParseFloat(s[:i], 64)
-		if err != nil {
-			return 0, err
-		}
-		var rest time.Duration
-		if i+1 < len(s) {
-			if rest, err = time.ParseDuration(s[i+1:]); err != nil {
-				return 0, err
-			}
-		}
-		return time.Duration(days*24*float64(time.Hour)) + rest, nil
-	}
-	return time.ParseDuration(s)
 }

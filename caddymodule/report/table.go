@@ -1,7 +1,6 @@
-package cli
+package report
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -9,46 +8,12 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/internal/text"
 )
 
 // WriteJSON writes the report as indented JSON (the --format json output).
-func (r *Report) WriteJSON(w io.Writer) error { return writeJSON(w, r) }
-
-// writeJSON writes v as the commands' JSON output: indented, with <, >
-// and & left as they are (the output is read by programs, not browsers).
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
-}
-
-// group3 renders n with thousands separators: 1234567 is "1,234,567".
-func group3(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	if neg {
-		s = s[1:]
-	}
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
-
-func plural(n int64, one, many string) string {
-	if n == 1 {
-		return group3(n) + " " + one
-	}
-	return group3(n) + " " + many
-}
+func (r *Report) WriteJSON(w io.Writer) error { return text.WriteJSON(w, r) }
 
 // percent renders a fraction as a whole percentage, without rounding a
 // fraction short of 1 up to 100 % or one above 0 down to 0 %.
@@ -79,20 +44,20 @@ func (r *Report) timeLayout() string {
 	return "15:04:05"
 }
 
-// skippedText describes the skipped lines, or "" when there are none.
-func (s Skipped) text() string {
+// Text describes the skipped lines, or "" when there are none.
+func (s Skipped) Text() string {
 	var parts []string
 	if s.Malformed > 0 {
-		parts = append(parts, plural(s.Malformed, "malformed line", "malformed lines"))
+		parts = append(parts, text.Plural(s.Malformed, "malformed line", "malformed lines"))
 	}
 	if s.TooLong > 0 {
-		parts = append(parts, plural(s.TooLong, "line", "lines")+" over 1 MiB")
+		parts = append(parts, text.Plural(s.TooLong, "line", "lines")+" over 1 MiB")
 	}
 	if s.NotAccessLog > 0 {
-		parts = append(parts, plural(s.NotAccessLog, "entry", "entries")+" not from an access log")
+		parts = append(parts, text.Plural(s.NotAccessLog, "entry", "entries")+" not from an access log")
 	}
 	if s.BeforeSince > 0 {
-		parts = append(parts, plural(s.BeforeSince, "entry", "entries")+" before --since")
+		parts = append(parts, text.Plural(s.BeforeSince, "entry", "entries")+" before --since")
 	}
 	return strings.Join(parts, ", ")
 }
@@ -106,9 +71,9 @@ func (r *Report) summary() (span, counts string) {
 	}
 	bots := int64(len(r.Bots))
 	counts = fmt.Sprintf("%s: %s from %s, %s from people; %s (%s blocked), %s",
-		plural(r.Requests, "request", "requests"), group3(r.BotRequests), plural(bots, "bot", "bots"),
-		group3(r.HumanRequests), plural(r.Violations, "violation", "violations"), group3(r.Blocked),
-		plural(r.Grace, "grace request", "grace requests"))
+		text.Plural(r.Requests, "request", "requests"), text.Group3(r.BotRequests), text.Plural(bots, "bot", "bots"),
+		text.Group3(r.HumanRequests), text.Plural(r.Violations, "violation", "violations"), text.Group3(r.Blocked),
+		text.Plural(r.Grace, "grace request", "grace requests"))
 	if r.BotsTruncated {
 		counts += fmt.Sprintf("; bots past the first %d counted as %s", MaxBots, OtherBots)
 	}
@@ -130,18 +95,18 @@ const maxRuleSections = 20
 // WriteTable writes the report for a terminal: a summary, one row per bot
 // in columns that fit 100 characters, and each bot's most broken rules.
 func (r *Report) WriteTable(w io.Writer) error {
-	ew := &errWriter{w: w}
+	ew := &text.ErrWriter{W: w}
 	span, counts := r.summary()
-	ew.printf("robots.txt report: %s\n%s\n", span, counts)
-	if s := r.Skipped.text(); s != "" {
-		ew.printf("skipped: %s\n", s)
+	ew.Printf("robots.txt report: %s\n%s\n", span, counts)
+	if s := r.Skipped.Text(); s != "" {
+		ew.Printf("skipped: %s\n", s)
 	}
 	for _, warn := range r.Warnings {
-		ew.printf("warning: %s\n", clean(warn))
+		ew.Printf("warning: %s\n", text.Clean(warn))
 	}
 	if len(r.Bots) == 0 {
-		ew.printf("\nNo bot requests (no entries with a robots_txt object).\n")
-		return ew.err
+		ew.Printf("\nNo bot requests (no entries with a robots_txt object).\n")
+		return ew.Err
 	}
 
 	layout := r.timeLayout()
@@ -161,8 +126,8 @@ func (r *Report) WriteTable(w io.Writer) error {
 		}
 		last := b.LastSeen
 		rows = append(rows, []string{
-			fitName(clean(b.Bot), 18), group3(b.Requests), group3(b.Violations), group3(b.Blocked), group3(b.Grace),
-			group3(b.RobotsTxtFetches), when(b.LastRobotsTxtFetch), after, b.ClientIPsText(), when(&last),
+			fitName(text.Clean(b.Bot), 18), text.Group3(b.Requests), text.Group3(b.Violations), text.Group3(b.Blocked), text.Group3(b.Grace),
+			text.Group3(b.RobotsTxtFetches), when(b.LastRobotsTxtFetch), after, b.ClientIPsText(), when(&last),
 		})
 	}
 	widths := make([]int, len(header))
@@ -171,7 +136,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 			widths[i] = max(widths[i], utf8.RuneCountInString(c))
 		}
 	}
-	ew.printf("\n")
+	ew.Printf("\n")
 	for _, row := range rows {
 		var b strings.Builder
 		for i, c := range row {
@@ -185,9 +150,9 @@ func (r *Report) WriteTable(w io.Writer) error {
 				b.WriteString("  " + pad + c)
 			}
 		}
-		ew.printf("%s\n", strings.TrimRight(b.String(), " "))
+		ew.Printf("%s\n", strings.TrimRight(b.String(), " "))
 	}
-	ew.printf("\nVIOL: requests robots.txt disallows; BLOCK: refused (enforce); FETCH: /robots.txt fetches;\n" +
+	ew.Printf("\nVIOL: requests robots.txt disallows; BLOCK: refused (enforce); FETCH: /robots.txt fetches;\n" +
 		"AFTER: share of requests made after the client fetched robots.txt; IPS: distinct client IPs\n")
 
 	shown, more := 0, 0
@@ -201,22 +166,22 @@ func (r *Report) WriteTable(w io.Writer) error {
 			continue
 		}
 		if shown == 0 {
-			ew.printf("\nMost broken rules\n")
+			ew.Printf("\nMost broken rules\n")
 		}
 		shown++
-		ew.printf("\n%s  (group %s; first seen %s)\n", clean(b.Bot), strings.Join(quoteAll(b.Groups), ", "), b.FirstSeen.Format("2006-01-02 15:04:05"))
-		numW := len(group3(b.Violations))
+		ew.Printf("\n%s  (group %s; first seen %s)\n", text.Clean(b.Bot), strings.Join(quoteAll(b.Groups), ", "), b.FirstSeen.Format("2006-01-02 15:04:05"))
+		numW := len(text.Group3(b.Violations))
 		for _, rc := range b.TopRules {
-			ew.printf("  %*s  %s (line %d)\n", numW, group3(rc.Count), clean(rc.Rule), rc.Line)
+			ew.Printf("  %*s  %s (line %d)\n", numW, text.Group3(rc.Count), text.Clean(rc.Rule), rc.Line)
 		}
 		if b.OtherRuleViolations > 0 {
-			ew.printf("  %*s  other rules\n", numW, group3(b.OtherRuleViolations))
+			ew.Printf("  %*s  other rules\n", numW, text.Group3(b.OtherRuleViolations))
 		}
 	}
 	if more > 0 {
-		ew.printf("\n(%s with violations not shown; --format json or html lists every one)\n", plural(int64(more), "more bot", "more bots"))
+		ew.Printf("\n(%s with violations not shown; --format json or html lists every one)\n", text.Plural(int64(more), "more bot", "more bots"))
 	}
-	return ew.err
+	return ew.Err
 }
 
 func quoteAll(ss []string) []string {
@@ -225,16 +190,4 @@ func quoteAll(ss []string) []string {
 		out[i] = strconv.Quote(s)
 	}
 	return out
-}
-
-// errWriter remembers the first write error.
-type errWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (e *errWriter) printf(format string, args ...any) {
-	if e.err == nil {
-		_, e.err = fmt.Fprintf(e.w, format, args...)
-	}
 }

@@ -1,0 +1,118 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/internal/logtest"
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/report"
+)
+
+// TestReportOutputSurvivesHostileLine: a log line whose time the JSON
+// cannot write once made the report fail after -o had already emptied the
+// earlier report. Now the line is skipped and the report written.
+func TestReportOutputSurvivesHostileLine(t *testing.T) {
+	rt := logtest.RT("GPTBot", "*", "disallowed", "disallow: /", 2, "enforce", "blocked")
+	log := writeTemp(t, "access.log", logtest.Line(logtest.T0, "10.0.0.1", "/", "GPTBot", 403, rt)+"\n"+
+		logtest.Line(9e11, "10.0.0.1", "/", "GPTBot", 403, rt)+"\n")
+	for _, format := range []string{"json", "html", "table"} {
+		t.Run(format, func(t *testing.T) {
+			out := writeTemp(t, "report."+format, "the earlier report\n")
+			code, stdout, stderr := runCmd(t, "", "report", "--format", format, "-o", out, log)
+			body, err := os.ReadFile(out)
+			if code != 0 || err != nil || stdout != "" {
+				t.Fatalf("exit %d, read %v, stdout %q\nstderr: %s", code, err, stdout, stderr)
+			}
+			if !strings.Contains(string(body), "GPTBot") || !strings.Contains(stderr, "1 malformed line") {
+				t.Errorf("report %q, stderr %q; want GPTBot in it, and the line skipped as malformed", body, stderr)
+			}
+			if format == "json" {
+				var r report.Report
+				if err := json.Unmarshal(body, &r); err != nil || r.Skipped.Malformed != 1 || r.Requests != 1 {
+					t.Errorf("JSON report: %v, malformed %d, requests %d", err, r.Skipped.Malformed, r.Requests)
+				}
+			}
+		})
+	}
+}
+
+func TestWriteOutput(t *testing.T) {
+	failing := func(w io.Writer) error {
+		io.WriteString(w, "half a rep")
+		return errors.New("rendering failed")
+	}
+	succeeding := func(w io.Writer) error {
+		_, err := io.WriteString(w, "the new report\n")
+		return err
+	}
+	for _, tc := range []struct {
+		name     string
+		existing string // "" for none
+		write    func(io.Writer) error
+		wantErr  bool
+		want     string // the file's content afterwards; "" for no file
+	}{
+		{"failure keeps the earlier report", "the earlier report\n", failing, true, "the earlier report\n"},
+		{"failure leaves no file", "", failing, true, ""},
+		{"success replaces the earlier report", "the earlier report\n", succeeding, false, "the new report\n"},
+		{"success makes the file", "", succeeding, false, "the new report\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "report.html")
+			if tc.existing != "" {
+				if err := os.WriteFile(path, []byte(tc.existing), 0o640); err != nil {
+					t.Fatal(err)
+				}
+			}
+			err := writeOutput(path, tc.write)
+			if (err != nil) != tc.wantErr {
+				t.Fatalf("error %v, want one: %v", err, tc.wantErr)
+			}
+			body, rerr := os.ReadFile(path)
+			switch {
+			case tc.want == "" && !errors.Is(rerr, os.ErrNotExist):
+				t.Errorf("file %q (%v), want none", body, rerr)
+			case tc.want != "" && string(body) != tc.want:
+				t.Errorf("file %q (%v), want %q", body, rerr, tc.want)
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) > 1 || (tc.want == "" && len(entries) > 0) {
+				t.Errorf("files left in the directory: %v", entries)
+			}
+			if tc.existing != "" && runtime.GOOS != "windows" {
+				if st, err := os.Stat(path); err != nil || st.Mode().Perm() != 0o640 {
+					t.Errorf("mode %v (%v), want the earlier report's 0640", st.Mode(), err)
+				}
+			}
+		})
+	}
+}
+
+// TestWriteOutputThroughLink: a link to the report is left a link; the
+// file it points to is replaced.
+func TestWriteOutputThroughLink(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "report-2025.html")
+	link := filepath.Join(dir, "report.html")
+	if err := os.WriteFile(target, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, link); err != nil {
+		t.Skip(err)
+	}
+	if err := writeOutput(link, func(w io.Writer) error { _, err := io.WriteString(w, "new"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced by a file")
+	}
+	if b, _ := os.ReadFile(target); string(b) != "new" {
+		t.Errorf("target holds %q, want %q", b, "new")
+	}
+}

@@ -1,0 +1,66 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestReportHTMLScriptsHoldHostileText: text from the log that could end
+// the <script> holding the data, open a comment, or end a JavaScript line
+// (U+2028, U+2029) is escaped by the template, and the data reads back
+// whole, so the chart is drawn from the same report.
+func TestReportHTMLScriptsHoldHostileText(t *testing.T) {
+	for _, tc := range []struct{ name, bot, group, rule string }{
+		{"script end in the bot", "</script><script>alert(1)</script>", "*", "disallow: /"},
+		{"line separators in the rule", "LSBot", "*", "disallow: /a\u2028b\u2029c"},
+		{"comment and CDATA in the group", "CBot", "<!--<script>]]><![CDATA[", "disallow: /x"},
+		{"script end in capitals", "</SCRIPT ><img src=x onerror=alert(3)>", "*", "disallow: /</Script>"},
+		{"named like the others series", AllOthers, "*", "disallow: /"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			agg := NewAggregator(Options{Now: fixedNow})
+			in := logLineJSON(t0, "10.0.0.1", "/", "x", 403, rtObj(tc.bot, tc.group, "disallowed", tc.rule, 3, "enforce", "blocked")) + "\n" +
+				logLineJSON(t0+60, "10.0.0.2", "/", "y", 200, rtObj("Other", "*", "allowed", "", 0, "enforce", "passed"))
+			if err := agg.Add("x", strings.NewReader(in)); err != nil {
+				t.Fatal(err)
+			}
+			r := agg.Report()
+			var buf bytes.Buffer
+			if err := r.WriteHTML(&buf); err != nil {
+				t.Fatal(err)
+			}
+			page := buf.String()
+			lower := strings.ToLower(page)
+			if n, m := strings.Count(lower, "<script"), strings.Count(lower, "</script"); n != 2 || m != 2 {
+				t.Errorf("page has %d <script and %d </script, want 2 each", n, m)
+			}
+			for _, s := range regexp.MustCompile(`(?s)<script[^>]*>(.*?)</script>`).FindAllStringSubmatch(page, -1) {
+				if strings.ContainsAny(s[1], "\u2028\u2029") || strings.Contains(s[1], "<!--") || strings.Contains(s[1], "]]>") {
+					t.Errorf("a script holds a raw U+2028, U+2029, <!-- or ]]>:\n%s", s[1])
+				}
+			}
+			m := regexp.MustCompile(`(?s)<script type="application/json" id="report-data">(.*?)</script>`).FindStringSubmatch(page)
+			if m == nil {
+				t.Fatal("no embedded report data")
+			}
+			var back Report
+			if err := json.Unmarshal([]byte(m[1]), &back); err != nil {
+				t.Fatalf("embedded data is not JSON: %v", err)
+			}
+			b := findBot(t, &back, tc.bot)
+			if len(b.Groups) != 1 || b.Groups[0] != tc.group || len(b.TopRules) != 1 || b.TopRules[0].Rule != tc.rule {
+				t.Errorf("read back groups %q rules %+v, want %q and %q", b.Groups, b.TopRules, tc.group, tc.rule)
+			}
+			if len(back.Timeline.Series) != 2 || back.Timeline.Buckets == 0 {
+				t.Errorf("chart data: %d series in %d buckets", len(back.Timeline.Series), back.Timeline.Buckets)
+			}
+			if !strings.Contains(page, fmt.Sprintf("var allOthers = %q;", AllOthers)) {
+				t.Error("the script does not get the name of the others series from the report package")
+			}
+		})
+	}
+}

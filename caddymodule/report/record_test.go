@@ -1,0 +1,136 @@
+package report
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
+	"github.com/robotsguard/caddy-robots-txt/robots"
+)
+
+// caddyLine encodes an access-log entry the way Caddy's JSON log encoder
+// does: zap's JSON encoder, ts in seconds, the judgment under its object.
+func caddyLine(t *testing.T, when time.Time, j *judge.Judgment) string {
+	t.Helper()
+	enc := zapcore.NewJSONEncoder(zapcore.EncoderConfig{
+		TimeKey: "ts", LevelKey: "level", NameKey: "logger", MessageKey: "msg",
+		EncodeTime: zapcore.EpochTimeEncoder, EncodeLevel: zapcore.LowercaseLevelEncoder,
+		EncodeDuration: zapcore.SecondsDurationEncoder,
+	})
+	buf, err := enc.EncodeEntry(zapcore.Entry{Level: zapcore.InfoLevel, Time: when, LoggerName: "http.log.access", Message: "handled request"},
+		[]zapcore.Field{
+			zap.Dict("request", zap.String("remote_ip", "10.0.0.1"), zap.String("client_ip", "10.0.0.1")),
+			zap.Object(judge.LogObject, j),
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return buf.String()
+}
+
+// TestReportReadsWhatTheHandlerWrites ties the writer's field names and
+// values (judge.Judgment) to the reader's (judge.Record via Aggregator).
+func TestReportReadsWhatTheHandlerWrites(t *testing.T) {
+	when := time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)
+	rule := &robots.Rule{Directive: robots.Disallow, Pattern: "/private/", Line: 7}
+	for _, tc := range []struct {
+		name string
+		j    judge.Judgment
+	}{
+		{"blocked after a fetch", judge.Judgment{Bot: "GPTBot", Group: "GPTBot, ClaudeBot", Verdict: judge.Disallowed, Action: judge.Blocked,
+			Mode: "enforce", Rule: rule, Judged: true, Fetched: true, FetchedAgo: 42}},
+		{"logged, never fetched", judge.Judgment{Bot: "curl", Group: "*", Verdict: judge.Disallowed, Action: judge.Logged,
+			Mode: "monitor", Rule: rule, Judged: true}},
+		{"grace", judge.Judgment{Bot: "Googlebot", Group: "Googlebot", Verdict: judge.Grace, Action: judge.Passed,
+			Mode: "enforce", Rule: rule, Judged: true, Fetched: true, FetchedAgo: 3600}},
+		{"allowed, no rule", judge.Judgment{Bot: "Bingbot", Verdict: judge.Allowed, Action: judge.Passed, Mode: "enforce", Judged: true}},
+		{"robots.txt served", judge.Judgment{Bot: "GPTBot", Group: "GPTBot", Verdict: judge.Allowed, Action: judge.Served, Mode: "enforce"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			j := tc.j
+			line := caddyLine(t, when, &j)
+			agg := NewAggregator(Options{Now: fixedNow})
+			if err := agg.Add("caddy", strings.NewReader(line)); err != nil {
+				t.Fatal(err)
+			}
+			r := agg.Report()
+			if r.BotRequests != 1 || len(r.Bots) != 1 {
+				t.Fatalf("%d bot requests, %d bots from %s", r.BotRequests, len(r.Bots), line)
+			}
+			b := r.Bots[0]
+			if b.Bot != j.Bot || len(b.Groups) != 1 || b.Groups[0] != j.Group {
+				t.Errorf("bot %q groups %q, want %q [%q]", b.Bot, b.Groups, j.Bot, j.Group)
+			}
+			if want := b2i(j.Verdict == judge.Disallowed); b.Violations != want {
+				t.Errorf("violations %d, want %d", b.Violations, want)
+			}
+			if want := b2i(j.Verdict == judge.Grace); b.Grace != want {
+				t.Errorf("grace %d, want %d", b.Grace, want)
+			}
+			if b.Blocked != b2i(j.Action == judge.Blocked) || b.Logged != b2i(j.Action == judge.Logged) ||
+				b.RobotsTxtFetches != b2i(j.Action == judge.Served) {
+				t.Errorf("blocked %d logged %d fetches %d for action %v", b.Blocked, b.Logged, b.RobotsTxtFetches, j.Action)
+			}
+			if j.Verdict == judge.Disallowed {
+				if want := (RuleCount{j.Rule.String(), j.Rule.Line, 1}); len(b.TopRules) != 1 || b.TopRules[0] != want {
+					t.Errorf("rules %+v, want %+v", b.TopRules, want)
+				}
+			}
+			judgedNotServed := j.Judged && j.Action != judge.Served
+			if b.FetchKnownRequests != b2i(judgedNotServed) || b.AfterFetchRequests != b2i(judgedNotServed && j.Fetched) {
+				t.Errorf("fetch known %d after fetch %d", b.FetchKnownRequests, b.AfterFetchRequests)
+			}
+			var wantFetch *time.Time
+			switch {
+			case j.Action == judge.Served:
+				wantFetch = &when
+			case j.Fetched:
+				w := when.Add(-time.Duration(j.FetchedAgo) * time.Second)
+				wantFetch = &w
+			}
+			if (wantFetch == nil) != (b.LastRobotsTxtFetch == nil) || wantFetch != nil && !wantFetch.Equal(*b.LastRobotsTxtFetch) {
+				t.Errorf("last robots.txt fetch %v, want %v", b.LastRobotsTxtFetch, wantFetch)
+			}
+			if !b.FirstSeen.Equal(when) {
+				t.Errorf("first seen %v, want %v", b.FirstSeen, when)
+			}
+		})
+	}
+}
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// TestReportUnknownVocabularyIsMalformed: a verdict or action the
+// vocabulary does not know fails to decode, so its line is counted as
+// malformed rather than as a request of some guessed kind.
+func TestReportUnknownVocabularyIsMalformed(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		rt   map[string]any
+	}{
+		{"unknown verdict", rtObj("GPTBot", "*", "forbidden", "disallow: /", 2, "enforce", "blocked")},
+		{"unknown action", rtObj("GPTBot", "*", "disallowed", "disallow: /", 2, "enforce", "teleported")},
+		{"verdict in capitals", rtObj("GPTBot", "*", "Disallowed", "disallow: /", 2, "enforce", "blocked")},
+		{"verdict not a string", rtObj("GPTBot", "*", "", "disallow: /", 2, "enforce", "blocked", "verdict", 1)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			agg := NewAggregator(Options{Now: fixedNow})
+			if err := agg.Add("x", strings.NewReader(logLineJSON(t0, "10.0.0.1", "/", "x", 403, tc.rt))); err != nil {
+				t.Fatal(err)
+			}
+			r := agg.Report()
+			if r.Skipped.Malformed != 1 || r.Requests != 0 || len(r.Bots) != 0 {
+				t.Errorf("malformed %d requests %d bots %d, want 1, 0, 0", r.Skipped.Malformed, r.Requests, len(r.Bots))
+			}
+		})
+	}
+}

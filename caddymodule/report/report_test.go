@@ -1,0 +1,621 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"regexp"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/internal/logtest"
+)
+
+// The sample log and its helpers are shared with the command's tests.
+const t0 = logtest.T0
+
+var (
+	logLineJSON = logtest.Line
+	rtObj       = logtest.RT
+	gzipped     = logtest.Gzip
+)
+
+func sampleLog() (plain, second string) { return logtest.Sample(MaxLine) }
+
+var fixedNow = func() time.Time { return time.Date(2025, 1, 2, 0, 0, 0, 0, time.UTC) }
+
+func sampleReport(t testing.TB, opts Options) *Report {
+	t.Helper()
+	plain, second := sampleLog()
+	opts.Now = fixedNow
+	agg := NewAggregator(opts)
+	if err := agg.Add("access.log", strings.NewReader(plain)); err != nil {
+		t.Fatal(err)
+	}
+	// Compressed, under a name without .gz: recognized by its magic bytes.
+	if err := agg.Add("access.log.1", bytes.NewReader(gzipped(t, second))); err != nil {
+		t.Fatal(err)
+	}
+	return agg.Report()
+}
+
+func findBot(t testing.TB, r *Report, name string) *BotStats {
+	t.Helper()
+	for i := range r.Bots {
+		if r.Bots[i].Bot == name {
+			return &r.Bots[i]
+		}
+	}
+	t.Fatalf("no bot %q in report", name)
+	return nil
+}
+
+func ts(sec float64) time.Time { return unixTime(sec) }
+
+func TestReportAggregation(t *testing.T) {
+	r := sampleReport(t, Options{TopRules: 5})
+
+	if r.Schema != SchemaVersion || strings.Join(r.Inputs, ",") != "access.log,access.log.1" {
+		t.Errorf("schema %q inputs %v", r.Schema, r.Inputs)
+	}
+	if r.Lines != 19 {
+		t.Errorf("lines = %d, want 19 (blank lines are not counted)", r.Lines)
+	}
+	wantSkipped := Skipped{Malformed: 3, TooLong: 1, NotAccessLog: 1}
+	if r.Skipped != wantSkipped {
+		t.Errorf("skipped = %+v, want %+v", r.Skipped, wantSkipped)
+	}
+	if r.Requests != 14 || r.HumanRequests != 3 || r.BotRequests != 11 {
+		t.Errorf("requests %d humans %d bots %d, want 14, 3, 11", r.Requests, r.HumanRequests, r.BotRequests)
+	}
+	if r.Violations != 6 || r.Blocked != 3 || r.Grace != 1 {
+		t.Errorf("violations %d blocked %d grace %d, want 6, 3, 1", r.Violations, r.Blocked, r.Grace)
+	}
+	if !r.FirstSeen.Equal(ts(t0-60)) || !r.LastSeen.Equal(ts(t0+7201.5)) {
+		t.Errorf("span %v to %v", r.FirstSeen, r.LastSeen)
+	}
+
+	var order []string
+	for _, b := range r.Bots {
+		order = append(order, b.Bot)
+	}
+	if got := strings.Join(order, ","); got != "curl,GPTBot,Googlebot" {
+		t.Errorf("bots in order %s, want curl,GPTBot,Googlebot (violations, then requests)", got)
+	}
+
+	gpt := findBot(t, r, "GPTBot")
+	if gpt.Requests != 4 || gpt.Violations != 3 || gpt.Blocked != 3 || gpt.RobotsTxtFetches != 1 || !gpt.FetchedRobotsTxt {
+		t.Errorf("GPTBot %+v", gpt)
+	}
+	if gpt.LastRobotsTxtFetch == nil || !gpt.LastRobotsTxtFetch.Equal(ts(t0)) {
+		t.Errorf("GPTBot last fetch %v, want %v", gpt.LastRobotsTxtFetch, ts(t0))
+	}
+	if gpt.AfterFetchFraction == nil || *gpt.AfterFetchFraction < 0.66 || *gpt.AfterFetchFraction > 0.67 ||
+		gpt.AfterFetchRequests != 2 || gpt.FetchKnownRequests != 3 {
+		t.Errorf("GPTBot after fetch %v (%d of %d), want 2/3", gpt.AfterFetchFraction, gpt.AfterFetchRequests, gpt.FetchKnownRequests)
+	}
+	if len(gpt.TopRules) != 1 || gpt.TopRules[0] != (RuleCount{"disallow: /", 13, 3}) {
+		t.Errorf("GPTBot rules %+v", gpt.TopRules)
+	}
+	if gpt.ClientIPs != 2 || !gpt.ClientIPsExact || gpt.ClientIPsText() != "2" {
+		t.Errorf("GPTBot IPs %d exact %v", gpt.ClientIPs, gpt.ClientIPsExact)
+	}
+	if !gpt.FirstSeen.Equal(ts(t0)) || !gpt.LastSeen.Equal(ts(t0+30)) || strings.Join(gpt.Groups, "|") != "GPTBot, ClaudeBot" {
+		t.Errorf("GPTBot seen %v to %v, groups %v", gpt.FirstSeen, gpt.LastSeen, gpt.Groups)
+	}
+
+	curl := findBot(t, r, "curl")
+	if curl.Requests != 5 || curl.Violations != 3 || curl.Logged != 3 || curl.Blocked != 0 || curl.FetchedRobotsTxt ||
+		curl.LastRobotsTxtFetch != nil || curl.AfterFetchFraction != nil {
+		t.Errorf("curl %+v", curl)
+	}
+	wantRules := []RuleCount{{"disallow: /private/", 4, 2}, {"disallow: /*?sessionid=", 6, 1}}
+	if fmt.Sprint(curl.TopRules) != fmt.Sprint(wantRules) {
+		t.Errorf("curl rules %+v, want %+v", curl.TopRules, wantRules)
+	}
+
+	g := findBot(t, r, "Googlebot")
+	if g.Requests != 2 || g.Violations != 0 || g.Grace != 1 || g.RobotsTxtFetches != 0 || !g.FetchedRobotsTxt {
+		t.Errorf("Googlebot %+v", g)
+	}
+	if g.LastRobotsTxtFetch == nil || !g.LastRobotsTxtFetch.Equal(ts(t0+3600)) {
+		t.Errorf("Googlebot last fetch %v, want %v (ts - fetched_ago)", g.LastRobotsTxtFetch, ts(t0+3600))
+	}
+	if g.AfterFetchFraction == nil || *g.AfterFetchFraction != 0.5 {
+		t.Errorf("Googlebot after fetch %v, want 0.5", g.AfterFetchFraction)
+	}
+
+	// The timeline: 2 hours of bot requests in 5-minute buckets.
+	tl := r.Timeline
+	if tl.StepSeconds != 300 || tl.Buckets != 25 || !tl.Start.Equal(ts(t0)) || len(tl.Series) != 3 {
+		t.Fatalf("timeline step %d buckets %d start %v series %d", tl.StepSeconds, tl.Buckets, tl.Start, len(tl.Series))
+	}
+	var req, viol int64
+	for _, s := range tl.Series {
+		if len(s.Requests) != tl.Buckets || len(s.Violations) != tl.Buckets {
+			t.Errorf("series %s has %d/%d buckets", s.Bot, len(s.Requests), len(s.Violations))
+		}
+		for i := range s.Requests {
+			req += s.Requests[i]
+			viol += s.Violations[i]
+		}
+	}
+	if req != r.BotRequests || viol != r.Violations {
+		t.Errorf("timeline sums %d requests %d violations, want %d, %d", req, viol, r.BotRequests, r.Violations)
+	}
+	if tl.Series[0].Bot != "curl" || tl.Series[0].Requests[12] != 5 {
+		t.Errorf("first series %s %v", tl.Series[0].Bot, tl.Series[0].Requests)
+	}
+}
+
+func TestReportSinceAndTop(t *testing.T) {
+	r := sampleReport(t, Options{Since: ts(t0 + 3600), TopRules: 1})
+	if r.Skipped.BeforeSince != 6 {
+		t.Errorf("before since = %d, want 6", r.Skipped.BeforeSince)
+	}
+	if len(r.Bots) != 2 || r.Since == nil || !r.Since.Equal(ts(t0+3600)) {
+		t.Fatalf("bots %d since %v", len(r.Bots), r.Since)
+	}
+	curl := findBot(t, r, "curl")
+	if len(curl.TopRules) != 1 || curl.TopRules[0].Line != 4 || curl.OtherRuleViolations != 1 {
+		t.Errorf("--top 1: rules %+v other %d", curl.TopRules, curl.OtherRuleViolations)
+	}
+}
+
+func TestReportTSForms(t *testing.T) {
+	in := strings.Join([]string{
+		`{"ts":"2025-01-01T12:00:00Z","request":{"client_ip":"1.2.3.4"},"robots_txt":{"bot":"a","verdict":"allowed","action":"passed"}}`,
+		`{"ts":"1735732801.5","request":{"client_ip":"1.2.3.4"},"robots_txt":{"bot":"a","verdict":"allowed","action":"passed"}}`,
+		`{"ts":null,"request":{}}`,
+		`{"ts":"noon","request":{}}`,
+		`{"ts":true,"request":{}}`,
+		`[1,2,3]`,
+	}, "\n")
+	agg := NewAggregator(Options{Now: fixedNow})
+	if err := agg.Add("x", strings.NewReader(in)); err != nil {
+		t.Fatal(err)
+	}
+	r := agg.Report()
+	if r.BotRequests != 2 || r.Skipped.Malformed != 4 {
+		t.Errorf("bot requests %d malformed %d, want 2, 4", r.BotRequests, r.Skipped.Malformed)
+	}
+}
+
+func TestReportTruncatedGzip(t *testing.T) {
+	plain, second := sampleLog()
+	z := gzipped(t, plain+second)
+	agg := NewAggregator(Options{Now: fixedNow})
+	if err := agg.Add("cut.gz", bytes.NewReader(z[:len(z)*2/3])); err != nil {
+		t.Fatalf("a truncated gzip stream is a warning, not an error: %v", err)
+	}
+	r := agg.Report()
+	if len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], "cut.gz") || r.Requests == 0 {
+		t.Errorf("warnings %v, requests %d", r.Warnings, r.Requests)
+	}
+	// A corrupt gzip header is an error.
+	if err := NewAggregator(Options{}).Add("bad.gz", bytes.NewReader([]byte{0x1f, 0x8b, 0, 0})); err == nil {
+		t.Error("a corrupt gzip stream was accepted")
+	}
+}
+
+func TestReportBotCap(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < MaxBots+50; i++ {
+		fmt.Fprintln(&b, logLineJSON(t0+float64(i), "10.0.0.1", "/", "x", 200, rtObj(fmt.Sprintf("bot%04d", i), "*", "allowed", "", 0, "enforce", "passed")))
+	}
+	agg := NewAggregator(Options{Now: fixedNow})
+	if err := agg.Add("x", strings.NewReader(b.String())); err != nil {
+		t.Fatal(err)
+	}
+	r := agg.Report()
+	if !r.BotsTruncated || len(r.Bots) != MaxBots+1 {
+		t.Fatalf("truncated %v bots %d, want true, %d", r.BotsTruncated, len(r.Bots), MaxBots+1)
+	}
+	if o := findBot(t, r, OtherBots); o.Requests != 50 {
+		t.Errorf("%s has %d requests, want 50", OtherBots, o.Requests)
+	}
+	if len(r.Timeline.Series) != chartSeries+1 || r.Timeline.Series[chartSeries].Bot != AllOthers {
+		t.Errorf("timeline series %d, last %q", len(r.Timeline.Series), r.Timeline.Series[len(r.Timeline.Series)-1].Bot)
+	}
+	var sum int64
+	for _, s := range r.Timeline.Series {
+		for _, n := range s.Requests {
+			sum += n
+		}
+	}
+	if sum != int64(MaxBots+50) || r.Timeline.Buckets > maxBuckets {
+		t.Errorf("timeline sums to %d in %d buckets", sum, r.Timeline.Buckets)
+	}
+}
+
+func TestReportRuleAndIPCaps(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < MaxRulesPerBot+20; i++ {
+		fmt.Fprintln(&b, logLineJSON(t0, "10.0.0.1", "/", "x", 403, rtObj("R", "*", "disallowed", fmt.Sprintf("disallow: /r%d", i), i+1, "enforce", "blocked")))
+	}
+	for i := 0; i < MaxClientIPs+5; i++ {
+		fmt.Fprintln(&b, logLineJSON(t0, fmt.Sprintf("10.%d.%d.%d", i>>16, (i>>8)&255, i&255), "/", "x", 200, rtObj("I", "*", "allowed", "", 0, "enforce", "passed")))
+	}
+	agg := NewAggregator(Options{Now: fixedNow, TopRules: 3})
+	if err := agg.Add("x", strings.NewReader(b.String())); err != nil {
+		t.Fatal(err)
+	}
+	r := agg.Report()
+	rb := findBot(t, r, "R")
+	if len(rb.TopRules) != 3 || rb.OtherRuleViolations != int64(MaxRulesPerBot+20-3) || rb.Violations != int64(MaxRulesPerBot+20) {
+		t.Errorf("rules: top %d, other %d, violations %d", len(rb.TopRules), rb.OtherRuleViolations, rb.Violations)
+	}
+	ib := findBot(t, r, "I")
+	if ib.ClientIPs != MaxClientIPs || ib.ClientIPsExact || ib.ClientIPsText() != "≥10000" {
+		t.Errorf("IPs %d exact %v text %q", ib.ClientIPs, ib.ClientIPsExact, ib.ClientIPsText())
+	}
+	if rb.ClientIPsText() != "1" {
+		t.Errorf("R IPs %q", rb.ClientIPsText())
+	}
+}
+
+// TestReportTimelineCoarsens feeds more (bot, minute) cells than the
+// timeline keeps: the slots grow coarser and no request is lost.
+func TestReportTimelineCoarsens(t *testing.T) {
+	pr, pw := io.Pipe()
+	const n = 150_000
+	go func() {
+		bw := &bytes.Buffer{}
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(bw, `{"ts":%d,"request":{"client_ip":"10.0.0.%d"},"robots_txt":{"bot":"b%d","verdict":"%s","action":"passed"}}`+"\n",
+				int64(t0)+int64(i)*61, i%7, i%13, map[bool]string{true: "disallowed", false: "allowed"}[i%5 == 0])
+			if bw.Len() > 64<<10 {
+				pw.Write(bw.Bytes())
+				bw.Reset()
+			}
+		}
+		pw.Write(bw.Bytes())
+		pw.Close()
+	}()
+	agg := NewAggregator(Options{Now: fixedNow})
+	if err := agg.Add("pipe", pr); err != nil {
+		t.Fatal(err)
+	}
+	if agg.cellN > maxCells {
+		t.Errorf("%d timeline cells kept, limit %d", agg.cellN, maxCells)
+	}
+	r := agg.Report()
+	var req, viol int64
+	for _, s := range r.Timeline.Series {
+		for i := range s.Requests {
+			req += s.Requests[i]
+			viol += s.Violations[i]
+		}
+	}
+	if req != n || viol != n/5 || r.Timeline.Buckets > maxBuckets || r.Timeline.StepSeconds%86400 != 0 {
+		t.Errorf("timeline: %d requests, %d violations, %d buckets of %ds", req, viol, r.Timeline.Buckets, r.Timeline.StepSeconds)
+	}
+}
+
+func TestReportProgress(t *testing.T) {
+	var calls []Progress
+	agg := NewAggregator(Options{Now: fixedNow, ProgressEvery: time.Nanosecond, Progress: func(p Progress) { calls = append(calls, p) }})
+	var b strings.Builder
+	for i := 0; i < 10_000; i++ {
+		fmt.Fprintln(&b, logLineJSON(t0, "10.0.0.1", "/", "x", 200, nil))
+	}
+	agg.ExpectBytes(int64(b.Len()))
+	time.Sleep(time.Millisecond) // the first report waits for ProgressEvery
+	if err := agg.Add("big.log", strings.NewReader(b.String())); err != nil {
+		t.Fatal(err)
+	}
+	if len(calls) < 2 {
+		t.Fatalf("%d progress calls, want some while reading and one at the end", len(calls))
+	}
+	last := calls[len(calls)-1]
+	if !last.Done || last.Lines != 10_000 || last.BytesRead != int64(b.Len()) || last.BytesTotal != int64(b.Len()) || last.Input != "big.log" {
+		t.Errorf("last progress %+v", last)
+	}
+}
+
+func TestReportJSONFormat(t *testing.T) {
+	r := sampleReport(t, Options{})
+	var buf bytes.Buffer
+	if err := r.WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(buf.Bytes(), &m); err != nil {
+		t.Fatalf("not JSON: %v", err)
+	}
+	for _, k := range []string{"schema", "generated", "inputs", "since", "first_seen", "last_seen", "lines", "requests",
+		"human_requests", "bot_requests", "violations", "blocked", "grace", "skipped", "bots_truncated", "bots",
+		"timeline", "limits", "warnings"} {
+		if _, ok := m[k]; !ok {
+			t.Errorf("report JSON lacks %q", k)
+		}
+	}
+	if m["schema"] != SchemaVersion || m["since"] != nil || m["generated"] != "2025-01-02T00:00:00Z" {
+		t.Errorf("schema %v since %v generated %v", m["schema"], m["since"], m["generated"])
+	}
+	sk := m["skipped"].(map[string]any)
+	for k, want := range map[string]float64{"malformed": 3, "too_long": 1, "not_access_log": 1, "before_since": 0} {
+		if sk[k] != want {
+			t.Errorf("skipped.%s = %v, want %v", k, sk[k], want)
+		}
+	}
+	bots := m["bots"].([]any)
+	gpt := bots[1].(map[string]any)
+	for _, k := range []string{"bot", "groups", "requests", "violations", "blocked", "logged", "grace", "robots_txt_fetches",
+		"fetched_robots_txt", "last_robots_txt_fetch", "after_fetch_fraction", "after_fetch_requests", "fetch_known_requests",
+		"top_rules", "other_rule_violations", "first_seen", "last_seen", "client_ips", "client_ips_exact"} {
+		if _, ok := gpt[k]; !ok {
+			t.Errorf("bot JSON lacks %q", k)
+		}
+	}
+	if gpt["bot"] != "GPTBot" || gpt["last_robots_txt_fetch"] != "2025-01-01T12:00:00Z" || gpt["first_seen"] != "2025-01-01T12:00:00Z" {
+		t.Errorf("GPTBot JSON %v", gpt)
+	}
+	rule := gpt["top_rules"].([]any)[0].(map[string]any)
+	if rule["rule"] != "disallow: /" || rule["line"] != 13.0 || rule["count"] != 3.0 {
+		t.Errorf("rule JSON %v", rule)
+	}
+	curl := bots[0].(map[string]any)
+	if curl["after_fetch_fraction"] != nil || curl["last_robots_txt_fetch"] != nil {
+		t.Errorf("curl: unknown values must be null: %v", curl)
+	}
+	tl := m["timeline"].(map[string]any)
+	for _, k := range []string{"start", "step_seconds", "buckets", "series"} {
+		if _, ok := tl[k]; !ok {
+			t.Errorf("timeline JSON lacks %q", k)
+		}
+	}
+	s0 := tl["series"].([]any)[0].(map[string]any)
+	for _, k := range []string{"bot", "requests", "violations"} {
+		if _, ok := s0[k]; !ok {
+			t.Errorf("series JSON lacks %q", k)
+		}
+	}
+	lim := m["limits"].(map[string]any)
+	if lim["max_bots"] != float64(MaxBots) || lim["max_client_ips"] != float64(MaxClientIPs) || lim["max_line_bytes"] != float64(MaxLine) {
+		t.Errorf("limits %v", lim)
+	}
+}
+
+func TestReportTableFormat(t *testing.T) {
+	r := sampleReport(t, Options{})
+	var buf bytes.Buffer
+	if err := r.WriteTable(&buf); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for _, w := range []string{
+		"robots.txt report: 2025-01-01 11:59:00 to 2025-01-01 14:00:01 UTC",
+		"14 requests: 11 from 3 bots, 3 from people; 6 violations (3 blocked), 1 grace request",
+		"skipped: 3 malformed lines, 1 line over 1 MiB, 1 entry not from an access log",
+		"disallow: /private/ (line 4)",
+		"disallow: / (line 13)",
+	} {
+		if !strings.Contains(out, w) {
+			t.Errorf("table lacks %q:\n%s", w, out)
+		}
+	}
+	rows := map[string]*regexp.Regexp{
+		"header":    regexp.MustCompile(`(?m)^BOT +REQS +VIOL +BLOCK +GRACE +FETCH +LAST FETCH +AFTER +IPS +LAST SEEN$`),
+		"curl":      regexp.MustCompile(`(?m)^curl +5 +3 +0 +0 +0 +never +- +1 +13:00:04$`),
+		"GPTBot":    regexp.MustCompile(`(?m)^GPTBot +4 +3 +3 +0 +1 +12:00:00 +67% +2 +12:00:30$`),
+		"Googlebot": regexp.MustCompile(`(?m)^Googlebot +2 +0 +0 +1 +0 +13:00:00 +50% +2 +14:00:01$`),
+	}
+	for name, re := range rows {
+		if !re.MatchString(out) {
+			t.Errorf("table has no %s row matching %s:\n%s", name, re, out)
+		}
+	}
+	// Columns line up: every row of the table is as long as its header.
+	var tableLines []string
+	for _, l := range strings.Split(out, "\n") {
+		if utf8.RuneCountInString(l) > 100 {
+			t.Errorf("line wider than 100 columns (%d): %q", utf8.RuneCountInString(l), l)
+		}
+		for _, p := range []string{"BOT ", "curl ", "GPTBot ", "Googlebot "} {
+			if strings.HasPrefix(l, p) && !strings.Contains(l, "(group") {
+				tableLines = append(tableLines, l)
+			}
+		}
+	}
+	if len(tableLines) != 4 {
+		t.Fatalf("table rows %q", tableLines)
+	}
+	col := strings.Index(tableLines[0], "VIOL") + len("VIOL")
+	for _, l := range tableLines[1:] {
+		if l[col-1] == ' ' || (col < len(l) && l[col] != ' ') {
+			t.Errorf("VIOL column not right-aligned at %d in %q", col, l)
+		}
+	}
+}
+
+func TestReportTableEscapesTerminalControls(t *testing.T) {
+	line := logLineJSON(t0, "1.2.3.4", "/", "x", 403, rtObj("Evil\x1b[2JBot", "*", "disallowed", "disallow: /\x1b]0;pwned\x07", 2, "enforce", "blocked"))
+	agg := NewAggregator(Options{Now: fixedNow})
+	if err := agg.Add("x", strings.NewReader(line)); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := agg.Report().WriteTable(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if strings.ContainsAny(buf.String(), "\x1b\x07") {
+		t.Errorf("table passes control characters from the log to the terminal:\n%q", buf.String())
+	}
+}
+
+// hostileBot is a bot name crafted to break out of HTML and of the
+// page's <script>.
+const hostileBot = "</script><script>alert(1)</script><b>&amp;\u2028\u2029-->"
+
+func TestReportHTMLFormat(t *testing.T) {
+	plain, second := sampleLog()
+	extra := logLineJSON(t0+100, "10.7.7.7", "/", "x", 403,
+		rtObj(hostileBot, `"><img src=x onerror=alert(2)>`, "disallowed", `disallow: /<i>`, 7, "enforce", "blocked"))
+	agg := NewAggregator(Options{Now: fixedNow})
+	for _, in := range []string{plain, second, extra} {
+		if err := agg.Add("in", strings.NewReader(in)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := agg.Report()
+	var buf bytes.Buffer
+	if err := r.WriteHTML(&buf); err != nil {
+		t.Fatal(err)
+	}
+	page := buf.String()
+
+	// Self-contained: nothing is loaded from anywhere.
+	for _, bad := range []string{`src="http`, `href="http`, `src='http`, `href='http`, "<link", "@import", "url(", "<iframe", "fetch(", "XMLHttpRequest", "//fonts."} {
+		if strings.Contains(page, bad) {
+			t.Errorf("page contains %q", bad)
+		}
+	}
+	if !strings.Contains(page, "Content-Security-Policy") || !strings.Contains(page, "default-src 'none'") {
+		t.Error("page has no Content-Security-Policy that forbids loading")
+	}
+	// Log text is escaped everywhere.
+	for _, raw := range []string{hostileBot, "<script>alert(1)", "<img src=x", "/<i>"} {
+		if strings.Contains(page, raw) {
+			t.Errorf("page contains unescaped %q", raw)
+		}
+	}
+	// Inside the scripts, U+2028 and U+2029 are escaped too.
+	for _, script := range regexp.MustCompile(`(?s)<script[^>]*>(.*?)</script>`).FindAllStringSubmatch(page, -1) {
+		if strings.ContainsAny(script[1], "\u2028\u2029") || strings.Contains(script[1], "<!--") {
+			t.Errorf("a script holds a raw U+2028, U+2029 or <!--")
+		}
+	}
+	if strings.Count(page, "<script") != 2 || strings.Count(page, "</script>") != 2 {
+		t.Errorf("page has %d <script and %d </script>, want 2 each", strings.Count(page, "<script"), strings.Count(page, "</script>"))
+	}
+	if !strings.Contains(page, "&lt;/script&gt;&lt;script&gt;alert(1)") {
+		t.Error("the table does not show the hostile bot name escaped")
+	}
+
+	// The embedded data is the report, whole.
+	m := regexp.MustCompile(`(?s)<script type="application/json" id="report-data">(.*?)</script>`).FindStringSubmatch(page)
+	if m == nil {
+		t.Fatal("no embedded report data")
+	}
+	if strings.ContainsAny(m[1], "<>&") {
+		t.Error("the embedded JSON holds a raw <, > or &")
+	}
+	var embedded Report
+	if err := json.Unmarshal([]byte(m[1]), &embedded); err != nil {
+		t.Fatalf("embedded data is not JSON: %v", err)
+	}
+	want, _ := json.Marshal(r)
+	got, _ := json.Marshal(&embedded)
+	if !bytes.Equal(want, got) {
+		t.Errorf("embedded data differs from the report:\n%s\nwant\n%s", got, want)
+	}
+	if findBot(t, &embedded, hostileBot).Violations != 1 {
+		t.Error("hostile bot lost in the embedded data")
+	}
+	for _, w := range []string{`id="chart"`, `<svg`, `id="report-data"`, "GPTBot", "disallow: /private/", "Googlebot", "Skipped: 3 malformed lines"} {
+		if !strings.Contains(page, w) {
+			t.Errorf("page lacks %q", w)
+		}
+	}
+}
+
+// TestReportMemoryBounded streams a generated log of about 200 MB through
+// an io.Pipe (so it never exists whole anywhere) with more bots, rules,
+// client IPs and time slots than the report keeps, and checks that the
+// heap stays small.
+func TestReportMemoryBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("streams 200 MB")
+	}
+	total := int64(200 << 20)
+	if raceEnabled {
+		total = 30 << 20
+	}
+	runtime.GC()
+	var peak atomic.Uint64
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		var ms runtime.MemStats
+		for {
+			runtime.ReadMemStats(&ms)
+			if ms.HeapAlloc > peak.Load() {
+				peak.Store(ms.HeapAlloc)
+			}
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+
+	pr, pw := io.Pipe()
+	var written atomic.Int64
+	go func() {
+		buf := make([]byte, 0, 256<<10)
+		pad := strings.Repeat("p", 300)
+		var i int64
+		for written.Load() < total {
+			buf = buf[:0]
+			for len(buf) < 200<<10 {
+				i++
+				bot := i % 1500 // more bots than MaxBots
+				verdict, action := "allowed", "passed"
+				if i%3 == 0 {
+					verdict, action = "disallowed", "blocked"
+				}
+				buf = fmt.Appendf(buf, `{"level":"info","ts":%d.%03d,"logger":"http.log.access.log0","msg":"handled request",`+
+					`"request":{"remote_ip":"10.%d.%d.%d","client_ip":"10.%d.%d.%d","method":"GET","host":"example.com","uri":"/p/%d?%s",`+
+					`"headers":{"User-Agent":["Bot%d/1.0"]}},"status":200,"robots_txt":{"bot":"Bot%d","group":"*","verdict":"%s",`+
+					`"rule":"disallow: /r%d","line":%d,"mode":"enforce","action":"%s","fetched":%t,"fetched_ago":%d}}`+"\n",
+					1735732800+i*7, i%1000, (i>>16)&255, (i>>8)&255, i&255, (i>>16)&255, (i>>8)&255, i&255, i, pad,
+					bot, bot, verdict, i%400, i%400, action, i%2 == 0, i%500)
+				if i%1000 == 0 {
+					buf = append(buf, "not json at all\n"...)
+				}
+			}
+			n, err := pw.Write(buf)
+			written.Add(int64(n))
+			if err != nil {
+				return
+			}
+		}
+		pw.Close()
+	}()
+
+	start := time.Now()
+	agg := NewAggregator(Options{Now: fixedNow})
+	err := agg.Add("pipe", pr)
+	r := agg.Report()
+	elapsed := time.Since(start)
+	close(stop)
+	wg.Wait()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mb := float64(written.Load()) / (1 << 20)
+	t.Logf("%.0f MiB, %d lines in %v (%.0f MiB/s); peak heap %.1f MiB; %d bots, timeline %d×%ds",
+		mb, r.Lines, elapsed.Round(time.Millisecond), mb/elapsed.Seconds(), float64(peak.Load())/(1<<20),
+		len(r.Bots), r.Timeline.Buckets, r.Timeline.StepSeconds)
+	if p := peak.Load(); p > 64<<20 {
+		t.Errorf("peak heap %.1f MiB, want < 64 MiB", float64(p)/(1<<20))
+	}
+	if !r.BotsTruncated || len(r.Bots) != MaxBots+1 || r.Skipped.Malformed == 0 || r.Requests != r.BotRequests {
+		t.Errorf("truncated %v, bots %d, malformed %d", r.BotsTruncated, len(r.Bots), r.Skipped.Malformed)
+	}
+	if r.Timeline.Buckets > maxBuckets {
+		t.Errorf("%d buckets", r.Timeline.Buckets)
+	}
+}
