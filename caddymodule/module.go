@@ -29,8 +29,40 @@ func init() {
 	caddy.RegisterModule(Handler{})
 }
 
-// Handler serves /robots.txt from the site's robots.txt and, for every
-// request from a bot, decides whether robots.txt allows it.
+// Handler serves a site's own robots.txt and holds bots to it. Every
+// request whose User-Agent identifies a bot (the file names it, it names
+// a known crawler, or it looks automated) is judged against the group of
+// robots.txt that bot must obey, on the URL the client sent: in enforce
+// mode a disallowed request is refused (403, or status/body), in monitor
+// mode it passes and is logged as a violation. People's browsers are
+// never held to robots.txt. /robots.txt itself is served from the loaded
+// file (never refused), and each bot's fetch of it is remembered, so a
+// bot that read an earlier version within the grace window is not
+// blamed for a change it has not seen yet.
+//
+// The Caddyfile syntax is on config.Config.UnmarshalCaddyfile and in the
+// README.
+//
+// Placeholders, set for bot requests (and bot fetches of /robots.txt):
+//
+//	{http.robots_txt.bot}          the bot's name: the file's agent name, a
+//	                               known crawler, a bots entry, or "generic"
+//	{http.robots_txt.group}        the agent names of the group it obeys
+//	{http.robots_txt.verdict}      allowed, disallowed or grace
+//	{http.robots_txt.rule}         the deciding rule ("disallow: /private/")
+//	{http.robots_txt.line}         its line in robots.txt (0: none)
+//	{http.robots_txt.mode}         enforce or monitor
+//	{http.robots_txt.action}       passed, blocked, logged or served
+//	{http.robots_txt.fetched}      whether this bot, from this address, was
+//	                               seen fetching robots.txt
+//	{http.robots_txt.fetched_ago}  seconds since that fetch
+//
+// The access log entry of such a request carries the same values as a
+// "robots_txt" object: bot, group, verdict, rule and line (when a rule
+// decided), mode, action, and fetched and fetched_ago (for judged
+// requests). Violations are also logged on their own, at WARN (monitor)
+// or INFO (refused), with the request's method, host, uri, client_ip and
+// user_agent.
 type Handler struct {
 	config.Config
 

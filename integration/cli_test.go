@@ -76,7 +76,8 @@ func TestCLICheck(t *testing.T) {
 		{"dot-segments", uaCurl, []string{"/public/../private/x.html"}, 1, []string{
 			"(judged as /private/x.html): disallowed", fmt.Sprintf("%s (line %d)", ruleStarPrivate.rule, ruleStarPrivate.line),
 		}},
-		{"browser", uaChrome, []string{"/private/x.html"}, 1, []string{"/private/x.html: disallowed", "looks like a person's browser"}},
+		// A person is not held to robots.txt: check says so, and exits 0.
+		{"browser", uaChrome, []string{"/private/x.html"}, 0, []string{"/private/x.html: not held to robots.txt (a bot would be disallowed)", "looks like a person's browser"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -578,4 +579,70 @@ func distinctColors(img image.Image, limit int) int {
 		}
 	}
 	return len(seen)
+}
+
+// TestCLICheckConfig: check --config judges with the file, the bots and
+// humans entries and the mode of a site's handler, as the running site
+// does; the same requests are sent to a Caddy started on that config.
+func TestCLICheckConfig(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	site := writeTestSite(t, dir, true)
+	port := freePort(t)
+	caddyfile := filepath.Join(dir, "Caddyfile")
+	writeFile(t, caddyfile, fmt.Sprintf(`{
+	admin off
+	auto_https off
+}
+http://a.test:%[1]d {
+	root * %[2]s
+	robots_txt {
+		bots MyCrawler
+		humans UptimeRobot
+	}
+	file_server
+}
+http://b.test:%[1]d {
+	robots_txt {
+		inline "User-agent: *\nDisallow: /b-only/\n"
+		mode monitor
+	}
+	respond "b"
+}
+`, port, site))
+
+	type want struct {
+		code int
+		out  []string
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want want
+	}{
+		{"operator's bots entry names the bot", []string{"--site", "a.test", "--agent", "MyCrawler/2.0 (+https://example.com)", "/private/x.html"},
+			want{1, []string{"/private/x.html: disallowed", "disallow: /private/ (line 2)", `bot: logged as "MyCrawler"`}}},
+		{"humans entry is not held", []string{"--site", "a.test", "--agent", "UptimeRobot/2.0", "/private/x.html"},
+			want{0, []string{"/private/x.html: not held to robots.txt"}}},
+		{"the other site's inline file and mode", []string{"--site", "b.test", "--agent", "curl/8", "/b-only/x"},
+			want{1, []string{"/b-only/x: disallowed (monitor mode: let through and logged as a violation)"}}},
+		{"several sites need --site", []string{"--agent", "curl/8", "/"},
+			want{2, []string{"has 2 robots_txt handlers", "a.test", "b.test"}}},
+		{"an unknown site", []string{"--site", "c.test", "--agent", "curl/8", "/"},
+			want{2, []string{`no robots_txt handler for site "c.test"`}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			args := append([]string{"robots", "check", "--config", caddyfile}, tc.args...)
+			code, out, errOut := runCaddyCmd(t, "", args...)
+			if code != tc.want.code {
+				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tc.want.code, out, errOut)
+			}
+			for _, w := range tc.want.out {
+				if !strings.Contains(out+errOut, w) {
+					t.Errorf("output lacks %q:\n%s%s", w, out, errOut)
+				}
+			}
+		})
+	}
 }

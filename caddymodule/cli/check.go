@@ -4,6 +4,9 @@ import (
 	"io"
 	"strings"
 
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/internal/text"
+	"github.com/robotsguard/caddy-robots-txt/config"
+
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/botdetect"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
 	"github.com/robotsguard/caddy-robots-txt/robots"
@@ -22,8 +25,8 @@ const (
 type CheckResult struct {
 	Input   string   `json:"input"`   // the argument as given
 	Path    string   `json:"path"`    // the path and query judged
-	Allowed bool     `json:"allowed"` // the verdict
-	Verdict string   `json:"verdict"` // "allowed" or "disallowed"
+	Allowed bool     `json:"allowed"` // whether the handler lets the request through
+	Verdict string   `json:"verdict"` // "allowed", "disallowed", or "not held" (a person's browser)
 	Group   []string `json:"group"`   // the chosen group's agent names; null: none
 	Agent   string   `json:"agent"`   // the file's agent name that selected the group; "" when none did
 	Rule    string   `json:"rule"`    // the deciding rule, e.g. "disallow: /private/"; "" when no rule matched
@@ -34,35 +37,56 @@ type CheckResult struct {
 type CheckOutput struct {
 	File      string        `json:"file"`
 	UserAgent string        `json:"user_agent"`
-	Bot       bool          `json:"bot"` // whether the handler would hold this client to robots.txt at all
+	Bot       bool          `json:"bot"`      // whether the handler holds this client to robots.txt at all
+	BotName   string        `json:"bot_name"` // how logs and metrics name it; "" for a person
+	Mode      string        `json:"mode,omitempty"`
 	Results   []CheckResult `json:"results"`
 }
 
-// holdsToRobotsTxt tells whether the handler, with no bots or humans
-// settings, would hold a client with this User-Agent to robots.txt: when
-// the file names it, or when it looks automated.
-func holdsToRobotsTxt(f *robots.File, ua string) bool {
-	return judge.Identify(botdetect.New(nil, nil), f, ua).Bot
+// verdictNotHeld is the verdict of a path for a client the handler does
+// not hold to robots.txt: a person's browser, or a humans entry.
+const verdictNotHeld = "not held"
+
+// Subject is what check judges against: a robots.txt and the settings of
+// the handler that enforces it.
+type Subject struct {
+	File *robots.File
+	// Name names the file in the output.
+	Name string
+	// Classifier tells bots from people with the handler's bots and
+	// humans entries; nil means none.
+	Classifier *botdetect.Classifier
+	// Mode is the handler's mode, when it comes from a config.
+	Mode string
 }
 
-// Check judges targets for the client sending ua against the robots.txt
-// f, as the handler would, and writes the verdicts (as JSON when asJSON).
-// file names f in the output. It returns ExitDisallowed when any target is
-// disallowed, else ExitOK.
-func Check(w io.Writer, f *robots.File, file, ua string, targets []string, asJSON bool) (int, error) {
-	g, name := f.GroupForUserAgent(ua)
+// Check judges targets for the client sending ua against s, as the
+// handler would, and writes the verdicts (as JSON when asJSON). It returns
+// ExitDisallowed when the handler would find any target disallowed for
+// this client, else ExitOK.
+func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (int, error) {
+	c := s.Classifier
+	if c == nil {
+		c = botdetect.New(nil, nil)
+	}
+	id := judge.Identify(c, s.File, ua)
+	g, name := s.File.GroupForUserAgent(ua)
 	var group []string
 	if g != nil {
 		group = append([]string{}, g.Agents...)
 	}
-	out := CheckOutput{File: file, UserAgent: ua, Bot: holdsToRobotsTxt(f, ua), Results: []CheckResult{}}
+	out := CheckOutput{File: s.Name, UserAgent: ua, Bot: id.Bot, BotName: id.Name, Mode: s.Mode, Results: []CheckResult{}}
 	code := ExitOK
 	for _, t := range targets {
 		p := judge.PathsOfTarget(t)
 		v := p.Decide(g)
-		res := CheckResult{Input: t, Path: p.Primary, Allowed: v.Allowed, Verdict: "allowed", Group: group, Agent: name}
-		if !v.Allowed {
-			res.Verdict = "disallowed"
+		res := CheckResult{Input: t, Path: p.Primary, Allowed: true, Verdict: judge.Allowed.String(), Group: group, Agent: name}
+		switch {
+		case !id.Bot:
+			res.Verdict = verdictNotHeld
+		case !v.Allowed:
+			res.Verdict = judge.Disallowed.String()
+			res.Allowed = s.Mode == config.ModeMonitor
 			code = ExitDisallowed
 		}
 		if v.Rule != nil {
@@ -71,10 +95,10 @@ func Check(w io.Writer, f *robots.File, file, ua string, targets []string, asJSO
 		out.Results = append(out.Results, res)
 	}
 	if asJSON {
-		return code, writeJSON(w, out)
+		return code, text.WriteJSON(w, out)
 	}
 
-	ew := &errWriter{W: w}
+	ew := &text.ErrWriter{W: w}
 	groupText := "none (the file has no group for this agent and no * group: everything is allowed)"
 	if g != nil {
 		groupText = strings.Join(group, ", ")
@@ -90,21 +114,32 @@ func Check(w io.Writer, f *robots.File, file, ua string, targets []string, asJSO
 		if i > 0 {
 			ew.Printf("\n")
 		}
-		target := clean(r.Input)
+		target := text.Clean(r.Input)
 		if r.Path != r.Input {
-			target += " (judged as " + clean(r.Path) + ")"
+			target += " (judged as " + text.Clean(r.Path) + ")"
 		}
-		ew.Printf("%s: %s\n", target, r.Verdict)
-		ew.Printf("  group: %s\n", clean(groupText))
-		ew.Printf("  agent: %s\n", clean(agentText))
+		verdict := r.Verdict
+		switch {
+		case verdict == verdictNotHeld && r.Rule != "" && strings.HasPrefix(r.Rule, "disallow"):
+			verdict += " to robots.txt (a bot would be disallowed)"
+		case verdict == verdictNotHeld:
+			verdict += " to robots.txt"
+		case r.Verdict == judge.Disallowed.String() && s.Mode == config.ModeMonitor:
+			verdict += " (monitor mode: let through and logged as a violation)"
+		}
+		ew.Printf("%s: %s\n", target, verdict)
+		ew.Printf("  group: %s\n", text.Clean(groupText))
+		ew.Printf("  agent: %s\n", text.Clean(agentText))
 		if r.Rule != "" {
-			ew.Printf("  rule:  %s (line %d)\n", clean(r.Rule), r.Line)
+			ew.Printf("  rule:  %s (line %d)\n", text.Clean(r.Rule), r.Line)
 		} else {
 			ew.Printf("  rule:  no rule matched\n")
 		}
 	}
 	if !out.Bot {
-		ew.Printf("\nnote: %q looks like a person's browser, not a bot; robots_txt holds only bots to robots.txt, so it would let this client through\n", ua)
+		ew.Printf("\nnote: %q is not held to robots.txt: it looks like a person's browser (or matches a humans entry), and robots_txt lets such clients through\n", ua)
+	} else {
+		ew.Printf("\nbot: logged as %q\n", text.Clean(out.BotName))
 	}
 	return code, ew.Err
 }

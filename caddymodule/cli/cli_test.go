@@ -114,7 +114,13 @@ func TestCheckOutput(t *testing.T) {
 		},
 		{
 			name: "browser note", agent: uaFirefox, paths: []string{"/index.html"}, wantCode: 0,
-			want: []string{"/index.html: allowed", "looks like a person's browser"},
+			want: []string{"/index.html: not held to robots.txt", "looks like a person's browser"},
+		},
+		{
+			// A person is never refused, even where a bot would be.
+			name: "browser on a disallowed path", agent: uaFirefox, paths: []string{"/private/x"}, wantCode: 0,
+			want:    []string{"/private/x: not held to robots.txt (a bot would be disallowed)", "rule:  disallow: /private/ (line 4)", "looks like a person's browser"},
+			notWant: []string{": disallowed"},
 		},
 		{
 			name: "robots.txt itself always allowed", agent: "GPTBot", paths: []string{"/robots.txt"}, wantCode: 0,
@@ -359,15 +365,6 @@ func TestLintUsageErrors(t *testing.T) {
 	}
 }
 
-func TestCleanEscapesControlCharacters(t *testing.T) {
-	if got := clean("a\x1b[31mb\x07\u0085c"); got != `a\x1b[31mb\x07\x85c` {
-		t.Errorf("clean = %q", got)
-	}
-	if got := clean("GPTBot ü"); got != "GPTBot ü" {
-		t.Errorf("clean changed %q", got)
-	}
-}
-
 // TestCheckJudgesLikeTheHandler: check judges the decoded and the as-sent
 // spelling of a path, as the handler does, so an encoded slash or dot
 // cannot make it say "allowed" where the handler refuses.
@@ -375,7 +372,7 @@ func TestCheckJudgesLikeTheHandler(t *testing.T) {
 	f := robots.Parse([]byte("User-agent: *\nDisallow: /private/\n"))
 	for _, target := range []string{"/private%2Fx", "/a/%2E%2E/private/x", "/%70rivate/x", "http://example.com//private/x"} {
 		var out strings.Builder
-		code, err := Check(&out, f, "robots.txt", "curl/8.5.0", []string{target}, false)
+		code, err := Check(&out, Subject{File: f, Name: "robots.txt"}, "curl/8.5.0", []string{target}, false)
 		if err != nil || code != ExitDisallowed {
 			t.Errorf("%s: exit %d (%v), want disallowed\n%s", target, code, err, out.String())
 		}

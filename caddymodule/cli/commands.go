@@ -22,6 +22,7 @@ import (
 	caddycmd "github.com/caddyserver/caddy/v2/cmd"
 	"github.com/spf13/cobra"
 
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/botdetect"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/internal/text"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/report"
 	"github.com/robotsguard/caddy-robots-txt/robots"
@@ -54,28 +55,36 @@ Run 'caddy robots <command> --help' for each command's flags.
 `
 
 const checkLong = `
-Judges each path (or URL) for the client sending --agent against the
-robots.txt in --file ("-" reads it from standard input), the way the
-robots_txt handler does:
+Judges each path (or URL) for the client sending --agent, exactly as the
+robots_txt handler would. The robots.txt comes from --file ("-" reads it
+from standard input), or from a Caddy config with --config: a Caddyfile
+or JSON, from which the file (or inline text, or upstream URL), the bots
+and humans entries and the mode of the site's robots_txt handler are
+taken. --site names the site (its host) when the config has several.
 
-  - the group is the one GroupForUserAgent picks: the file's agent names are
-    looked for inside the User-Agent header, the longest found wins, else
-    the * group applies; a bare product token ("GPTBot") works too;
-  - the path judged is the URL's path and query, with dot-segments and
-    repeated slashes resolved;
-  - the longest matching rule decides; allow wins a tie; no rule: allowed.
+  - A client is held to robots.txt when the file names its product, or
+    when it looks automated; a person's browser (or a client matching a
+    humans entry) is not held, and its paths say "not held".
+  - The group is found by looking for the file's agent names inside the
+    User-Agent header: the longest found wins, else the * group applies.
+    A bare product token ("GPTBot") works too.
+  - The path judged is the URL's path and query, with percent-encoding
+    made canonical and dot-segments and repeated slashes resolved.
+  - The longest matching rule decides; allow wins a tie; no rule: allowed.
 
 For each path it prints the verdict, the group (its agent names, or none),
 the agent name that selected it (or none), and the deciding rule with its
-line (or "no rule matched"). A note says so when the User-Agent looks like
-a person's browser, which the handler never holds to robots.txt.
+line (or "no rule matched"), then the name logs and metrics give the bot.
 
---json prints {"file", "user_agent", "bot", "results": [{"input", "path",
-"allowed", "verdict", "group", "agent", "rule", "line"}]}; "group" is null
-and "rule" is "" (with "line" 0) where there is none.
+--json prints {"file", "user_agent", "bot", "bot_name", "mode",
+"results": [{"input", "path", "allowed", "verdict", "group", "agent",
+"rule", "line"}]}; "allowed" is whether the handler lets the request
+through, "group" is null and "rule" is "" (with "line" 0) where there is
+none, and "mode" is there with --config.
 
-Exit status: 0 when every path is allowed, 1 when any is disallowed, 2 on
-a usage error or an unreadable file.
+Exit status: 0 when no path is disallowed for this client, 1 when one is
+(in monitor mode too: it would be logged as a violation), 2 on a usage
+error or an unreadable file or config.
 `
 
 const lintLong = `
@@ -204,12 +213,14 @@ func setupRobots(cmd *cobra.Command) {
 	})
 
 	check := &cobra.Command{
-		Use:   "check --file <robots.txt> --agent <User-Agent> <path-or-URL>...",
+		Use:   "check (--file <robots.txt> | --config <Caddyfile|caddy.json> [--site <host>]) --agent <User-Agent> <path-or-URL>...",
 		Short: "Tells whether robots.txt allows paths for a client, and which rule decides",
 		Long:  checkLong,
 		Args:  cobra.ArbitraryArgs,
 	}
-	check.Flags().StringP("file", "f", "", "the robots.txt to read, or - for standard input (required)")
+	check.Flags().StringP("file", "f", "", "the robots.txt to read, or - for standard input")
+	check.Flags().StringP("config", "c", "", "a Caddy config (Caddyfile or JSON) whose robots_txt handler to use")
+	check.Flags().String("site", "", "with --config: the host of the site whose handler to use")
 	check.Flags().StringP("agent", "a", "", "the User-Agent header, or a product token such as GPTBot (required; \"\" for none)")
 	check.Flags().Bool("json", false, "print JSON")
 	check.RunE = runE(runCheck)
@@ -300,22 +311,45 @@ func readRobots(cmd *cobra.Command, name string) ([]byte, string, error) {
 func runCheck(cmd *cobra.Command, args []string) int {
 	fl := cmd.Flags()
 	file, _ := fl.GetString("file")
+	cfgPath, _ := fl.GetString("config")
+	site, _ := fl.GetString("site")
 	agent, _ := fl.GetString("agent")
 	asJSON, _ := fl.GetBool("json")
 	switch {
-	case file == "":
-		return usageError(cmd, "--file is required (the robots.txt to read, or - for standard input)")
+	case file == "" && cfgPath == "":
+		return usageError(cmd, "--file is required (the robots.txt to read, or - for standard input), or --config (a Caddy config)")
+	case file != "" && cfgPath != "":
+		return usageError(cmd, "give --file or --config, not both")
+	case site != "" && cfgPath == "":
+		return usageError(cmd, "--site goes with --config")
 	case !fl.Changed("agent"):
 		return usageError(cmd, "--agent is required (a User-Agent header or a product token such as GPTBot)")
 	case len(args) == 0:
 		return usageError(cmd, "give at least one path or URL to check")
 	}
-	body, display, err := readRobots(cmd, file)
-	if err != nil {
-		fmt.Fprintf(cmd.ErrOrStderr(), "caddy robots check: reading %s: %v\n", display, err)
-		return ExitUsage
+	var subj Subject
+	if cfgPath != "" {
+		sh, err := loadSiteConfig(cfgPath, site)
+		if err != nil {
+			fmt.Fprintf(cmd.ErrOrStderr(), "caddy robots check: %v\n", err)
+			return ExitUsage
+		}
+		body, name, err := sh.robotsBody()
+		if err != nil {
+			fmt.Fprintf(cmd.ErrOrStderr(), "caddy robots check: reading %s: %v\n", name, err)
+			return ExitUsage
+		}
+		sh.cfg.SetDefaults()
+		subj = Subject{File: robots.Parse(body), Name: name, Classifier: botdetect.New(sh.cfg.Bots, sh.cfg.Humans), Mode: sh.cfg.Mode}
+	} else {
+		body, display, err := readRobots(cmd, file)
+		if err != nil {
+			fmt.Fprintf(cmd.ErrOrStderr(), "caddy robots check: reading %s: %v\n", display, err)
+			return ExitUsage
+		}
+		subj = Subject{File: robots.Parse(body), Name: display}
 	}
-	code, err := Check(cmd.OutOrStdout(), robots.Parse(body), display, agent, args, asJSON)
+	code, err := Check(cmd.OutOrStdout(), subj, agent, args, asJSON)
 	if err != nil {
 		fmt.Fprintf(cmd.ErrOrStderr(), "caddy robots check: %v\n", err)
 		return ExitUsage

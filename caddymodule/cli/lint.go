@@ -4,6 +4,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/internal/text"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/lint"
 )
 
@@ -58,20 +59,20 @@ func Lint(w io.Writer, body []byte, file string, asJSON bool) (int, error) {
 		code = ExitLintErrors
 	}
 	if asJSON {
-		return code, writeJSON(w, out)
+		return code, text.WriteJSON(w, out)
 	}
-	ew := &errWriter{W: w}
+	ew := &text.ErrWriter{W: w}
 	for _, d := range out.Diagnostics {
-		ew.Printf("%s:%d: %s: %s\n", clean(file), d.Line, d.Severity, clean(d.Message))
+		ew.Printf("%s:%d: %s: %s\n", text.Clean(file), d.Line, d.Severity, text.Clean(d.Message))
 	}
 	agents := ""
 	if len(out.Agents) > 0 {
-		agents = " (" + clean(strings.Join(out.Agents, ", ")) + ")"
+		agents = " (" + text.Clean(strings.Join(out.Agents, ", ")) + ")"
 	}
-	ew.Printf("%s: %s, %s, %s, %s named%s; %s, %s, %s\n", clean(file),
-		plural(int64(out.Groups), "group", "groups"), plural(int64(out.Rules), "rule", "rules"),
-		plural(int64(len(out.Sitemaps)), "sitemap", "sitemaps"), plural(int64(len(out.Agents)), "agent", "agents"), agents,
-		plural(int64(out.Errors), "error", "errors"), plural(int64(out.Warnings), "warning", "warnings"),
-		plural(int64(out.Infos), "info", "infos"))
+	ew.Printf("%s: %s, %s, %s, %s named%s; %s, %s, %s\n", text.Clean(file),
+		text.Plural(int64(out.Groups), "group", "groups"), text.Plural(int64(out.Rules), "rule", "rules"),
+		text.Plural(int64(len(out.Sitemaps)), "sitemap", "sitemaps"), text.Plural(int64(len(out.Agents)), "agent", "agents"), agents,
+		text.Plural(int64(out.Errors), "error", "errors"), text.Plural(int64(out.Warnings), "warning", "warnings"),
+		text.Plural(int64(out.Infos), "info", "infos"))
 	return code, ew.Err
 }

@@ -1,0 +1,218 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/caddyserver/caddy/v2"
+	"github.com/caddyserver/caddy/v2/caddyconfig"
+
+	"github.com/robotsguard/caddy-robots-txt/config"
+	"github.com/robotsguard/caddy-robots-txt/robots"
+)
+
+// siteHandler is one robots_txt handler of a Caddy config, with the hosts
+// of the routes it sits in ("" for none: every host).
+type siteHandler struct {
+	hosts []string
+	root  string // the site root set before it, if static
+	cfg   config.Config
+}
+
+// loadSiteConfig reads a Caddy config (a Caddyfile, adapted as Caddy
+// would, or JSON) and returns the robots_txt handler of site; site may be
+// "" when the config has one.
+func loadSiteConfig(path, site string) (siteHandler, error) {
+	body, err := os.ReadFile(path)
+	if err != nil {
+		return siteHandler{}, err
+	}
+	if !isJSONConfig(path, body) {
+		adapter := caddyconfig.GetAdapter("caddyfile")
+		if adapter == nil {
+			return siteHandler{}, errors.New("the Caddyfile adapter is not in this build")
+		}
+		body, _, err = adapter.Adapt(body, map[string]any{"filename": path})
+		if err != nil {
+			return siteHandler{}, fmt.Errorf("adapting %s: %v", path, err)
+		}
+	}
+	var cfg struct {
+		Apps struct {
+			HTTP struct {
+				Servers map[string]struct {
+					Routes []json.RawMessage `json:"routes"`
+				} `json:"servers"`
+			} `json:"http"`
+		} `json:"apps"`
+	}
+	if err := json.Unmarshal(body, &cfg); err != nil {
+		return siteHandler{}, fmt.Errorf("reading %s: %v", path, err)
+	}
+	var found []siteHandler
+	for _, srv := range cfg.Apps.HTTP.Servers {
+		if err := walkRoutes(srv.Routes, nil, "", &found); err != nil {
+			return siteHandler{}, fmt.Errorf("reading %s: %v", path, err)
+		}
+	}
+	return pickSite(found, path, site)
+}
+
+// isJSONConfig tells a JSON config from a Caddyfile, as caddy run does:
+// by the name, and else by the first byte.
+func isJSONConfig(path string, body []byte) bool {
+	if strings.HasSuffix(path, ".json") {
+		return true
+	}
+	if strings.HasPrefix(filepath.Base(path), "Caddyfile") || strings.HasSuffix(path, ".caddyfile") || strings.HasSuffix(path, ".Caddyfile") {
+		return false
+	}
+	trimmed := strings.TrimSpace(string(body))
+	return strings.HasPrefix(trimmed, "{") && json.Valid(body)
+}
+
+type routeJSON struct {
+	Match  []map[string]json.RawMessage `json:"match"`
+	Handle []json.RawMessage            `json:"handle"`
+}
+
+// walkRoutes collects the robots_txt handlers of routes, with the hosts of
+// their enclosing routes and the root a vars handler set before them.
+func walkRoutes(routes []json.RawMessage, hosts []string, root string, found *[]siteHandler) error {
+	for _, raw := range routes {
+		var r routeJSON
+		if err := json.Unmarshal(raw, &r); err != nil {
+			return err
+		}
+		rh := hosts
+		for _, m := range r.Match {
+			if h, ok := m["host"]; ok {
+				var hs []string
+				if err := json.Unmarshal(h, &hs); err != nil {
+					return err
+				}
+				rh = append(slices.Clone(rh), hs...)
+			}
+		}
+		for _, hraw := range r.Handle {
+			var h struct {
+				Handler string            `json:"handler"`
+				Root    string            `json:"root"`
+				Routes  []json.RawMessage `json:"routes"`
+			}
+			if err := json.Unmarshal(hraw, &h); err != nil {
+				return err
+			}
+			switch h.Handler {
+			case "vars":
+				if h.Root != "" {
+					root = h.Root
+				}
+			case "subroute":
+				if err := walkRoutes(h.Routes, rh, root, found); err != nil {
+					return err
+				}
+			case "robots_txt":
+				var c config.Config
+				if err := json.Unmarshal(hraw, &c); err != nil {
+					return fmt.Errorf("robots_txt handler: %v", err)
+				}
+				*found = append(*found, siteHandler{hosts: rh, root: root, cfg: c})
+			}
+		}
+	}
+	return nil
+}
+
+func pickSite(found []siteHandler, path, site string) (siteHandler, error) {
+	if len(found) == 0 {
+		return siteHandler{}, fmt.Errorf("%s has no robots_txt handler", path)
+	}
+	if site == "" {
+		if len(found) == 1 {
+			return found[0], nil
+		}
+		return siteHandler{}, fmt.Errorf("%s has %d robots_txt handlers; say which site with --site (%s)", path, len(found), siteList(found))
+	}
+	for _, f := range found {
+		if len(f.hosts) == 0 || slices.ContainsFunc(f.hosts, func(h string) bool { return strings.EqualFold(h, site) }) {
+			return f, nil
+		}
+	}
+	return siteHandler{}, fmt.Errorf("%s has no robots_txt handler for site %q; its sites: %s", path, site, siteList(found))
+}
+
+func siteList(found []siteHandler) string {
+	var names []string
+	for _, f := range found {
+		if len(f.hosts) == 0 {
+			names = append(names, "(every host)")
+			continue
+		}
+		names = append(names, f.hosts...)
+	}
+	return strings.Join(names, ", ")
+}
+
+// robotsBody returns the robots.txt the handler would load, and how to
+// name it: the file, the inline text, or the upstream's answer.
+func (s siteHandler) robotsBody() ([]byte, string, error) {
+	c := s.cfg
+	switch {
+	case c.Inline != "":
+		return []byte(c.Inline), "inline", nil
+	case c.URL != "":
+		return fetchRobots(c.URL)
+	}
+	path := c.File
+	if path == "" {
+		root := s.root
+		if root == "" {
+			root = "."
+		}
+		path = filepath.Join(root, "robots.txt")
+	}
+	path = caddy.NewReplacer().ReplaceKnown(path, "")
+	if strings.Contains(path, "{") {
+		return nil, path, fmt.Errorf("the robots.txt path %s depends on the request; give the file with --file", path)
+	}
+	body, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		// The handler allows every bot everywhere until it appears.
+		return nil, path, nil
+	}
+	return body, path, err
+}
+
+// fetchRobots fetches an upstream's robots.txt once, as the handler's
+// first load would.
+func fetchRobots(url string) ([]byte, string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return nil, url, err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, url, err
+	}
+	defer resp.Body.Close()
+	switch {
+	case resp.StatusCode >= 200 && resp.StatusCode < 300:
+		body, err := io.ReadAll(io.LimitReader(resp.Body, robots.DefaultMaxSize))
+		return body, url, err
+	case resp.StatusCode >= 400 && resp.StatusCode < 500:
+		return nil, url, nil // no robots.txt: every bot allowed
+	}
+	return nil, url, fmt.Errorf("the upstream answered %s", resp.Status)
+}
