@@ -604,7 +604,10 @@ http://a.test:%[1]d {
 }
 http://b.test:%[1]d {
 	robots_txt {
-		inline "User-agent: *\nDisallow: /b-only/\n"
+		inline <<TXT
+			User-agent: *
+			Disallow: /b-only/
+			TXT
 		mode monitor
 	}
 	respond "b"

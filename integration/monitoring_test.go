@@ -1,7 +1,6 @@
 package integration
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -11,10 +10,12 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
 )
 
 // monSite is the site of the metrics and stats tests: requests with the
@@ -121,18 +122,6 @@ func monReloadConfig(t testing.TB, inst *instance) {
 	eventually(t, 5*time.Second, "Caddy to log a completed config load", func() bool { return loads() > before })
 }
 
-// monSample is one sample of the Prometheus text format.
-type monSample struct {
-	name   string
-	labels map[string]string
-	value  float64
-}
-
-// key is name{label="value",...} with the labels sorted by name.
-func (s monSample) key() string {
-	return monKey(s.name, s.labels)
-}
-
 func monKey(name string, labels map[string]string) string {
 	var b strings.Builder
 	b.WriteString(name)
@@ -147,73 +136,6 @@ func monKey(name string, labels map[string]string) string {
 	return b.String()
 }
 
-// monParseMetrics parses the samples of the Prometheus text format whose
-// names start with prefix.
-func monParseMetrics(t testing.TB, text, prefix string) []monSample {
-	t.Helper()
-	var out []monSample
-	sc := bufio.NewScanner(strings.NewReader(text))
-	sc.Buffer(make([]byte, 0, 64*1024), 4<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		if !strings.HasPrefix(line, prefix) {
-			continue
-		}
-		s := monSample{labels: map[string]string{}}
-		rest := line
-		if i := strings.IndexAny(rest, "{ "); i >= 0 {
-			s.name, rest = rest[:i], rest[i:]
-		}
-		if strings.HasPrefix(rest, "{") {
-			rest = rest[1:]
-			for !strings.HasPrefix(rest, "}") {
-				eq := strings.Index(rest, `="`)
-				if eq < 0 {
-					t.Fatalf("metrics line %q: bad labels", line)
-				}
-				name := strings.TrimPrefix(rest[:eq], ",")
-				rest = rest[eq+2:]
-				var val strings.Builder
-				for {
-					if rest == "" {
-						t.Fatalf("metrics line %q: unterminated label value", line)
-					}
-					c := rest[0]
-					rest = rest[1:]
-					if c == '"' {
-						break
-					}
-					if c == '\\' && rest != "" {
-						switch rest[0] {
-						case 'n':
-							val.WriteByte('\n')
-						default:
-							val.WriteByte(rest[0])
-						}
-						rest = rest[1:]
-						continue
-					}
-					val.WriteByte(c)
-				}
-				s.labels[name] = val.String()
-				rest = strings.TrimPrefix(rest, ",")
-			}
-			rest = rest[1:]
-		}
-		fields := strings.Fields(rest)
-		if len(fields) == 0 {
-			t.Fatalf("metrics line %q: no value", line)
-		}
-		v, err := strconv.ParseFloat(fields[0], 64)
-		if err != nil {
-			t.Fatalf("metrics line %q: value: %v", line, err)
-		}
-		s.value = v
-		out = append(out, s)
-	}
-	return out
-}
-
 // monScrape fetches the admin endpoint's /metrics and returns the
 // caddy_robots_txt_ samples by key (see monSample.key), failing on a
 // series that appears twice.
@@ -223,13 +145,28 @@ func monScrape(t testing.TB, inst *instance) map[string]float64 {
 	if resp.status != http.StatusOK {
 		t.Fatalf("GET admin /metrics: status %d, body %q", resp.status, resp.body)
 	}
+	parser := expfmt.NewTextParser(model.UTF8Validation)
+	families, err := parser.TextToMetricFamilies(strings.NewReader(resp.body))
+	if err != nil {
+		t.Fatalf("GET admin /metrics: not the Prometheus text format: %v", err)
+	}
 	out := map[string]float64{}
-	for _, s := range monParseMetrics(t, resp.body, "caddy_robots_txt_") {
-		k := s.key()
-		if _, dup := out[k]; dup {
-			t.Errorf("metrics: series %s appears twice", k)
+	for name, fam := range families {
+		if !strings.HasPrefix(name, "caddy_robots_txt_") {
+			continue
 		}
-		out[k] = s.value
+		for _, m := range fam.GetMetric() {
+			labels := map[string]string{}
+			for _, l := range m.GetLabel() {
+				labels[l.GetName()] = l.GetValue()
+			}
+			v := m.GetCounter().GetValue() + m.GetGauge().GetValue()
+			k := monKey(name, labels)
+			if _, dup := out[k]; dup {
+				t.Errorf("metrics: series %s appears twice", k)
+			}
+			out[k] = v
+		}
 	}
 	return out
 }
