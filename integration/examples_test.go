@@ -389,3 +389,48 @@ func TestExampleCaddyJSON(t *testing.T) {
 		t.Errorf("/robots.txt: status %d body %q, want 200 %q (the inline text)", resp.status, resp.body, want)
 	}
 }
+
+// TestReadmeJSON runs the complete JSON config of the README's JSON
+// reference, so that the README cannot show a config Caddy refuses.
+func TestReadmeJSON(t *testing.T) {
+	t.Parallel()
+	readme, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(readme), "## JSON reference")
+	if !ok {
+		t.Fatal(`README.md has no "## JSON reference" section`)
+	}
+	_, block, ok := strings.Cut(section, "```json\n")
+	if !ok {
+		t.Fatal("the JSON reference has no ```json block")
+	}
+	block, _, _ = strings.Cut(block, "```")
+	if !json.Valid([]byte(block)) {
+		t.Fatalf("the README's JSON block is not valid JSON:\n%s", block)
+	}
+	if !strings.Contains(block, `":8082"`) {
+		t.Fatal(`the README's JSON block no longer listens on ":8082", which this test rewrites`)
+	}
+	inst := newInstance(t)
+	path := filepath.Join(inst.dir, "caddy.json")
+	writeFile(t, path, strings.ReplaceAll(block, `":8082"`, fmt.Sprintf(`"127.0.0.1:%d"`, inst.port)))
+	if code, out, errOut := runCaddyCmd(t, inst.dir, "validate", "--config", path); code != 0 {
+		t.Fatalf("caddy validate: exit %d\n%s%s", code, out, errOut)
+	}
+	inst.launch(path, "", repoRoot)
+	for _, c := range []struct {
+		ua, path, body string
+		status         int
+	}{
+		{uaGPTBot, "/", "Disallowed for GPTBot by /robots.txt\n", 403},
+		{"MyInternalCrawler/2.0", "/admin/x", "Disallowed for MyInternalCrawler by /robots.txt\n", 403},
+		{uaPythonRequests, "/blog/", "Hello from /blog/\n", 200},
+		{uaFirefox, "/admin/x", "Hello from /admin/x\n", 200},
+	} {
+		if got := inst.get(t, c.path, c.ua); got.status != c.status || got.body != c.body {
+			t.Errorf("GET %s (UA %q): %d %q, want %d %q", c.path, c.ua, got.status, got.body, c.status, c.body)
+		}
+	}
+}
