@@ -75,10 +75,14 @@ func namesProduct(ua, name string) bool {
 		return false
 	}
 	for i := 0; i+len(name) <= len(ua); i++ {
-		if !strings.EqualFold(ua[i:i+len(name)], name) {
+		// The boundary first: a match can only start where a word does,
+		// and a name is one word, so two candidate matches never
+		// overlap and the scan stays linear in the header's length
+		// whatever the name (a file from an upstream is not trusted).
+		if i > 0 && isWordByte(ua[i-1]) {
 			continue
 		}
-		if i > 0 && isWordByte(ua[i-1]) {
+		if !strings.EqualFold(ua[i:i+len(name)], name) {
 			continue
 		}
 		end := i + len(name)

@@ -1,6 +1,10 @@
 package judge
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
 
 func TestNamesProduct(t *testing.T) {
 	for _, tc := range []struct {
@@ -21,5 +25,25 @@ func TestNamesProduct(t *testing.T) {
 		if got := namesProduct(tc.ua, tc.name); got != tc.want {
 			t.Errorf("namesProduct(%q, %q) = %v, want %v", tc.ua, tc.name, got, tc.want)
 		}
+	}
+}
+
+// BenchmarkNamesProductHostile: a crafted header against a crafted
+// agent name costs time linear in the header, not header × name.
+func BenchmarkNamesProductHostile(b *testing.B) {
+	name := strings.Repeat("a", 8000) + "b"
+	for _, n := range []int{200, 20000} {
+		ua := strings.Repeat("a", n)
+		spaced := strings.Repeat("a ", n/2)
+		b.Run(fmt.Sprintf("run-%d", n), func(b *testing.B) {
+			for b.Loop() {
+				namesProduct(ua, name)
+			}
+		})
+		b.Run(fmt.Sprintf("words-%d", n), func(b *testing.B) {
+			for b.Loop() {
+				namesProduct(spaced, name[:len(name)/4])
+			}
+		})
 	}
 }
