@@ -1,0 +1,109 @@
+// Package pace turns a robots.txt Crawl-delay into a rate: one request per
+// delay, with a small burst, per crawler or per client address. It imports
+// no Caddy package and allocates nothing on the request path once a key
+// has been seen.
+package pace
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+
+	lru "github.com/hashicorp/golang-lru/v2"
+)
+
+// Burst is how many requests a client may make at once before the delay
+// applies between them: crawlers fetch a page and its assets together,
+// and a strict one-per-delay would refuse the second of two requests sent
+// a millisecond apart by a crawler that honours the delay on average.
+const Burst = 3
+
+// MinDelay and MaxDelay bound the delays enforced. A Crawl-delay under
+// MinDelay (fractions such as 0.01) is read as MinDelay; one over MaxDelay
+// is read as MaxDelay, since a site that asks for one request a day still
+// wants to be crawled, and no crawler we know waits longer.
+const (
+	MinDelay = 100 * time.Millisecond
+	MaxDelay = 60 * time.Second
+)
+
+// Clamp brings a Crawl-delay into [MinDelay, MaxDelay]; 0 (none) stays 0.
+func Clamp(d time.Duration) time.Duration {
+	switch {
+	case d <= 0:
+		return 0
+	case d < MinDelay:
+		return MinDelay
+	case d > MaxDelay:
+		return MaxDelay
+	}
+	return d
+}
+
+// slot is one key's schedule: the theoretical arrival time of its next
+// request, in unix nanoseconds (the generic cell rate algorithm).
+type slot struct{ tat atomic.Int64 }
+
+// take admits a request at now for a rate of one per delay with Burst,
+// and returns how long the client should wait when it does not.
+func (s *slot) take(now int64, delay time.Duration) (bool, time.Duration) {
+	d := int64(delay)
+	slack := int64(Burst-1) * d
+	for {
+		old := s.tat.Load()
+		tat := max(old, now)
+		if tat-now > slack {
+			return false, time.Duration(tat - now - slack)
+		}
+		if s.tat.CompareAndSwap(old, tat+d) {
+			return true, 0
+		}
+	}
+}
+
+// Limiter keeps the schedules. Named crawlers (a group's agent name, a
+// known crawler) have one schedule each, whatever address they come from,
+// since crawlers spread over many; clients judged by the * group have one
+// per address, in an LRU of fixed size.
+type Limiter struct {
+	mu    sync.Mutex
+	named map[string]*slot // bounded by the names robots.txt and the knowledge base hold
+	addrs *lru.Cache[string, *slot]
+}
+
+// New returns a limiter remembering up to addrs client addresses.
+func New(addrs int) *Limiter {
+	c, _ := lru.New[string, *slot](max(addrs, 1))
+	return &Limiter{named: map[string]*slot{}, addrs: c}
+}
+
+// maxNamed bounds the named schedules: names come from robots.txt (a file
+// from an upstream is not trusted) and the knowledge base.
+const maxNamed = 10_000
+
+// Named admits a request from the crawler called name.
+func (l *Limiter) Named(name string, delay time.Duration, now time.Time) (bool, time.Duration) {
+	l.mu.Lock()
+	s := l.named[name]
+	if s == nil {
+		if len(l.named) >= maxNamed {
+			clear(l.named) // a new file's names: start over rather than grow
+		}
+		s = new(slot)
+		l.named[name] = s
+	}
+	l.mu.Unlock()
+	return s.take(now.UnixNano(), delay)
+}
+
+// Addr admits a request from the client at addr (a textual address).
+func (l *Limiter) Addr(addr string, delay time.Duration, now time.Time) (bool, time.Duration) {
+	s, ok := l.addrs.Get(addr)
+	if !ok {
+		s = new(slot)
+		if prev, found, _ := l.addrs.PeekOrAdd(addr, s); found {
+			s = prev
+		}
+	}
+	return s.take(now.UnixNano(), delay)
+}

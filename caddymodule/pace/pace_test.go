@@ -1,0 +1,93 @@
+package pace
+
+import (
+	"fmt"
+	"testing"
+	"time"
+)
+
+func TestRate(t *testing.T) {
+	l := New(10)
+	t0 := time.Unix(1_700_000_000, 0)
+	const delay = 10 * time.Second
+	for _, step := range []struct {
+		at    time.Duration
+		ok    bool
+		retry time.Duration
+	}{
+		// A burst of Burst requests at once is admitted...
+		{0, true, 0}, {0, true, 0}, {0, true, 0},
+		// ...the next must wait a whole delay...
+		{0, false, delay},
+		{4 * time.Second, false, 6 * time.Second},
+		// ...and then one request per delay.
+		{10 * time.Second, true, 0},
+		{11 * time.Second, false, 9 * time.Second},
+		{20 * time.Second, true, 0},
+		// A crawler that keeps to the delay is never refused.
+		{30 * time.Second, true, 0}, {40 * time.Second, true, 0}, {50 * time.Second, true, 0},
+		// After a long pause the burst is back, but no more than it.
+		{200 * time.Second, true, 0}, {200 * time.Second, true, 0}, {200 * time.Second, true, 0},
+		{200 * time.Second, false, delay},
+	} {
+		ok, retry := l.Named("Bingbot", delay, t0.Add(step.at))
+		if ok != step.ok {
+			t.Errorf("at %v: admitted %v, want %v", step.at, ok, step.ok)
+		}
+		if retry != step.retry {
+			t.Errorf("at %v: retry after %v, want %v", step.at, retry, step.retry)
+		}
+	}
+	// Other crawlers and addresses have schedules of their own.
+	if ok, _ := l.Named("YandexBot", delay, t0); !ok {
+		t.Error("another crawler was refused")
+	}
+	if ok, _ := l.Addr("192.0.2.1", delay, t0); !ok {
+		t.Error("an address was refused")
+	}
+}
+
+func TestAddrsBounded(t *testing.T) {
+	l := New(100)
+	now := time.Now()
+	for i := range 10_000 {
+		l.Addr(fmt.Sprintf("10.0.%d.%d", i/256, i%256), time.Second, now)
+	}
+	if n := l.addrs.Len(); n != 100 {
+		t.Errorf("%d addresses remembered, want the cap 100", n)
+	}
+}
+
+func TestClamp(t *testing.T) {
+	for in, want := range map[time.Duration]time.Duration{
+		0:                      0,
+		-time.Second:           0,
+		10 * time.Millisecond:  MinDelay,
+		500 * time.Millisecond: 500 * time.Millisecond,
+		5 * time.Second:        5 * time.Second,
+		time.Hour:              MaxDelay,
+	} {
+		if got := Clamp(in); got != want {
+			t.Errorf("Clamp(%v) = %v, want %v", in, got, want)
+		}
+	}
+}
+
+func BenchmarkNamed(b *testing.B) {
+	l := New(1000)
+	now := time.Now()
+	b.ReportAllocs()
+	for b.Loop() {
+		l.Named("Bingbot", time.Millisecond, now)
+	}
+}
+
+func BenchmarkAddr(b *testing.B) {
+	l := New(1000)
+	now := time.Now()
+	l.Addr("203.0.113.7", time.Millisecond, now)
+	b.ReportAllocs()
+	for b.Loop() {
+		l.Addr("203.0.113.7", time.Millisecond, now)
+	}
+}
