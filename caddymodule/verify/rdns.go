@@ -5,12 +5,12 @@ import (
 	"errors"
 	"net"
 	"net/netip"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	lru "github.com/hashicorp/golang-lru/v2"
 	"golang.org/x/time/rate"
 )
 
@@ -150,14 +150,33 @@ func (o *RDNSOptions) setDefaults() {
 type RDNSChecker struct {
 	opts     RDNSOptions
 	suffixes []string
-	cache    *lru.Cache[netip.Addr, *rdnsEntry]
+	cache    *addrCache
 	limiter  *rate.Limiter
 
 	mu       sync.Mutex
 	inflight map[netip.Addr]*rdnsCall
 
 	lookups, refused atomic.Uint64
+
+	// now is a coarse clock for the hit path, where time.Now would be
+	// the largest cost of a cached answer (it is a system call in some
+	// sandboxes). It lags by at most clockTick, so an answer may outlive
+	// its TTL by that much.
+	clock *coarseClock
 }
+
+// coarseClock is apart from RDNSChecker so that its ticker does not keep
+// the checker reachable.
+type coarseClock struct {
+	now  atomic.Int64
+	stop chan struct{}
+	once sync.Once
+}
+
+func (c *coarseClock) close() { c.once.Do(func() { close(c.stop) }) }
+
+// clockTick is the resolution of RDNSChecker's coarse clock.
+const clockTick = 250 * time.Millisecond
 
 // rdnsEntry is the answer for one address: the names that forward-confirm,
 // or none.
@@ -175,20 +194,40 @@ type rdnsCall struct {
 // NewRDNSChecker returns a checker with opts.
 func NewRDNSChecker(opts RDNSOptions) *RDNSChecker {
 	opts.setDefaults()
-	cache, err := lru.New[netip.Addr, *rdnsEntry](opts.CacheSize)
-	if err != nil {
-		panic(err) // only for a size <= 0, which setDefaults rules out
-	}
 	r := &RDNSChecker{
 		opts:     opts,
-		cache:    cache,
+		cache:    newAddrCache(opts.CacheSize),
 		limiter:  rate.NewLimiter(rate.Limit(opts.Rate), opts.Burst),
 		inflight: map[netip.Addr]*rdnsCall{},
+		clock:    &coarseClock{stop: make(chan struct{})},
 	}
+	r.clock.now.Store(time.Now().UnixNano())
+	go r.clock.run()
+	// The ticker holds only the clock, so a checker nobody closes can still
+	// be collected, and the cleanup stops its ticker.
+	runtime.AddCleanup(r, (*coarseClock).close, r.clock)
 	for _, s := range opts.Suffixes {
 		r.suffixes = append(r.suffixes, normalizeName(s))
 	}
 	return r
+}
+
+func (c *coarseClock) run() {
+	t := time.NewTicker(clockTick)
+	defer t.Stop()
+	for {
+		select {
+		case <-c.stop:
+			return
+		case at := <-t.C:
+			c.now.Store(at.UnixNano())
+		}
+	}
+}
+
+// Close stops the checker's clock. Lookups in progress finish on their own.
+func (r *RDNSChecker) Close() {
+	r.clock.close()
 }
 
 // Check reports whether addr has a forward-confirmed name under one of
@@ -198,7 +237,7 @@ func NewRDNSChecker(opts RDNSOptions) *RDNSChecker {
 // completes in the background for the next request.
 func (r *RDNSChecker) Check(ctx context.Context, addr netip.Addr, suffixes []string) Status {
 	addr = addr.Unmap().WithZone("")
-	if e, ok := r.cache.Get(addr); ok && time.Now().UnixNano() < e.expires {
+	if e, ok := r.cache.get(addr); ok && r.clock.now.Load() < e.expires {
 		return e.status(suffixes)
 	}
 	c := r.start(addr)
@@ -244,7 +283,7 @@ func (r *RDNSChecker) start(addr netip.Addr) *rdnsCall {
 		cancel()
 		// Cache before leaving inflight, so no Check falls between the two
 		// and starts a second lookup.
-		r.cache.Add(addr, e)
+		r.cache.add(addr, e)
 		r.mu.Lock()
 		delete(r.inflight, addr)
 		r.mu.Unlock()
@@ -356,3 +395,6 @@ func isNotFound(err error) bool {
 	var de *net.DNSError
 	return errors.As(err, &de) && de.IsNotFound
 }
+
+// Interface guard: the standard resolver is what NewResolver hands out.
+var _ Resolver = (*net.Resolver)(nil)

@@ -3,7 +3,9 @@ package verify
 import (
 	"context"
 	"fmt"
+	"net"
 	"net/netip"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -13,7 +15,9 @@ var googleSuffixes = []string{"googlebot.com", "google.com"}
 
 func newTestChecker(t testing.TB, d *testDNS, opts RDNSOptions) *RDNSChecker {
 	opts.Servers = []string{d.addr}
-	return NewRDNSChecker(opts)
+	r := NewRDNSChecker(opts)
+	t.Cleanup(r.Close)
+	return r
 }
 
 func TestRDNSCheck(t *testing.T) {
@@ -108,7 +112,7 @@ func TestRDNSCacheExpires(t *testing.T) {
 	r := newTestChecker(t, d, RDNSOptions{Wait: 2 * time.Second, TTL: 50 * time.Millisecond})
 	addr := netip.MustParseAddr("127.0.0.2")
 	r.Check(context.Background(), addr, googleSuffixes)
-	time.Sleep(80 * time.Millisecond)
+	time.Sleep(50*time.Millisecond + 2*clockTick)
 	r.Check(context.Background(), addr, googleSuffixes)
 	if n := d.count("PTR", "127.0.0.2"); n != 2 {
 		t.Errorf("%d PTR queries, want 2 after the TTL", n)
@@ -131,7 +135,7 @@ func TestRDNSBoundedWait(t *testing.T) {
 	// The lookup finishes in the background and fills the cache.
 	deadline := time.Now().Add(3 * time.Second)
 	for {
-		if _, ok := r.cache.Get(addr); ok {
+		if _, ok := r.cache.get(addr); ok {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -206,7 +210,7 @@ func TestRDNSFlood(t *testing.T) {
 	if unknown < 194 {
 		t.Errorf("%d unknown answers, want the refused ones", unknown)
 	}
-	if n := r.cache.Len(); n > 3 {
+	if n := r.cache.len(); n > 3 {
 		t.Errorf("cache holds %d entries, bound 3", n)
 	}
 }
@@ -258,5 +262,52 @@ func BenchmarkRDNSCached(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		r.Check(ctx, addr, googleSuffixes)
+	}
+}
+
+func TestAddrCacheEvictsUnused(t *testing.T) {
+	c := newAddrCache(3)
+	a := func(i byte) netip.Addr { return netip.AddrFrom4([4]byte{192, 0, 2, i}) }
+	for i := byte(1); i <= 3; i++ {
+		c.add(a(i), &rdnsEntry{})
+	}
+	c.get(a(1)) // used: spared by the next eviction
+	c.add(a(4), &rdnsEntry{})
+	if _, ok := c.get(a(1)); !ok {
+		t.Error("recently used entry evicted")
+	}
+	if _, ok := c.get(a(2)); ok {
+		t.Error("least recently used entry kept")
+	}
+	for i := byte(5); i < 100; i++ {
+		c.add(a(i), &rdnsEntry{})
+	}
+	if c.len() != 3 {
+		t.Errorf("len %d, bound 3", c.len())
+	}
+	e := &rdnsEntry{names: []string{"x"}}
+	c.add(a(99), e)
+	if got, _ := c.get(a(99)); got != e || c.len() != 3 {
+		t.Error("replacing an entry failed")
+	}
+}
+
+// TestRDNSCheckerCollected: a checker nobody closes does not leave its
+// clock ticking forever.
+func TestRDNSCheckerCollected(t *testing.T) {
+	r := NewRDNSChecker(RDNSOptions{Resolver: net.DefaultResolver})
+	stop := r.clock.stop
+	r = nil
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		runtime.GC()
+		select {
+		case <-stop:
+			return
+		case <-time.After(10 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("clock of an unreachable checker still running")
+		}
 	}
 }
