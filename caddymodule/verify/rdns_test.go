@@ -122,18 +122,19 @@ func TestRDNSCacheExpires(t *testing.T) {
 func TestRDNSBoundedWait(t *testing.T) {
 	d := startDNS(t)
 	d.host("127.0.0.6", "crawl-127-0-0-6.googlebot.com", "127.0.0.6")
-	d.slow("127.0.0.6", 400*time.Millisecond)
+	d.slow("127.0.0.6", 1500*time.Millisecond)
 	r := newTestChecker(t, d, RDNSOptions{Wait: 50 * time.Millisecond})
 	addr := netip.MustParseAddr("127.0.0.6")
 	start := time.Now()
 	if got := r.Check(context.Background(), addr, googleSuffixes); got != StatusUnknown {
 		t.Fatalf("slow lookup: got %v, want unknown", got)
 	}
-	if waited := time.Since(start); waited > 300*time.Millisecond {
+	// Far below the server's delay, with room for a loaded machine.
+	if waited := time.Since(start); waited > time.Second {
 		t.Errorf("Check waited %v with a 50ms bound", waited)
 	}
 	// The lookup finishes in the background and fills the cache.
-	deadline := time.Now().Add(3 * time.Second)
+	deadline := time.Now().Add(5 * time.Second)
 	for {
 		if _, ok := r.cache.get(addr); ok {
 			break
