@@ -161,12 +161,14 @@ func (s *Set) Len() int {
 	return s.n
 }
 
-// ParseRanges reads a published IP list in any supported format: a JSON
-// object with a "prefixes" array (Google's layout, also used by Bing,
-// Apple, OpenAI, Anthropic, Perplexity, Common Crawl, DuckDuckGo, Mistral),
-// or plain text with one CIDR or address per line and '#' comments. A body
-// that is neither, or that holds no prefix at all, is an error, so that an
-// error page served with status 200 never replaces a good list.
+// ParseRanges reads a published IP list in any supported format: JAFAR
+// (draft-illyes-webbotauth-jafar), the JSON layout Google started and Bing,
+// Apple, OpenAI, Anthropic, Perplexity, Common Crawl, DuckDuckGo and Mistral
+// use; or plain text with one CIDR or address per line and '#' comments. A
+// body that is neither, or that yields no prefix at all, is an error, so
+// that an error page served with status 200 never replaces a good list.
+// (JAFAR allows an empty list; this reads one as a broken publication and
+// keeps the last good copy, which errs toward still recognising the crawler.)
 func ParseRanges(data []byte) ([]netip.Prefix, error) {
 	trimmed := bytes.TrimSpace(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))
 	if len(trimmed) == 0 {
@@ -178,23 +180,29 @@ func ParseRanges(data []byte) ([]netip.Prefix, error) {
 	return ParseText(trimmed)
 }
 
-// googleList is the Google layout. ip_prefix and ipv6_prefix are the AWS
-// spellings, which some operators copied.
-type googleList struct {
+// jafarList is the JAFAR layout. ip_prefix and ipv6_prefix are the AWS
+// spellings, which some operators copied; services is read but not used
+// yet (every prefix counts for every crawler that names the list).
+type jafarList struct {
 	CreationTime string `json:"creationTime"`
 	Prefixes     *[]struct {
-		IPv4       string `json:"ipv4Prefix"`
-		IPv6       string `json:"ipv6Prefix"`
-		AWSPrefix  string `json:"ip_prefix"`
-		AWSPrefix6 string `json:"ipv6_prefix"`
+		IPv4       string   `json:"ipv4Prefix"`
+		IPv6       string   `json:"ipv6Prefix"`
+		AWSPrefix  string   `json:"ip_prefix"`
+		AWSPrefix6 string   `json:"ipv6_prefix"`
+		Services   []string `json:"services"`
 	} `json:"prefixes"`
 }
 
-// ParseJSON reads the Google layout:
+// ParseJSON reads the JAFAR layout:
 //
 //	{"creationTime": "...", "prefixes": [{"ipv4Prefix": "192.0.2.0/24"}, {"ipv6Prefix": "2001:db8::/32"}]}
+//
+// As JAFAR requires, a prefix object with both or neither of ipv4Prefix and
+// ipv6Prefix is ignored and unknown fields are ignored; a prefix that is
+// not valid CIDR makes the whole file garbage.
 func ParseJSON(data []byte) ([]netip.Prefix, error) {
-	var l googleList
+	var l jafarList
 	if err := json.Unmarshal(data, &l); err != nil {
 		return nil, fmt.Errorf("IP list: %w", err)
 	}
@@ -203,13 +211,16 @@ func ParseJSON(data []byte) ([]netip.Prefix, error) {
 	}
 	out := make([]netip.Prefix, 0, len(*l.Prefixes))
 	for i, e := range *l.Prefixes {
-		s := cmp.Or(e.IPv4, e.IPv6, e.AWSPrefix, e.AWSPrefix6)
-		if s == "" {
-			return nil, fmt.Errorf("IP list: prefix %d has no ipv4Prefix or ipv6Prefix", i)
+		v4, v6 := cmp.Or(e.IPv4, e.AWSPrefix), cmp.Or(e.IPv6, e.AWSPrefix6)
+		if (v4 == "") == (v6 == "") {
+			continue
 		}
-		p, err := parseCIDR(s)
+		p, err := parseCIDR(v4 + v6)
 		if err != nil {
 			return nil, fmt.Errorf("IP list: prefix %d: %w", i, err)
+		}
+		if p.Addr().Is4() != (v4 != "") && !p.Addr().Is4In6() {
+			return nil, fmt.Errorf("IP list: prefix %d: %s is in the wrong family field", i, p)
 		}
 		out = append(out, p)
 	}

@@ -11,6 +11,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"mime"
 	"net/http"
 	"net/netip"
 	"os"
@@ -53,8 +54,9 @@ type RangeOptions struct {
 	// failed fetch, not a truncated list.
 	MaxSize int64
 	// MinRetry and MaxRetry bound the exponential backoff after a failed
-	// fetch (1 min to 1 h, never beyond Refresh). The last good copy stays
-	// in use meanwhile.
+	// fetch (1 min to 1 h, never beyond Refresh) of a source that has no
+	// copy yet. A source with a good copy keeps using it and is retried
+	// after MaxRetry: JAFAR asks consumers not to poll more than hourly.
 	MinRetry, MaxRetry time.Duration
 	// Storage, if set, keeps the last good body of each URL under
 	// StorageKey/<hash>.
@@ -133,6 +135,10 @@ type rangeSource struct {
 	failures int
 	next     time.Time
 	lastErr  error
+	// The body and validators of the copy in use, for conditional
+	// requests and for storing again after a 304.
+	body               string
+	etag, lastModified string
 }
 
 // SourceStatus describes one file or URL source of a RangeList.
@@ -320,8 +326,20 @@ func (l *RangeList) run(stop, done chan struct{}) {
 func (l *RangeList) refreshSource(ctx context.Context, s *rangeSource, now time.Time) error {
 	var body []byte
 	var err error
+	var fetched fetchResult
 	if s.url {
-		body, err = l.fetch(ctx, s.name)
+		fetched, err = l.fetch(ctx, s)
+		body = fetched.body
+		if err == nil && fetched.notModified {
+			if len(s.prefixes) == 0 {
+				err = errors.New("304 Not Modified, but there is no copy to keep")
+			} else {
+				s.fetched, s.failures, s.lastErr, s.origin = now, 0, nil, "fetch"
+				s.next = now.Add(l.opts.Refresh)
+				l.store(ctx, s, []byte(s.body))
+				return nil
+			}
+		}
 	} else {
 		body, err = readFile(s.name, l.opts.MaxSize)
 	}
@@ -334,6 +352,9 @@ func (l *RangeList) refreshSource(ctx context.Context, s *rangeSource, now time.
 		s.failures++
 		s.lastErr = err
 		backoff := l.opts.MinRetry << min(s.failures-1, 20)
+		if len(s.prefixes) > 0 {
+			backoff = l.opts.MaxRetry
+		}
 		s.next = now.Add(min(backoff, l.opts.MaxRetry))
 		l.opts.Logger.Warn("IP range list not updated; keeping the last good copy",
 			"source", s.name, "error", err, "failures", s.failures,
@@ -348,35 +369,79 @@ func (l *RangeList) refreshSource(ctx context.Context, s *rangeSource, now time.
 	s.next = now.Add(l.opts.Refresh)
 	if s.url {
 		s.origin = "fetch"
+		s.etag, s.lastModified, s.body = fetched.etag, fetched.lastModified, string(body)
 		l.store(ctx, s, body)
 	}
 	return nil
 }
 
-// fetch GETs one URL: status 200 only, within Timeout and MaxSize.
-func (l *RangeList) fetch(ctx context.Context, url string) ([]byte, error) {
+type fetchResult struct {
+	body               []byte
+	notModified        bool
+	etag, lastModified string
+}
+
+// fetch GETs one URL: status 200 (or 304 to a conditional request) only,
+// within Timeout and MaxSize.
+func (l *RangeList) fetch(ctx context.Context, s *rangeSource) (fetchResult, error) {
 	ctx, cancel := context.WithTimeout(ctx, l.opts.Timeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.name, nil)
 	if err != nil {
-		return nil, err
+		return fetchResult{}, err
 	}
 	req.Header.Set("User-Agent", "caddy-robots-txt (IP range list)")
-	req.Header.Set("Accept", "application/json, text/plain;q=0.9")
+	req.Header.Set("Accept", "application/jafar+json, application/json, text/plain;q=0.9")
+	// JAFAR requires consumers to honour the publisher's validators.
+	if len(s.prefixes) > 0 {
+		if s.etag != "" {
+			req.Header.Set("If-None-Match", s.etag)
+		}
+		if s.lastModified != "" {
+			req.Header.Set("If-Modified-Since", s.lastModified)
+		}
+	}
 	resp, err := l.opts.Client.Do(req)
 	if err != nil {
-		return nil, err
+		return fetchResult{}, err
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
+	res := fetchResult{etag: resp.Header.Get("ETag"), lastModified: resp.Header.Get("Last-Modified")}
+	switch resp.StatusCode {
+	case http.StatusOK:
+	case http.StatusNotModified:
+		res.notModified = true
+		return res, nil
+	default:
 		// Drain a little so the connection can be reused.
 		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 4096))
-		return nil, fmt.Errorf("status %d", resp.StatusCode)
+		return res, fmt.Errorf("status %d", resp.StatusCode)
+	}
+	if err := checkJAFARVersion(resp.Header.Get("Content-Type")); err != nil {
+		return res, err
 	}
 	if resp.ContentLength > l.opts.MaxSize {
-		return nil, fmt.Errorf("body of %d bytes exceeds the %d-byte limit", resp.ContentLength, l.opts.MaxSize)
+		return res, fmt.Errorf("body of %d bytes exceeds the %d-byte limit", resp.ContentLength, l.opts.MaxSize)
 	}
-	return readCapped(resp.Body, l.opts.MaxSize)
+	res.body, err = readCapped(resp.Body, l.opts.MaxSize)
+	return res, err
+}
+
+// checkJAFARVersion refuses a JAFAR file of a major version other than 1,
+// which JAFAR forbids a consumer to parse.
+func checkJAFARVersion(contentType string) error {
+	mt, params, err := mime.ParseMediaType(contentType)
+	if err != nil || mt != "application/jafar+json" {
+		return nil
+	}
+	v, ok := params["version"]
+	if !ok {
+		return nil
+	}
+	if major, _, _ := strings.Cut(v, "."); major != "1" {
+		return fmt.Errorf("JAFAR version %s is not supported", v)
+	}
+	return nil
 }
 
 func readFile(name string, maxSize int64) ([]byte, error) {
@@ -402,9 +467,11 @@ func readCapped(r io.Reader, maxSize int64) ([]byte, error) {
 // stored is what Storage keeps for a URL: the body as published and when
 // it was fetched, so a restart knows whether it is due.
 type stored struct {
-	Source  string    `json:"source"`
-	Fetched time.Time `json:"fetched"`
-	Body    string    `json:"body"`
+	Source       string    `json:"source"`
+	Fetched      time.Time `json:"fetched"`
+	ETag         string    `json:"etag,omitempty"`
+	LastModified string    `json:"last_modified,omitempty"`
+	Body         string    `json:"body"`
 }
 
 func (l *RangeList) storageKey(url string) string {
@@ -416,7 +483,7 @@ func (l *RangeList) store(ctx context.Context, s *rangeSource, body []byte) {
 	if l.opts.Storage == nil {
 		return
 	}
-	data, err := json.Marshal(stored{Source: s.name, Fetched: s.fetched, Body: string(body)})
+	data, err := json.Marshal(stored{Source: s.name, Fetched: s.fetched, ETag: s.etag, LastModified: s.lastModified, Body: string(body)})
 	if err == nil {
 		err = l.opts.Storage.Store(ctx, l.storageKey(s.name), data)
 	}
@@ -448,6 +515,7 @@ func (l *RangeList) loadStored(ctx context.Context, s *rangeSource) bool {
 		return false
 	}
 	s.prefixes, s.fetched, s.origin = prefixes, st.Fetched, "storage"
+	s.body, s.etag, s.lastModified = st.Body, st.ETag, st.LastModified
 	return true
 }
 
@@ -467,7 +535,8 @@ func (l *RangeList) loadSnapshot(s *rangeSource) {
 		l.opts.Logger.Warn("ignoring broken IP range snapshot", "source", s.name, "error", err)
 		return
 	}
-	s.prefixes, s.origin = prefixes, "snapshot"
+	// No validators: a snapshot is never what the server has now.
+	s.prefixes, s.origin, s.body = prefixes, "snapshot", string(data)
 }
 
 // rebuild publishes the union of the static prefixes and every source's

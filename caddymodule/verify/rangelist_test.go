@@ -83,6 +83,19 @@ func startListServer(t testing.TB) *listServer {
 				// still reach it, and would make a good fetch of a
 				// timed-out one.
 			}
+		case "etag":
+			w.Header().Set("ETag", `"v1"`)
+			if r.Header.Get("If-None-Match") == `"v1"` {
+				w.WriteHeader(http.StatusNotModified)
+				return
+			}
+			fmt.Fprint(w, goodList)
+		case "jafar2":
+			w.Header().Set("Content-Type", "application/jafar+json; version=2.0")
+			fmt.Fprint(w, goodList)
+		case "jafar1":
+			w.Header().Set("Content-Type", "application/jafar+json; version=1.3")
+			fmt.Fprint(w, goodList)
 		case "oversize":
 			w.Header().Set("Content-Length", "5000000")
 			fmt.Fprint(w, strings.Repeat(" ", 4096))
@@ -162,8 +175,9 @@ func TestRangeListKeepsLastGood(t *testing.T) {
 			if st.Failures != 1 || st.Err == nil || st.Origin != "fetch" {
 				t.Errorf("status %+v", st)
 			}
-			if d := time.Until(st.Next); d < 50*time.Second || d > 61*time.Second {
-				t.Errorf("retry in %v, want the 1m minimum", d)
+			// With a good copy in hand, retry no sooner than hourly.
+			if d := time.Until(st.Next); d < 59*time.Minute || d > time.Hour {
+				t.Errorf("retry in %v, want an hour", d)
 			}
 		})
 	}
@@ -328,5 +342,58 @@ func TestNewRangeListRejects(t *testing.T) {
 		if _, err := NewRangeList([]string{e}, RangeOptions{}); err == nil {
 			t.Errorf("NewRangeList accepted %q", e)
 		}
+	}
+}
+
+func TestRangeListConditional(t *testing.T) {
+	srv := startListServer(t)
+	srv.mode.Store("etag")
+	store := &memStorage{}
+	opts := srv.opts()
+	opts.Storage = store
+	url := srv.URL + "/list.json"
+	l, _ := NewRangeList([]string{url}, opts)
+	if err := l.Refresh(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	first := l.Status()[0].Fetched
+	time.Sleep(5 * time.Millisecond)
+	if err := l.Refresh(context.Background()); err != nil {
+		t.Fatalf("304: %v", err)
+	}
+	st := l.Status()[0]
+	if !l.Contains(googlebotAddr) || st.Failures != 0 || !st.Fetched.After(first) {
+		t.Errorf("after 304: contains %v, status %+v", l.Contains(googlebotAddr), st)
+	}
+	// The validators survive a restart: a list loaded from storage asks
+	// conditionally too.
+	l2, _ := NewRangeList([]string{url}, opts)
+	l2.Load(context.Background())
+	if err := l2.Refresh(context.Background()); err != nil {
+		t.Fatalf("304 after restart: %v", err)
+	}
+	if !l2.Contains(googlebotAddr) {
+		t.Error("copy lost after a 304")
+	}
+	// A 304 to a list with no copy is a failure, not an empty success.
+	srv.mode.Store("5xx")
+	l3, _ := NewRangeList([]string{url}, srv.opts())
+	_ = l3.Refresh(context.Background())
+	srv.mode.Store("etag")
+	if err := l3.Refresh(context.Background()); err != nil {
+		t.Fatal(err) // no validators sent without a copy, so a 200
+	}
+}
+
+func TestRangeListJAFARVersion(t *testing.T) {
+	srv := startListServer(t)
+	l, _ := NewRangeList([]string{srv.URL + "/list.json"}, srv.opts())
+	srv.mode.Store("jafar2")
+	if err := l.Refresh(context.Background()); err == nil || !strings.Contains(err.Error(), "version 2.0") {
+		t.Errorf("JAFAR 2.0 accepted: %v", err)
+	}
+	srv.mode.Store("jafar1")
+	if err := l.Refresh(context.Background()); err != nil {
+		t.Errorf("JAFAR 1.3 refused: %v", err)
 	}
 }
