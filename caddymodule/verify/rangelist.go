@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"net/netip"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -117,8 +118,9 @@ type RangeList struct {
 	static  []netip.Prefix
 	sources []*rangeSource
 	set     atomic.Pointer[Set]
+	status  atomic.Pointer[[]SourceStatus]
 
-	mu      sync.Mutex // serialises refreshes and guards sources' state
+	mu      sync.Mutex // serialises refreshes and guards sources' state; held during fetches
 	loaded  bool
 	running bool
 	stop    chan struct{}
@@ -196,16 +198,13 @@ func (l *RangeList) Len() int { return l.set.Load().Len() }
 // cannot confirm anyone.
 func (l *RangeList) Ready() bool { return l.Len() > 0 }
 
-// Status describes every file and URL source.
+// Status describes every file and URL source as of the last refresh. It
+// does not wait for a refresh in progress.
 func (l *RangeList) Status() []SourceStatus {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	out := make([]SourceStatus, len(l.sources))
-	for i, s := range l.sources {
-		out[i] = SourceStatus{Source: s.name, Prefixes: len(s.prefixes), Origin: s.origin,
-			Fetched: s.fetched, Failures: s.failures, Next: s.next, Err: s.lastErr}
+	if st := l.status.Load(); st != nil {
+		return slices.Clone(*st)
 	}
-	return out
+	return nil
 }
 
 // Load reads what is available without the network: files, the stored
@@ -547,6 +546,12 @@ func (l *RangeList) rebuild() {
 		all = append(all, s.prefixes...)
 	}
 	l.set.Store(NewSet(all))
+	st := make([]SourceStatus, len(l.sources))
+	for i, s := range l.sources {
+		st[i] = SourceStatus{Source: s.name, Prefixes: len(s.prefixes), Origin: s.origin,
+			Fetched: s.fetched, Failures: s.failures, Next: s.next, Err: s.lastErr}
+	}
+	l.status.Store(&st)
 }
 
 // looksLikeAddress tells a mistyped CIDR ("192.0.2.0/33") from a file name,

@@ -312,3 +312,21 @@ func TestRDNSCheckerCollected(t *testing.T) {
 		}
 	}
 }
+
+// TestNewResolverSkipsDeadServer: with a dead server listed first, the
+// rotation sends the retry to the live one.
+func TestNewResolverSkipsDeadServer(t *testing.T) {
+	d := startDNS(t)
+	d.host("127.0.0.2", "crawl-127-0-0-2.googlebot.com", "127.0.0.2")
+	dead, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadAddr := dead.LocalAddr().String()
+	dead.Close()
+	r := NewRDNSChecker(RDNSOptions{Servers: []string{deadAddr, d.addr}, Wait: 10 * time.Second})
+	defer r.Close()
+	if got := r.Check(context.Background(), netip.MustParseAddr("127.0.0.2"), googleSuffixes); got != StatusConfirmed {
+		t.Errorf("got %v with one dead server of two", got)
+	}
+}

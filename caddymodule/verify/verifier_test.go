@@ -184,3 +184,26 @@ func BenchmarkVerify(b *testing.B) {
 		})
 	}
 }
+
+// TestVerifyRateLimited: over the lookup limit a claim cannot be confirmed,
+// so it is not trusted, and nothing is asked of DNS.
+func TestVerifyRateLimited(t *testing.T) {
+	d := startDNS(t)
+	v, err := NewVerifier(crawlers.Builtin(), Options{RDNS: RDNSOptions{
+		Servers: []string{d.addr}, Wait: time.Second, Rate: 0.001, Burst: 1,
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Stop()
+	y := crawlers.Builtin().Lookup("YandexBot")
+	v.Verify(context.Background(), y, netip.MustParseAddr("127.0.5.1")) // spends the burst
+	for i := 2; i < 50; i++ {
+		if got := v.Verify(context.Background(), y, netip.AddrFrom4([4]byte{127, 0, 5, byte(i)})); got != (Result{Impostor, None}) {
+			t.Fatalf("over the limit: %+v", got)
+		}
+	}
+	if n := d.total("PTR"); n != 1 {
+		t.Errorf("%d PTR queries, want 1", n)
+	}
+}
