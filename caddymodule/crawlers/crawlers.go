@@ -1,0 +1,411 @@
+// Package crawlers is the knowledge base of known crawlers: for each one, the
+// names it goes by (its robots.txt product tokens and the User-Agent patterns
+// that carry them), who runs it and what for, what its operator says about
+// robots.txt, and how a request claiming to be it can be checked (published
+// IP ranges, forward-confirmed reverse DNS, Web Bot Auth signature agents).
+//
+// The data is one documented JSON file, crawlers.json, embedded in the
+// binary, so the handler, the classifier and the reports agree on names and
+// categories. Builtin parses it once; With layers an operator's additions and
+// corrections on top. A Base is immutable and safe for concurrent use.
+//
+// The package imports no Caddy code.
+package crawlers
+
+import (
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/netip"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Category is what a crawler is for.
+type Category string
+
+// The categories. A crawler has exactly one.
+const (
+	Search        Category = "search"         // builds a web search index
+	AITraining    Category = "ai-training"    // collects content to train models
+	AISearch      Category = "ai-search"      // builds the index an AI answer engine searches
+	AIUser        Category = "ai-user"        // fetches a page because a person asked (operators say robots.txt may not apply)
+	SEO           Category = "seo"            // SEO and marketing intelligence
+	Archive       Category = "archive"        // web archiving
+	SocialPreview Category = "social-preview" // link previews for chat and social apps
+	Monitor       Category = "monitor"        // uptime and performance checks
+	Scanner       Category = "scanner"        // security and abuse scanning
+	Other         Category = "other"
+)
+
+var categories = []Category{Search, AITraining, AISearch, AIUser, SEO, Archive, SocialPreview, Monitor, Scanner, Other}
+
+// Categories returns every valid category, in a fixed order.
+func Categories() []Category { return slices.Clone(categories) }
+
+// Valid reports whether c is one of the ten categories.
+func (c Category) Valid() bool { return slices.Contains(categories, c) }
+
+// What operators document about their crawler and robots.txt.
+const (
+	Obeys   = "obeys"
+	Ignores = "ignores"
+	Unknown = "unknown"
+)
+
+// Crawler is one entry of the knowledge base. A *Crawler handed out by a Base
+// is shared and must not be modified.
+type Crawler struct {
+	// Name is the canonical spelling, the one logs and metrics use.
+	Name string `json:"name"`
+	// Tokens are the robots.txt product tokens the crawler answers to; the
+	// first is usually Name.
+	Tokens []string `json:"tokens"`
+	// Patterns find the crawler in a User-Agent header, in the notation of
+	// package botdetect: lowercase text; a leading '|' or trailing '|' asks
+	// for a word edge there, a leading '^' for the start of the header.
+	Patterns []string `json:"patterns,omitempty"`
+	Operator string   `json:"operator"`
+	Category Category `json:"category"`
+	// Robots is what the operator says about robots.txt: Obeys, Ignores or
+	// Unknown; RobotsSource is the operator's page that says so.
+	Robots       string `json:"robots"`
+	RobotsSource string `json:"robots_source,omitempty"`
+	// Ranges are where the crawler's addresses are published: https URLs of
+	// IP lists in the built-in file; an operator may also give literal CIDRs
+	// and file paths.
+	Ranges []string `json:"ranges,omitempty"`
+	// RDNS are the hostname suffixes its addresses reverse-resolve to,
+	// matched at a label boundary ("googlebot.com" matches
+	// "crawl-1.googlebot.com", not "evilgooglebot.com").
+	RDNS []string `json:"rdns,omitempty"`
+	// SignatureAgents are the Web Bot Auth Signature-Agent values it signs
+	// requests with.
+	SignatureAgents []string `json:"signature_agents,omitempty"`
+	Notes           string   `json:"note,omitempty"`
+}
+
+// Verifiable reports whether the operator publishes any way to check a
+// claim to be this crawler. A claim to be a verifiable crawler that fails the
+// check is an impostor; a claim to be any other crawler can only be taken
+// at its word.
+func (c *Crawler) Verifiable() bool {
+	return c != nil && (len(c.Ranges) > 0 || len(c.RDNS) > 0 || len(c.SignatureAgents) > 0)
+}
+
+// Base is a parsed, validated knowledge base. It is immutable.
+type Base struct {
+	date    string
+	sources []string
+	all     []*Crawler
+	// index maps the lowercased name and every lowercased token to its entry.
+	index  map[string]*Crawler
+	maxKey int
+}
+
+// file is the layout of crawlers.json.
+type file struct {
+	Date    string    `json:"date"`
+	Note    string    `json:"note,omitempty"`
+	Sources []string  `json:"sources"`
+	Entries []Crawler `json:"entries"`
+}
+
+//go:embed crawlers.json
+var builtinData []byte
+
+var builtin = sync.OnceValue(func() *Base {
+	b, err := Parse(builtinData)
+	if err != nil {
+		// The file is compiled in and guarded by a test; reaching this is a
+		// build from a broken tree.
+		panic("crawlers: embedded crawlers.json: " + err.Error())
+	}
+	return b
+})
+
+// Builtin returns the knowledge base compiled into the binary. It is parsed
+// on first use and shared.
+func Builtin() *Base { return builtin() }
+
+// Parse reads and validates a knowledge base in the layout of crawlers.json.
+// Unknown fields are errors, so a typo in a field name does not silently
+// drop a verification method.
+func Parse(data []byte) (*Base, error) {
+	var f file
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return nil, fmt.Errorf("crawlers: %w", err)
+	}
+	if f.Date == "" {
+		return nil, errors.New("crawlers: missing date")
+	}
+	b := &Base{date: f.Date, sources: f.Sources}
+	entries := make([]*Crawler, len(f.Entries))
+	for i := range f.Entries {
+		entries[i] = &f.Entries[i]
+	}
+	if err := b.build(entries, false); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// build validates entries and indexes them into b.
+func (b *Base) build(entries []*Crawler, operator bool) error {
+	b.all = entries
+	b.index = make(map[string]*Crawler, 2*len(entries))
+	b.maxKey = 0
+	for _, c := range entries {
+		if err := c.validate(operator); err != nil {
+			return err
+		}
+		for _, k := range c.keys() {
+			if prev, dup := b.index[k]; dup && prev != c {
+				return fmt.Errorf("crawlers: %q: token %q already belongs to %q", c.Name, k, prev.Name)
+			}
+			b.index[k] = c
+			b.maxKey = max(b.maxKey, len(k))
+		}
+	}
+	return nil
+}
+
+// keys are the lowercased name and tokens of c, without repeats.
+func (c *Crawler) keys() []string {
+	keys := []string{strings.ToLower(c.Name)}
+	for _, t := range c.Tokens {
+		if k := strings.ToLower(t); !slices.Contains(keys, k) {
+			keys = append(keys, k)
+		}
+	}
+	return keys
+}
+
+// validate checks one entry. operator relaxes the rule that ranges are
+// URLs: an operator may also name a literal CIDR or a file.
+func (c *Crawler) validate(operator bool) error {
+	if c.Name == "" || strings.TrimSpace(c.Name) != c.Name {
+		return fmt.Errorf("crawlers: entry with bad name %q", c.Name)
+	}
+	where := func(format string, args ...any) error {
+		return fmt.Errorf("crawlers: %q: "+format, append([]any{c.Name}, args...)...)
+	}
+	if len(c.Tokens) == 0 {
+		return where("no robots.txt tokens")
+	}
+	for _, t := range c.Tokens {
+		// Spaces are allowed: "Sogou web spider" is a group name in the wild.
+		if t == "" || strings.TrimSpace(t) != t || strings.ContainsAny(t, "\t\r\n#:") {
+			return where("bad token %q", t)
+		}
+	}
+	for _, p := range c.Patterns {
+		body := strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(p, "^"), "|"), "|")
+		if body == "" || strings.ToLower(body) != body {
+			return where("bad pattern %q (lowercase text, optional ^ and | marks)", p)
+		}
+	}
+	if !c.Category.Valid() {
+		return where("category %q is not one of %v", c.Category, categories)
+	}
+	switch c.Robots {
+	case Obeys, Ignores, Unknown:
+	default:
+		return where("robots is %q, want obeys, ignores or unknown", c.Robots)
+	}
+	if c.RobotsSource != "" {
+		if err := checkURL(c.RobotsSource, false); err != nil {
+			return where("robots_source: %v", err)
+		}
+	}
+	for _, r := range c.Ranges {
+		if err := checkRange(r, operator); err != nil {
+			return where("ranges: %v", err)
+		}
+	}
+	for _, s := range c.RDNS {
+		if err := checkSuffix(s); err != nil {
+			return where("rdns: %v", err)
+		}
+	}
+	for _, s := range c.SignatureAgents {
+		if err := checkURL(s, true); err != nil {
+			return where("signature_agents: %v", err)
+		}
+	}
+	return nil
+}
+
+// checkURL accepts an absolute http(s) URL with a host; secure demands https.
+func checkURL(s string, secure bool) error {
+	u, err := url.Parse(s)
+	if err != nil {
+		return err
+	}
+	if u.Host == "" || (u.Scheme != "https" && (secure || u.Scheme != "http")) {
+		return fmt.Errorf("%q is not an absolute https URL", s)
+	}
+	return nil
+}
+
+// checkRange accepts what a ranges entry may be. Lists are fetched over
+// https only: an IP list is a trust anchor, and plain http would let anyone
+// on the path vouch for an impostor.
+func checkRange(s string, operator bool) error {
+	if strings.Contains(s, "://") {
+		return checkURL(s, true)
+	}
+	if _, err := netip.ParsePrefix(s); err == nil {
+		return nil
+	}
+	if _, err := netip.ParseAddr(s); err == nil {
+		return nil
+	}
+	if operator && s != "" && strings.TrimSpace(s) == s {
+		return nil // a file path; whether it is readable is the loader's business
+	}
+	return fmt.Errorf("%q is not an https URL or a CIDR", s)
+}
+
+// checkSuffix accepts a DNS name of at least two labels.
+func checkSuffix(s string) error {
+	if s != strings.ToLower(s) || strings.HasPrefix(s, ".") || strings.HasSuffix(s, ".") || !strings.Contains(s, ".") {
+		return fmt.Errorf("%q is not a lowercase domain like \"googlebot.com\"", s)
+	}
+	for label := range strings.SplitSeq(s, ".") {
+		if label == "" || len(label) > 63 || label[0] == '-' || label[len(label)-1] == '-' {
+			return fmt.Errorf("%q has a bad label %q", s, label)
+		}
+		for i := 0; i < len(label); i++ {
+			ch := label[i]
+			if !(ch >= 'a' && ch <= 'z' || ch >= '0' && ch <= '9' || ch == '-') {
+				return fmt.Errorf("%q has a bad label %q", s, label)
+			}
+		}
+	}
+	return nil
+}
+
+// Lookup returns the crawler whose name or robots.txt token is token,
+// ignoring ASCII case, or nil. It does not allocate.
+func (b *Base) Lookup(token string) *Crawler {
+	if len(token) == 0 || len(token) > b.maxKey {
+		return nil
+	}
+	var buf [64]byte
+	if len(token) > len(buf) {
+		return b.index[strings.ToLower(token)]
+	}
+	lower := buf[:len(token)]
+	for i := 0; i < len(token); i++ {
+		ch := token[i]
+		if 'A' <= ch && ch <= 'Z' {
+			ch += 'a' - 'A'
+		}
+		lower[i] = ch
+	}
+	// The compiler turns a map index by string(bytes) into a lookup
+	// without a copy.
+	return b.index[string(lower)]
+}
+
+// All returns every entry, in file order (operator additions last). The
+// slice is the caller's; the entries are shared and must not be modified.
+func (b *Base) All() []*Crawler { return slices.Clone(b.all) }
+
+// Date is the date the knowledge base was last checked against its sources.
+func (b *Base) Date() string { return b.date }
+
+// Sources are the pages the knowledge base was compiled from.
+func (b *Base) Sources() []string { return slices.Clone(b.sources) }
+
+// With returns a new Base with the operator's entries layered on b. An
+// override whose name or any token names an existing entry replaces that
+// entry's fields that the override sets (non-empty strings and lists); any
+// other override is a new entry, whose missing tokens default to its name,
+// category to "other" and robots to "unknown". An override's ranges may be
+// https URLs, literal CIDRs or file paths. b is not changed.
+func (b *Base) With(overrides ...Crawler) (*Base, error) {
+	entries := make([]*Crawler, len(b.all))
+	for i, c := range b.all {
+		cp := *c
+		entries[i] = &cp
+	}
+	nb := &Base{date: b.date, sources: b.sources}
+	for _, o := range overrides {
+		// Operators write suffixes as they see them in dig output.
+		o.RDNS = slices.Clone(o.RDNS)
+		for i, s := range o.RDNS {
+			o.RDNS[i] = strings.Trim(strings.ToLower(s), ".")
+		}
+		target := findIn(entries, o)
+		if target == nil {
+			n := o
+			if len(n.Tokens) == 0 {
+				n.Tokens = []string{n.Name}
+			}
+			if n.Category == "" {
+				n.Category = Other
+			}
+			if n.Robots == "" {
+				n.Robots = Unknown
+			}
+			entries = append(entries, &n)
+			continue
+		}
+		merge(target, o)
+	}
+	if err := nb.build(entries, true); err != nil {
+		return nil, err
+	}
+	return nb, nil
+}
+
+// findIn returns the entry of entries that o's name or a token names.
+func findIn(entries []*Crawler, o Crawler) *Crawler {
+	keys := o.keys()
+	for _, c := range entries {
+		for _, k := range c.keys() {
+			if slices.Contains(keys, k) {
+				return c
+			}
+		}
+	}
+	return nil
+}
+
+// merge copies the fields o sets onto c. The name stays canonical: an
+// operator who writes "googlebot" still gets "Googlebot" in the logs.
+func merge(c *Crawler, o Crawler) {
+	set := func(dst *string, v string) {
+		if v != "" {
+			*dst = v
+		}
+	}
+	setList := func(dst *[]string, v []string) {
+		if len(v) > 0 {
+			*dst = slices.Clone(v)
+		}
+	}
+	for _, t := range o.Tokens {
+		if !slices.ContainsFunc(c.Tokens, func(s string) bool { return strings.EqualFold(s, t) }) {
+			c.Tokens = append(slices.Clip(c.Tokens), t)
+		}
+	}
+	setList(&c.Patterns, o.Patterns)
+	set(&c.Operator, o.Operator)
+	if o.Category != "" {
+		c.Category = o.Category
+	}
+	set(&c.Robots, o.Robots)
+	set(&c.RobotsSource, o.RobotsSource)
+	setList(&c.Ranges, o.Ranges)
+	setList(&c.RDNS, o.RDNS)
+	setList(&c.SignatureAgents, o.SignatureAgents)
+	set(&c.Notes, o.Notes)
+}

@@ -1,0 +1,238 @@
+package crawlers
+
+import (
+	"net/netip"
+	"net/url"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestBuiltinParses(t *testing.T) {
+	b := Builtin()
+	if b.Date() == "" {
+		t.Fatal("no date")
+	}
+	if n := len(b.All()); n < 60 {
+		t.Fatalf("%d entries, want at least 60", n)
+	}
+	if len(b.Sources()) == 0 {
+		t.Fatal("no sources")
+	}
+}
+
+func TestBuiltinEntries(t *testing.T) {
+	seen := map[string]string{}
+	for _, c := range Builtin().All() {
+		if !c.Category.Valid() {
+			t.Errorf("%s: category %q", c.Name, c.Category)
+		}
+		for _, k := range c.keys() {
+			if other, dup := seen[k]; dup {
+				t.Errorf("token %q in both %s and %s", k, other, c.Name)
+			}
+			seen[k] = c.Name
+		}
+		if c.Robots != Unknown && c.RobotsSource == "" && c.Notes == "" {
+			t.Errorf("%s: says %s without a source or a note", c.Name, c.Robots)
+		}
+		for _, r := range c.Ranges {
+			if u, err := url.Parse(r); err == nil && u.Scheme == "https" {
+				continue
+			}
+			if _, err := netip.ParsePrefix(r); err != nil {
+				t.Errorf("%s: range %q is neither an https URL nor a CIDR", c.Name, r)
+			}
+		}
+		for _, s := range c.RDNS {
+			if err := checkSuffix(s); err != nil {
+				t.Errorf("%s: %v", c.Name, err)
+			}
+		}
+		if len(c.Patterns) == 0 {
+			t.Errorf("%s: no User-Agent pattern", c.Name)
+		}
+	}
+}
+
+// TestClassifierNamesCovered keeps the classifier and the knowledge base
+// spelling crawlers the same way, so logs and reports agree.
+func TestClassifierNamesCovered(t *testing.T) {
+	src, err := os.ReadFile("../botdetect/tables.go")
+	if err != nil {
+		t.Skip("botdetect tables not found:", err)
+	}
+	text := string(src)
+	start := strings.Index(text, "var knownCrawlers = []crawler{")
+	end := strings.Index(text, "var knownClients")
+	if start < 0 || end < start {
+		t.Fatal("cannot find knownCrawlers in tables.go")
+	}
+	names := regexp.MustCompile(`\{"([^"]+)", \[\]string`).FindAllStringSubmatch(text[start:end], -1)
+	if len(names) < 50 {
+		t.Fatalf("found only %d names in knownCrawlers", len(names))
+	}
+	b := Builtin()
+	for _, m := range names {
+		c := b.Lookup(m[1])
+		if c == nil {
+			t.Errorf("classifier names %q; the knowledge base has no entry", m[1])
+		} else if c.Name != m[1] {
+			t.Errorf("classifier spells %q, the knowledge base %q", m[1], c.Name)
+		}
+	}
+}
+
+func TestLookup(t *testing.T) {
+	b := Builtin()
+	tests := []struct {
+		token, want string
+	}{
+		{"Googlebot", "Googlebot"},
+		{"googlebot", "Googlebot"},
+		{"GOOGLEBOT-IMAGE", "Googlebot-Image"},
+		{"gptbot", "GPTBot"},
+		{"BINGBOT", "bingbot"},
+		{"GoogleOther-Video", "GoogleOther"},
+		{"sogou web spider", "Sogou"},
+		{"Google Favicon", "Google Favicon"},
+		{"", ""},
+		{"nosuchbot", ""},
+		{strings.Repeat("x", 200), ""},
+	}
+	for _, tt := range tests {
+		c := b.Lookup(tt.token)
+		got := ""
+		if c != nil {
+			got = c.Name
+		}
+		if got != tt.want {
+			t.Errorf("Lookup(%q) = %q, want %q", tt.token, got, tt.want)
+		}
+	}
+}
+
+func TestLookupAllocs(t *testing.T) {
+	b := Builtin()
+	for _, tok := range []string{"googlebot", "GPTBot", "NoSuchBot"} {
+		if n := testing.AllocsPerRun(100, func() { b.Lookup(tok) }); n != 0 {
+			t.Errorf("Lookup(%q): %v allocs", tok, n)
+		}
+	}
+}
+
+func TestVerifiable(t *testing.T) {
+	b := Builtin()
+	for name, want := range map[string]bool{
+		"Googlebot": true, "GPTBot": true, "YandexBot": true, "ChatGPT-User": true,
+		"Google-Extended": false, "Bytespider": false, "Twitterbot": false,
+	} {
+		if got := b.Lookup(name).Verifiable(); got != want {
+			t.Errorf("%s.Verifiable() = %v, want %v", name, got, want)
+		}
+	}
+	var nilCrawler *Crawler
+	if nilCrawler.Verifiable() {
+		t.Error("nil crawler is verifiable")
+	}
+}
+
+func TestWith(t *testing.T) {
+	b := Builtin()
+	nb, err := b.With(
+		Crawler{Name: "googlebot", Ranges: []string{"192.0.2.0/24", "/etc/caddy/googlebot.txt"}},
+		Crawler{Name: "InternalBot", Tokens: []string{"InternalBot", "internal-crawler"}, RDNS: []string{"Crawl.Example.COM."}},
+		Crawler{Name: "YandexBot", Category: Search, Robots: Ignores},
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := nb.Lookup("Googlebot")
+	if g.Name != "Googlebot" {
+		t.Errorf("override renamed the entry to %q", g.Name)
+	}
+	if !slices.Equal(g.Ranges, []string{"192.0.2.0/24", "/etc/caddy/googlebot.txt"}) {
+		t.Errorf("ranges = %v", g.Ranges)
+	}
+	if !slices.Equal(g.RDNS, b.Lookup("Googlebot").RDNS) {
+		t.Errorf("rdns changed to %v; the override did not set it", g.RDNS)
+	}
+	if b.Lookup("Googlebot").Ranges[0] == "192.0.2.0/24" {
+		t.Error("With modified the original base")
+	}
+	in := nb.Lookup("internal-crawler")
+	if in == nil || in.Name != "InternalBot" || in.Category != Other || in.Robots != Unknown {
+		t.Fatalf("new entry = %+v", in)
+	}
+	if !slices.Equal(in.RDNS, []string{"crawl.example.com"}) {
+		t.Errorf("rdns not normalised: %v", in.RDNS)
+	}
+	if y := nb.Lookup("yandex"); y.Robots != Ignores {
+		t.Errorf("YandexBot robots = %q", y.Robots)
+	}
+	if len(nb.All()) != len(b.All())+1 {
+		t.Errorf("%d entries, want %d", len(nb.All()), len(b.All())+1)
+	}
+}
+
+func TestWithRejects(t *testing.T) {
+	b := Builtin()
+	tests := []struct {
+		name string
+		o    Crawler
+	}{
+		{"bad category", Crawler{Name: "X", Category: "crawler"}},
+		{"bad robots", Crawler{Name: "X", Robots: "maybe"}},
+		{"http list", Crawler{Name: "X", Ranges: []string{"http://example.com/ips.json"}}},
+		{"bad suffix", Crawler{Name: "X", RDNS: []string{"exa mple.com"}}},
+		{"bare suffix", Crawler{Name: "X", RDNS: []string{"com"}}},
+		{"bad pattern", Crawler{Name: "X", Patterns: []string{"XBot"}}},
+		{"empty name", Crawler{Name: ""}},
+		{"signature not https", Crawler{Name: "X", SignatureAgents: []string{"chatgpt.com"}}},
+	}
+	for _, tt := range tests {
+		if _, err := b.With(tt.o); err == nil {
+			t.Errorf("%s: With accepted %+v", tt.name, tt.o)
+		}
+	}
+}
+
+func TestParseRejects(t *testing.T) {
+	tests := map[string]string{
+		"not json":       `nope`,
+		"no date":        `{"sources":[],"entries":[]}`,
+		"unknown field":  `{"date":"2026-01-01","entries":[{"name":"A","tokens":["A"],"category":"search","robots":"obeys","rnds":["a.com"]}]}`,
+		"duplicate":      `{"date":"2026-01-01","entries":[{"name":"A","tokens":["A"],"category":"search","robots":"obeys"},{"name":"B","tokens":["a"],"category":"search","robots":"obeys"}]}`,
+		"file path list": `{"date":"2026-01-01","entries":[{"name":"A","tokens":["A"],"category":"search","robots":"obeys","ranges":["/tmp/a"]}]}`,
+		"no tokens":      `{"date":"2026-01-01","entries":[{"name":"A","category":"search","robots":"obeys"}]}`,
+	}
+	for name, data := range tests {
+		if _, err := Parse([]byte(data)); err == nil {
+			t.Errorf("%s: Parse accepted it", name)
+		}
+	}
+}
+
+func TestCategories(t *testing.T) {
+	if len(Categories()) != 10 {
+		t.Fatalf("%d categories", len(Categories()))
+	}
+	for _, c := range Categories() {
+		if !c.Valid() {
+			t.Errorf("%q invalid", c)
+		}
+	}
+	if Category("bot").Valid() {
+		t.Error(`"bot" valid`)
+	}
+}
+
+func BenchmarkLookup(b *testing.B) {
+	base := Builtin()
+	b.ReportAllocs()
+	for b.Loop() {
+		base.Lookup("Googlebot-Image")
+	}
+}

@@ -1,0 +1,400 @@
+package verify
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/netip"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/time/rate"
+)
+
+// Resolver is what forward-confirmed reverse DNS needs from a resolver.
+// *net.Resolver satisfies it.
+type Resolver interface {
+	LookupAddr(ctx context.Context, addr string) ([]string, error)
+	LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
+}
+
+// NewResolver returns a resolver that asks the given DNS servers
+// ("host:port", tried in turn) with Go's own resolver, or the system's
+// resolver if servers is empty.
+func NewResolver(servers []string) *net.Resolver {
+	if len(servers) == 0 {
+		return net.DefaultResolver
+	}
+	servers = append([]string(nil), servers...)
+	var next atomic.Uint32
+	return &net.Resolver{
+		PreferGo: true,
+		Dial: func(ctx context.Context, network, _ string) (net.Conn, error) {
+			// Go's resolver dials again for each retry; rotating spreads the
+			// attempts over the servers, so one dead server costs a retry,
+			// not the lookup.
+			server := servers[int(next.Add(1)-1)%len(servers)]
+			var d net.Dialer
+			return d.DialContext(ctx, network, server)
+		},
+	}
+}
+
+// Status is what forward-confirmed reverse DNS says about an address.
+type Status uint8
+
+const (
+	// StatusUnknown: no answer yet (the lookup is slow, was refused by the
+	// rate limit, or DNS failed).
+	StatusUnknown Status = iota
+	// StatusConfirmed: a name of the address ends with one of the suffixes
+	// and resolves back to the address.
+	StatusConfirmed
+	// StatusRefuted: the lookups completed and no such name exists.
+	StatusRefuted
+)
+
+var statusNames = [...]string{StatusUnknown: "unknown", StatusConfirmed: "confirmed", StatusRefuted: "refuted"}
+
+func (s Status) String() string {
+	if int(s) < len(statusNames) {
+		return statusNames[s]
+	}
+	return "invalid"
+}
+
+// Defaults for RDNSOptions.
+const (
+	DefaultWait          = 300 * time.Millisecond
+	DefaultLookupTimeout = 5 * time.Second
+	DefaultTTL           = 6 * time.Hour
+	DefaultNegativeTTL   = time.Hour
+	DefaultErrorTTL      = time.Minute
+	DefaultCacheSize     = 65536
+	DefaultRate          = 50
+	DefaultMaxPending    = 256
+)
+
+// RDNSOptions configures an RDNSChecker. The zero value is usable.
+type RDNSOptions struct {
+	// Resolver answers the queries. Nil means NewResolver(Servers).
+	Resolver Resolver
+	// Servers are DNS servers ("host:port") for the default resolver;
+	// empty means the system's resolver.
+	Servers []string
+	// Wait is how long Check waits for a lookup in progress (300 ms). The
+	// lookup goes on after that and fills the cache.
+	Wait time.Duration
+	// LookupTimeout bounds the PTR and forward queries of one address (5 s).
+	LookupTimeout time.Duration
+	// TTL, NegativeTTL and ErrorTTL are how long a confirmation (6 h), a
+	// refutation (1 h) and a DNS failure (1 min) are remembered.
+	TTL, NegativeTTL, ErrorTTL time.Duration
+	// CacheSize is the number of addresses remembered (65536).
+	CacheSize int
+	// Rate and Burst limit new lookups per second across all addresses (50,
+	// burst 2×Rate); MaxPending limits lookups in progress (256). Over
+	// either limit a new address is StatusUnknown and nothing is queried,
+	// so a flood of claims from a million addresses costs neither unbounded
+	// memory nor unbounded DNS traffic.
+	Rate       float64
+	Burst      int
+	MaxPending int
+	// Suffixes restricts forward confirmation to PTR names under these
+	// domains, so an impostor's PTR costs no second query. Empty means
+	// every PTR name is confirmed.
+	Suffixes []string
+}
+
+func (o *RDNSOptions) setDefaults() {
+	if o.Resolver == nil {
+		o.Resolver = NewResolver(o.Servers)
+	}
+	if o.Wait <= 0 {
+		o.Wait = DefaultWait
+	}
+	if o.LookupTimeout <= 0 {
+		o.LookupTimeout = DefaultLookupTimeout
+	}
+	if o.TTL <= 0 {
+		o.TTL = DefaultTTL
+	}
+	if o.NegativeTTL <= 0 {
+		o.NegativeTTL = DefaultNegativeTTL
+	}
+	if o.ErrorTTL <= 0 {
+		o.ErrorTTL = DefaultErrorTTL
+	}
+	if o.CacheSize <= 0 {
+		o.CacheSize = DefaultCacheSize
+	}
+	if o.Rate <= 0 {
+		o.Rate = DefaultRate
+	}
+	if o.Burst <= 0 {
+		o.Burst = max(1, int(2*o.Rate))
+	}
+	if o.MaxPending <= 0 {
+		o.MaxPending = DefaultMaxPending
+	}
+}
+
+// RDNSChecker checks addresses by forward-confirmed reverse DNS: the PTR
+// names of the address, those under a wanted suffix, and the A or AAAA
+// records of each name, which must include the address. It caches answers
+// per address, runs one lookup per address at a time, and limits the rate
+// of new lookups. It is safe for concurrent use.
+type RDNSChecker struct {
+	opts     RDNSOptions
+	suffixes []string
+	cache    *addrCache
+	limiter  *rate.Limiter
+
+	mu       sync.Mutex
+	inflight map[netip.Addr]*rdnsCall
+
+	lookups, refused atomic.Uint64
+
+	// now is a coarse clock for the hit path, where time.Now would be
+	// the largest cost of a cached answer (it is a system call in some
+	// sandboxes). It lags by at most clockTick, so an answer may outlive
+	// its TTL by that much.
+	clock *coarseClock
+}
+
+// coarseClock is apart from RDNSChecker so that its ticker does not keep
+// the checker reachable.
+type coarseClock struct {
+	now  atomic.Int64
+	stop chan struct{}
+	once sync.Once
+}
+
+func (c *coarseClock) close() { c.once.Do(func() { close(c.stop) }) }
+
+// clockTick is the resolution of RDNSChecker's coarse clock.
+const clockTick = 250 * time.Millisecond
+
+// rdnsEntry is the answer for one address: the names that forward-confirm,
+// or none.
+type rdnsEntry struct {
+	names   []string // lowercase, without the trailing dot
+	failed  bool     // DNS failed; the answer is unknown
+	expires int64    // unix nanoseconds
+}
+
+type rdnsCall struct {
+	done chan struct{}
+	res  *rdnsEntry
+}
+
+// NewRDNSChecker returns a checker with opts.
+func NewRDNSChecker(opts RDNSOptions) *RDNSChecker {
+	opts.setDefaults()
+	r := &RDNSChecker{
+		opts:     opts,
+		cache:    newAddrCache(opts.CacheSize),
+		limiter:  rate.NewLimiter(rate.Limit(opts.Rate), opts.Burst),
+		inflight: map[netip.Addr]*rdnsCall{},
+		clock:    &coarseClock{stop: make(chan struct{})},
+	}
+	r.clock.now.Store(time.Now().UnixNano())
+	go r.clock.run()
+	// The ticker holds only the clock, so a checker nobody closes can still
+	// be collected, and the cleanup stops its ticker.
+	runtime.AddCleanup(r, (*coarseClock).close, r.clock)
+	for _, s := range opts.Suffixes {
+		r.suffixes = append(r.suffixes, normalizeName(s))
+	}
+	return r
+}
+
+func (c *coarseClock) run() {
+	t := time.NewTicker(clockTick)
+	defer t.Stop()
+	for {
+		select {
+		case <-c.stop:
+			return
+		case at := <-t.C:
+			c.now.Store(at.UnixNano())
+		}
+	}
+}
+
+// Close stops the checker's clock. Lookups in progress finish on their own.
+func (r *RDNSChecker) Close() {
+	r.clock.close()
+}
+
+// Check reports whether addr has a forward-confirmed name under one of
+// suffixes. A cached answer costs no query. Otherwise Check starts a lookup
+// (or joins the one in progress) and waits up to Wait or until ctx ends;
+// if the answer is not in by then it returns StatusUnknown, and the lookup
+// completes in the background for the next request.
+func (r *RDNSChecker) Check(ctx context.Context, addr netip.Addr, suffixes []string) Status {
+	addr = addr.Unmap().WithZone("")
+	if e, ok := r.cache.get(addr); ok && r.clock.now.Load() < e.expires {
+		return e.status(suffixes)
+	}
+	c := r.start(addr)
+	if c == nil {
+		return StatusUnknown
+	}
+	t := time.NewTimer(r.opts.Wait)
+	defer t.Stop()
+	select {
+	case <-c.done:
+		return c.res.status(suffixes)
+	case <-t.C:
+	case <-ctx.Done():
+	}
+	return StatusUnknown
+}
+
+// Stats reports the lookups started and the ones refused by the limits.
+func (r *RDNSChecker) Stats() (lookups, refused uint64) {
+	return r.lookups.Load(), r.refused.Load()
+}
+
+// start returns the lookup in progress for addr, a new one, or nil if the
+// limits refuse a new one.
+func (r *RDNSChecker) start(addr netip.Addr) *rdnsCall {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if c, ok := r.inflight[addr]; ok {
+		return c
+	}
+	if len(r.inflight) >= r.opts.MaxPending || !r.limiter.Allow() {
+		r.refused.Add(1)
+		return nil
+	}
+	r.lookups.Add(1)
+	c := &rdnsCall{done: make(chan struct{})}
+	r.inflight[addr] = c
+	go func() {
+		// Detached from the request: the answer is worth having even if
+		// the request that asked has gone.
+		ctx, cancel := context.WithTimeout(context.Background(), r.opts.LookupTimeout)
+		e := r.lookup(ctx, addr)
+		cancel()
+		// Cache before leaving inflight, so no Check falls between the two
+		// and starts a second lookup.
+		r.cache.add(addr, e)
+		r.mu.Lock()
+		delete(r.inflight, addr)
+		r.mu.Unlock()
+		c.res = e
+		close(c.done)
+	}()
+	return c
+}
+
+// maxNames bounds the PTR names forward-confirmed per address; a PTR set
+// is the address owner's to choose, and a long one must not multiply the
+// queries.
+const maxNames = 4
+
+func (r *RDNSChecker) lookup(ctx context.Context, addr netip.Addr) *rdnsEntry {
+	now := time.Now()
+	e := &rdnsEntry{}
+	ptrs, err := r.opts.Resolver.LookupAddr(ctx, addr.String())
+	if err != nil && !isNotFound(err) && len(ptrs) == 0 {
+		e.failed = true
+		e.expires = now.Add(r.opts.ErrorTTL).UnixNano()
+		return e
+	}
+	network := "ip6"
+	if addr.Is4() {
+		network = "ip4"
+	}
+	tried := 0
+	for _, name := range ptrs {
+		name = normalizeName(name)
+		if name == "" || !r.wanted(name) {
+			continue
+		}
+		if tried++; tried > maxNames {
+			break
+		}
+		ips, err := r.opts.Resolver.LookupNetIP(ctx, network, name)
+		if err != nil && !isNotFound(err) && len(ips) == 0 {
+			e.failed = true
+			continue
+		}
+		for _, ip := range ips {
+			if ip.Unmap().WithZone("") == addr {
+				e.names = append(e.names, name)
+				break
+			}
+		}
+	}
+	switch {
+	case len(e.names) > 0:
+		e.failed = false
+		e.expires = now.Add(r.opts.TTL).UnixNano()
+	case e.failed:
+		e.expires = now.Add(r.opts.ErrorTTL).UnixNano()
+	default:
+		e.expires = now.Add(r.opts.NegativeTTL).UnixNano()
+	}
+	return e
+}
+
+// wanted reports whether name is under one of the checker's suffixes.
+func (r *RDNSChecker) wanted(name string) bool {
+	if len(r.suffixes) == 0 {
+		return true
+	}
+	for _, s := range r.suffixes {
+		if underSuffix(name, s) {
+			return true
+		}
+	}
+	return false
+}
+
+func (e *rdnsEntry) status(suffixes []string) Status {
+	for _, n := range e.names {
+		for _, s := range suffixes {
+			if underSuffix(n, s) {
+				return StatusConfirmed
+			}
+		}
+	}
+	if e.failed {
+		return StatusUnknown
+	}
+	return StatusRefuted
+}
+
+// underSuffix reports whether name (lowercase, no trailing dot) is suffix
+// or a subdomain of it, ignoring ASCII case and a trailing dot in suffix.
+// "crawl-1.googlebot.com" is under "googlebot.com"; "evilgooglebot.com" is
+// not.
+func underSuffix(name, suffix string) bool {
+	suffix = strings.TrimSuffix(suffix, ".")
+	if suffix == "" || len(name) < len(suffix) {
+		return false
+	}
+	tail := name[len(name)-len(suffix):]
+	if !strings.EqualFold(tail, suffix) {
+		return false
+	}
+	return len(name) == len(suffix) || name[len(name)-len(suffix)-1] == '.'
+}
+
+func normalizeName(s string) string {
+	return strings.ToLower(strings.TrimSuffix(strings.TrimSpace(s), "."))
+}
+
+func isNotFound(err error) bool {
+	var de *net.DNSError
+	return errors.As(err, &de) && de.IsNotFound
+}
+
+// Interface guard: the standard resolver is what NewResolver hands out.
+var _ Resolver = (*net.Resolver)(nil)

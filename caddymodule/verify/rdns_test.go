@@ -1,0 +1,332 @@
+package verify
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/netip"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+)
+
+var googleSuffixes = []string{"googlebot.com", "google.com"}
+
+func newTestChecker(t testing.TB, d *testDNS, opts RDNSOptions) *RDNSChecker {
+	opts.Servers = []string{d.addr}
+	r := NewRDNSChecker(opts)
+	t.Cleanup(r.Close)
+	return r
+}
+
+func TestRDNSCheck(t *testing.T) {
+	d := startDNS(t)
+	d.host("127.0.0.2", "crawl-127-0-0-2.googlebot.com", "127.0.0.2")
+	d.host("127.0.0.3", "crawl-127-0-0-3.googlebot.com", "127.0.0.99") // spoof: PTR lies
+	d.host("127.0.0.4", "crawl.evilgooglebot.com", "127.0.0.4")        // lookalike suffix
+	d.host("127.0.0.8", "CRAWL-127-0-0-8.GoogleBot.COM", "127.0.0.8")  // case
+	d.host("127.0.0.9", "rate-limited-proxy-127-0-0-9.google.com", "127.0.0.10", "127.0.0.9")
+	d.host("127.0.0.11", "googlebot.com.attacker.example", "127.0.0.11")
+	d.host("2001:db8::5", "crawl-2001-db8--5.googlebot.com", "2001:db8::5")
+	d.host("2001:db8::6", "crawl-2001-db8--6.googlebot.com", "127.0.0.6") // A, not AAAA
+	d.servfail("127.0.0.12")
+	r := newTestChecker(t, d, RDNSOptions{Wait: 2 * time.Second})
+
+	tests := []struct {
+		name string
+		addr string
+		want Status
+	}{
+		{"genuine", "127.0.0.2", StatusConfirmed},
+		{"ptr spoof", "127.0.0.3", StatusRefuted},
+		{"lookalike suffix", "127.0.0.4", StatusRefuted},
+		{"no ptr", "127.0.0.5", StatusRefuted},
+		{"case and trailing dot", "127.0.0.8", StatusConfirmed},
+		{"one of several addresses", "127.0.0.9", StatusConfirmed},
+		{"suffix in the middle", "127.0.0.11", StatusRefuted},
+		{"servfail", "127.0.0.12", StatusUnknown},
+		{"ipv6", "2001:db8::5", StatusConfirmed},
+		{"ipv6 name with only an A record", "2001:db8::6", StatusRefuted},
+		{"ipv4-mapped", "::ffff:127.0.0.2", StatusConfirmed},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := r.Check(context.Background(), netip.MustParseAddr(tt.addr), googleSuffixes)
+			if got != tt.want {
+				t.Errorf("Check(%s) = %v, want %v", tt.addr, got, tt.want)
+			}
+		})
+	}
+	// The spoofed PTR name was looked up forward exactly once: its A record
+	// is what exposes it.
+	if n := d.count("A", "crawl-127-0-0-3.googlebot.com"); n != 1 {
+		t.Errorf("spoofed name resolved forward %d times, want 1", n)
+	}
+}
+
+func TestRDNSSuffixesLimitForwardQueries(t *testing.T) {
+	d := startDNS(t)
+	d.host("127.0.0.4", "crawl.evilgooglebot.com", "127.0.0.4")
+	r := newTestChecker(t, d, RDNSOptions{Wait: 2 * time.Second, Suffixes: googleSuffixes})
+	if got := r.Check(context.Background(), netip.MustParseAddr("127.0.0.4"), googleSuffixes); got != StatusRefuted {
+		t.Fatalf("got %v", got)
+	}
+	if n := d.total("A"); n != 0 {
+		t.Errorf("%d forward queries for a PTR under no wanted suffix", n)
+	}
+}
+
+func TestRDNSCache(t *testing.T) {
+	d := startDNS(t)
+	d.host("127.0.0.2", "crawl-127-0-0-2.googlebot.com", "127.0.0.2")
+	r := newTestChecker(t, d, RDNSOptions{Wait: 2 * time.Second})
+	addr := netip.MustParseAddr("127.0.0.2")
+	other := netip.MustParseAddr("127.0.0.5") // NXDOMAIN, cached negative
+	for range 10 {
+		if got := r.Check(context.Background(), addr, googleSuffixes); got != StatusConfirmed {
+			t.Fatalf("got %v", got)
+		}
+		if got := r.Check(context.Background(), other, googleSuffixes); got != StatusRefuted {
+			t.Fatalf("got %v", got)
+		}
+	}
+	if n := d.count("PTR", "127.0.0.2"); n != 1 {
+		t.Errorf("%d PTR queries for a cached positive, want 1", n)
+	}
+	if n := d.count("PTR", "127.0.0.5"); n != 1 {
+		t.Errorf("%d PTR queries for a cached negative, want 1", n)
+	}
+	// The cache answers for other suffixes too, without asking again.
+	if got := r.Check(context.Background(), addr, []string{"search.msn.com"}); got != StatusRefuted {
+		t.Errorf("googlebot name confirmed for bingbot: %v", got)
+	}
+	if n := d.count("PTR", "127.0.0.2"); n != 1 {
+		t.Errorf("%d PTR queries after a second suffix set", n)
+	}
+}
+
+func TestRDNSCacheExpires(t *testing.T) {
+	d := startDNS(t)
+	d.host("127.0.0.2", "crawl-127-0-0-2.googlebot.com", "127.0.0.2")
+	r := newTestChecker(t, d, RDNSOptions{Wait: 2 * time.Second, TTL: 50 * time.Millisecond})
+	addr := netip.MustParseAddr("127.0.0.2")
+	r.Check(context.Background(), addr, googleSuffixes)
+	time.Sleep(50*time.Millisecond + 2*clockTick)
+	r.Check(context.Background(), addr, googleSuffixes)
+	if n := d.count("PTR", "127.0.0.2"); n != 2 {
+		t.Errorf("%d PTR queries, want 2 after the TTL", n)
+	}
+}
+
+func TestRDNSBoundedWait(t *testing.T) {
+	d := startDNS(t)
+	d.host("127.0.0.6", "crawl-127-0-0-6.googlebot.com", "127.0.0.6")
+	d.slow("127.0.0.6", 1500*time.Millisecond)
+	r := newTestChecker(t, d, RDNSOptions{Wait: 50 * time.Millisecond})
+	addr := netip.MustParseAddr("127.0.0.6")
+	start := time.Now()
+	if got := r.Check(context.Background(), addr, googleSuffixes); got != StatusUnknown {
+		t.Fatalf("slow lookup: got %v, want unknown", got)
+	}
+	// Far below the server's delay, with room for a loaded machine.
+	if waited := time.Since(start); waited > time.Second {
+		t.Errorf("Check waited %v with a 50ms bound", waited)
+	}
+	// The lookup finishes in the background and fills the cache.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		if _, ok := r.cache.get(addr); ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("background lookup never filled the cache")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if got := r.Check(context.Background(), addr, googleSuffixes); got != StatusConfirmed {
+		t.Errorf("after the background lookup: got %v", got)
+	}
+	if n := d.count("PTR", "127.0.0.6"); n != 1 {
+		t.Errorf("%d PTR queries, want 1", n)
+	}
+}
+
+func TestRDNSContextCancel(t *testing.T) {
+	d := startDNS(t)
+	d.host("127.0.0.6", "crawl-127-0-0-6.googlebot.com", "127.0.0.6")
+	d.slow("127.0.0.6", 300*time.Millisecond)
+	r := newTestChecker(t, d, RDNSOptions{Wait: 5 * time.Second})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
+	defer cancel()
+	if got := r.Check(ctx, netip.MustParseAddr("127.0.0.6"), googleSuffixes); got != StatusUnknown {
+		t.Errorf("got %v after the request's context ended", got)
+	}
+}
+
+func TestRDNSDeduplicates(t *testing.T) {
+	d := startDNS(t)
+	d.host("127.0.0.7", "crawl-127-0-0-7.googlebot.com", "127.0.0.7")
+	d.slow("127.0.0.7", 200*time.Millisecond)
+	r := newTestChecker(t, d, RDNSOptions{Wait: 2 * time.Second})
+	addr := netip.MustParseAddr("127.0.0.7")
+	var wg sync.WaitGroup
+	results := make([]Status, 50)
+	for i := range results {
+		wg.Go(func() { results[i] = r.Check(context.Background(), addr, googleSuffixes) })
+	}
+	wg.Wait()
+	for i, s := range results {
+		if s != StatusConfirmed {
+			t.Errorf("check %d: %v", i, s)
+		}
+	}
+	if n := d.count("PTR", "127.0.0.7"); n != 1 {
+		t.Errorf("%d PTR queries for 50 concurrent checks, want 1", n)
+	}
+	if n := d.count("A", "crawl-127-0-0-7.googlebot.com"); n != 1 {
+		t.Errorf("%d A queries for 50 concurrent checks, want 1", n)
+	}
+}
+
+// TestRDNSFlood claims Googlebot from many addresses: the rate limit bounds
+// the queries sent, and the cache bounds the memory kept.
+func TestRDNSFlood(t *testing.T) {
+	d := startDNS(t)
+	r := newTestChecker(t, d, RDNSOptions{Wait: time.Second, Rate: 1, Burst: 5, CacheSize: 3})
+	unknown := 0
+	for i := range 200 {
+		addr := netip.AddrFrom4([4]byte{127, 0, byte(2 + i/250), byte(i%250 + 1)})
+		if r.Check(context.Background(), addr, googleSuffixes) == StatusUnknown {
+			unknown++
+		}
+	}
+	if n := d.total("PTR"); n > 6 {
+		t.Errorf("%d PTR queries for 200 addresses with burst 5", n)
+	}
+	lookups, refused := r.Stats()
+	if lookups > 6 || refused < 194 {
+		t.Errorf("lookups %d, refused %d", lookups, refused)
+	}
+	if unknown < 194 {
+		t.Errorf("%d unknown answers, want the refused ones", unknown)
+	}
+	if n := r.cache.len(); n > 3 {
+		t.Errorf("cache holds %d entries, bound 3", n)
+	}
+}
+
+func TestRDNSMaxPending(t *testing.T) {
+	d := startDNS(t)
+	for i := 1; i <= 5; i++ {
+		d.slow(fmt.Sprintf("127.0.4.%d", i), 300*time.Millisecond)
+	}
+	r := newTestChecker(t, d, RDNSOptions{Wait: 10 * time.Millisecond, MaxPending: 2})
+	for i := 1; i <= 5; i++ {
+		r.Check(context.Background(), netip.MustParseAddr(fmt.Sprintf("127.0.4.%d", i)), googleSuffixes)
+	}
+	if lookups, refused := r.Stats(); lookups != 2 || refused != 3 {
+		t.Errorf("lookups %d, refused %d; want 2 and 3 with MaxPending 2", lookups, refused)
+	}
+}
+
+func TestUnderSuffix(t *testing.T) {
+	tests := []struct {
+		name, suffix string
+		want         bool
+	}{
+		{"crawl-1.googlebot.com", "googlebot.com", true},
+		{"googlebot.com", "googlebot.com", true},
+		{"crawl-1.googlebot.com", "googlebot.com.", true},
+		{"crawl-1.googlebot.com", "GoogleBot.com", true},
+		{"evilgooglebot.com", "googlebot.com", false},
+		{"googlebot.com.evil.net", "googlebot.com", false},
+		{"com", "googlebot.com", false},
+		{"crawl-1.googlebot.com", "", false},
+	}
+	for _, tt := range tests {
+		if got := underSuffix(tt.name, tt.suffix); got != tt.want {
+			t.Errorf("underSuffix(%q, %q) = %v", tt.name, tt.suffix, got)
+		}
+	}
+}
+
+func BenchmarkRDNSCached(b *testing.B) {
+	d := startDNS(b)
+	d.host("127.0.0.2", "crawl-127-0-0-2.googlebot.com", "127.0.0.2")
+	r := newTestChecker(b, d, RDNSOptions{Wait: 2 * time.Second})
+	addr := netip.MustParseAddr("127.0.0.2")
+	ctx := context.Background()
+	if r.Check(ctx, addr, googleSuffixes) != StatusConfirmed {
+		b.Fatal("not confirmed")
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		r.Check(ctx, addr, googleSuffixes)
+	}
+}
+
+func TestAddrCacheEvictsUnused(t *testing.T) {
+	c := newAddrCache(3)
+	a := func(i byte) netip.Addr { return netip.AddrFrom4([4]byte{192, 0, 2, i}) }
+	for i := byte(1); i <= 3; i++ {
+		c.add(a(i), &rdnsEntry{})
+	}
+	c.get(a(1)) // used: spared by the next eviction
+	c.add(a(4), &rdnsEntry{})
+	if _, ok := c.get(a(1)); !ok {
+		t.Error("recently used entry evicted")
+	}
+	if _, ok := c.get(a(2)); ok {
+		t.Error("least recently used entry kept")
+	}
+	for i := byte(5); i < 100; i++ {
+		c.add(a(i), &rdnsEntry{})
+	}
+	if c.len() != 3 {
+		t.Errorf("len %d, bound 3", c.len())
+	}
+	e := &rdnsEntry{names: []string{"x"}}
+	c.add(a(99), e)
+	if got, _ := c.get(a(99)); got != e || c.len() != 3 {
+		t.Error("replacing an entry failed")
+	}
+}
+
+// TestRDNSCheckerCollected: a checker nobody closes does not leave its
+// clock ticking forever.
+func TestRDNSCheckerCollected(t *testing.T) {
+	r := NewRDNSChecker(RDNSOptions{Resolver: net.DefaultResolver})
+	stop := r.clock.stop
+	r = nil
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		runtime.GC()
+		select {
+		case <-stop:
+			return
+		case <-time.After(10 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("clock of an unreachable checker still running")
+		}
+	}
+}
+
+// TestNewResolverSkipsDeadServer: with a dead server listed first, the
+// rotation sends the retry to the live one.
+func TestNewResolverSkipsDeadServer(t *testing.T) {
+	d := startDNS(t)
+	d.host("127.0.0.2", "crawl-127-0-0-2.googlebot.com", "127.0.0.2")
+	dead, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadAddr := dead.LocalAddr().String()
+	dead.Close()
+	r := NewRDNSChecker(RDNSOptions{Servers: []string{deadAddr, d.addr}, Wait: 10 * time.Second})
+	defer r.Close()
+	if got := r.Check(context.Background(), netip.MustParseAddr("127.0.0.2"), googleSuffixes); got != StatusConfirmed {
+		t.Errorf("got %v with one dead server of two", got)
+	}
+}
