@@ -143,6 +143,8 @@ func (v *Verifier) fetchDirectory(ctx context.Context, origin string) (*director
 		return nil, 0, unverified("directory url: " + err.Error())
 	}
 	req.Header.Set("Accept", DirectoryMediaType)
+	// Directory operators see who fetches their keys, and why.
+	req.Header.Set("User-Agent", "caddy-robots-txt-webbotauth (key directory fetch)")
 	resp, err := v.client.Do(req)
 	if err != nil {
 		return nil, 0, unverified("directory fetch: " + err.Error())

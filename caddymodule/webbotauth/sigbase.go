@@ -232,6 +232,23 @@ func agentOrigin(s string, allowHTTP bool) (string, error) {
 	return normalizeOrigin(u, allowHTTP)
 }
 
+// allowedOrigin returns the origin of an Options.AllowedAgents entry: an
+// origin, or a directory URL.
+func allowedOrigin(s string) (string, error) {
+	u, err := url.Parse(s)
+	if err != nil {
+		return "", err
+	}
+	if u.Path == DirectoryPath {
+		u.Path = ""
+	}
+	return agentOrigin(u.String(), true)
+}
+
+// maxHostLen bounds the host of an agent: DNS names are at most 253
+// octets, and origins are cache keys.
+const maxHostLen = 253
+
 // normalizeOrigin returns scheme://host[:port] of u, lower-cased and without
 // the scheme's default port, so that one directory has one cache key.
 func normalizeOrigin(u *url.URL, allowHTTP bool) (string, error) {
@@ -240,8 +257,8 @@ func normalizeOrigin(u *url.URL, allowHTTP bool) (string, error) {
 		return "", invalid("signature-agent scheme is not https")
 	}
 	host := lowerASCII(u.Hostname())
-	if host == "" {
-		return "", invalid("signature-agent has no host")
+	if host == "" || len(host) > maxHostLen {
+		return "", invalid("signature-agent host is empty or too long")
 	}
 	port := u.Port()
 	if port != "" {
@@ -290,8 +307,10 @@ func signatureBase(r *http.Request, components []httpsfv.Item, input httpsfv.Inn
 
 // componentValue returns the value of one covered component (RFC 9421
 // Section 2.1 and 2.2). It supports the derived components that a request
-// carries unambiguously, and fields either whole or by dictionary member
-// ("key"); other parameters are refused rather than guessed at.
+// carries unambiguously (not "@query-param", whose re-encoding rules are
+// easy to get subtly wrong, nor response-only ones), and fields either whole
+// or by dictionary member ("key"); other parameters ("sf", "bs", "req",
+// "tr") are refused rather than guessed at.
 func componentValue(r *http.Request, it httpsfv.Item) (string, error) {
 	name := it.Value.(string) // checked by checkParams
 	names := it.Params.Names()

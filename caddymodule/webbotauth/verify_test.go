@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 )
@@ -88,6 +89,10 @@ func TestVerify(t *testing.T) {
 			options: func(o *Options) { o.MaxLifetime = 24 * time.Hour }, wantErr: ErrInvalid},
 		{name: "allowed agent", signer: good, opts: valid,
 			options: func(o *Options) { o.AllowedAgents = []string{"https://other.test", "https://agent.test/"} }, wantAgent: testAgent},
+		{name: "allowed as directory url", signer: good, opts: valid,
+			options: func(o *Options) { o.AllowedAgents = []string{"https://agent.test" + DirectoryPath} }, wantAgent: testAgent},
+		{name: "allowed list of junk fails closed", signer: good, opts: valid,
+			options: func(o *Options) { o.AllowedAgents = []string{"::not a url"} }, wantErr: ErrUnverified},
 		{name: "agent not allowed", signer: good, opts: valid,
 			options: func(o *Options) { o.AllowedAgents = []string{"https://other.test"} }, wantErr: ErrUnverified},
 	}
@@ -172,6 +177,7 @@ func TestAgentOrigin(t *testing.T) {
 		{"https://", ""},
 		{"example.com", ""},
 		{"ftp://example.com", ""},
+		{"https://" + strings.Repeat("a", 254), ""},
 	}
 	for _, tt := range tests {
 		got, err := agentOrigin(tt.in, false)

@@ -15,8 +15,9 @@
 //     alg="ed25519" if it names an algorithm;
 //   - is fresh: created is not in the future and expires is not in the past,
 //     both within Options.Skew;
-//   - covers "@authority" (so it is bound to this site) and the
-//     Signature-Agent member that names its key directory;
+//   - covers "@authority" (so it is bound to this site; the draft also lets
+//     a signer cover "@target-uri" instead, which this verifier refuses) and
+//     the Signature-Agent member that names its key directory;
 //   - verifies with the Ed25519 key whose RFC 7638 thumbprint is keyid, found
 //     in the directory of that Signature-Agent (keys are looked up by the
 //     (directory, keyid) pair, never by keyid alone).
@@ -126,9 +127,10 @@ type Options struct {
 	MaxLifetime time.Duration
 
 	// AllowedAgents, if not empty, lists the only directories trusted, as
-	// origins or URLs ("https://chatgpt.com"); a Signature-Agent naming
-	// any other is not fetched and not verified. Empty: any https
-	// directory.
+	// origins ("https://chatgpt.com") or directory URLs (the origin
+	// followed by DirectoryPath); a Signature-Agent naming any other is
+	// neither fetched nor verified. Entries that are neither match
+	// nothing. Empty: any https directory.
 	AllowedAgents []string
 
 	// AllowHTTP lets directories be fetched over plain http. For tests
@@ -199,7 +201,9 @@ func New(opts Options) *Verifier {
 	if len(opts.AllowedAgents) > 0 {
 		v.allowed = make(map[string]bool, len(opts.AllowedAgents))
 		for _, a := range opts.AllowedAgents {
-			if o, err := agentOrigin(a, true); err == nil {
+			// An entry that does not parse matches nothing: a non-empty
+			// list fails closed.
+			if o, err := allowedOrigin(a); err == nil {
 				v.allowed[o] = true
 			}
 		}
