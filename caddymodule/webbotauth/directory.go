@@ -194,7 +194,6 @@ type jwk struct {
 	Kty string `json:"kty"`
 	Crv string `json:"crv"`
 	X   string `json:"x"`
-	Kid string `json:"kid"`
 	Nbf int64  `json:"nbf"`
 	Exp int64  `json:"exp"`
 }
@@ -222,13 +221,11 @@ func parseDirectory(body []byte, maxKeys int) (*directory, error) {
 		if err != nil || len(pub) != ed25519.PublicKeySize {
 			continue
 		}
-		tp := Thumbprint(pub)
-		if k.Kid != "" && k.Kid != tp {
-			// The protocol requires kid to be the thumbprint; a directory
-			// that labels keys otherwise is not to be trusted on them.
-			continue
-		}
-		d.keys[tp] = dirKey{pub: ed25519.PublicKey(pub), nbf: k.Nbf, exp: k.Exp}
+		// Keys are indexed by the thumbprint computed here, never by kid:
+		// the protocol requires kid to equal it, but deriving it is what
+		// makes a keyid name exactly one key, and a directory whose labels
+		// are off (the draft's own example is) still verifies correctly.
+		d.keys[Thumbprint(pub)] = dirKey{pub: ed25519.PublicKey(pub), nbf: k.Nbf, exp: k.Exp}
 	}
 	if len(d.keys) == 0 {
 		return nil, unverified("directory has no usable ed25519 key")

@@ -60,10 +60,6 @@ func TestDirectoryFailures(t *testing.T) {
 			w.Header().Set("Content-Type", DirectoryMediaType)
 			w.Write(keys)
 		}},
-		{"kid not the thumbprint", func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", DirectoryMediaType)
-			w.Write([]byte(strings.Replace(string(keys), Thumbprint(s.pub()), "my-key-1", 1)))
-		}},
 		{"no ed25519 key", func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", DirectoryMediaType)
 			w.Write([]byte(`{"keys":[{"kty":"EC","crv":"P-256","x":"AAAA","y":"AAAA"}]}`))
@@ -301,6 +297,12 @@ func TestParseDirectory(t *testing.T) {
 		{"two keys", string(both), 32, 2},
 		{"capped", string(both), 1, 1},
 		{"skips other key types", `{"keys":[{"kty":"RSA","n":"AQAB","e":"AQAB"},` + string(jwksFor(s1.pub()))[len(`{"keys":[`):], 32, 1},
+		// The draft's signed directory response body (Test Vectors,
+		// "Signed Directory Response").
+		{"draft signed directory body", `{"keys":[{"kty":"OKP","crv":"Ed25519","kid":"poqkLGiymh_W0uP6PZFw-dvez3QJT5SolqXBCW38r0U","x":"JrQLj5P_89iXES9-vFgrIy29clF9CC_oPPsw3c5D0bs","use":"sig"}]}`, 32, 1},
+		// The draft's "Directory Format" example, whose kid is not the
+		// key's thumbprint: the key is kept, under its real thumbprint.
+		{"kid not the thumbprint", `{"keys":[{"kty":"OKP","crv":"Ed25519","kid":"NFcWBst6DXG-N35nHdzMrioWntdzNZghQSkjHNMMSjw","x":"JrQLj5P_89iXES9-vFgrIy29clF9CC_oPPsw3c5D0bs","use":"sig","nbf":1712793600,"exp":1715385600}]}`, 32, 1},
 		{"skips bad x", `{"keys":[{"kty":"OKP","crv":"Ed25519","x":"short"}]}`, 32, -1},
 		{"empty", `{"keys":[]}`, 32, -1},
 		{"not a jwks", `[1,2,3]`, 32, -1},
@@ -316,6 +318,11 @@ func TestParseDirectory(t *testing.T) {
 			}
 			if err != nil || len(d.keys) != tt.want {
 				t.Fatalf("parseDirectory: %v keys, err %v; want %d", d, err, tt.want)
+			}
+			for kid, k := range d.keys {
+				if kid != Thumbprint(k.pub) {
+					t.Errorf("key indexed as %s, want its thumbprint %s", kid, Thumbprint(k.pub))
+				}
 			}
 		})
 	}
