@@ -363,3 +363,61 @@ func TestDefaultClientRefusesPrivateAddresses(t *testing.T) {
 		t.Error("the loopback directory was fetched")
 	}
 }
+
+// TestStaleWhileRefreshing: when a cached directory expires and its refresh
+// is slower than Options.Wait, the expired copy is used meanwhile rather
+// than turning verification off.
+func TestStaleWhileRefreshing(t *testing.T) {
+	s := newSigner(t)
+	release := make(chan struct{})
+	h := &dirHandler{body: jwksFor(s.pub()), maxAge: 600}
+	_, client := startDirectory(t, h)
+	clock := newClock(testNow)
+	v := New(Options{Client: client, Now: clock.Now, Wait: 50 * time.Millisecond})
+	ctx := context.Background()
+
+	// First fetch, with a generous wait.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		if _, ok, _ := v.Verify(ctx, signedRequest(s, testAgent)); ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("directory never fetched")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+
+	h.override = func(w http.ResponseWriter, r *http.Request) {
+		<-release
+		w.Header().Set("Content-Type", DirectoryMediaType)
+		w.Write(h.body)
+	}
+	defer close(release)
+	clock.Advance(601 * time.Second)
+	if _, ok, err := v.Verify(ctx, signedRequest(s, testAgent)); !ok {
+		t.Fatalf("Verify during a slow refresh = %v, %v; want verified from the expired copy", ok, err)
+	}
+	clock.Advance(staleGrace)
+	if _, ok, err := v.Verify(ctx, signedRequest(s, testAgent)); ok || !errors.Is(err, ErrUnverified) {
+		t.Fatalf("Verify past the stale grace = %v, %v; want unverified", ok, err)
+	}
+}
+
+// TestVerifyContextCancelled: Verify does not wait for a directory past its
+// context.
+func TestVerifyContextCancelled(t *testing.T) {
+	s := newSigner(t)
+	release := make(chan struct{})
+	defer close(release)
+	h := &dirHandler{override: func(w http.ResponseWriter, r *http.Request) { <-release }}
+	_, client := startDirectory(t, h)
+	v := New(Options{Client: client, Now: newClock(testNow).Now, Wait: time.Minute})
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, ok, err := v.Verify(ctx, signedRequest(s, testAgent))
+	if ok || !errors.Is(err, ErrUnverified) || time.Since(start) > 5*time.Second {
+		t.Fatalf("Verify = %v, %v after %v; want unverified soon after the context ends", ok, err, time.Since(start))
+	}
+}
