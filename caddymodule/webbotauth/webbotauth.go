@@ -40,6 +40,10 @@
 // for a fetch; past that it is not verified and the fetch goes on in the
 // background to fill the cache for the requests that follow.
 //
+// The global rate limit is shared: a flood of requests naming new agents can
+// use it up, delaying discovery of a genuine agent not yet cached (agents
+// already cached keep verifying). AllowedAgents removes that exposure.
+//
 // The directory response's own signatures (the draft's optional possession
 // proof, tag="http-message-signatures-directory") are not verified: the keys
 // are trusted because TLS authenticated the directory's origin, which is all
@@ -84,7 +88,8 @@ type Options struct {
 	// Client fetches key directories. Its CheckRedirect is replaced (on a
 	// copy) so that redirects are never followed. Default: a client whose
 	// transport refuses to dial non-public addresses (loopback, private,
-	// link-local), since directory URLs come from untrusted requests.
+	// link-local), since directory URLs come from untrusted requests. A
+	// caller-supplied client gets no such guard.
 	Client *http.Client
 
 	// CacheSize bounds the number of directories cached, and separately
