@@ -1,0 +1,39 @@
+package webbotauth
+
+import (
+	"context"
+	"testing"
+	"time"
+)
+
+// BenchmarkVerifyUnsigned is the path every unsigned bot request takes.
+func BenchmarkVerifyUnsigned(b *testing.B) {
+	v := New(Options{})
+	r := newRequest("example.com")
+	r.Header.Set("User-Agent", "GPTBot/1.1")
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, ok, _ := v.Verify(ctx, r); ok {
+			b.Fatal("verified an unsigned request")
+		}
+	}
+}
+
+// BenchmarkVerifyCached verifies a signed request whose directory is cached.
+func BenchmarkVerifyCached(b *testing.B) {
+	s := newSigner(b)
+	_, client := startDirectory(b, &dirHandler{body: jwksFor(s.pub())})
+	v := New(Options{Client: client, Now: newClock(testNow).Now, Wait: 5 * time.Second})
+	r := signedRequest(s, testAgent)
+	ctx := context.Background()
+	if _, ok, err := v.Verify(ctx, r); !ok {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, ok, err := v.Verify(ctx, r); !ok {
+			b.Fatal(err)
+		}
+	}
+}

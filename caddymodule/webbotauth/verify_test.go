@@ -1,0 +1,194 @@
+package webbotauth
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+)
+
+const (
+	testNow   = int64(1_800_000_000)
+	testAgent = "https://agent.test"
+)
+
+func newRequest(host string) *http.Request {
+	r := httptest.NewRequest(http.MethodGet, "https://"+host+"/page?q=1", nil)
+	r.Host = host
+	return r
+}
+
+// TestVerify covers the signature checks against a real directory served
+// over TLS, with requests signed as an agent would.
+func TestVerify(t *testing.T) {
+	good := newSigner(t)
+	other := newSigner(t) // not in the directory
+	impostor := other     // claims good's keyid
+	impostor.keyID = Thumbprint(good.pub())
+
+	dir := &dirHandler{body: jwksFor(good.pub())}
+	_, client := startDirectory(t, dir)
+
+	valid := signOpts{agent: testAgent, created: testNow - 10, expires: testNow + 3600}
+	with := func(f func(*signOpts)) signOpts {
+		o := valid
+		f(&o)
+		return o
+	}
+
+	tests := []struct {
+		name      string
+		signer    testSigner
+		opts      signOpts
+		host      string              // request Host; default example.com
+		tweak     func(*http.Request) // after signing
+		options   func(*Options)
+		wantAgent string
+		wantErr   error // nil means ok
+	}{
+		{name: "valid dictionary", signer: good, opts: valid, wantAgent: testAgent},
+		{name: "valid legacy sf-string", signer: good, opts: with(func(o *signOpts) { o.legacy = true }), wantAgent: testAgent},
+		{name: "valid with alg", signer: good, opts: with(func(o *signOpts) { o.alg = "ed25519" }), wantAgent: testAgent},
+		{name: "origin normalised", signer: good, opts: with(func(o *signOpts) { o.agent = "https://AGENT.test:443/" }), wantAgent: testAgent},
+		{name: "created within skew", signer: good, opts: with(func(o *signOpts) { o.created = testNow + 30 }), wantAgent: testAgent},
+		{name: "wrong key", signer: impostor, opts: valid, wantErr: ErrInvalid},
+		{name: "unknown keyid", signer: other, opts: valid, wantErr: ErrUnverified},
+		{name: "expired", signer: good, opts: with(func(o *signOpts) { o.created, o.expires = testNow-7200, testNow-3600 }), wantErr: ErrInvalid},
+		{name: "created in the future", signer: good, opts: with(func(o *signOpts) { o.created = testNow + 600 }), wantErr: ErrInvalid},
+		{name: "expires before created", signer: good, opts: with(func(o *signOpts) { o.expires = testNow - 20 }), wantErr: ErrInvalid},
+		{name: "missing tag", signer: good, opts: with(func(o *signOpts) { o.tag = "-" }), wantErr: ErrInvalid},
+		{name: "wrong tag", signer: good, opts: with(func(o *signOpts) { o.tag = "http-message-signatures-directory" }), wantErr: ErrInvalid},
+		{name: "wrong alg", signer: good, opts: with(func(o *signOpts) { o.alg = "rsa-pss-sha512" }), wantErr: ErrInvalid},
+		{name: "authority not covered", signer: good, opts: with(func(o *signOpts) { o.noAuthority = true }), wantErr: ErrInvalid},
+		{name: "signature-agent not covered", signer: good, opts: with(func(o *signOpts) { o.noAgent = true }), wantErr: ErrInvalid},
+		{name: "host mismatch", signer: good, opts: with(func(o *signOpts) { o.authority = "other.example" }), wantErr: ErrInvalid},
+		{name: "agent changed after signing", signer: good, opts: valid,
+			tweak: func(r *http.Request) { r.Header.Set("Signature-Agent", `agent1="https://evil.test"`) }, wantErr: ErrInvalid},
+		{name: "covered member absent", signer: good, opts: valid,
+			tweak: func(r *http.Request) { r.Header.Set("Signature-Agent", `other="https://agent.test"`) }, wantErr: ErrInvalid},
+		{name: "signature-agent header missing", signer: good, opts: valid,
+			tweak: func(r *http.Request) { r.Header.Del("Signature-Agent") }, wantErr: ErrInvalid},
+		{name: "unsupported agent type", signer: good, opts: valid,
+			tweak: func(r *http.Request) {
+				r.Header.Set("Signature-Agent", `agent1="https://agent.test/jwks.json";type=jwks_uri`)
+			}, wantErr: ErrUnverified},
+		{name: "http agent refused", signer: good, opts: with(func(o *signOpts) { o.agent = "http://agent.test" }), wantErr: ErrInvalid},
+		{name: "agent with a path refused", signer: good, opts: with(func(o *signOpts) { o.agent = "https://agent.test/keys" }), wantErr: ErrInvalid},
+		{name: "malformed signature-input", signer: good, opts: valid,
+			tweak: func(r *http.Request) { r.Header.Set("Signature-Input", "sig1=(unterminated") }, wantErr: ErrMalformed},
+		{name: "signature without input", signer: good, opts: valid,
+			tweak: func(r *http.Request) { r.Header.Del("Signature-Input") }, wantErr: ErrMalformed},
+		{name: "signature value missing", signer: good, opts: valid,
+			tweak: func(r *http.Request) { r.Header.Set("Signature", "other=:AAAA:") }, wantErr: ErrInvalid},
+		{name: "truncated signature", signer: good, opts: valid,
+			tweak: func(r *http.Request) { r.Header.Set("Signature", "sig1=:AAAA:") }, wantErr: ErrInvalid},
+		{name: "lifetime over the maximum", signer: good, opts: with(func(o *signOpts) { o.expires = testNow + 48*3600 }),
+			options: func(o *Options) { o.MaxLifetime = 24 * time.Hour }, wantErr: ErrInvalid},
+		{name: "allowed agent", signer: good, opts: valid,
+			options: func(o *Options) { o.AllowedAgents = []string{"https://other.test", "https://agent.test/"} }, wantAgent: testAgent},
+		{name: "allowed as directory url", signer: good, opts: valid,
+			options: func(o *Options) { o.AllowedAgents = []string{"https://agent.test" + DirectoryPath} }, wantAgent: testAgent},
+		{name: "allowed list of junk fails closed", signer: good, opts: valid,
+			options: func(o *Options) { o.AllowedAgents = []string{"::not a url"} }, wantErr: ErrUnverified},
+		{name: "agent not allowed", signer: good, opts: valid,
+			options: func(o *Options) { o.AllowedAgents = []string{"https://other.test"} }, wantErr: ErrUnverified},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			host := tt.host
+			if host == "" {
+				host = "example.com"
+			}
+			r := newRequest(host)
+			tt.signer.sign(r, tt.opts)
+			if tt.tweak != nil {
+				tt.tweak(r)
+			}
+			opts := Options{Client: client, Now: newClock(testNow).Now, Wait: 5 * time.Second}
+			if tt.options != nil {
+				tt.options(&opts)
+			}
+			agent, ok, err := New(opts).Verify(context.Background(), r)
+			if tt.wantErr == nil {
+				if !ok || err != nil || agent != tt.wantAgent {
+					t.Fatalf("Verify = %q, %v, %v; want %q, true, nil", agent, ok, err, tt.wantAgent)
+				}
+				return
+			}
+			t.Logf("err: %v", err)
+			if ok || agent != "" || !errors.Is(err, tt.wantErr) {
+				t.Fatalf("Verify = %q, %v, %v; want an error wrapping %v", agent, ok, err, tt.wantErr)
+			}
+		})
+	}
+}
+
+// TestVerifyUnsigned: a request without signature headers is not verified
+// and is no error.
+func TestVerifyUnsigned(t *testing.T) {
+	v := New(Options{})
+	agent, ok, err := v.Verify(context.Background(), newRequest("example.com"))
+	if agent != "" || ok || err != nil {
+		t.Fatalf("Verify = %q, %v, %v; want \"\", false, nil", agent, ok, err)
+	}
+	if n := testing.AllocsPerRun(100, func() { v.Verify(context.Background(), newRequestNoAlloc) }); n != 0 {
+		t.Errorf("unsigned request allocates %v times, want 0", n)
+	}
+}
+
+var newRequestNoAlloc = newRequest("example.com")
+
+// TestVerifyOtherSignatureFirst: a non-web-bot-auth signature on the same
+// request does not hide the web-bot-auth one.
+func TestVerifyOtherSignatureFirst(t *testing.T) {
+	s := newSigner(t)
+	_, client := startDirectory(t, &dirHandler{body: jwksFor(s.pub())})
+	r := newRequest("example.com")
+	s.sign(r, signOpts{label: "wba", agent: testAgent, created: testNow, expires: testNow + 60})
+	r.Header.Set("Signature-Input", `other=("@method");created=1;keyid="x", `+r.Header.Get("Signature-Input"))
+	r.Header.Set("Signature", `other=:AAAA:, `+r.Header.Get("Signature"))
+	agent, ok, err := New(Options{Client: client, Now: newClock(testNow).Now, Wait: 5 * time.Second}).Verify(context.Background(), r)
+	if !ok || err != nil || agent != testAgent {
+		t.Fatalf("Verify = %q, %v, %v; want %q, true, nil", agent, ok, err, testAgent)
+	}
+}
+
+// TestAgentOrigin covers the normalisation that makes one directory one
+// cache entry, and the refusal of values that are not origins.
+func TestAgentOrigin(t *testing.T) {
+	tests := []struct {
+		in, want string // want "" means an error
+	}{
+		{"https://example.com", "https://example.com"},
+		{"https://Example.COM/", "https://example.com"},
+		{"https://example.com:443", "https://example.com"},
+		{"https://example.com:8443", "https://example.com:8443"},
+		{"https://[::1]:8443", "https://[::1]:8443"},
+		{"HTTPS://example.com", "https://example.com"},
+		{"http://example.com", ""},
+		{"https://example.com/path", ""},
+		{"https://example.com?x", ""},
+		{"https://example.com/#f", ""},
+		{"https://user@example.com", ""},
+		{"https://example.com:99999", ""},
+		{"https://", ""},
+		{"example.com", ""},
+		{"ftp://example.com", ""},
+		{"https://" + strings.Repeat("a", 254), ""},
+	}
+	for _, tt := range tests {
+		got, err := agentOrigin(tt.in, false)
+		if tt.want == "" {
+			if err == nil {
+				t.Errorf("agentOrigin(%q) = %q, want an error", tt.in, got)
+			}
+			continue
+		}
+		if err != nil || got != tt.want {
+			t.Errorf("agentOrigin(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
+		}
+	}
+}
