@@ -90,12 +90,13 @@ type probe struct {
 type kind uint8
 
 const (
-	kindHuman   kind = iota // operator's extra human marker
-	kindExtra               // operator's extra bot marker
-	kindKnown               // a known crawler, with a name
-	kindGeneric             // a generic sign of automation
-	kindWeak                // a sign of automation that human software shows now and then
-	kindVeto                // human software whose header shows a sign of automation
+	kindHuman    kind = iota // operator's extra human marker
+	kindExtra                // operator's extra bot marker
+	kindKnown                // a known crawler, with a name
+	kindGeneric              // a generic sign of automation
+	kindWeak                 // a sign of automation that human software shows now and then
+	kindVeto                 // human software whose header shows a sign of automation
+	kindPlatform             // a word of the grammar of people's software (a platform, an engine)
 )
 
 // needle is one compiled rule: a lowercase string and where it may match.
@@ -109,6 +110,7 @@ type needle struct {
 	edgeAfter   bool                                // the byte after must not be alphanumeric
 	shape       func(ua string, start, end int) int // where the sign ends, or -1
 	skipAndroid bool                                // ignore matches inside an Android device comment
+	android     bool                                // this is the word "android", which opens a device comment
 }
 
 // New returns a classifier. extraBots are case-insensitive substrings that mark a
@@ -116,6 +118,12 @@ type needle struct {
 // (they win over everything, e.g. an uptime monitor the operator trusts). Empty
 // strings are ignored.
 func New(extraBots, extraHumans []string) *Classifier {
+	return newWith(extraBots, extraHumans, builtin)
+}
+
+// newWith is New with the built-in rules replaced by table (a subset of
+// builtin, for the grouped cross-validation in the tests).
+func newWith(extraBots, extraHumans []string, table []needle) *Classifier {
 	c := new(Classifier)
 	// The human markers go first; Exempt relies on it.
 	for _, s := range extraHumans {
@@ -129,7 +137,7 @@ func New(extraBots, extraHumans []string) *Classifier {
 			c.needles = append(c.needles, needle{text: asciiLower(s), kind: kindExtra})
 		}
 	}
-	c.needles = append(c.needles, builtin...)
+	c.needles = append(c.needles, table...)
 	c.index()
 	return c
 }
@@ -186,6 +194,14 @@ func compileTables() []needle {
 		n := parsePattern(p)
 		n.kind = kindVeto
 		ns = append(ns, n)
+	}
+	for _, list := range [][]string{platformWords, peopleSoftware} {
+		for _, p := range list {
+			n := parsePattern(p)
+			n.kind = kindPlatform
+			n.android = n.text == "android"
+			ns = append(ns, n)
+		}
 	}
 	return ns
 }
@@ -253,21 +269,51 @@ func (c *Classifier) index() {
 	}
 }
 
+// maxScan is how much of a header Classify reads. Browsers send a few
+// hundred bytes (the longest header of people's software in the data set is
+// 681 bytes); a header longer than maxScan is not one a person's software
+// sends, so Classify calls it a bot, reading only its first maxScan bytes
+// for a crawler's name. The bound keeps the cost of a crafted 20 KB header
+// at that of a 2 KB one.
+const maxScan = 2048
+
 // Classify reports whether ua is an automated client and, when the header names a
 // known crawler, that crawler's canonical name (e.g. "Googlebot", "GPTBot",
 // "ClaudeBot", "bingbot", "curl", "python-requests"); name is "" for a bot that
 // is not a known crawler and for humans. The empty header is a bot.
 // It must not allocate.
 func (c *Classifier) Classify(ua string) (bot bool, name string) {
+	bot, name, _ = c.classify(ua)
+	return bot, name
+}
+
+// shapeSteps is what Classify counts for one call of a shape function: the
+// shapes look at most this many bytes around their match.
+const shapeSteps = 2 * maxLabel
+
+// classify is Classify, also returning the number of elementary steps it
+// took (bytes looked at, candidate patterns tried), so that a test can check
+// that the work is linear in the length of the header without timing it.
+func (c *Classifier) classify(ua string) (bot bool, name string, steps int) {
 	if len(ua) == 0 {
-		return true, ""
+		return true, "", 1
+	}
+	tooLong := len(ua) > maxScan
+	if tooLong {
+		ua = ua[:maxScan]
 	}
 	var (
-		extra  bool
-		weak   bool
-		known  = -1 // index of the best known-crawler needle
-		signs  spans
-		vetoes spans
+		extra    bool
+		weak     bool
+		platform bool
+		known    = -1 // index of the best known-crawler needle
+		signs    spans
+		vetoes   spans
+		// The innermost parenthesised comment open at the current
+		// position, and the comment in which "android" was last seen.
+		open       = -1
+		androidIn  = -2
+		noMoreSign bool
 	)
 	// win holds the lowercase bytes ua[i:i+8], ua[i] lowest, zero past the end.
 	var win uint64
@@ -275,11 +321,18 @@ func (c *Classifier) Classify(ua string) (bot bool, name string) {
 		win |= uint64(lowerOf[ua[j]]) << (8 * j)
 	}
 	for i := 0; i < len(ua); i++ {
+		steps++
 		if i > 0 {
 			win >>= 8
 			if i+7 < len(ua) {
 				win |= uint64(lowerOf[ua[i+7]]) << 56
 			}
+		}
+		switch byte(win) {
+		case '(':
+			open = i
+		case ')':
+			open = -1
 		}
 		b := c.buckets[int(classOf[byte(win)])*numClasses+int(classOf[byte(win>>8)])]
 		// An empty bucket has no bits in next.
@@ -287,6 +340,7 @@ func (c *Classifier) Classify(ua string) (bot bool, name string) {
 			continue
 		}
 		for _, p := range c.probes[b.lo:b.hi] {
+			steps++
 			if win&p.mask != p.bits {
 				continue
 			}
@@ -295,13 +349,31 @@ func (c *Classifier) Classify(ua string) (bot bool, name string) {
 			if known >= 0 && n.kind > kindKnown {
 				continue // a known crawler decides; only a better name matters now
 			}
+			switch n.kind {
+			case kindWeak:
+				if weak {
+					continue // one weak sign is as good as many
+				}
+			case kindGeneric:
+				if noMoreSign {
+					continue
+				}
+			case kindPlatform:
+				if platform && !n.android {
+					continue
+				}
+			}
+			steps += len(n.text)
+			if n.shape != nil {
+				steps += shapeSteps
+			}
 			end := n.matchAt(ua, i)
 			if end < 0 {
 				continue
 			}
 			switch n.kind {
 			case kindHuman:
-				return false, ""
+				return false, "", steps
 			case kindExtra:
 				extra = true
 			case kindKnown:
@@ -311,33 +383,47 @@ func (c *Classifier) Classify(ua string) (bot bool, name string) {
 			case kindVeto:
 				vetoes.add(i, end)
 			case kindGeneric:
-				if !n.skipAndroid || !inAndroidComment(ua, i) {
+				// Words inside an Android device comment name phones
+				// ("Cubot", "M BOT 60"), not automation.
+				if !n.skipAndroid || open < 0 || androidIn != open {
 					signs.add(i, end)
+					noMoreSign = signs.overflow
 				}
 			case kindWeak:
 				weak = true
+			case kindPlatform:
+				platform = true
+				if n.android && open >= 0 {
+					androidIn = open
+				}
 			}
 		}
 	}
 	switch {
 	case known >= 0:
-		return true, c.needles[known].name
-	case extra, signs.outside(&vetoes):
-		return true, ""
+		return true, c.needles[known].name, steps
+	case extra, tooLong, signs.outside(&vetoes):
+		return true, "", steps
 	case isBlank(ua):
-		return true, ""
+		return true, "", steps + len(ua)
 	case vetoes.n > 0:
 		// Weak signs do not count against software known to be used by people.
-		return false, ""
+		return false, "", steps + len(ua)
 	case weak:
-		return true, ""
+		return true, "", steps + len(ua)
 	}
+	steps += len(ua)
 	for _, shape := range headerShapes {
+		steps += len(ua)
 		if shape(ua) {
-			return true, ""
+			return true, "", steps
 		}
 	}
-	return false, ""
+	// What is left has no sign of automation. It is a person's software if
+	// it reads as one: a platform or engine of people's software. Anything
+	// else (a bare "Name/1.0", free text) is not how people's software
+	// introduces itself.
+	return !platform, "", steps
 }
 
 // outranks reports whether n names a client better than o, both having
@@ -412,18 +498,6 @@ func (n *needle) matchAt(ua string, i int) int {
 		return n.shape(ua, i, end)
 	}
 	return end
-}
-
-// inAndroidComment reports whether position i lies in a parenthesised
-// comment after the word "Android", where Android puts the device model.
-// Manufacturers name phones "Cubot", "M BOT 60", "Spider", and those names
-// say nothing about automation.
-func inAndroidComment(ua string, i int) bool {
-	open := strings.LastIndexByte(ua[:i], '(')
-	if open < 0 || strings.IndexByte(ua[open:i], ')') >= 0 {
-		return false
-	}
-	return indexFold(ua[open:i], "android") >= 0
 }
 
 // hasPrefixFold reports whether s begins with lower, ignoring ASCII case in s.
