@@ -1,39 +1,59 @@
 // Package botdetect decides from a User-Agent header whether a client is an
 // automated one (a bot, which the robots_txt handler holds to robots.txt) or a
-// person's browser (which is never held to it).
+// person's software (which is never held to it).
 //
-// Classify takes these decisions in order and stops at the first that applies:
+// It recognises people's software by its grammar and automation by generic
+// markers, so that a crawler, library or monitor nobody has listed yet is
+// still a bot. Classify takes these decisions in order and stops at the
+// first that applies:
 //
 //  1. A header that contains one of the operator's extra human markers is a
 //     human. This is the escape hatch for a trusted monitor or an in-house
 //     tool, so it wins over everything else.
 //  2. An empty header is a bot: every browser sends one.
-//  3. A header that contains one of the operator's extra bot markers is a bot.
-//  4. A header that names a known crawler is a bot, and Classify reports the
-//     crawler's canonical name (the spelling its operator documents).
-//  5. A header that contains a generic sign of automation is a bot: a crawler
-//     word ("bot", "crawler", "spider", ...), an HTTP client library or a
-//     command-line tool (curl, python-requests, okhttp, ...), a headless
-//     browser, a monitoring or testing service, or the product token of
-//     another automated service, such as a link checker, a marketing tool or
-//     a security scanner ("Klaviyo/1.0", "LinkTiger"). Weaker signs (a contact
-//     URL or e-mail address, "compatible; SomeName", a header that is only a
-//     lowercase "name/version") count only when the header does not name
-//     software that people use, such as a podcast app or a media player.
-//  6. Anything else is a human.
+//  3. A header that names a known crawler is a bot, and Classify reports the
+//     crawler's canonical name (the spelling its operator documents). These
+//     names label logs and metrics; recall does not depend on them, since
+//     the generic rules below catch nearly all of those crawlers too.
+//  4. A header that contains one of the operator's extra bot markers, or a
+//     generic marker of automation, is a bot: a word of automation inside
+//     any token ("bot", "crawl", "spider", "scan", "fetch", "monitor",
+//     "probe", "check", "(... Agent)", ...), an HTTP library, command-line
+//     tool or language runtime ("python-requests", "CPython/", "Go-http-client",
+//     "Java/", "okhttp", "Dart/", "libwww", "curl", "Wget", ...), a Go build
+//     target written "linux/amd64", a headless browser, or the product token
+//     of an automated service. A marker inside the name of people's software
+//     (a "Cubot" phone, "Safari Technology Preview") or inside an Android
+//     device comment does not count.
+//  5. A header longer than maxScan (2 KiB) is a bot: no person's software
+//     sends one (the longest in the data set is 681 bytes). Only its first
+//     maxScan bytes are read, which bounds the cost of a crafted header.
+//  6. A weak marker (a contact URL or e-mail address, "compatible; SomeName"
+//     where a browser would put its engine or platform) makes a bot, unless
+//     the header names software people use.
+//  7. A header that is a bare lowercase "name/version" is a library.
+//  8. What is left is a human only if it reads as people's software: it
+//     names a platform, device or engine of people's software (Windows,
+//     Macintosh, X11, Linux, Android, iPhone, CPU OS, Tizen, SMART-TV,
+//     AppleWebKit, Gecko, Trident, Presto, CFNetwork/Darwin for iOS and
+//     macOS apps, Dalvik for Android apps, MIDP/CLDC for feature phones, ...),
+//     or the family of a browser, mail client, media player or podcast app.
+//     Anything else is a bot: a bare "Name/1.0" product with no platform,
+//     free text, a domain name.
 //
 // The errors are not symmetric. A bot taken for a person merely escapes
 // robots.txt, which is what happens without this module; a person taken for a
-// bot gets a 403 for a page they were entitled to see. So every rule here is
-// written to avoid false positives first: words are matched at word
-// boundaries where a bare substring would hit product or device names (a
-// "Cubot" phone, "Safari Technology Preview"), library names count only where
-// they name the client itself rather than a component an app mentions, and
-// generic words inside an Android device model are ignored.
+// bot gets a 403 for a page they were entitled to see. So markers are matched
+// at word boundaries where a bare substring would hit product or device names,
+// library names count only where they name the client itself rather than a
+// component an app mentions, and an addition to a browser header counts only
+// when it carries a marker: browsers, in-app browsers and Electron apps append
+// names of their own far too often for an unknown trailing name to mean a bot.
 //
 // The rules are plain data (see tables.go), matched case-insensitively (ASCII
-// only, for the operator's markers too) in one pass over the header, without
-// allocating.
+// only, for the operator's markers too) in one pass over at most maxScan bytes
+// of the header, without allocating. Every check that looks around a match
+// looks at most maxLabel bytes, so the work is linear in the header length.
 package botdetect
 
 import (
