@@ -203,6 +203,13 @@ func compileTables() []needle {
 		n.skipAndroid = true
 		ns = append(ns, n)
 	}
+	for _, sh := range shapedSigns {
+		n := parsePattern(sh.match)
+		n.kind = kindGeneric
+		n.skipAndroid = true
+		n.shape = sh.shape
+		ns = append(ns, n)
+	}
 	for _, list := range [][]string{toolNames, automatedServices} {
 		for _, p := range list {
 			n := parsePattern(p)
@@ -213,6 +220,12 @@ func compileTables() []needle {
 	for _, p := range humanProducts {
 		n := parsePattern(p)
 		n.kind = kindVeto
+		ns = append(ns, n)
+	}
+	for _, sh := range mozillaShapes {
+		n := parsePattern(sh.match)
+		n.kind = kindPlatform
+		n.shape = sh.shape
 		ns = append(ns, n)
 	}
 	for _, list := range [][]string{platformWords, peopleSoftware} {

@@ -188,7 +188,8 @@ var genericWords = []string{
 	// injection probes.
 	"useragent", "user_agent", "user agent|", "{{", "${",
 	// More words of automation, and "(Name Agent)" appended to a header.
-	"probe", "census", "|agent)", "harvest", "parser|", "|sniff",
+	"probe", "census", "harvest", "parser|", "|sniff", "translate", "survey",
+	"; www.", ";www.", // a home page in the platform comment
 }
 
 // toolNames are HTTP libraries, command-line tools, test and monitoring
@@ -196,7 +197,7 @@ var genericWords = []string{
 // as the leading product: "MyApp/1.0 ... okhttp/4.9" is an app a person uses.
 var toolNames = []string{
 	// Libraries and command-line clients
-	"^python", "|cpython", "|pypy/", "|dart/", "|dart:io", "|deno/", "|bun/", "|jdk", "|openjdk",
+	".js/", "|node/", "^python", "|cpython", "|pypy/", "|dart/", "|dart:io", "|deno/", "|bun/", "|jdk", "|openjdk",
 	"|urllib", "^go ", "^node", "node.js", "undici", "^php", "^perl", "^ruby",
 	"|lwp-", "lwp::", "guzzlehttp", "rest-client", "reqwest/", "|ureq/",
 	"^java", "commons-httpclient", "httpasyncclient", "^ahc/", "asynchttp",
@@ -453,6 +454,18 @@ var automatedServices = []string{
 	"zoom marketplace",                   // Zoom Marketplace link fetcher
 }
 
+// shapedSigns are generic signs of automation whose word needs a look at
+// its neighbours.
+var shapedSigns = []struct {
+	match string
+	shape func(ua string, start, end int) int
+}{
+	// "Agent" as a word of its own or the end of a camel-case name
+	// ("ThousandEyes Agent", "GomezAgent", "ips-agent"), but not the
+	// "User-Agent" of a pasted header or "Magenta".
+	{"agent", agentWord},
+}
+
 // weakSigns are signs of automation that some human software shows too: a
 // podcast app that gives its home page, a media player that says
 // "compatible". They count only when the header names no human software
@@ -669,7 +682,7 @@ var platformWords = []string{
 	"|appletv", "|apple tv", "|googletv", "|netcast", "|mobile|", "|tablet",
 	"|windows phone", "|iemobile", "|wap", "|maui", "|win7", "|win8", "|win10", "|win11",
 	"|watch os", "|roku", "|vizio", "|docomo", "|kddi", "|softbank", "|vodafone/",
-	"|nokia", "|samsung", "|sonyericsson", "|ps vita", "|ps4", "|ps5",
+	"|nokia", "|samsung", "|sonyericsson", "|ps vita", "|ps4", "|ps5", "|palmos", "|webtv",
 	// Engines and the runtimes of apps on people's devices
 	"applewebkit", "|gecko", "|khtml", "|presto/", "|trident/", "|msie", "|goanna/",
 	"|cfnetwork/", "|darwin/", "|dalvik/", "|cronet", "|exoplayer", "|applecoremedia",
@@ -677,11 +690,39 @@ var platformWords = []string{
 	"|polaris", "|dolfin", "|jasmine/",
 }
 
+// mozillaShapes are the Mozilla grammar: "Mozilla/<version>" followed by a
+// comment or a language tag, or nothing ("Mozilla/4.0 (compatible; MSIE
+// 6.0; ...)", "Mozilla/4.7 [en] (X11; U; Linux)"). "Mozilla/5.0
+// SomeTool/1.0" borrows the word without the grammar and is judged by the
+// rest of the header.
+var mozillaShapes = []struct {
+	match string
+	shape func(ua string, start, end int) int
+}{
+	{"|mozilla/", mozillaGrammar},
+}
+
+// mozillaGrammar accepts "Mozilla/" followed by a version and then a
+// comment, a language tag or the end of the header.
+func mozillaGrammar(ua string, _, end int) int {
+	i, lim := end, limit(ua, end)
+	for i < lim && (isDigit(ua[i]) || ua[i] == '.') {
+		i++
+	}
+	if i == end {
+		return -1
+	}
+	if i < len(ua) && ua[i] == ' ' {
+		i++
+	}
+	return yes(i == len(ua) || ua[i] == '(' || ua[i] == '[', end)
+}
+
 // peopleSoftware are the browsers, mail clients, media players and office
 // software whose headers name no platform ("Opera/9.80", "Lynx/2.8.9",
 // "VLC/3.0.21 LibVLC/3.0.21"), by product family.
 var peopleSoftware = []string{
-	"|opera", "|mozilla/", "|chrome/", "|chromium/", "|safari/", "|firefox/",
+	"|opera", "|konqueror", "|chrome/", "|chromium/", "|safari/", "|firefox/",
 	"|lynx/", "|links ", "|elinks", "|w3m/", "|dillo/", "|netsurf/", "|mosaic",
 	"|ucweb", "|ucbrowser", "|browser|",
 	"|microsoft office", "|outlook", "|thunderbird", "|ms-office",
@@ -692,4 +733,25 @@ var peopleSoftware = []string{
 	// The families of apps people use: mail, podcasts, radio and music players.
 	"mail", "|pod", "pod|", "cast|", "casts|", "radio", "music", "player", "episode",
 	"stream|", ".fm|", "|fm/", "|tv|", "tpapi",
+}
+
+// agentWord accepts "agent" that starts a word, or that starts the last
+// part of a camel-case name ("GomezAgent"), and is not the "agent" of
+// "User-Agent" or "masking-agent".
+func agentWord(ua string, start, end int) int {
+	if start > 0 {
+		prev := ua[start-1]
+		switch {
+		case !isAlnum(prev):
+			for _, w := range []string{"user", "masking"} {
+				if start > len(w) && hasPrefixFold(ua[start-1-len(w):], w) {
+					return -1
+				}
+			}
+		case ua[start] == 'A' && isLower(prev):
+		default:
+			return -1
+		}
+	}
+	return yes(end == len(ua) || !isLetter(ua[end]), end)
 }
