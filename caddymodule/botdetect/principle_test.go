@@ -39,6 +39,12 @@ func TestGeneralises(t *testing.T) {
 		{"invented headless browser", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/140.0.0.0 Safari/537.36", true},
 		{"invented free text", "Internet measurement study, contact research team", true},
 		{"invented Java client", "Zephyrine/1.0 Java/21.0.2", true},
+		{"invented camel-case agent", "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/139.0.0.0 Safari/537.36 VerimonAgent/2.1", true},
+		{"invented hyphenated agent", "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0 perf-agent", true},
+		{"invented product borrowing Mozilla/5.0", "Mozilla/5.0 Quibbler/0.3", true},
+		{"invented Node library", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 marmot.js/2.0.1", true},
+		{"invented Node tool", "gizmo-cli/3.2.0 node/v22.3.0 linux x64", true},
+		{"home page in the platform comment", "Mozilla/5.0 (compatible; MSIE 9.0; Windows NT 6.1; www.examplewatch.example)", true},
 		{"invented agent appended to a browser", "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15 (Sentinelo Agent)", true},
 
 		// Invented people's software: new browsers, in-app browsers,
@@ -55,6 +61,10 @@ func TestGeneralises(t *testing.T) {
 		{"new smart-TV browser", "Mozilla/5.0 (SMART-TV; Linux; Tizen 9.0) AppleWebKit/537.36 (KHTML, like Gecko) Version/9.0 TV Safari/537.36", false},
 		{"new mail client", "Quokkamail/2.1 (Windows NT 10.0; Win64; x64)", false},
 		{"new podcast player", "Podlark/1.4.2", false},
+		{"webview library named Agent", "Mozilla/5.0 (Linux; Android 13; SM-A536B Build/TP1A.220624.014; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/120.0.0.0 Mobile Safari/537.36 AgentWeb/5.0.0", false},
+		{"TV with the MagentaTV name", "Mozilla/5.0 (Linux; Android 12; MagentaTV Stick Build/STTE.230319.008; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/120.0.0.0 Safari/537.36", false},
+		{"old Netscape", "Mozilla/4.7 [en] (X11; U; Linux 2.4.2 i686)", false},
+		{"new media renderer", "Lumiplay/2.3 DLNADOC/1.50 UPnP/1.0", false},
 		{"phone named like a bot", "Mozilla/5.0 (Linux; Android 14; ROBOT X9 Build/UP1A) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Mobile Safari/537.36", false},
 	} {
 		if bot, _ := c.Classify(tt.ua); bot != tt.bot {

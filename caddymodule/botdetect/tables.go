@@ -683,6 +683,7 @@ var platformWords = []string{
 	"|windows phone", "|iemobile", "|wap", "|maui", "|win7", "|win8", "|win10", "|win11",
 	"|watch os", "|roku", "|vizio", "|docomo", "|kddi", "|softbank", "|vodafone/",
 	"|nokia", "|samsung", "|sonyericsson", "|ps vita", "|ps4", "|ps5", "|palmos", "|webtv",
+	"|dlna", "|upnp", "|airplay", "|nettv", "|ce-html",
 	// Engines and the runtimes of apps on people's devices
 	"applewebkit", "|gecko", "|khtml", "|presto/", "|trident/", "|msie", "|goanna/",
 	"|cfnetwork/", "|darwin/", "|dalvik/", "|cronet", "|exoplayer", "|applecoremedia",
