@@ -76,7 +76,18 @@ type Classifier struct {
 	buckets [numClasses * numClasses]span
 	probes  []probe
 
+	// plat is the same kind of index for the words of people's software
+	// (kindPlatform), read in a second pass only when no sign of
+	// automation decided, and only up to the first match: a browser's
+	// header matches at its first byte ("Mozilla/5.0 (").
+	plat platIndex
+
 	hasHumans bool // needles starts with the operator's extra human markers
+}
+
+type platIndex struct {
+	buckets [numClasses * numClasses]span
+	probes  []probe
 }
 
 // span is a bucket: its probes, and in next the byte classes (folded to
@@ -268,11 +279,23 @@ func parsePattern(p string) needle {
 // bytes. A one-byte needle (possible only from the operator's lists) goes in
 // every bucket of its first byte.
 func (c *Classifier) index() {
+	// "android" stays in the first pass, which needs it to recognise an
+	// Android device comment.
+	c.buckets, c.probes = buildIndex(c.needles, func(n *needle) bool { return n.kind != kindPlatform || n.android })
+	c.plat.buckets, c.plat.probes = buildIndex(c.needles, func(n *needle) bool { return n.kind == kindPlatform })
+}
+
+// buildIndex indexes the needles for which keep is true.
+func buildIndex(needles []needle, keep func(n *needle) bool) (buckets [numClasses * numClasses]span, probes []probe) {
 	var lists [numClasses * numClasses][]probe
 	var next [numClasses * numClasses]uint32
-	for i, n := range c.needles {
+	for i := range needles {
+		n := &needles[i]
 		if i > 1<<16-1 {
 			panic("botdetect: too many patterns")
+		}
+		if !keep(n) {
+			continue
 		}
 		var p probe
 		p.needle = uint16(i)
@@ -293,13 +316,53 @@ func (c *Classifier) index() {
 		next[c0*numClasses+c1] |= followBits(n.text)
 	}
 	for p, l := range lists {
-		lo := len(c.probes)
-		c.probes = append(c.probes, l...)
-		if len(c.probes) > 1<<16-1 {
+		lo := len(probes)
+		probes = append(probes, l...)
+		if len(probes) > 1<<16-1 {
 			panic("botdetect: too many patterns")
 		}
-		c.buckets[p] = span{uint16(lo), uint16(len(c.probes)), next[p]}
+		buckets[p] = span{uint16(lo), uint16(len(probes)), next[p]}
 	}
+	return buckets, probes
+}
+
+// readsAsPeople reports whether ua names a platform, device or engine of
+// people's software, or the family of a browser or app (a kindPlatform
+// needle), and the steps it took. It stops at the first match.
+func (c *Classifier) readsAsPeople(ua string) (bool, int) {
+	steps := 0
+	var win uint64
+	for j := 0; j < len(ua) && j < 8; j++ {
+		win |= uint64(lowerOf[ua[j]]) << (8 * j)
+	}
+	for i := 0; i < len(ua); i++ {
+		steps++
+		if i > 0 {
+			win >>= 8
+			if i+7 < len(ua) {
+				win |= uint64(lowerOf[ua[i+7]]) << 56
+			}
+		}
+		b := c.plat.buckets[int(classOf[byte(win)])*numClasses+int(classOf[byte(win>>8)])]
+		if b.next&(1<<(classOf[byte(win>>16)]&15)) == 0 || b.next&(1<<(16+classOf[byte(win>>24)]&15)) == 0 {
+			continue
+		}
+		for _, p := range c.plat.probes[b.lo:b.hi] {
+			steps++
+			if win&p.mask != p.bits {
+				continue
+			}
+			n := &c.needles[p.needle]
+			steps += len(n.text)
+			if n.shape != nil {
+				steps += shapeSteps
+			}
+			if n.matchAt(ua, i) >= 0 {
+				return true, steps
+			}
+		}
+	}
+	return false, steps
 }
 
 // maxScan is how much of a header Classify reads. Browsers send a few
@@ -336,12 +399,11 @@ func (c *Classifier) classify(ua string) (bot bool, name string, steps int) {
 		ua = ua[:maxScan]
 	}
 	var (
-		extra    bool
-		weak     bool
-		platform bool
-		known    = -1 // index of the best known-crawler needle
-		signs    spans
-		vetoes   spans
+		extra  bool
+		weak   bool
+		known  = -1 // index of the best known-crawler needle
+		signs  spans
+		vetoes spans
 		// The innermost parenthesised comment open at the current
 		// position, and the comment in which "android" was last seen.
 		open       = -1
@@ -391,10 +453,6 @@ func (c *Classifier) classify(ua string) (bot bool, name string, steps int) {
 				if noMoreSign {
 					continue
 				}
-			case kindPlatform:
-				if platform && !n.android {
-					continue
-				}
 			}
 			steps += len(n.text)
 			if n.shape != nil {
@@ -424,9 +482,8 @@ func (c *Classifier) classify(ua string) (bot bool, name string, steps int) {
 				}
 			case kindWeak:
 				weak = true
-			case kindPlatform:
-				platform = true
-				if n.android && open >= 0 {
+			case kindPlatform: // only "android" is in this pass
+				if open >= 0 {
 					androidIn = open
 				}
 			}
@@ -456,7 +513,8 @@ func (c *Classifier) classify(ua string) (bot bool, name string, steps int) {
 	// it reads as one: a platform or engine of people's software. Anything
 	// else (a bare "Name/1.0", free text) is not how people's software
 	// introduces itself.
-	return !platform, "", steps
+	people, n := c.readsAsPeople(ua)
+	return !people, "", steps + n
 }
 
 // outranks reports whether n names a client better than o, both having

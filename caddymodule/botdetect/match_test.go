@@ -16,13 +16,15 @@ func (c *Classifier) eachMatch(ua string, f func(ni int)) {
 				win |= uint64(lowerOf[ua[i+7]]) << 56
 			}
 		}
-		b := c.buckets[int(classOf[byte(win)])*numClasses+int(classOf[byte(win>>8)])]
-		for _, p := range c.probes[b.lo:b.hi] {
-			if win&p.mask != p.bits {
-				continue
-			}
-			if c.needles[p.needle].matchAt(ua, i) >= 0 {
-				f(int(p.needle))
+		k := int(classOf[byte(win)])*numClasses + int(classOf[byte(win>>8)])
+		for _, ps := range [][]probe{c.probes[c.buckets[k].lo:c.buckets[k].hi], c.plat.probes[c.plat.buckets[k].lo:c.plat.buckets[k].hi]} {
+			for _, p := range ps {
+				if win&p.mask != p.bits {
+					continue
+				}
+				if c.needles[p.needle].matchAt(ua, i) >= 0 {
+					f(int(p.needle))
+				}
 			}
 		}
 	}
