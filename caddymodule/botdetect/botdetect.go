@@ -52,7 +52,9 @@
 //
 // The rules are plain data (see tables.go), matched case-insensitively (ASCII
 // only, for the operator's markers too) in one pass over at most maxScan bytes
-// of the header, without allocating. Every check that looks around a match
+// of the header, without allocating; the words of step 8 are looked for in a
+// second pass, only when steps 1-7 did not decide, which stops at the first
+// match (for a browser, its first byte). Every check that looks around a match
 // looks at most maxLabel bytes, so the work is linear in the header length.
 package botdetect
 
