@@ -39,6 +39,7 @@ func TestGeneralises(t *testing.T) {
 		{"invented headless browser", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/140.0.0.0 Safari/537.36", true},
 		{"invented free text", "Internet measurement study, contact research team", true},
 		{"invented Java client", "Zephyrine/1.0 Java/21.0.2", true},
+		{"invented compatible crawler", "Mozilla/5.0 (compatible; Lantern/2.4; Windows NT 10.0)", true},
 		{"invented camel-case agent", "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/139.0.0.0 Safari/537.36 VerimonAgent/2.1", true},
 		{"invented hyphenated agent", "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0 perf-agent", true},
 		{"invented product borrowing Mozilla/5.0", "Mozilla/5.0 Quibbler/0.3", true},
@@ -65,6 +66,7 @@ func TestGeneralises(t *testing.T) {
 		{"TV with the MagentaTV name", "Mozilla/5.0 (Linux; Android 12; MagentaTV Stick Build/STTE.230319.008; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/120.0.0.0 Safari/537.36", false},
 		{"old Netscape", "Mozilla/4.7 [en] (X11; U; Linux 2.4.2 i686)", false},
 		{"new media renderer", "Lumiplay/2.3 DLNADOC/1.50 UPnP/1.0", false},
+		{"browser customised with an organisation's name", "Mozilla/5.0 (compatible; AcmeCollegeDesktop; Windows NT 10.0; Win64; x64; Trident/7.0; rv:11.0) like Gecko", false},
 		{"phone named like a bot", "Mozilla/5.0 (Linux; Android 14; ROBOT X9 Build/UP1A) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Mobile Safari/537.36", false},
 	} {
 		if bot, _ := c.Classify(tt.ua); bot != tt.bot {

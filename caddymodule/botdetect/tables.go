@@ -571,12 +571,39 @@ func compatibleNotBrowser(ua string, _, end int) int {
 	if i == len(ua) || !isLetter(ua[i]) {
 		return -1
 	}
-	for _, b := range compatibleBrowsers {
-		if lowerOf[ua[i]] == b[0] && hasPrefixFold(ua[i:], b) && (len(ua) == i+len(b) || !isLetter(ua[i+len(b)])) {
+	if compatibleBrowserAt(ua, i) {
+		return -1
+	}
+	// A name without a version before the browser's own platform
+	// ("compatible; StaffsStudentImage; Windows NT 6.3; ...") is a
+	// customised browser; a crawler gives its version or address
+	// ("compatible; ExampleBot/1.0; +https://...").
+	j, lim := i, limit(ua, i)
+	for j < lim && (isAlnum(ua[j]) || ua[j] == '-' || ua[j] == '_' || ua[j] == '.') {
+		j++
+	}
+	if j < len(ua) && ua[j] == ';' {
+		for j++; j < lim && ua[j] == ' '; j++ {
+		}
+		if compatibleBrowserAt(ua, j) {
 			return -1
 		}
 	}
 	return end
+}
+
+// compatibleBrowserAt reports whether one of compatibleBrowsers starts at
+// ua[i:] as a word.
+func compatibleBrowserAt(ua string, i int) bool {
+	if i >= len(ua) {
+		return false
+	}
+	for _, b := range compatibleBrowsers {
+		if lowerOf[ua[i]] == b[0] && hasPrefixFold(ua[i:], b) && (len(ua) == i+len(b) || !isLetter(ua[i+len(b)])) {
+			return true
+		}
+	}
+	return false
 }
 
 // httpInName accepts an "http" that is part of a product name ("akka-http",
@@ -683,7 +710,7 @@ var platformWords = []string{
 	"|windows phone", "|iemobile", "|wap", "|maui", "|win7", "|win8", "|win10", "|win11",
 	"|watch os", "|roku", "|vizio", "|docomo", "|kddi", "|softbank", "|vodafone/",
 	"|nokia", "|samsung", "|sonyericsson", "|ps vita", "|ps4", "|ps5", "|palmos", "|webtv",
-	"|dlna", "|upnp", "|airplay", "|nettv", "|ce-html",
+	"|dlna", "|upnp", "|airplay", "|nettv", "|ce-html", "|cellphone",
 	// Engines and the runtimes of apps on people's devices
 	"applewebkit", "|gecko", "|khtml", "|presto/", "|trident/", "|msie", "|goanna/",
 	"|cfnetwork/", "|darwin/", "|dalvik/", "|cronet", "|exoplayer", "|applecoremedia",
@@ -723,7 +750,7 @@ func mozillaGrammar(ua string, _, end int) int {
 // software whose headers name no platform ("Opera/9.80", "Lynx/2.8.9",
 // "VLC/3.0.21 LibVLC/3.0.21"), by product family.
 var peopleSoftware = []string{
-	"|opera", "|konqueror", "|chrome/", "|chromium/", "|safari/", "|firefox/",
+	"|opera", "|opr/", "|konqueror", "|chrome/", "|chromium/", "|safari/", "|firefox/",
 	"|lynx/", "|links ", "|elinks", "|w3m/", "|dillo/", "|netsurf/", "|mosaic",
 	"|ucweb", "|ucbrowser", "|browser|",
 	"|microsoft office", "|outlook", "|thunderbird", "|ms-office",
