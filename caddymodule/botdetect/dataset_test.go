@@ -36,11 +36,11 @@ const datasetPath = "shared/data/useragents-labeled.jsonl.gz"
 // rules were not written from (see TestDatasetGroupedCV).
 const (
 	minCuratedRecall   = 0.99
-	maxCuratedFPRate   = 0.00105 // the 0.1 % target, less than one row of slack
-	minCVRecall        = 0.955   // pooled over the held-out folds
-	minCVFoldRecall    = 0.93    // every fold
-	maxCVFPRate        = 0.0015  // pooled
-	maxCVFoldFPRate    = 0.14    // every fold: see BENCHMARKS.md, the small folds hold the long tail of apps
+	maxCuratedFPRate   = 0.001  // the project's target
+	minCVRecall        = 0.955  // pooled over the held-out folds
+	minCVFoldRecall    = 0.93   // every fold
+	maxCVFPRate        = 0.0015 // pooled
+	maxCVFoldFPRate    = 0.14   // every fold: see BENCHMARKS.md, the small folds hold the long tail of apps
 	cvFolds            = 5
 	disputedPath       = "testdata/disputed.txt"
 	maxDisputedRows    = 200 // a dispute is an exception, not a way to tune
