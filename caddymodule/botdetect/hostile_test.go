@@ -55,7 +55,7 @@ func TestClassifyLinear(t *testing.T) {
 	// stepsPerByte bounds the steps per byte read: one for the byte, and
 	// the candidates of its bucket with their lengths and shape windows.
 	// It is a constant of the tables, not of the header.
-	const stepsPerByte = 200
+	const stepsPerByte = 100
 	shapes := append(hostileShapes, struct {
 		name  string
 		build func(n int) string
