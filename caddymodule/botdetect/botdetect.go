@@ -1,39 +1,61 @@
 // Package botdetect decides from a User-Agent header whether a client is an
 // automated one (a bot, which the robots_txt handler holds to robots.txt) or a
-// person's browser (which is never held to it).
+// person's software (which is never held to it).
 //
-// Classify takes these decisions in order and stops at the first that applies:
+// It recognises people's software by its grammar and automation by generic
+// markers, so that a crawler, library or monitor nobody has listed yet is
+// still a bot. Classify takes these decisions in order and stops at the
+// first that applies:
 //
 //  1. A header that contains one of the operator's extra human markers is a
 //     human. This is the escape hatch for a trusted monitor or an in-house
 //     tool, so it wins over everything else.
 //  2. An empty header is a bot: every browser sends one.
-//  3. A header that contains one of the operator's extra bot markers is a bot.
-//  4. A header that names a known crawler is a bot, and Classify reports the
-//     crawler's canonical name (the spelling its operator documents).
-//  5. A header that contains a generic sign of automation is a bot: a crawler
-//     word ("bot", "crawler", "spider", ...), an HTTP client library or a
-//     command-line tool (curl, python-requests, okhttp, ...), a headless
-//     browser, a monitoring or testing service, or the product token of
-//     another automated service, such as a link checker, a marketing tool or
-//     a security scanner ("Klaviyo/1.0", "LinkTiger"). Weaker signs (a contact
-//     URL or e-mail address, "compatible; SomeName", a header that is only a
-//     lowercase "name/version") count only when the header does not name
-//     software that people use, such as a podcast app or a media player.
-//  6. Anything else is a human.
+//  3. A header that names a known crawler is a bot, and Classify reports the
+//     crawler's canonical name (the spelling its operator documents). These
+//     names label logs and metrics; recall does not depend on them, since
+//     the generic rules below catch nearly all of those crawlers too.
+//  4. A header that contains one of the operator's extra bot markers, or a
+//     generic marker of automation, is a bot: a word of automation inside
+//     any token ("bot", "crawl", "spider", "scan", "fetch", "monitor",
+//     "probe", "check", "(... Agent)", ...), an HTTP library, command-line
+//     tool or language runtime ("python-requests", "CPython/", "Go-http-client",
+//     "Java/", "okhttp", "Dart/", "libwww", "curl", "Wget", ...), a Go build
+//     target written "linux/amd64", a headless browser, or the product token
+//     of an automated service. A marker inside the name of people's software
+//     (a "Cubot" phone, "Safari Technology Preview") or inside an Android
+//     device comment does not count.
+//  5. A header longer than maxScan (2 KiB) is a bot: no person's software
+//     sends one (the longest in the data set is 681 bytes). Only its first
+//     maxScan bytes are read, which bounds the cost of a crafted header.
+//  6. A weak marker (a contact URL or e-mail address, "compatible; SomeName"
+//     where a browser would put its engine or platform) makes a bot, unless
+//     the header names software people use.
+//  7. A header that is a bare lowercase "name/version" is a library.
+//  8. What is left is a human only if it reads as people's software: it
+//     names a platform, device or engine of people's software (Windows,
+//     Macintosh, X11, Linux, Android, iPhone, CPU OS, Tizen, SMART-TV,
+//     AppleWebKit, Gecko, Trident, Presto, CFNetwork/Darwin for iOS and
+//     macOS apps, Dalvik for Android apps, MIDP/CLDC for feature phones, ...),
+//     or the family of a browser, mail client, media player or podcast app.
+//     Anything else is a bot: a bare "Name/1.0" product with no platform,
+//     free text, a domain name.
 //
 // The errors are not symmetric. A bot taken for a person merely escapes
 // robots.txt, which is what happens without this module; a person taken for a
-// bot gets a 403 for a page they were entitled to see. So every rule here is
-// written to avoid false positives first: words are matched at word
-// boundaries where a bare substring would hit product or device names (a
-// "Cubot" phone, "Safari Technology Preview"), library names count only where
-// they name the client itself rather than a component an app mentions, and
-// generic words inside an Android device model are ignored.
+// bot gets a 403 for a page they were entitled to see. So markers are matched
+// at word boundaries where a bare substring would hit product or device names,
+// library names count only where they name the client itself rather than a
+// component an app mentions, and an addition to a browser header counts only
+// when it carries a marker: browsers, in-app browsers and Electron apps append
+// names of their own far too often for an unknown trailing name to mean a bot.
 //
 // The rules are plain data (see tables.go), matched case-insensitively (ASCII
-// only, for the operator's markers too) in one pass over the header, without
-// allocating.
+// only, for the operator's markers too) in one pass over at most maxScan bytes
+// of the header, without allocating; the words of step 8 are looked for in a
+// second pass, only when steps 1-7 did not decide, which stops at the first
+// match (for a browser, its first byte). Every check that looks around a match
+// looks at most maxLabel bytes, so the work is linear in the header length.
 package botdetect
 
 import (
@@ -56,7 +78,18 @@ type Classifier struct {
 	buckets [numClasses * numClasses]span
 	probes  []probe
 
+	// plat is the same kind of index for the words of people's software
+	// (kindPlatform), read in a second pass only when no sign of
+	// automation decided, and only up to the first match: a browser's
+	// header matches at its first byte ("Mozilla/5.0 (").
+	plat platIndex
+
 	hasHumans bool // needles starts with the operator's extra human markers
+}
+
+type platIndex struct {
+	buckets [numClasses * numClasses]span
+	probes  []probe
 }
 
 // span is a bucket: its probes, and in next the byte classes (folded to
@@ -90,12 +123,13 @@ type probe struct {
 type kind uint8
 
 const (
-	kindHuman   kind = iota // operator's extra human marker
-	kindExtra               // operator's extra bot marker
-	kindKnown               // a known crawler, with a name
-	kindGeneric             // a generic sign of automation
-	kindWeak                // a sign of automation that human software shows now and then
-	kindVeto                // human software whose header shows a sign of automation
+	kindHuman    kind = iota // operator's extra human marker
+	kindExtra                // operator's extra bot marker
+	kindKnown                // a known crawler, with a name
+	kindGeneric              // a generic sign of automation
+	kindWeak                 // a sign of automation that human software shows now and then
+	kindVeto                 // human software whose header shows a sign of automation
+	kindPlatform             // a word of the grammar of people's software (a platform, an engine)
 )
 
 // needle is one compiled rule: a lowercase string and where it may match.
@@ -109,6 +143,7 @@ type needle struct {
 	edgeAfter   bool                                // the byte after must not be alphanumeric
 	shape       func(ua string, start, end int) int // where the sign ends, or -1
 	skipAndroid bool                                // ignore matches inside an Android device comment
+	android     bool                                // this is the word "android", which opens a device comment
 }
 
 // New returns a classifier. extraBots are case-insensitive substrings that mark a
@@ -116,6 +151,12 @@ type needle struct {
 // (they win over everything, e.g. an uptime monitor the operator trusts). Empty
 // strings are ignored.
 func New(extraBots, extraHumans []string) *Classifier {
+	return newWith(extraBots, extraHumans, builtin)
+}
+
+// newWith is New with the built-in rules replaced by table (a subset of
+// builtin, for the grouped cross-validation in the tests).
+func newWith(extraBots, extraHumans []string, table []needle) *Classifier {
 	c := new(Classifier)
 	// The human markers go first; Exempt relies on it.
 	for _, s := range extraHumans {
@@ -129,7 +170,7 @@ func New(extraBots, extraHumans []string) *Classifier {
 			c.needles = append(c.needles, needle{text: asciiLower(s), kind: kindExtra})
 		}
 	}
-	c.needles = append(c.needles, builtin...)
+	c.needles = append(c.needles, table...)
 	c.index()
 	return c
 }
@@ -175,6 +216,13 @@ func compileTables() []needle {
 		n.skipAndroid = true
 		ns = append(ns, n)
 	}
+	for _, sh := range shapedSigns {
+		n := parsePattern(sh.match)
+		n.kind = kindGeneric
+		n.skipAndroid = true
+		n.shape = sh.shape
+		ns = append(ns, n)
+	}
 	for _, list := range [][]string{toolNames, automatedServices} {
 		for _, p := range list {
 			n := parsePattern(p)
@@ -186,6 +234,20 @@ func compileTables() []needle {
 		n := parsePattern(p)
 		n.kind = kindVeto
 		ns = append(ns, n)
+	}
+	for _, sh := range mozillaShapes {
+		n := parsePattern(sh.match)
+		n.kind = kindPlatform
+		n.shape = sh.shape
+		ns = append(ns, n)
+	}
+	for _, list := range [][]string{platformWords, peopleSoftware} {
+		for _, p := range list {
+			n := parsePattern(p)
+			n.kind = kindPlatform
+			n.android = n.text == "android"
+			ns = append(ns, n)
+		}
 	}
 	return ns
 }
@@ -219,11 +281,23 @@ func parsePattern(p string) needle {
 // bytes. A one-byte needle (possible only from the operator's lists) goes in
 // every bucket of its first byte.
 func (c *Classifier) index() {
+	// "android" stays in the first pass, which needs it to recognise an
+	// Android device comment.
+	c.buckets, c.probes = buildIndex(c.needles, func(n *needle) bool { return n.kind != kindPlatform || n.android })
+	c.plat.buckets, c.plat.probes = buildIndex(c.needles, func(n *needle) bool { return n.kind == kindPlatform })
+}
+
+// buildIndex indexes the needles for which keep is true.
+func buildIndex(needles []needle, keep func(n *needle) bool) (buckets [numClasses * numClasses]span, probes []probe) {
 	var lists [numClasses * numClasses][]probe
 	var next [numClasses * numClasses]uint32
-	for i, n := range c.needles {
+	for i := range needles {
+		n := &needles[i]
 		if i > 1<<16-1 {
 			panic("botdetect: too many patterns")
+		}
+		if !keep(n) {
+			continue
 		}
 		var p probe
 		p.needle = uint16(i)
@@ -244,14 +318,62 @@ func (c *Classifier) index() {
 		next[c0*numClasses+c1] |= followBits(n.text)
 	}
 	for p, l := range lists {
-		lo := len(c.probes)
-		c.probes = append(c.probes, l...)
-		if len(c.probes) > 1<<16-1 {
+		lo := len(probes)
+		probes = append(probes, l...)
+		if len(probes) > 1<<16-1 {
 			panic("botdetect: too many patterns")
 		}
-		c.buckets[p] = span{uint16(lo), uint16(len(c.probes)), next[p]}
+		buckets[p] = span{uint16(lo), uint16(len(probes)), next[p]}
 	}
+	return buckets, probes
 }
+
+// readsAsPeople reports whether ua names a platform, device or engine of
+// people's software, or the family of a browser or app (a kindPlatform
+// needle), and the steps it took. It stops at the first match.
+func (c *Classifier) readsAsPeople(ua string) (bool, int) {
+	steps := 0
+	var win uint64
+	for j := 0; j < len(ua) && j < 8; j++ {
+		win |= uint64(lowerOf[ua[j]]) << (8 * j)
+	}
+	for i := 0; i < len(ua); i++ {
+		steps++
+		if i > 0 {
+			win >>= 8
+			if i+7 < len(ua) {
+				win |= uint64(lowerOf[ua[i+7]]) << 56
+			}
+		}
+		b := c.plat.buckets[int(classOf[byte(win)])*numClasses+int(classOf[byte(win>>8)])]
+		if b.next&(1<<(classOf[byte(win>>16)]&15)) == 0 || b.next&(1<<(16+classOf[byte(win>>24)]&15)) == 0 {
+			continue
+		}
+		for _, p := range c.plat.probes[b.lo:b.hi] {
+			steps++
+			if win&p.mask != p.bits {
+				continue
+			}
+			n := &c.needles[p.needle]
+			steps += len(n.text)
+			if n.shape != nil {
+				steps += shapeSteps
+			}
+			if n.matchAt(ua, i) >= 0 {
+				return true, steps
+			}
+		}
+	}
+	return false, steps
+}
+
+// maxScan is how much of a header Classify reads. Browsers send a few
+// hundred bytes (the longest header of people's software in the data set is
+// 681 bytes); a header longer than maxScan is not one a person's software
+// sends, so Classify calls it a bot, reading only its first maxScan bytes
+// for a crawler's name. The bound keeps the cost of a crafted 20 KB header
+// at that of a 2 KB one.
+const maxScan = 2048
 
 // Classify reports whether ua is an automated client and, when the header names a
 // known crawler, that crawler's canonical name (e.g. "Googlebot", "GPTBot",
@@ -259,8 +381,24 @@ func (c *Classifier) index() {
 // is not a known crawler and for humans. The empty header is a bot.
 // It must not allocate.
 func (c *Classifier) Classify(ua string) (bot bool, name string) {
+	bot, name, _ = c.classify(ua)
+	return bot, name
+}
+
+// shapeSteps is what Classify counts for one call of a shape function: the
+// shapes look at most this many bytes around their match.
+const shapeSteps = 2 * maxLabel
+
+// classify is Classify, also returning the number of elementary steps it
+// took (bytes looked at, candidate patterns tried), so that a test can check
+// that the work is linear in the length of the header without timing it.
+func (c *Classifier) classify(ua string) (bot bool, name string, steps int) {
 	if len(ua) == 0 {
-		return true, ""
+		return true, "", 1
+	}
+	tooLong := len(ua) > maxScan
+	if tooLong {
+		ua = ua[:maxScan]
 	}
 	var (
 		extra  bool
@@ -268,6 +406,11 @@ func (c *Classifier) Classify(ua string) (bot bool, name string) {
 		known  = -1 // index of the best known-crawler needle
 		signs  spans
 		vetoes spans
+		// The innermost parenthesised comment open at the current
+		// position, and the comment in which "android" was last seen.
+		open       = -1
+		androidIn  = -2
+		noMoreSign bool
 	)
 	// win holds the lowercase bytes ua[i:i+8], ua[i] lowest, zero past the end.
 	var win uint64
@@ -275,11 +418,18 @@ func (c *Classifier) Classify(ua string) (bot bool, name string) {
 		win |= uint64(lowerOf[ua[j]]) << (8 * j)
 	}
 	for i := 0; i < len(ua); i++ {
+		steps++
 		if i > 0 {
 			win >>= 8
 			if i+7 < len(ua) {
 				win |= uint64(lowerOf[ua[i+7]]) << 56
 			}
+		}
+		switch byte(win) {
+		case '(':
+			open = i
+		case ')':
+			open = -1
 		}
 		b := c.buckets[int(classOf[byte(win)])*numClasses+int(classOf[byte(win>>8)])]
 		// An empty bucket has no bits in next.
@@ -287,6 +437,7 @@ func (c *Classifier) Classify(ua string) (bot bool, name string) {
 			continue
 		}
 		for _, p := range c.probes[b.lo:b.hi] {
+			steps++
 			if win&p.mask != p.bits {
 				continue
 			}
@@ -295,13 +446,27 @@ func (c *Classifier) Classify(ua string) (bot bool, name string) {
 			if known >= 0 && n.kind > kindKnown {
 				continue // a known crawler decides; only a better name matters now
 			}
+			switch n.kind {
+			case kindWeak:
+				if weak {
+					continue // one weak sign is as good as many
+				}
+			case kindGeneric:
+				if noMoreSign {
+					continue
+				}
+			}
+			steps += len(n.text)
+			if n.shape != nil {
+				steps += shapeSteps
+			}
 			end := n.matchAt(ua, i)
 			if end < 0 {
 				continue
 			}
 			switch n.kind {
 			case kindHuman:
-				return false, ""
+				return false, "", steps
 			case kindExtra:
 				extra = true
 			case kindKnown:
@@ -311,33 +476,47 @@ func (c *Classifier) Classify(ua string) (bot bool, name string) {
 			case kindVeto:
 				vetoes.add(i, end)
 			case kindGeneric:
-				if !n.skipAndroid || !inAndroidComment(ua, i) {
+				// Words inside an Android device comment name phones
+				// ("Cubot", "M BOT 60"), not automation.
+				if !n.skipAndroid || open < 0 || androidIn != open {
 					signs.add(i, end)
+					noMoreSign = signs.overflow
 				}
 			case kindWeak:
 				weak = true
+			case kindPlatform: // only "android" is in this pass
+				if open >= 0 {
+					androidIn = open
+				}
 			}
 		}
 	}
 	switch {
 	case known >= 0:
-		return true, c.needles[known].name
-	case extra, signs.outside(&vetoes):
-		return true, ""
+		return true, c.needles[known].name, steps
+	case extra, tooLong, signs.outside(&vetoes):
+		return true, "", steps
 	case isBlank(ua):
-		return true, ""
+		return true, "", steps + len(ua)
 	case vetoes.n > 0:
 		// Weak signs do not count against software known to be used by people.
-		return false, ""
+		return false, "", steps + len(ua)
 	case weak:
-		return true, ""
+		return true, "", steps + len(ua)
 	}
+	steps += len(ua)
 	for _, shape := range headerShapes {
+		steps += len(ua)
 		if shape(ua) {
-			return true, ""
+			return true, "", steps
 		}
 	}
-	return false, ""
+	// What is left has no sign of automation. It is a person's software if
+	// it reads as one: a platform or engine of people's software. Anything
+	// else (a bare "Name/1.0", free text) is not how people's software
+	// introduces itself.
+	people, n := c.readsAsPeople(ua)
+	return !people, "", steps + n
 }
 
 // outranks reports whether n names a client better than o, both having
@@ -412,18 +591,6 @@ func (n *needle) matchAt(ua string, i int) int {
 		return n.shape(ua, i, end)
 	}
 	return end
-}
-
-// inAndroidComment reports whether position i lies in a parenthesised
-// comment after the word "Android", where Android puts the device model.
-// Manufacturers name phones "Cubot", "M BOT 60", "Spider", and those names
-// say nothing about automation.
-func inAndroidComment(ua string, i int) bool {
-	open := strings.LastIndexByte(ua[:i], '(')
-	if open < 0 || strings.IndexByte(ua[open:i], ')') >= 0 {
-		return false
-	}
-	return indexFold(ua[open:i], "android") >= 0
 }
 
 // hasPrefixFold reports whether s begins with lower, ignoring ASCII case in s.

@@ -187,6 +187,9 @@ var genericWords = []string{
 	// Placeholders left by misconfigured tools, and template or code
 	// injection probes.
 	"useragent", "user_agent", "user agent|", "{{", "${",
+	// More words of automation, and "(Name Agent)" appended to a header.
+	"probe", "census", "harvest", "parser|", "|sniff", "translate", "survey",
+	"; www.", ";www.", // a home page in the platform comment
 }
 
 // toolNames are HTTP libraries, command-line tools, test and monitoring
@@ -194,7 +197,8 @@ var genericWords = []string{
 // as the leading product: "MyApp/1.0 ... okhttp/4.9" is an app a person uses.
 var toolNames = []string{
 	// Libraries and command-line clients
-	"^python", "|urllib", "^go ", "^node", "node.js", "undici", "^php", "^perl", "^ruby",
+	".js/", "|node/", "^python", "|cpython", "|pypy/", "|dart/", "|dart:io", "|deno/", "|bun/", "|jdk", "|openjdk",
+	"|urllib", "^go ", "^node", "node.js", "undici", "^php", "^perl", "^ruby",
 	"|lwp-", "lwp::", "guzzlehttp", "rest-client", "reqwest/", "|ureq/",
 	"^java", "commons-httpclient", "httpasyncclient", "^ahc/", "asynchttp",
 	"^wget", "powershell", "postmanruntime", "insomnia/", "|aria2/",
@@ -205,6 +209,12 @@ var toolNames = []string{
 	"^lavf/", "webdav", "|davclnt", "internet publishing provider",
 	"network diagnostics", "cryptoapi", "captivenetworksupport",
 	"^avsdevicesdk/",
+	// A build target in Go's GOOS/GOARCH spelling ("kubectl/v1.12.0
+	// (linux/amd64)"): command-line tools and SDKs built with Go write their
+	// platform that way; browsers and apps write "Linux x86_64".
+	"linux/amd64", "linux/arm", "linux/386", "linux/ppc64", "linux/s390x", "linux/riscv64",
+	"darwin/amd64", "darwin/arm64", "windows/amd64", "windows/386", "windows/arm64",
+	"freebsd/amd64",
 	// Browser automation
 	"puppeteer", "playwright", "selenium", "webdriver", "phantom.js", "|splash|",
 	// Crawlers, archivers and site copiers
@@ -444,6 +454,18 @@ var automatedServices = []string{
 	"zoom marketplace",                   // Zoom Marketplace link fetcher
 }
 
+// shapedSigns are generic signs of automation whose word needs a look at
+// its neighbours.
+var shapedSigns = []struct {
+	match string
+	shape func(ua string, start, end int) int
+}{
+	// "Agent" as a word of its own or the end of a camel-case name
+	// ("ThousandEyes Agent", "GomezAgent", "ips-agent"), but not the
+	// "User-Agent" of a pasted header or "Magenta".
+	{"agent", agentWord},
+}
+
 // weakSigns are signs of automation that some human software shows too: a
 // podcast app that gives its home page, a media player that says
 // "compatible". They count only when the header names no human software
@@ -459,7 +481,7 @@ var weakSigns = []struct {
 	{"compatible", compatibleNotBrowser},
 	// A contact address: "(+http://example.com/bot.html)",
 	// "(crawler@example.com)". Browsers do not say how to reach them.
-	{"://", urlExtent},
+	{"://", nil},
 	{"@", emailAddress},
 	{"+", plusDomain}, // "(+example.com)"
 	// "http" inside a product name, not a URL: "Pcore-HTTP/v0.23",
@@ -500,13 +522,15 @@ var headerShapes = []func(ua string) bool{
 	lowercaseProductOnly,
 }
 
-// urlExtent stretches a "://" match over the rest of its URL, so that a
-// human product's address (see humanProducts) can cancel it.
-func urlExtent(ua string, _, end int) int {
-	for end < len(ua) && ua[end] != ' ' && ua[end] != ';' && ua[end] != ')' && ua[end] != ',' {
-		end++
-	}
-	return end
+// maxLabel bounds how far a shape function looks past its match: a DNS
+// label has at most 63 bytes, and no version number or run of spaces in a
+// real header is longer. The bound keeps every shape O(1), so that Classify
+// stays linear in the header length whatever the header repeats.
+const maxLabel = 63
+
+// limit returns the end of the window of at most maxLabel bytes from i.
+func limit(ua string, i int) int {
+	return min(len(ua), i+maxLabel)
 }
 
 // yes converts a boolean shape into the extent of the match.
@@ -521,11 +545,11 @@ func yes(ok bool, end int) int {
 // optionally followed by one platform letter ("2.23.20.0 A", "2.12.16/i"),
 // and then nothing more that is a word.
 func versionThenLetter(ua string, _, end int) int {
-	i := end
-	for i < len(ua) && (ua[i] == '.' || isDigit(ua[i])) {
+	i, lim := end, limit(ua, end)
+	for i < lim && (ua[i] == '.' || isDigit(ua[i])) {
 		i++
 	}
-	if i == end {
+	if i == end || i < len(ua) && i == lim {
 		return -1
 	}
 	if i < len(ua) && (ua[i] == ' ' || ua[i] == '/' || ua[i] == '+') && i+1 < len(ua) && isAlnum(ua[i+1]) {
@@ -541,18 +565,45 @@ func compatibleNotBrowser(ua string, _, end int) int {
 	if i < len(ua) && (ua[i] == ';' || ua[i] == ',') {
 		i++
 	}
-	for i < len(ua) && ua[i] == ' ' {
+	for lim := limit(ua, i); i < lim && ua[i] == ' '; {
 		i++
 	}
 	if i == len(ua) || !isLetter(ua[i]) {
 		return -1
 	}
-	for _, b := range compatibleBrowsers {
-		if lowerOf[ua[i]] == b[0] && hasPrefixFold(ua[i:], b) && (len(ua) == i+len(b) || !isLetter(ua[i+len(b)])) {
+	if compatibleBrowserAt(ua, i) {
+		return -1
+	}
+	// A name without a version before the browser's own platform
+	// ("compatible; StaffsStudentImage; Windows NT 6.3; ...") is a
+	// customised browser; a crawler gives its version or address
+	// ("compatible; ExampleBot/1.0; +https://...").
+	j, lim := i, limit(ua, i)
+	for j < lim && (isAlnum(ua[j]) || ua[j] == '-' || ua[j] == '_' || ua[j] == '.') {
+		j++
+	}
+	if j < len(ua) && ua[j] == ';' {
+		for j++; j < lim && ua[j] == ' '; j++ {
+		}
+		if compatibleBrowserAt(ua, j) {
 			return -1
 		}
 	}
 	return end
+}
+
+// compatibleBrowserAt reports whether one of compatibleBrowsers starts at
+// ua[i:] as a word.
+func compatibleBrowserAt(ua string, i int) bool {
+	if i >= len(ua) {
+		return false
+	}
+	for _, b := range compatibleBrowsers {
+		if lowerOf[ua[i]] == b[0] && hasPrefixFold(ua[i:], b) && (len(ua) == i+len(b) || !isLetter(ua[i+len(b)])) {
+			return true
+		}
+	}
+	return false
 }
 
 // httpInName accepts an "http" that is part of a product name ("akka-http",
@@ -583,8 +634,8 @@ func emailAddress(ua string, start, end int) int {
 	if start == 0 || !isAlnum(ua[start-1]) {
 		return -1
 	}
-	i := end
-	for i < len(ua) && (isAlnum(ua[i]) || ua[i] == '-') {
+	i, lim := end, limit(ua, end)
+	for i < lim && (isAlnum(ua[i]) || ua[i] == '-') {
 		i++
 	}
 	if i == end || i+2 >= len(ua) || ua[i] != '.' {
@@ -596,8 +647,8 @@ func emailAddress(ua string, start, end int) int {
 // plusDomain accepts a '+' followed by a domain name, the contact
 // convention of "(+https://example.com/bot)" without the scheme.
 func plusDomain(ua string, _, end int) int {
-	i := end
-	for i < len(ua) && (isAlnum(ua[i]) || ua[i] == '-') {
+	i, lim := end, limit(ua, end)
+	for i < lim && (isAlnum(ua[i]) || ua[i] == '-') {
 		i++
 	}
 	if i == end || i+2 >= len(ua) || ua[i] != '.' {
@@ -631,4 +682,104 @@ func lowercaseProductOnly(ua string) bool {
 		}
 	}
 	return true
+}
+
+// platformWords are the grammar of people's software: the platforms,
+// devices and engines that browsers, in-app browsers, apps, mail clients and
+// media players name in their headers ("Mozilla/5.0 (Windows NT 10.0; ...)
+// AppleWebKit/...", "App/1.2 CFNetwork/1410 Darwin/22.6.0", "Dalvik/2.1.0
+// (Linux; U; Android 11; ...)", "Nokia6280/2.0 Profile/MIDP-2.0
+// Configuration/CLDC-1.1"). A header with no sign of automation that names
+// none of them does not read as a person's software (see Classify).
+//
+// The list names platforms and engines, not applications: a new browser or
+// app is recognised by the platform it runs on.
+var platformWords = []string{
+	// Desktop operating systems
+	"|windows", "|win32", "|win64", "|wow64", "|win98", "|win95", "|win 9x", "|winnt",
+	"|macintosh", "|mac os", "|mac_p", "|macos", "|os x|", "|x11", "|linux", "|ubuntu",
+	"|cros ", "|freebsd", "|openbsd", "|netbsd", "|sunos", "|amigaos", "|morphos",
+	"|beos", "|haiku", "|os/2", "|risc os", "|riscos", "|qnx",
+	// Mobile, tablet, TV and console platforms
+	"android", "|iphone", "|ipad", "|ipod", "|ios|", "|ios ", "|cpu os", "|blackberry",
+	"|bb10", "|playbook", "|symbian", "|series60", "|series40", "|s60|", "|j2me",
+	"|midp", "|cldc", "|tizen", "|kaios", "|webos", "|web0s", "|playstation",
+	"|nintendo", "|xbox", "|smart-tv", "|smarttv", "|smart tv", "|hbbtv", "|crkey",
+	"|bada", "|meego", "|maemo", "|sailfish", "|kindle", "|tvos", "|watchos",
+	"|appletv", "|apple tv", "|googletv", "|netcast", "|mobile|", "|tablet",
+	"|windows phone", "|iemobile", "|wap", "|maui", "|win7", "|win8", "|win10", "|win11",
+	"|watch os", "|roku", "|vizio", "|docomo", "|kddi", "|softbank", "|vodafone/",
+	"|nokia", "|samsung", "|sonyericsson", "|ps vita", "|ps4", "|ps5", "|palmos", "|webtv",
+	"|dlna", "|upnp", "|airplay", "|nettv", "|ce-html", "|cellphone",
+	// Engines and the runtimes of apps on people's devices
+	"applewebkit", "|gecko", "|khtml", "|presto/", "|trident/", "|msie", "|goanna/",
+	"|cfnetwork/", "|darwin/", "|dalvik/", "|cronet", "|exoplayer", "|applecoremedia",
+	"|stagefright", "|netfront", "|obigo", "|up.browser", "|openwave", "|teleca",
+	"|polaris", "|dolfin", "|jasmine/",
+}
+
+// mozillaShapes are the Mozilla grammar: "Mozilla/<version>" followed by a
+// comment or a language tag, or nothing ("Mozilla/4.0 (compatible; MSIE
+// 6.0; ...)", "Mozilla/4.7 [en] (X11; U; Linux)"). "Mozilla/5.0
+// SomeTool/1.0" borrows the word without the grammar and is judged by the
+// rest of the header.
+var mozillaShapes = []struct {
+	match string
+	shape func(ua string, start, end int) int
+}{
+	{"|mozilla/", mozillaGrammar},
+}
+
+// mozillaGrammar accepts "Mozilla/" followed by a version and then a
+// comment, a language tag or the end of the header.
+func mozillaGrammar(ua string, _, end int) int {
+	i, lim := end, limit(ua, end)
+	for i < lim && (isDigit(ua[i]) || ua[i] == '.') {
+		i++
+	}
+	if i == end {
+		return -1
+	}
+	if i < len(ua) && ua[i] == ' ' {
+		i++
+	}
+	return yes(i == len(ua) || ua[i] == '(' || ua[i] == '[', end)
+}
+
+// peopleSoftware are the browsers, mail clients, media players and office
+// software whose headers name no platform ("Opera/9.80", "Lynx/2.8.9",
+// "VLC/3.0.21 LibVLC/3.0.21"), by product family.
+var peopleSoftware = []string{
+	"|opera", "|opr/", "|konqueror", "|chrome/", "|chromium/", "|safari/", "|firefox/",
+	"|lynx/", "|links ", "|elinks", "|w3m/", "|dillo/", "|netsurf/", "|mosaic",
+	"|ucweb", "|ucbrowser", "|browser|",
+	"|microsoft office", "|outlook", "|thunderbird", "|ms-office",
+	"|vlc/", "|libvlc", "|itunes", "|nsplayer", "|windows-media-player", "|quicktime",
+	"|gstreamer", "|mplayer", "|winamp", "|spotify", "|chrome|", "|firefox",
+	// In-app browsers that send only their own bracket ("[FBAN/FB4A;FBAV/...]").
+	"|fban/",
+	// The families of apps people use: mail, podcasts, radio and music players.
+	"mail", "|pod", "pod|", "cast|", "casts|", "radio", "music", "player", "episode",
+	"stream|", ".fm|", "|fm/", "|tv|", "tpapi",
+}
+
+// agentWord accepts "agent" that starts a word, or that starts the last
+// part of a camel-case name ("GomezAgent"), and is not the "agent" of
+// "User-Agent" or "masking-agent".
+func agentWord(ua string, start, end int) int {
+	if start > 0 {
+		prev := ua[start-1]
+		switch {
+		case !isAlnum(prev):
+			for _, w := range []string{"user", "masking"} {
+				if start > len(w) && hasPrefixFold(ua[start-1-len(w):], w) {
+					return -1
+				}
+			}
+		case ua[start] == 'A' && isLower(prev):
+		default:
+			return -1
+		}
+	}
+	return yes(end == len(ua) || !isLetter(ua[end]), end)
 }

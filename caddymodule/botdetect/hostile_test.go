@@ -1,0 +1,134 @@
+package botdetect
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// hostileShapes build crafted headers of about n bytes, the shapes that
+// would make a careless classifier rescan the header from each position.
+var hostileShapes = []struct {
+	name  string
+	build func(n int) string
+}{
+	{"paren-braces", func(n int) string { return "(" + strings.Repeat("{{", n/2) }},
+	{"slashes", func(n int) string { return strings.Repeat("/", n) }},
+	{"semicolons", func(n int) string { return "Mozilla/5.0 (" + strings.Repeat(";", n) }},
+	{"spaces", func(n int) string { return "Mozilla/5.0" + strings.Repeat(" ", n) + "x" }},
+	{"letters", func(n int) string { return strings.Repeat("a", n) }},
+	{"mozilla-repeated", func(n int) string { return strings.Repeat("Mozilla/5.0 (", n/13+1) }},
+	{"android-comment-bots", func(n int) string { return "Mozilla/5.0 (Linux; Android 10; " + strings.Repeat("bot ", n/4) }},
+	{"urls", func(n int) string { return "(" + strings.Repeat("://", n/3) }},
+	{"at-signs", func(n int) string { return strings.Repeat("a@", n/2) }},
+	{"products", func(n int) string { return strings.Repeat("A/1 ", n/4) }},
+	{"nested-parens", func(n int) string { return strings.Repeat("(", n/2) + strings.Repeat(")", n/2) }},
+	{"browser-padded", func(n int) string { return uaChromeWindows + strings.Repeat(" Safari/537.36", n/14) }},
+}
+
+func BenchmarkClassifyHostile(b *testing.B) {
+	c := New(nil, nil)
+	for _, sh := range hostileShapes {
+		for _, size := range []struct {
+			name string
+			n    int
+		}{{"200B", 200}, {"20KB", 20 << 10}} {
+			ua := sh.build(size.n)
+			b.Run(sh.name+"/"+size.name, func(b *testing.B) {
+				b.ReportAllocs()
+				b.SetBytes(int64(len(ua)))
+				for b.Loop() {
+					bot, _ := c.Classify(ua)
+					sink = sink != bot
+				}
+			})
+		}
+	}
+}
+
+// The work Classify does must grow linearly with the header, and stop
+// growing at maxScan: every crafted shape is measured in steps (bytes
+// looked at and candidate patterns tried, counted by classify) at several
+// lengths, never in time.
+func TestClassifyLinear(t *testing.T) {
+	c := New([]string{"internaltool"}, []string{"trustedmonitor"})
+	// stepsPerByte bounds the steps per byte read: one for the byte, and
+	// the candidates of its bucket with their lengths and shape windows.
+	// It is a constant of the tables, not of the header.
+	const stepsPerByte = 100
+	shapes := append(hostileShapes, struct {
+		name  string
+		build func(n int) string
+	}{"browser", func(n int) string { return strings.Repeat(uaChromeWindows+" ", n/len(uaChromeWindows)+1)[:n] }})
+	for _, sh := range shapes {
+		var prev int
+		for _, n := range []int{256, 512, 1024, 2048, 4096, 20 << 10, 200 << 10} {
+			ua := sh.build(n)
+			_, _, steps := c.classify(ua)
+			if limit := stepsPerByte*min(len(ua), maxScan) + 100; steps > limit {
+				t.Errorf("%s, %d bytes: %d steps, more than %d", sh.name, len(ua), steps, limit)
+			}
+			if n > 2*maxScan && steps > prev+prev/10 {
+				t.Errorf("%s, %d bytes: %d steps, more than past maxScan (%d)", sh.name, len(ua), steps, prev)
+			}
+			if n <= 2*maxScan {
+				prev = max(prev, steps)
+			}
+		}
+	}
+	// Doubling a header of people's software doubles the work, no more.
+	for _, ua := range benchMix {
+		_, _, one := c.classify(ua)
+		_, _, two := c.classify(ua + " " + ua)
+		if two > 2*one+200 {
+			t.Errorf("%q: %d steps, doubled %d", ua, one, two)
+		}
+	}
+}
+
+// A header longer than maxScan is no person's software.
+func TestTooLong(t *testing.T) {
+	c := New(nil, nil)
+	long := uaChromeWindows + strings.Repeat(" Safari/537.36", maxScan/14+1)
+	if bot, _ := c.Classify(long); !bot {
+		t.Errorf("a %d-byte browser-like header is human", len(long))
+	}
+	if bot, _ := c.Classify(uaChromeWindows); bot {
+		t.Errorf("Classify(%q) = bot", uaChromeWindows)
+	}
+	// A crawler's name in the part read is still reported.
+	if _, name := c.Classify(uaGPTBot + strings.Repeat(" x", maxScan)); name != "GPTBot" {
+		t.Errorf("long GPTBot header: name %q", name)
+	}
+}
+
+// BenchmarkClassifyDataset classifies a sample of the labelled data set
+// (every 50th row, about 2,500 headers), uncached: the cost of a typical
+// header as the traffic brings it. It runs only with BOTDETECT_DATASET set.
+func BenchmarkClassifyDataset(b *testing.B) {
+	if os.Getenv(datasetEnv) == "" {
+		b.Skipf("set %s to run", datasetEnv)
+	}
+	path := os.Getenv(datasetEnv)
+	if path == "auto" {
+		p, ok := findDataset()
+		if !ok {
+			b.Fatalf("%s not found", datasetPath)
+		}
+		path = p
+	}
+	rows, err := readDataset(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var uas []string
+	for i := 0; i < len(rows); i += 50 {
+		uas = append(uas, rows[i].UA)
+	}
+	c := New(nil, nil)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		bot, _ := c.Classify(uas[i%len(uas)])
+		sink = sink != bot
+	}
+}
