@@ -59,7 +59,6 @@
 package botdetect
 
 import (
-	"slices"
 	"strings"
 )
 
@@ -136,7 +135,7 @@ const (
 type needle struct {
 	text        string // lowercase
 	kind        kind
-	name        string                              // canonical crawler name, for kindKnown
+	name        string                              // canonical crawler name (kindKnown), or the operator's entry (kindExtra)
 	client      bool                                // a library, tool or headless browser rather than a crawler
 	atStart     bool                                // must match at the start of the header
 	edgeBefore  bool                                // the byte before must not be alphanumeric
@@ -167,7 +166,7 @@ func newWith(extraBots, extraHumans []string, table []needle) *Classifier {
 	}
 	for _, s := range extraBots {
 		if s != "" {
-			c.needles = append(c.needles, needle{text: asciiLower(s), kind: kindExtra})
+			c.needles = append(c.needles, needle{text: asciiLower(s), kind: kindExtra, name: s})
 		}
 	}
 	c.needles = append(c.needles, table...)
@@ -377,8 +376,9 @@ const maxScan = 2048
 
 // Classify reports whether ua is an automated client and, when the header names a
 // known crawler, that crawler's canonical name (e.g. "Googlebot", "GPTBot",
-// "ClaudeBot", "bingbot", "curl", "python-requests"); name is "" for a bot that
-// is not a known crawler and for humans. The empty header is a bot.
+// "ClaudeBot", "bingbot", "curl", "python-requests"), else, when it matched one
+// of the operator's extra bot markers, that marker as configured; name is "" for
+// other bots and for humans. The empty header is a bot.
 // It must not allocate.
 func (c *Classifier) Classify(ua string) (bot bool, name string) {
 	bot, name, _ = c.classify(ua)
@@ -401,7 +401,7 @@ func (c *Classifier) classify(ua string) (bot bool, name string, steps int) {
 		ua = ua[:maxScan]
 	}
 	var (
-		extra  bool
+		extra  = -1 // index of the first operator's bot marker found
 		weak   bool
 		known  = -1 // index of the best known-crawler needle
 		signs  spans
@@ -468,7 +468,9 @@ func (c *Classifier) classify(ua string) (bot bool, name string, steps int) {
 			case kindHuman:
 				return false, "", steps
 			case kindExtra:
-				extra = true
+				if extra < 0 {
+					extra = int(ni)
+				}
 			case kindKnown:
 				if known < 0 || n.outranks(&c.needles[known]) {
 					known = int(ni)
@@ -494,7 +496,9 @@ func (c *Classifier) classify(ua string) (bot bool, name string, steps int) {
 	switch {
 	case known >= 0:
 		return true, c.needles[known].name, steps
-	case extra, tooLong, signs.outside(&vetoes):
+	case extra >= 0:
+		return true, c.needles[extra].name, steps
+	case tooLong, signs.outside(&vetoes):
 		return true, "", steps
 	case isBlank(ua):
 		return true, "", steps + len(ua)
@@ -628,33 +632,6 @@ func isBlank(s string) bool {
 		}
 	}
 	return true
-}
-
-// KnownNames returns the canonical names Classify can return (a bounded set, used
-// as Prometheus label values).
-func KnownNames() []string {
-	return slices.Clone(knownNames)
-}
-
-var knownNames = collectNames()
-
-func collectNames() []string {
-	var names []string
-	add := func(n string) {
-		if !slices.Contains(names, n) {
-			names = append(names, n)
-		}
-	}
-	for _, cr := range knownCrawlers {
-		add(cr.name)
-	}
-	for _, cl := range knownClients {
-		add(cl.name)
-	}
-	for _, sh := range shapedCrawlers {
-		add(sh.name)
-	}
-	return names
 }
 
 // Byte classes for the two-byte bucket index. Letters are folded; bytes that
