@@ -24,6 +24,9 @@ var subdirectives = []struct{ name, usage string }{
 	{"url", "url <http(s) URL>"},
 	{"grace", "grace <duration>|off"},
 	{"strict", "strict"},
+	{"impostors", "impostors judge|block|trust"},
+	{"crawler", "crawler <token> { ranges <cidr|file|https-url>...; rdns <suffix>...; signature_agent <url>...; category <name> }"},
+	{"resolvers", "resolvers <host:port>..."},
 }
 
 // subdirectiveNames is "file, inline, ..." for error messages.
@@ -62,6 +65,14 @@ func usage(name string) string {
 //	    grace   <duration>|off
 //	    cache   <entries>
 //	    strict
+//	    impostors judge|block|trust
+//	    crawler <token> {
+//	        ranges          <cidr|file|https-url>...
+//	        rdns            <hostname-suffix>...
+//	        signature_agent <https-origin>...
+//	        category        <name>
+//	    }
+//	    resolvers <host:port>...
 //	}
 //
 // The matcher is any matcher token Caddy accepts ("*", a path such as
@@ -78,8 +89,10 @@ func usage(name string) string {
 //	    Disallow: /private/
 //	    TXT
 //
-// bots and humans may be repeated; their substrings accumulate. The
-// other subdirectives may be given once each. "reload off" sets
+// bots, humans, crawler and resolvers may be repeated; bots, humans and
+// resolvers accumulate, and a crawler block per token adds to or corrects
+// the built-in crawler knowledge base. The other subdirectives may be
+// given once each. "reload off" sets
 // disable_reload; "grace off" is a grace of 0.
 //
 // A file path without placeholders is checked now: it must not be a
@@ -122,12 +135,19 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		line := d.Line()
 
 		switch name {
-		case "file", "inline", "mode", "status", "body", "serve", "reload", "cache", "url", "grace", "strict":
+		case "file", "inline", "mode", "status", "body", "serve", "reload", "cache", "url", "grace", "strict", "impostors":
 			if first, ok := seen[name]; ok {
 				return d.Errf("robots_txt: %s is given more than once (first at line %d); give it once", name, first)
 			}
 			seen[name] = line
-		case "bots", "humans":
+		case "bots", "humans", "resolvers":
+		case "crawler":
+			cr, err := parseCrawler(d)
+			if err != nil {
+				return err
+			}
+			c.Crawlers = append(c.Crawlers, cr)
+			continue
 		default:
 			return d.Errf("robots_txt: unknown subdirective %q; use one of: %s", name, subdirectiveNames)
 		}
@@ -148,6 +168,19 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			continue
 		}
 
+		if name == "resolvers" {
+			vals := d.RemainingArgs()
+			if len(vals) == 0 {
+				return d.Errf("robots_txt: resolvers needs at least one argument; usage: %s", usage(name))
+			}
+			for _, v := range vals {
+				if _, err := ResolverAddr(v); err != nil {
+					return d.Errf("robots_txt: resolvers: %v", err)
+				}
+			}
+			c.Resolvers = append(c.Resolvers, vals...)
+			continue
+		}
 		if name == "strict" {
 			if d.NextArg() {
 				return d.Errf("robots_txt: strict takes no argument; usage: strict")
@@ -240,6 +273,12 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			}
 			c.Grace = new(caddy.Duration(dur))
 
+		case "impostors":
+			if err := checkImpostors(val); err != nil {
+				return d.Errf("robots_txt: %w", err)
+			}
+			c.Impostors = val
+
 		case "cache":
 			n, err := strconv.Atoi(val)
 			if err != nil {
@@ -256,6 +295,46 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		return directive.Errf("robots_txt: %w", err)
 	}
 	return nil
+}
+
+// parseCrawler reads a crawler block: crawler <token> { ... }.
+func parseCrawler(d *caddyfile.Dispenser) (Crawler, error) {
+	var cr Crawler
+	if !d.NextArg() {
+		return cr, d.Errf("robots_txt: crawler needs a token; usage: %s", usage("crawler"))
+	}
+	cr.Token = d.Val()
+	if d.NextArg() {
+		return cr, d.Errf("robots_txt: crawler takes one token and a block; usage: %s", usage("crawler"))
+	}
+	seen := map[string]bool{}
+	for nesting := d.Nesting(); d.NextBlock(nesting); {
+		name := d.Val()
+		vals := d.RemainingArgs()
+		if len(vals) == 0 {
+			return cr, d.Errf("robots_txt: crawler %s: %s needs at least one argument", cr.Token, name)
+		}
+		switch name {
+		case "ranges":
+			cr.Ranges = append(cr.Ranges, vals...)
+		case "rdns":
+			cr.RDNS = append(cr.RDNS, vals...)
+		case "signature_agent":
+			cr.SignatureAgents = append(cr.SignatureAgents, vals...)
+		case "category":
+			if seen[name] || len(vals) != 1 {
+				return cr, d.Errf("robots_txt: crawler %s: category takes one name, once", cr.Token)
+			}
+			cr.Category = vals[0]
+		default:
+			return cr, d.Errf("robots_txt: crawler %s: unknown subdirective %q; use ranges, rdns, signature_agent or category", cr.Token, name)
+		}
+		seen[name] = true
+	}
+	if err := cr.check("crawler"); err != nil {
+		return cr, d.Errf("robots_txt: %v", err)
+	}
+	return cr, nil
 }
 
 // setFile sets c.File from the current Caddyfile line, checking the

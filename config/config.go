@@ -11,12 +11,17 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net"
+	"net/netip"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
+
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/crawlers"
 )
 
 // Allowed values of Config.Mode.
@@ -152,6 +157,57 @@ type Config struct {
 	// the configuration loads (file, inline, or url when the upstream
 	// answers); a file named per request is checked when first read.
 	Strict bool `json:"strict,omitempty"`
+
+	// What happens to a client whose User-Agent claims a known crawler
+	// that publishes how to verify it (IP ranges, reverse DNS, HTTP
+	// message signatures) when the request fails the check or cannot be
+	// confirmed in time: "judge" (the default) judges it as an unnamed
+	// bot, by the * group, and logs and counts it as an impostor, never
+	// as the crawler; "block" refuses it on every path but /robots.txt
+	// (in monitor mode, logs that it would); "trust" judges it by the
+	// claimed crawler's group, as if it had passed, and still logs the
+	// outcome.
+	Impostors string `json:"impostors,omitempty"`
+
+	// Additions to, and corrections of, the built-in crawler knowledge
+	// base: how to verify a crawler and its category. An entry whose
+	// token names a known crawler changes the fields it sets; any other
+	// is a new crawler. The default is none.
+	Crawlers []Crawler `json:"crawlers,omitempty"`
+
+	// DNS servers ("host:port", or an IP address for port 53) that
+	// reverse-DNS checks ask. The default is the system's resolver.
+	Resolvers []string `json:"resolvers,omitempty"`
+}
+
+// Allowed values of Config.Impostors.
+const (
+	ImpostorsJudge = "judge"
+	ImpostorsBlock = "block"
+	ImpostorsTrust = "trust"
+)
+
+// Crawler adds a crawler to the knowledge base, or changes how a known
+// one is verified or categorised.
+type Crawler struct {
+	// The crawler's robots.txt product token, such as "Googlebot", or
+	// the name of a new crawler. Required.
+	Token string `json:"token"`
+	// Where its addresses are: CIDRs or single addresses, files of
+	// them (one per line), or https URLs of published lists (Google's
+	// JSON format or plain text), refreshed daily. The default is the
+	// built-in entry's.
+	Ranges []string `json:"ranges,omitempty"`
+	// Hostname suffixes its addresses reverse-resolve to, confirmed
+	// forward ("googlebot.com"). The default is the built-in entry's.
+	RDNS []string `json:"rdns,omitempty"`
+	// Web Bot Auth signature agents (https origins) that sign its
+	// requests. The default is the built-in entry's.
+	SignatureAgents []string `json:"signature_agents,omitempty"`
+	// Its category, one of search, ai-training, ai-search, ai-user,
+	// seo, archive, social-preview, monitor, scanner or other. The
+	// default is the built-in entry's, or "other" for a new crawler.
+	Category string `json:"category,omitempty"`
 }
 
 // SetDefaults fills in the defaults of Mode, Status, Reload (unless
@@ -222,6 +278,15 @@ func (c Config) Validate() error {
 	}
 	add(checkList("bots", c.Bots))
 	add(checkList("humans", c.Humans))
+	add(checkImpostors(c.Impostors))
+	for i, cr := range c.Crawlers {
+		add(cr.check(fmt.Sprintf("crawlers[%d]", i)))
+	}
+	for i, r := range c.Resolvers {
+		if _, err := ResolverAddr(r); err != nil {
+			add(fmt.Errorf("resolvers[%d]: %v", i, err))
+		}
+	}
 	return errors.Join(errs...)
 }
 
@@ -339,4 +404,119 @@ func reason(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// ImpostorPolicy returns Impostors, or its default.
+func (c Config) ImpostorPolicy() string {
+	if c.Impostors == "" {
+		return ImpostorsJudge
+	}
+	return c.Impostors
+}
+
+func checkImpostors(v string) error {
+	switch v {
+	case "", ImpostorsJudge, ImpostorsBlock, ImpostorsTrust:
+		return nil
+	}
+	return fmt.Errorf("impostors: %q is not allowed; use %q (the default), %q or %q", v, ImpostorsJudge, ImpostorsBlock, ImpostorsTrust)
+}
+
+// check reports the first problem of a crawler entry, prefixed with where.
+func (cr Crawler) check(where string) error {
+	if !isToken(cr.Token) {
+		return fmt.Errorf("%s: token %q is not allowed; give a robots.txt product token (letters, digits, \"-\", \"_\", \".\")", where, cr.Token)
+	}
+	for _, r := range cr.Ranges {
+		if err := checkRange(r); err != nil {
+			return fmt.Errorf("%s (%s): ranges: %v", where, cr.Token, err)
+		}
+	}
+	for _, s := range cr.RDNS {
+		if !isHostSuffix(s) {
+			return fmt.Errorf("%s (%s): rdns: %q is not allowed; give a hostname suffix such as \"googlebot.com\"", where, cr.Token, s)
+		}
+	}
+	for _, a := range cr.SignatureAgents {
+		if u, err := url.Parse(a); err != nil || u.Scheme != "https" || u.Host == "" {
+			return fmt.Errorf("%s (%s): signature_agent: %q is not allowed; give an https origin such as \"https://chatgpt.com\"", where, cr.Token, a)
+		}
+	}
+	if cr.Category != "" && !crawlers.Category(cr.Category).Valid() {
+		var names []string
+		for _, c := range crawlers.Categories() {
+			names = append(names, string(c))
+		}
+		return fmt.Errorf("%s (%s): category: %q is not allowed; use one of %s", where, cr.Token, cr.Category, strings.Join(names, ", "))
+	}
+	return nil
+}
+
+// checkRange checks a ranges entry: a CIDR or address, an https URL, or
+// a file path.
+func checkRange(r string) error {
+	if _, err := netip.ParsePrefix(r); err == nil {
+		return nil
+	}
+	if _, err := netip.ParseAddr(r); err == nil {
+		return nil
+	}
+	if u, err := url.Parse(r); err == nil && u.Scheme != "" {
+		if u.Scheme != "https" || u.Host == "" {
+			return fmt.Errorf("%q is not allowed; a list's URL must be https", r)
+		}
+		return nil
+	}
+	if r == "" {
+		return errors.New("an empty entry is not allowed; give a CIDR (\"66.249.64.0/19\"), a file of them, or an https URL")
+	}
+	return nil
+}
+
+func isToken(s string) bool {
+	if s == "" || len(s) > 100 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+func isHostSuffix(s string) bool {
+	s = strings.TrimSuffix(strings.TrimPrefix(s, "."), ".")
+	if s == "" || len(s) > 253 {
+		return false
+	}
+	for _, label := range strings.Split(s, ".") {
+		if label == "" || len(label) > 63 {
+			return false
+		}
+		for i := 0; i < len(label); i++ {
+			c := label[i]
+			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// ResolverAddr returns a resolvers entry as "host:port" (port 53 when
+// the entry is a bare address), or an error saying what is allowed.
+func ResolverAddr(s string) (string, error) {
+	if a, err := netip.ParseAddr(s); err == nil {
+		return netip.AddrPortFrom(a, 53).String(), nil
+	}
+	host, port, err := net.SplitHostPort(s)
+	if err != nil || host == "" || port == "" {
+		return "", fmt.Errorf("%q is not allowed; give a DNS server as host:port or an IP address", s)
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+		return "", fmt.Errorf("%q is not allowed; the port must be 1 to 65535", s)
+	}
+	return s, nil
 }
