@@ -11,10 +11,11 @@ import (
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 
 	"github.com/robotsguard/caddy-robots-txt/config"
+	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
 )
 
 func TestServeHTTPVerdicts(t *testing.T) {
-	path := writeRobots(t, testRobots)
+	path := writeRobots(t, testfixtures.RobotsTxt)
 	enforce, _ := newTestHandler(t, config.Config{File: path})
 	monitor, _ := newTestHandler(t, config.Config{File: path, Mode: "monitor"})
 	for _, tc := range []struct {
@@ -23,18 +24,18 @@ func TestServeHTTPVerdicts(t *testing.T) {
 		bot      string // "" for a human
 		rule     string
 	}{
-		{uaGPTBot, "/", false, "GPTBot", "disallow: /"},
-		{uaGPTBot, "/public", false, "GPTBot", "disallow: /"},
-		{uaGooglebot, "/private/x", true, "Googlebot", ""},
-		{uaGooglebot, "/drafts/x", false, "Googlebot", "disallow: /drafts/"},
-		{uaAhrefs, "/private/x", false, "AhrefsBot", "disallow: /private/"},
-		{uaAhrefs, "/private/ok.html", true, "AhrefsBot", "allow: /private/ok.html"},
-		{uaAhrefs, "/public", true, "AhrefsBot", ""},
-		{"python-requests/2.31.0", "/private/x", false, "python-requests", "disallow: /private/"},
+		{testfixtures.UAGPTBot, "/", false, "GPTBot", "disallow: /"},
+		{testfixtures.UAGPTBot, "/public", false, "GPTBot", "disallow: /"},
+		{testfixtures.UAGooglebot, "/private/x", true, "Googlebot", ""},
+		{testfixtures.UAGooglebot, "/drafts/x", false, "Googlebot", "disallow: /drafts/"},
+		{testfixtures.UAAhrefs, "/private/x", false, "AhrefsBot", "disallow: /private/"},
+		{testfixtures.UAAhrefs, "/private/ok.html", true, "AhrefsBot", "allow: /private/ok.html"},
+		{testfixtures.UAAhrefs, "/public", true, "AhrefsBot", ""},
+		{testfixtures.UAPythonRequests, "/private/x", false, "python-requests", "disallow: /private/"},
 		{"", "/private/x", false, "generic", "disallow: /private/"},
-		{uaChrome, "/private/x", true, "", ""},
-		{uaFirefox, "/drafts/x", true, "", ""},
-		{uaChrome, "/", true, "", ""},
+		{testfixtures.UAChrome, "/private/x", true, "", ""},
+		{testfixtures.UAFirefox, "/drafts/x", true, "", ""},
+		{testfixtures.UAChrome, "/", true, "", ""},
 	} {
 		for _, h := range []*Handler{enforce, monitor} {
 			r := newRequest("GET", tc.path, tc.ua)
@@ -59,8 +60,8 @@ func TestServeHTTPVerdicts(t *testing.T) {
 }
 
 func TestMonitorLogsViolation(t *testing.T) {
-	h, logs := newTestHandler(t, config.Config{File: writeRobots(t, testRobots), Mode: "monitor"})
-	r := newRequest("GET", "/private/a?b=c", uaAhrefs)
+	h, logs := newTestHandler(t, config.Config{File: writeRobots(t, testfixtures.RobotsTxt), Mode: "monitor"})
+	r := newRequest("GET", "/private/a?b=c", testfixtures.UAAhrefs)
 	if _, err := serve(h, r); err != nil {
 		t.Fatal(err)
 	}
@@ -79,8 +80,8 @@ func TestMonitorLogsViolation(t *testing.T) {
 }
 
 func TestRefusalBody(t *testing.T) {
-	h, logs := newTestHandler(t, config.Config{File: writeRobots(t, testRobots), Status: 451, Body: "No bots here"})
-	w, err := serve(h, newRequest("GET", "/private/x", uaAhrefs))
+	h, logs := newTestHandler(t, config.Config{File: writeRobots(t, testfixtures.RobotsTxt), Status: 451, Body: "No bots here"})
+	w, err := serve(h, newRequest("GET", "/private/x", testfixtures.UAAhrefs))
 	if err != nil || w.Code != 451 || w.Body.String() != "No bots here" || !strings.HasPrefix(w.Header().Get("Content-Type"), "text/plain") {
 		t.Errorf("got %d %q %v", w.Code, w.Body.String(), err)
 	}
@@ -90,16 +91,16 @@ func TestRefusalBody(t *testing.T) {
 }
 
 func TestServeRobotsTxt(t *testing.T) {
-	h, _ := newTestHandler(t, config.Config{File: writeRobots(t, testRobots)})
-	w, err := serve(h, newRequest("GET", "/robots.txt", uaGPTBot))
-	if err != nil || w.Code != 200 || w.Body.String() != testRobots {
+	h, _ := newTestHandler(t, config.Config{File: writeRobots(t, testfixtures.RobotsTxt)})
+	w, err := serve(h, newRequest("GET", "/robots.txt", testfixtures.UAGPTBot))
+	if err != nil || w.Code != 200 || w.Body.String() != testfixtures.RobotsTxt {
 		t.Fatalf("GET /robots.txt: %d %v %q", w.Code, err, w.Body.String())
 	}
 	etag := w.Header().Get("ETag")
 	if ct := w.Header().Get("Content-Type"); ct != "text/plain; charset=utf-8" || etag == "" || w.Header().Get("Last-Modified") == "" {
 		t.Errorf("headers: %v", w.Header())
 	}
-	r := newRequest("GET", "/robots.txt", uaGPTBot)
+	r := newRequest("GET", "/robots.txt", testfixtures.UAGPTBot)
 	r.Header.Set("If-None-Match", etag)
 	if w, _ := serve(h, r); w.Code != http.StatusNotModified {
 		t.Errorf("If-None-Match: got %d, want 304", w.Code)
@@ -111,8 +112,8 @@ func TestServeRobotsTxt(t *testing.T) {
 		t.Errorf("POST /robots.txt should pass on, got %q", w.Body.String())
 	}
 	off := false
-	h2, _ := newTestHandler(t, config.Config{File: writeRobots(t, testRobots), Serve: &off})
-	if w, _ := serve(h2, newRequest("GET", "/robots.txt", uaGPTBot)); w.Code != 200 || w.Body.String() != "next" {
+	h2, _ := newTestHandler(t, config.Config{File: writeRobots(t, testfixtures.RobotsTxt), Serve: &off})
+	if w, _ := serve(h2, newRequest("GET", "/robots.txt", testfixtures.UAGPTBot)); w.Code != 200 || w.Body.String() != "next" {
 		t.Errorf("serve off: got %d %q, want the next handler", w.Code, w.Body.String())
 	}
 }
@@ -120,17 +121,17 @@ func TestServeRobotsTxt(t *testing.T) {
 func TestMissingFileAllowsAll(t *testing.T) {
 	h, logs := newTestHandler(t, config.Config{File: t.TempDir() + "/nope/robots.txt"})
 	_ = logs
-	if w, err := serve(h, newRequest("GET", "/private/x", uaGPTBot)); err != nil || w.Body.String() != "next" {
+	if w, err := serve(h, newRequest("GET", "/private/x", testfixtures.UAGPTBot)); err != nil || w.Body.String() != "next" {
 		t.Errorf("no file: got %d %v", w.Code, err)
 	}
-	if w, _ := serve(h, newRequest("GET", "/robots.txt", uaGPTBot)); w.Body.String() != "next" {
+	if w, _ := serve(h, newRequest("GET", "/robots.txt", testfixtures.UAGPTBot)); w.Body.String() != "next" {
 		t.Errorf("no file: /robots.txt should pass on")
 	}
 }
 
 func TestInline(t *testing.T) {
 	h, _ := newTestHandler(t, config.Config{Inline: "User-agent: *\nDisallow: /x\n"})
-	if _, err := serve(h, newRequest("GET", "/x", "curl/8.5.0")); err == nil {
+	if _, err := serve(h, newRequest("GET", "/x", testfixtures.UACurl)); err == nil {
 		t.Error("inline rules should block curl on /x")
 	}
 	if w, _ := serve(h, newRequest("GET", "/robots.txt", "")); w.Body.String() != "User-agent: *\nDisallow: /x\n" {
@@ -140,7 +141,7 @@ func TestInline(t *testing.T) {
 
 func TestExemptAndExtraBots(t *testing.T) {
 	h, _ := newTestHandler(t, config.Config{
-		File:   writeRobots(t, testRobots),
+		File:   writeRobots(t, testfixtures.RobotsTxt),
 		Bots:   []string{"MyCrawler"},
 		Humans: []string{"UptimeRobot", "GPTBot-Verified"},
 	})
@@ -150,7 +151,7 @@ func TestExemptAndExtraBots(t *testing.T) {
 	}{
 		{"Mozilla/5.0 (compatible; UptimeRobot/2.0; http://www.uptimerobot.com/)", false},
 		{"Mozilla/5.0 (compatible; GPTBot/1.1; GPTBot-Verified)", false},
-		{uaChrome + " MyCrawler/1.0", true},
+		{testfixtures.UAChrome + " MyCrawler/1.0", true},
 	} {
 		_, err := serve(h, newRequest("GET", "/private/x", tc.ua))
 		if (err != nil) != tc.blocked {
@@ -160,8 +161,8 @@ func TestExemptAndExtraBots(t *testing.T) {
 }
 
 func TestHumanPathDoesNotAllocate(t *testing.T) {
-	h, _ := newTestHandler(t, config.Config{File: writeRobots(t, testRobots)})
-	r := newRequest("GET", "/private/x", uaChrome)
+	h, _ := newTestHandler(t, config.Config{File: writeRobots(t, testfixtures.RobotsTxt)})
+	r := newRequest("GET", "/private/x", testfixtures.UAChrome)
 	w := &discardWriter{h: http.Header{}}
 	n := testing.AllocsPerRun(200, func() { _ = h.ServeHTTP(w, r, nextNoop) })
 	if n != 0 {
@@ -181,9 +182,9 @@ var nextNoop = caddyhttp.HandlerFunc(func(http.ResponseWriter, *http.Request) er
 // classification cache holds at most cache entries, and very long headers
 // are not kept at all.
 func TestCacheIsBounded(t *testing.T) {
-	h, _ := newTestHandler(t, config.Config{File: writeRobots(t, testRobots), Cache: 1000})
+	h, _ := newTestHandler(t, config.Config{File: writeRobots(t, testfixtures.RobotsTxt), Cache: 1000})
 	for i := 0; i < 20000; i++ {
-		ua := uaChrome + " Build/" + strconv.Itoa(i)
+		ua := testfixtures.UAChrome + " Build/" + strconv.Itoa(i)
 		if i%2 == 0 {
 			ua = "python-requests/2." + strconv.Itoa(i)
 		}

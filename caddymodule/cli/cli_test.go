@@ -11,11 +11,14 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
 	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
 // testRobots is the robots.txt of these tests; the line numbers are part
-// of the expectations.
+// of the expectations. It differs from testfixtures.RobotsTxt on purpose
+// (a comment line, a wildcard rule, a two-agent group and a Sitemap line,
+// which the check and lint commands are tested on), so it stays here.
 const testRobots = `# test robots.txt
 
 User-agent: *
@@ -32,12 +35,6 @@ Disallow: /
 
 Sitemap: https://example.com/sitemap.xml
 `
-
-const (
-	uaGPTBot  = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.1; +https://openai.com/gptbot)"
-	uaGoogle  = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
-	uaFirefox = "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0"
-)
 
 // runCmd runs `robots args...` through the same cobra setup as `caddy
 // robots`, and returns its exit status as caddycmd.Main would set it.
@@ -87,7 +84,7 @@ func TestCheckOutput(t *testing.T) {
 		notWant  []string
 	}{
 		{
-			name: "GPTBot header, disallowed", agent: uaGPTBot, paths: []string{"/about.html"}, wantCode: 1,
+			name: "GPTBot header, disallowed", agent: testfixtures.UAGPTBot, paths: []string{"/about.html"}, wantCode: 1,
 			want: []string{"/about.html: disallowed", "group: GPTBot, ClaudeBot", "agent: GPTBot", "rule:  disallow: / (line 13)"},
 		},
 		{
@@ -95,30 +92,30 @@ func TestCheckOutput(t *testing.T) {
 			want: []string{"/x: disallowed", "agent: ClaudeBot", "(line 13)"},
 		},
 		{
-			name: "Googlebot allowed, no rule", agent: uaGoogle, paths: []string{"/private/x"}, wantCode: 0,
+			name: "Googlebot allowed, no rule", agent: testfixtures.UAGooglebot, paths: []string{"/private/x"}, wantCode: 0,
 			want: []string{"/private/x: allowed", "group: Googlebot", "agent: Googlebot", "no rule matched"},
 		},
 		{
-			name: "catch-all group, longest rule wins", agent: "curl/8.5.0", paths: []string{"/private/press-kit.html", "/private/a"}, wantCode: 1,
+			name: "catch-all group, longest rule wins", agent: testfixtures.UACurl, paths: []string{"/private/press-kit.html", "/private/a"}, wantCode: 1,
 			want: []string{
 				"/private/press-kit.html: allowed", "group: *", "agent: none", "allow: /private/press-kit.html (line 5)",
 				"/private/a: disallowed", "disallow: /private/ (line 4)",
 			},
 		},
 		{
-			name: "URLs and dot-segments", agent: "curl/8.5.0", paths: []string{"https://example.com/public/../private/x?a=1#frag", "https://example.com/a?sessionid=3"}, wantCode: 1,
+			name: "URLs and dot-segments", agent: testfixtures.UACurl, paths: []string{"https://example.com/public/../private/x?a=1#frag", "https://example.com/a?sessionid=3"}, wantCode: 1,
 			want: []string{
 				"https://example.com/public/../private/x?a=1#frag (judged as /private/x?a=1): disallowed",
 				"https://example.com/a?sessionid=3 (judged as /a?sessionid=3): disallowed", "disallow: /*?sessionid= (line 6)",
 			},
 		},
 		{
-			name: "browser note", agent: uaFirefox, paths: []string{"/index.html"}, wantCode: 0,
+			name: "browser note", agent: testfixtures.UAFirefox, paths: []string{"/index.html"}, wantCode: 0,
 			want: []string{"/index.html: not held to robots.txt", "looks like a person's browser"},
 		},
 		{
 			// A person is never refused, even where a bot would be.
-			name: "browser on a disallowed path", agent: uaFirefox, paths: []string{"/private/x"}, wantCode: 0,
+			name: "browser on a disallowed path", agent: testfixtures.UAFirefox, paths: []string{"/private/x"}, wantCode: 0,
 			want:    []string{"/private/x: not held to robots.txt (a bot would be disallowed)", "rule:  disallow: /private/ (line 4)", "looks like a person's browser"},
 			notWant: []string{": disallowed"},
 		},
@@ -372,7 +369,7 @@ func TestCheckJudgesLikeTheHandler(t *testing.T) {
 	f := robots.Parse([]byte("User-agent: *\nDisallow: /private/\n"))
 	for _, target := range []string{"/private%2Fx", "/a/%2E%2E/private/x", "/%70rivate/x", "http://example.com//private/x"} {
 		var out strings.Builder
-		code, err := Check(&out, Subject{File: f, Name: "robots.txt"}, "curl/8.5.0", []string{target}, false)
+		code, err := Check(&out, Subject{File: f, Name: "robots.txt"}, testfixtures.UACurl, []string{target}, false)
 		if err != nil || code != ExitDisallowed {
 			t.Errorf("%s: exit %d (%v), want disallowed\n%s", target, code, err, out.String())
 		}
