@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
 )
 
 // These tests run `caddy robots`, the command line of package
@@ -60,24 +62,24 @@ func TestCLICheck(t *testing.T) {
 		wantCode int
 		want     []string
 	}{
-		{"GPTBot disallowed", uaGPTBot, []string{"/about.html"}, 1, []string{
+		{"GPTBot disallowed", testfixtures.UAGPTBot, []string{"/about.html"}, 1, []string{
 			"/about.html: disallowed", "group: GPTBot", "agent: GPTBot",
 			fmt.Sprintf("rule:  %s (line %d)", ruleGPTBotAll.rule, ruleGPTBotAll.line),
 		}},
-		{"Googlebot drafts", uaGooglebotMobile, []string{"/drafts/d.html", "/private/x.html"}, 1, []string{
+		{"Googlebot drafts", testfixtures.UAGooglebotMobile, []string{"/drafts/d.html", "/private/x.html"}, 1, []string{
 			"/drafts/d.html: disallowed", fmt.Sprintf("%s (line %d)", ruleGooglebotDraf.rule, ruleGooglebotDraf.line),
 			"/private/x.html: allowed", "no rule matched",
 		}},
-		{"catch-all group", uaPythonRequests, []string{"http://example.com/private/ok.html", "/public/p.html"}, 0, []string{
+		{"catch-all group", testfixtures.UAPythonRequests, []string{"http://example.com/private/ok.html", "/public/p.html"}, 0, []string{
 			"http://example.com/private/ok.html (judged as /private/ok.html): allowed", "group: *", "agent: none",
 			fmt.Sprintf("%s (line %d)", ruleStarAllowOK.rule, ruleStarAllowOK.line),
 			"/public/p.html: allowed",
 		}},
-		{"dot-segments", uaCurl, []string{"/public/../private/x.html"}, 1, []string{
+		{"dot-segments", testfixtures.UACurl, []string{"/public/../private/x.html"}, 1, []string{
 			"(judged as /private/x.html): disallowed", fmt.Sprintf("%s (line %d)", ruleStarPrivate.rule, ruleStarPrivate.line),
 		}},
 		// A person is not held to robots.txt: check says so, and exits 0.
-		{"browser", uaChrome, []string{"/private/x.html"}, 0, []string{"/private/x.html: not held to robots.txt (a bot would be disallowed)", "looks like a person's browser"}},
+		{"browser", testfixtures.UAChrome, []string{"/private/x.html"}, 0, []string{"/private/x.html: not held to robots.txt (a bot would be disallowed)", "looks like a person's browser"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -97,7 +99,7 @@ func TestCLICheck(t *testing.T) {
 
 	t.Run("json from stdin", func(t *testing.T) {
 		t.Parallel()
-		code, out, errOut := runCaddyStdin(t, []byte(testRobotsTxt), "robots", "check", "--json", "--file", "-", "--agent", "GPTBot", "/x", "/robots.txt")
+		code, out, errOut := runCaddyStdin(t, []byte(testfixtures.RobotsTxt), "robots", "check", "--json", "--file", "-", "--agent", "GPTBot", "/x", "/robots.txt")
 		if code != 1 {
 			t.Errorf("exit %d, want 1\n%s", code, errOut)
 		}
@@ -209,19 +211,19 @@ func makeAccessLog(t *testing.T) string {
 }
 `, withTestSite)
 	requests := []struct{ path, ua string }{
-		{"/robots.txt", uaGPTBot},
-		{"/about.html", uaGPTBot},
-		{"/index.html", uaGPTBot},
-		{"/drafts/d.html", uaGooglebot},
-		{"/drafts/d.html", uaGooglebotMobile},
-		{"/index.html", uaGooglebot},
-		{"/private/x.html", uaPythonRequests},
-		{"/private/deep/y.js", uaPythonRequests},
-		{"/private/ok.html", uaPythonRequests},
-		{"/about.html", uaAhrefs},
-		{"/private/x.html", uaChrome},
-		{"/about.html", uaFirefox},
-		{"/robots.txt", uaSafari},
+		{"/robots.txt", testfixtures.UAGPTBot},
+		{"/about.html", testfixtures.UAGPTBot},
+		{"/index.html", testfixtures.UAGPTBot},
+		{"/drafts/d.html", testfixtures.UAGooglebot},
+		{"/drafts/d.html", testfixtures.UAGooglebotMobile},
+		{"/index.html", testfixtures.UAGooglebot},
+		{"/private/x.html", testfixtures.UAPythonRequests},
+		{"/private/deep/y.js", testfixtures.UAPythonRequests},
+		{"/private/ok.html", testfixtures.UAPythonRequests},
+		{"/about.html", testfixtures.UAAhrefs},
+		{"/private/x.html", testfixtures.UAChrome},
+		{"/about.html", testfixtures.UAFirefox},
+		{"/robots.txt", testfixtures.UASafari},
 	}
 	for _, r := range requests {
 		inst.get(t, r.path, r.ua)
