@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -35,6 +36,39 @@ Disallow: /
 
 Sitemap: https://example.com/sitemap.xml
 `
+
+// checkResultDiffs lists, a line per field, how got differs from want.
+func checkResultDiffs(got, want CheckResult) []string {
+	var diffs []string
+	differs := func(field string, g, w any) {
+		diffs = append(diffs, fmt.Sprintf("%s = %#v, want %#v", field, g, w))
+	}
+	if got.Input != want.Input {
+		differs("input", got.Input, want.Input)
+	}
+	if got.Path != want.Path {
+		differs("path", got.Path, want.Path)
+	}
+	if got.Allowed != want.Allowed {
+		differs("allowed", got.Allowed, want.Allowed)
+	}
+	if got.Verdict != want.Verdict {
+		differs("verdict", got.Verdict, want.Verdict)
+	}
+	if strings.Join(got.Group, ",") != strings.Join(want.Group, ",") {
+		differs("group", got.Group, want.Group)
+	}
+	if got.Agent != want.Agent {
+		differs("agent", got.Agent, want.Agent)
+	}
+	if got.Rule != want.Rule {
+		differs("rule", got.Rule, want.Rule)
+	}
+	if got.Line != want.Line {
+		differs("line", got.Line, want.Line)
+	}
+	return diffs
+}
 
 // runCmd runs `robots args...` through the same cobra setup as `caddy
 // robots`, and returns its exit status as caddycmd.Main would set it.
@@ -167,8 +201,25 @@ func TestCheckJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, out)
 	}
-	if got.File != robotsFile || got.UserAgent != "curl/8" || !got.Bot || len(got.Results) != 3 {
-		t.Fatalf("got %+v", got)
+	ok := true
+	if got.File != robotsFile {
+		t.Errorf("file %q, want %q", got.File, robotsFile)
+		ok = false
+	}
+	if got.UserAgent != "curl/8" {
+		t.Errorf("user agent %q, want %q", got.UserAgent, "curl/8")
+		ok = false
+	}
+	if !got.Bot {
+		t.Error("bot = false, want true")
+		ok = false
+	}
+	if len(got.Results) != 3 {
+		t.Errorf("%d results, want 3: %+v", len(got.Results), got.Results)
+		ok = false
+	}
+	if !ok {
+		t.FailNow()
 	}
 	want := []CheckResult{
 		{Input: "/private/a", Path: "/private/a", Allowed: false, Verdict: "disallowed", Group: []string{"*"}, Rule: "disallow: /private/", Line: 4},
@@ -177,9 +228,8 @@ func TestCheckJSON(t *testing.T) {
 	}
 	for i, w := range want {
 		g := got.Results[i]
-		if g.Input != w.Input || g.Path != w.Path || g.Allowed != w.Allowed || g.Verdict != w.Verdict ||
-			strings.Join(g.Group, ",") != strings.Join(w.Group, ",") || g.Agent != w.Agent || g.Rule != w.Rule || g.Line != w.Line {
-			t.Errorf("result %d = %+v, want %+v", i, g, w)
+		for _, d := range checkResultDiffs(g, w) {
+			t.Errorf("result %d (%s): %s", i, w.Input, d)
 		}
 	}
 	// Every documented key is present, group null when there is no group.
@@ -242,8 +292,14 @@ func TestCheckUsageErrors(t *testing.T) {
 		t.Errorf("empty agent: exit %d, want 1\n%s%s", code, out, errOut)
 	}
 	// No subcommand: help, exit 0.
-	if code, out, _ := runCmd(t, ""); code != 0 || !strings.Contains(out, "check") || !strings.Contains(out, "report") {
-		t.Errorf("robots alone: exit %d, output\n%s", code, out)
+	code, out, _ := runCmd(t, "")
+	if code != 0 {
+		t.Errorf("robots alone: exit %d, want 0", code)
+	}
+	for _, w := range []string{"check", "report"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("robots alone: output lacks %q:\n%s", w, out)
+		}
 	}
 }
 
@@ -313,8 +369,14 @@ func TestLint(t *testing.T) {
 					}
 					num, rest, _ := strings.Cut(rest, ": ")
 					sev, msg, _ := strings.Cut(rest, ": ")
-					if _, err := strconv.Atoi(num); err != nil || (sev != "info" && sev != "warning" && sev != "error") || msg == "" {
-						t.Errorf("line %q is not file:line: severity: message", l)
+					if _, err := strconv.Atoi(num); err != nil {
+						t.Errorf("line %q is not file:line: severity: message: line number %q", l, num)
+					}
+					if sev != "info" && sev != "warning" && sev != "error" {
+						t.Errorf("line %q is not file:line: severity: message: severity %q", l, sev)
+					}
+					if msg == "" {
+						t.Errorf("line %q is not file:line: severity: message: no message", l)
 					}
 				}
 			}
