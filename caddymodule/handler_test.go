@@ -46,14 +46,25 @@ func TestServeHTTPVerdicts(t *testing.T) {
 				if !errors.As(err, &he) || he.StatusCode != 403 {
 					t.Errorf("%s %q %s: want a 403 HandlerError, got %v", h.Mode, tc.ua, tc.path, err)
 				}
-			} else if err != nil || w.Code != 200 || w.Body.String() != "next" {
-				t.Errorf("%s %q %s: want passed on, got %d %v", h.Mode, tc.ua, tc.path, w.Code, err)
+			} else {
+				if err != nil {
+					t.Errorf("%s %q %s: want passed on, got error %v", h.Mode, tc.ua, tc.path, err)
+				}
+				if w.Code != 200 {
+					t.Errorf("%s %q %s: want passed on, got status %d", h.Mode, tc.ua, tc.path, w.Code)
+				}
+				if got := w.Body.String(); got != "next" {
+					t.Errorf("%s %q %s: want passed on, got body %q", h.Mode, tc.ua, tc.path, got)
+				}
 			}
 			repl := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer)
 			bot, _ := repl.GetString("http.robots_txt.bot")
 			rule, _ := repl.GetString("http.robots_txt.rule")
-			if bot != tc.bot || rule != tc.rule {
-				t.Errorf("%s %q %s: placeholders bot=%q rule=%q, want %q %q", h.Mode, tc.ua, tc.path, bot, rule, tc.bot, tc.rule)
+			if bot != tc.bot {
+				t.Errorf("%s %q %s: placeholder bot=%q, want %q", h.Mode, tc.ua, tc.path, bot, tc.bot)
+			}
+			if rule != tc.rule {
+				t.Errorf("%s %q %s: placeholder rule=%q, want %q", h.Mode, tc.ua, tc.path, rule, tc.rule)
 			}
 		}
 	}
@@ -70,9 +81,23 @@ func TestMonitorLogsViolation(t *testing.T) {
 		t.Fatalf("want one violation log line, got %d", len(entries))
 	}
 	f := entries[0].ContextMap()
-	if entries[0].Level.String() != "warn" || f["uri"] != "/private/a?b=c" || f["client_ip"] != "192.0.2.7" ||
-		f["rule"] != "disallow: /private/" || f["line"] != int64(2) || f["bot"] != "AhrefsBot" || f["group"] != "*" {
-		t.Errorf("violation log entry: %v %v", entries[0].Level, f)
+	if lvl := entries[0].Level.String(); lvl != "warn" {
+		t.Errorf("violation log entry: level %s, want warn", lvl)
+	}
+	for _, c := range []struct {
+		key  string
+		want any
+	}{
+		{"uri", "/private/a?b=c"},
+		{"client_ip", "192.0.2.7"},
+		{"rule", "disallow: /private/"},
+		{"line", int64(2)},
+		{"bot", "AhrefsBot"},
+		{"group", "*"},
+	} {
+		if f[c.key] != c.want {
+			t.Errorf("violation log entry: %s = %#v, want %#v", c.key, f[c.key], c.want)
+		}
 	}
 	if repl := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer); repl.ReplaceAll("{http.robots_txt.action}/{http.robots_txt.verdict}/{http.robots_txt.line}", "") != "logged/disallowed/2" {
 		t.Errorf("placeholders: %s", repl.ReplaceAll("{http.robots_txt.action}/{http.robots_txt.verdict}/{http.robots_txt.line}", ""))
@@ -82,8 +107,17 @@ func TestMonitorLogsViolation(t *testing.T) {
 func TestRefusalBody(t *testing.T) {
 	h, logs := newTestHandler(t, config.Config{File: writeRobots(t, testfixtures.RobotsTxt), Status: 451, Body: "No bots here"})
 	w, err := serve(h, newRequest("GET", "/private/x", testfixtures.UAAhrefs))
-	if err != nil || w.Code != 451 || w.Body.String() != "No bots here" || !strings.HasPrefix(w.Header().Get("Content-Type"), "text/plain") {
-		t.Errorf("got %d %q %v", w.Code, w.Body.String(), err)
+	if err != nil {
+		t.Errorf("error %v, want the refusal written", err)
+	}
+	if w.Code != 451 {
+		t.Errorf("status %d, want 451", w.Code)
+	}
+	if got := w.Body.String(); got != "No bots here" {
+		t.Errorf("body %q, want %q", got, "No bots here")
+	}
+	if ct := w.Header().Get("Content-Type"); !strings.HasPrefix(ct, "text/plain") {
+		t.Errorf("Content-Type %q, want text/plain", ct)
 	}
 	if n := logs.FilterMessage("robots.txt violation blocked").Len(); n != 1 {
 		t.Errorf("want one blocked log line, got %d", n)
@@ -93,12 +127,31 @@ func TestRefusalBody(t *testing.T) {
 func TestServeRobotsTxt(t *testing.T) {
 	h, _ := newTestHandler(t, config.Config{File: writeRobots(t, testfixtures.RobotsTxt)})
 	w, err := serve(h, newRequest("GET", "/robots.txt", testfixtures.UAGPTBot))
-	if err != nil || w.Code != 200 || w.Body.String() != testfixtures.RobotsTxt {
-		t.Fatalf("GET /robots.txt: %d %v %q", w.Code, err, w.Body.String())
+	ok := true
+	if err != nil {
+		t.Errorf("GET /robots.txt: error %v", err)
+		ok = false
+	}
+	if w.Code != 200 {
+		t.Errorf("GET /robots.txt: status %d, want 200", w.Code)
+		ok = false
+	}
+	if got := w.Body.String(); got != testfixtures.RobotsTxt {
+		t.Errorf("GET /robots.txt: body %q, want the file", got)
+		ok = false
+	}
+	if !ok {
+		t.FailNow()
 	}
 	etag := w.Header().Get("ETag")
-	if ct := w.Header().Get("Content-Type"); ct != "text/plain; charset=utf-8" || etag == "" || w.Header().Get("Last-Modified") == "" {
-		t.Errorf("headers: %v", w.Header())
+	if ct := w.Header().Get("Content-Type"); ct != "text/plain; charset=utf-8" {
+		t.Errorf("Content-Type %q, want %q", ct, "text/plain; charset=utf-8")
+	}
+	if etag == "" {
+		t.Errorf("no ETag; headers: %v", w.Header())
+	}
+	if w.Header().Get("Last-Modified") == "" {
+		t.Errorf("no Last-Modified; headers: %v", w.Header())
 	}
 	r := newRequest("GET", "/robots.txt", testfixtures.UAGPTBot)
 	r.Header.Set("If-None-Match", etag)

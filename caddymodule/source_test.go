@@ -108,8 +108,20 @@ func TestDynamicRoot(t *testing.T) {
 		_, err := serve(h, r)
 		return err != nil
 	}
-	if !blocked(dirA, "/a") || blocked(dirA, "/b") || !blocked(dirB, "/b") || blocked(dirB, "/a") {
-		t.Error("each root's robots.txt should apply to its requests")
+	// Each root's robots.txt applies to its requests.
+	for _, c := range []struct {
+		root, path string
+		want       bool
+	}{
+		{dirA, "/a", true},
+		{dirA, "/b", false},
+		{dirB, "/b", true},
+		{dirB, "/a", false},
+	} {
+		if got := blocked(c.root, c.path); got != c.want {
+			name := map[string]string{dirA: "root A", dirB: "root B"}[c.root]
+			t.Errorf("%s %s: blocked = %v, want %v", name, c.path, got, c.want)
+		}
 	}
 	if got := len(h.dynamic.sources.Values()); got != 2 {
 		t.Errorf("want 2 sources, got %d", got)
