@@ -461,9 +461,15 @@ func TestAdminStats(t *testing.T) {
 			t.Errorf("stats bot %s: first_seen %v last_seen %v, want both", b.Bot, b.FirstSeen, b.LastSeen)
 			continue
 		}
-		if b.FirstSeen.Before(st.Since) || b.LastSeen.Before(*b.FirstSeen) || b.LastSeen.After(end.Add(slack)) {
-			t.Errorf("stats bot %s: since %s first_seen %s last_seen %s, want since <= first_seen <= last_seen <= %s",
-				b.Bot, st.Since, b.FirstSeen, b.LastSeen, end)
+		// since <= first_seen <= last_seen <= end (give or take slack)
+		if b.FirstSeen.Before(st.Since) {
+			t.Errorf("stats bot %s: first_seen %s before since %s", b.Bot, b.FirstSeen, st.Since)
+		}
+		if b.LastSeen.Before(*b.FirstSeen) {
+			t.Errorf("stats bot %s: last_seen %s before first_seen %s", b.Bot, b.LastSeen, b.FirstSeen)
+		}
+		if b.LastSeen.After(end.Add(slack)) {
+			t.Errorf("stats bot %s: last_seen %s after the last request, %s", b.Bot, b.LastSeen, end)
 		}
 		if b.LastFetch != nil && (b.LastFetch.Before(*b.FirstSeen) || b.LastFetch.After(*b.LastSeen)) {
 			t.Errorf("stats bot %s: last_fetch %s outside first_seen %s .. last_seen %s", b.Bot, b.LastFetch, b.FirstSeen, b.LastSeen)
@@ -531,8 +537,21 @@ func monAccess(t testing.TB, inst *instance, n int, uri, ua, clientIP string) lo
 	e := entries[n]
 	gotURI, gotUA := accessURI(e)
 	req, _ := e.obj("request")
-	if gotURI != uri || gotUA != ua || req.str("client_ip") != clientIP {
-		t.Fatalf("access log entry %d: uri %q UA %q client_ip %q, want %q %q %q", n, gotURI, gotUA, req.str("client_ip"), uri, ua, clientIP)
+	ok := true
+	if gotURI != uri {
+		t.Errorf("access log entry %d: uri %q, want %q", n, gotURI, uri)
+		ok = false
+	}
+	if gotUA != ua {
+		t.Errorf("access log entry %d: UA %q, want %q", n, gotUA, ua)
+		ok = false
+	}
+	if got := req.str("client_ip"); got != clientIP {
+		t.Errorf("access log entry %d: client_ip %q, want %q", n, got, clientIP)
+		ok = false
+	}
+	if !ok {
+		t.FailNow()
 	}
 	return e
 }
@@ -554,14 +573,25 @@ func monCheckFetched(t testing.TB, what string, e logEntry, want, maxExtra int) 
 	}
 	ago, hasAgo := rt["fetched_ago"]
 	if want < 0 {
-		if fetched || hasAgo {
-			t.Errorf("%s: robots_txt %v, want fetched false and no fetched_ago", what, rt)
+		if fetched {
+			t.Errorf("%s: robots_txt.fetched = true, want false (in %v)", what, rt)
+		}
+		if hasAgo {
+			t.Errorf("%s: robots_txt.fetched_ago = %v, want none (in %v)", what, ago, rt)
 		}
 		return
 	}
+	if !fetched {
+		t.Errorf("%s: robots_txt.fetched = false, want true (in %v)", what, rt)
+	}
 	f, isNum := ago.(float64)
-	if !fetched || !isNum || f != math.Trunc(f) || int(f) < want || int(f) > want+maxExtra {
-		t.Errorf("%s: robots_txt %v, want fetched true and fetched_ago an integer in [%d, %d]", what, rt, want, want+maxExtra)
+	switch {
+	case !isNum:
+		t.Errorf("%s: robots_txt.fetched_ago = %v, want a number of seconds in [%d, %d] (in %v)", what, ago, want, want+maxExtra, rt)
+	case f != math.Trunc(f):
+		t.Errorf("%s: robots_txt.fetched_ago = %v, want an integer (in %v)", what, f, rt)
+	case int(f) < want || int(f) > want+maxExtra:
+		t.Errorf("%s: robots_txt.fetched_ago = %v, want it in [%d, %d] (in %v)", what, f, want, want+maxExtra, rt)
 	}
 }
 
@@ -588,8 +618,14 @@ func TestFetchTracking(t *testing.T) {
 	monCheckFetched(t, "Googlebot (blocked) before any fetch", e, -1, 0)
 
 	e = step("/robots.txt", testfixtures.UAGooglebot, ipA, 200)
-	if rt, _ := e.obj("robots_txt"); rt.str("action") != "served" || rt["fetched"] != nil || rt["fetched_ago"] != nil {
-		t.Errorf("the fetch of /robots.txt: robots_txt %v, want action served and no fetched or fetched_ago", rt)
+	rt, _ := e.obj("robots_txt")
+	if a := rt.str("action"); a != "served" {
+		t.Errorf("the fetch of /robots.txt: action %q, want served (in %v)", a, rt)
+	}
+	for _, k := range []string{"fetched", "fetched_ago"} {
+		if rt[k] != nil {
+			t.Errorf("the fetch of /robots.txt: %s = %v, want none (in %v)", k, rt[k], rt)
+		}
 	}
 
 	e = step("/index.html", testfixtures.UAGooglebot, ipA, 200)
@@ -716,8 +752,18 @@ func TestGrace(t *testing.T) {
 					}
 					return len(graceLogs) > 0
 				})
-				if len(graceLogs) != 1 || graceLogs[0].str("uri") != "/new/x.html" || graceLogs[0].str("user_agent") != testfixtures.UAGooglebot || graceLogs[0].str("level") != "info" {
+				if len(graceLogs) != 1 {
 					t.Errorf("grace log entries %v, want one at level info for bot A's /new/x.html", graceLogs)
+				} else {
+					for _, c := range []struct{ key, want string }{
+						{"uri", "/new/x.html"},
+						{"user_agent", testfixtures.UAGooglebot},
+						{"level", "info"},
+					} {
+						if got := graceLogs[0].str(c.key); got != c.want {
+							t.Errorf("grace log entry: %s %q, want %q (in %v)", c.key, got, c.want, graceLogs[0])
+						}
+					}
 				}
 			} else {
 				if gotA.status != http.StatusForbidden {

@@ -185,9 +185,14 @@ func upEnforced(t testing.TB, inst *instance, what string) {
 	}
 	for _, ua := range []string{testfixtures.UAPythonRequests, testfixtures.UAFirefox} {
 		got := inst.get(t, "/robots.txt", ua)
-		if got.status != http.StatusOK || got.body != upRobots || !strings.HasPrefix(got.header.Get("Content-Type"), "text/plain") {
-			t.Errorf("%s: /robots.txt (UA %q): status %d Content-Type %q body %q, want 200 text/plain and exactly the upstream's %q",
-				what, ua, got.status, got.header.Get("Content-Type"), got.body, upRobots)
+		if got.status != http.StatusOK {
+			t.Errorf("%s: /robots.txt (UA %q): status %d, want 200", what, ua, got.status)
+		}
+		if ct := got.header.Get("Content-Type"); !strings.HasPrefix(ct, "text/plain") {
+			t.Errorf("%s: /robots.txt (UA %q): Content-Type %q, want text/plain", what, ua, ct)
+		}
+		if got.body != upRobots {
+			t.Errorf("%s: /robots.txt (UA %q): body %q, want exactly the upstream's %q", what, ua, got.body, upRobots)
 		}
 	}
 }
