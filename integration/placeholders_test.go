@@ -59,9 +59,13 @@ func TestPlaceholders(t *testing.T) {
 	}
 	t.Run("browser has no verdict", func(t *testing.T) {
 		resp := inst.get(t, "/private/x.html", testfixtures.UAFirefox)
-		if strings.Contains(resp.body, "verdict=allowed") || strings.Contains(resp.body, "verdict=disallowed") ||
-			strings.Contains(resp.body, "action=") && !strings.Contains(resp.body, "action={") {
-			t.Errorf("browser request got robots_txt placeholder values: %q", resp.body)
+		for _, v := range []string{"verdict=allowed", "verdict=disallowed"} {
+			if strings.Contains(resp.body, v) {
+				t.Errorf("browser request got robots_txt placeholder value %s: %q", v, resp.body)
+			}
+		}
+		if strings.Contains(resp.body, "action=") && !strings.Contains(resp.body, "action={") {
+			t.Errorf("browser request got a robots_txt action placeholder value: %q", resp.body)
 		}
 		if v := strings.TrimSpace(resp.header.Get("X-Robots-Verdict")); strings.Contains(v, "allowed") {
 			t.Errorf("browser request got X-Robots-Verdict %q", v)

@@ -394,13 +394,42 @@ func TestLintJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, out)
 	}
-	if got.File != file || got.Groups != 2 || got.Rules != 3 || got.Errors != 1 || got.Warnings != 1 ||
-		len(got.Sitemaps) != 1 || strings.Join(got.Agents, ",") != "GPTBot" {
-		t.Errorf("got %+v", got)
+	if got.File != file {
+		t.Errorf("file %q, want %q", got.File, file)
 	}
-	if len(got.Diagnostics) != 2 || got.Diagnostics[0].Line != 2 || got.Diagnostics[0].Severity != "error" ||
-		got.Diagnostics[0].Kind != "relative-path" || got.Diagnostics[1].Kind != "misspelling" {
-		t.Errorf("diagnostics %+v", got.Diagnostics)
+	for _, c := range []struct {
+		name      string
+		got, want int
+	}{
+		{"groups", got.Groups, 2},
+		{"rules", got.Rules, 3},
+		{"errors", got.Errors, 1},
+		{"warnings", got.Warnings, 1},
+		{"sitemaps", len(got.Sitemaps), 1},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s = %d, want %d", c.name, c.got, c.want)
+		}
+	}
+	if agents := strings.Join(got.Agents, ","); agents != "GPTBot" {
+		t.Errorf("agents %q, want [GPTBot]", got.Agents)
+	}
+	if len(got.Diagnostics) != 2 {
+		t.Errorf("diagnostics %+v, want 2", got.Diagnostics)
+	} else {
+		d0, d1 := got.Diagnostics[0], got.Diagnostics[1]
+		if d0.Line != 2 {
+			t.Errorf("diagnostic 0 on line %d, want 2", d0.Line)
+		}
+		if d0.Severity != "error" {
+			t.Errorf("diagnostic 0 severity %q, want error", d0.Severity)
+		}
+		if d0.Kind != "relative-path" {
+			t.Errorf("diagnostic 0 kind %q, want relative-path", d0.Kind)
+		}
+		if d1.Kind != "misspelling" {
+			t.Errorf("diagnostic 1 kind %q, want misspelling", d1.Kind)
+		}
 	}
 	var raw map[string]any
 	_ = json.Unmarshal([]byte(out), &raw)
