@@ -190,7 +190,7 @@ func TestReportAggregation(t *testing.T) {
 		}
 	}
 	if !g.FetchedRobotsTxt {
-		t.Error("Googlebot fetched robots.txt = false, want true (it did, before the log began)")
+		t.Error("Googlebot fetched robots.txt = false, want true")
 	}
 	if g.LastRobotsTxtFetch == nil || !g.LastRobotsTxtFetch.Equal(ts(t0+3600)) {
 		t.Errorf("Googlebot last fetch %v, want %v (ts - fetched_ago)", g.LastRobotsTxtFetch, ts(t0+3600))
