@@ -12,6 +12,7 @@ import (
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
 	"github.com/robotsguard/caddy-robots-txt/config"
+	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
 	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
@@ -19,18 +20,18 @@ import (
 // next handler doing nothing. Requests carry the context Caddy's server
 // gives them (replacer, log fields, vars).
 func BenchmarkHandler(b *testing.B) {
-	h, _ := newTestHandler(b, config.Config{File: writeRobots(b, testRobots), Mode: "enforce", DisableReload: true})
+	h, _ := newTestHandler(b, config.Config{File: writeRobots(b, testfixtures.RobotsTxt), Mode: "enforce", DisableReload: true})
 	// Violations are logged as in production: JSON, to a writer.
 	h.logger = zap.New(zapcore.NewCore(zapcore.NewJSONEncoder(zap.NewProductionEncoderConfig()), zapcore.AddSync(io.Discard), zapcore.InfoLevel))
 	w := &discardWriter{h: http.Header{}}
 	for _, bc := range []struct {
 		name, ua, path string
 	}{
-		{"human", uaChrome, "/private/x"},
-		{"bot-allowed", uaAhrefs, "/blog/2024/post.html"},
-		{"bot-blocked", uaAhrefs, "/private/x"},
-		{"bot-named-blocked", uaGPTBot, "/blog/2024/post.html"},
-		{"bot-normalized", uaAhrefs, "/blog/%70ost/../../private/x"},
+		{"human", testfixtures.UAChrome, "/private/x"},
+		{"bot-allowed", testfixtures.UAAhrefs, "/blog/2024/post.html"},
+		{"bot-blocked", testfixtures.UAAhrefs, "/private/x"},
+		{"bot-named-blocked", testfixtures.UAGPTBot, "/blog/2024/post.html"},
+		{"bot-normalized", testfixtures.UAAhrefs, "/blog/%70ost/../../private/x"},
 	} {
 		b.Run(bc.name+"/cache-hit", func(b *testing.B) {
 			r := newRequest("GET", bc.path, bc.ua)
@@ -45,7 +46,7 @@ func BenchmarkHandler(b *testing.B) {
 		const n = 1 << 15
 		reqs := make([]*http.Request, n)
 		for i := range reqs {
-			reqs[i] = newRequest("GET", "/blog/x", uaChrome+" Build/"+strconv.Itoa(i))
+			reqs[i] = newRequest("GET", "/blog/x", testfixtures.UAChrome+" Build/"+strconv.Itoa(i))
 		}
 		h.idents.Purge()
 		b.ReportAllocs()
@@ -59,19 +60,19 @@ func BenchmarkHandler(b *testing.B) {
 
 // BenchmarkIdentify measures client identification alone.
 func BenchmarkIdentify(b *testing.B) {
-	h, _ := newTestHandler(b, config.Config{File: writeRobots(b, testRobots), DisableReload: true})
+	h, _ := newTestHandler(b, config.Config{File: writeRobots(b, testfixtures.RobotsTxt), DisableReload: true})
 	snap := h.fixed.current()
 	b.Run("cache-hit", func(b *testing.B) {
-		h.identify(uaChrome, snap)
+		h.identify(testfixtures.UAChrome, snap)
 		b.ReportAllocs()
 		for b.Loop() {
-			h.identify(uaChrome, snap)
+			h.identify(testfixtures.UAChrome, snap)
 		}
 	})
 	b.Run("uncached", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			judge.Identify(h.classifier, snap.File, uaChrome)
+			judge.Identify(h.classifier, snap.File, testfixtures.UAChrome)
 		}
 	})
 }
@@ -82,13 +83,13 @@ func BenchmarkIdentify(b *testing.B) {
 // the grace check against one earlier version. People's requests never
 // reach this code (see BenchmarkHandler/human).
 func BenchmarkMonitoring(b *testing.B) {
-	h, _ := newTestHandler(b, config.Config{File: writeRobots(b, testRobots), DisableReload: true})
-	r := withIP(newRequest("GET", "/private/x", uaAhrefs), "203.0.113.5")
+	h, _ := newTestHandler(b, config.Config{File: writeRobots(b, testfixtures.RobotsTxt), DisableReload: true})
+	r := withIP(newRequest("GET", "/private/x", testfixtures.UAAhrefs), "203.0.113.5")
 	h.tracker.record("AhrefsBot", clientAddr(r), judge.Fetch{At: time.Now(), ETag: "\"v1\""})
 	c := countersFor("AhrefsBot")
 	old := judge.NewVersion(robots.Parse([]byte("User-agent: *\nDisallow: /old/\n")), "\"v0\"")
 	old.Follow(nil, time.Now(), time.Hour)
-	cur := newSnapshot([]byte(testRobots), time.Now())
+	cur := newSnapshot([]byte(testfixtures.RobotsTxt), time.Now())
 	cur.Follow(old, time.Now(), time.Hour)
 	b.Run("allowed", func(b *testing.B) {
 		b.ReportAllocs()
@@ -105,7 +106,7 @@ func BenchmarkMonitoring(b *testing.B) {
 			// The client's fetch is unknown: the worst case, every
 			// version in the window is judged.
 			h.tracker.last("AhrefsBot", clientAddr(r))
-			cur.GraceAllows(&judge.Request{UA: uaAhrefs, Paths: judge.Paths{Primary: "/private/x"}, Now: now}, time.Hour)
+			cur.GraceAllows(&judge.Request{UA: testfixtures.UAAhrefs, Paths: judge.Paths{Primary: "/private/x"}, Now: now}, time.Hour)
 			c.request(judge.Grace, judge.Passed, 1)
 		}
 	})

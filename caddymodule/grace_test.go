@@ -8,6 +8,7 @@ import (
 	"github.com/caddyserver/caddy/v2"
 
 	"github.com/robotsguard/caddy-robots-txt/config"
+	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
 )
 
 // verdictOf runs one request and returns its verdict placeholder.
@@ -33,7 +34,7 @@ func TestGrace(t *testing.T) {
 	}
 
 	// Bot A reads version 1.
-	serve(h, withIP(newRequest("GET", "/robots.txt", uaAhrefs), "198.51.100.1"))
+	serve(h, withIP(newRequest("GET", "/robots.txt", testfixtures.UAAhrefs), "198.51.100.1"))
 	edit("User-agent: *\nDisallow: /new\n", time.Second)
 
 	for _, tc := range []struct {
@@ -51,7 +52,7 @@ func TestGrace(t *testing.T) {
 		// A from another address is another client.
 		{"same bot, other address", "198.51.100.9", "/new", "disallowed", true},
 	} {
-		v, err := verdictOf(t, h, tc.path, uaAhrefs, tc.ip)
+		v, err := verdictOf(t, h, tc.path, testfixtures.UAAhrefs, tc.ip)
 		if v != tc.verdict || (err != nil) != tc.blocked {
 			t.Errorf("%s: verdict %q blocked %v, want %q %v", tc.name, v, err != nil, tc.verdict, tc.blocked)
 		}
@@ -61,18 +62,18 @@ func TestGrace(t *testing.T) {
 	}
 
 	// C fetches the current version: no grace for it.
-	serve(h, withIP(newRequest("GET", "/robots.txt", uaAhrefs), "198.51.100.3"))
-	if v, err := verdictOf(t, h, "/new", uaAhrefs, "198.51.100.3"); v != "disallowed" || err == nil {
+	serve(h, withIP(newRequest("GET", "/robots.txt", testfixtures.UAAhrefs), "198.51.100.3"))
+	if v, err := verdictOf(t, h, "/new", testfixtures.UAAhrefs, "198.51.100.3"); v != "disallowed" || err == nil {
 		t.Errorf("bot that read the current version: verdict %q, blocked %v; want disallowed, blocked", v, err != nil)
 	}
 
 	// A third version that disallows both: A still gets grace for /new
 	// (its version 1 allows it), but /old is disallowed by version 1 too.
 	edit("User-agent: *\nDisallow: /new\nDisallow: /old\n", 2*time.Second)
-	if v, _ := verdictOf(t, h, "/new", uaAhrefs, "198.51.100.1"); v != "grace" {
+	if v, _ := verdictOf(t, h, "/new", testfixtures.UAAhrefs, "198.51.100.1"); v != "grace" {
 		t.Errorf("A on /new after the third version: %q, want grace", v)
 	}
-	if v, _ := verdictOf(t, h, "/old", uaAhrefs, "198.51.100.1"); v != "disallowed" {
+	if v, _ := verdictOf(t, h, "/old", testfixtures.UAAhrefs, "198.51.100.1"); v != "disallowed" {
 		t.Errorf("A on /old: %q, want disallowed (its version disallows it too)", v)
 	}
 	if got := len(h.fixed.current().Earlier); got != 2 {
@@ -91,13 +92,13 @@ func TestGraceIgnoresUnservedVersions(t *testing.T) {
 		bump(t, path, d)
 		h.fixed.refresh()
 	}
-	serve(h, withIP(newRequest("GET", "/robots.txt", uaAhrefs), "198.51.100.1"))
+	serve(h, withIP(newRequest("GET", "/robots.txt", testfixtures.UAAhrefs), "198.51.100.1"))
 	edit("", time.Second) // empty for a moment: allows all, fetched by nobody
 	edit("User-agent: *\nDisallow: /private/\nDisallow: /new\n", 2*time.Second)
-	if v, err := verdictOf(t, h, "/private/x", uaAhrefs, "198.51.100.1"); v != "disallowed" || err == nil {
+	if v, err := verdictOf(t, h, "/private/x", testfixtures.UAAhrefs, "198.51.100.1"); v != "disallowed" || err == nil {
 		t.Errorf("/private/x: verdict %q, blocked %v; want disallowed and blocked (no version the bot read allows it)", v, err != nil)
 	}
-	if v, _ := verdictOf(t, h, "/new", uaAhrefs, "198.51.100.1"); v != "grace" {
+	if v, _ := verdictOf(t, h, "/new", testfixtures.UAAhrefs, "198.51.100.1"); v != "grace" {
 		t.Errorf("/new: verdict %q, want grace (the version the bot read allows it)", v)
 	}
 	if got := len(h.fixed.current().Earlier); got != 1 {

@@ -11,10 +11,11 @@ import (
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 
 	"github.com/robotsguard/caddy-robots-txt/config"
+	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
 )
 
 func TestServeHTTPVerdicts(t *testing.T) {
-	path := writeRobots(t, testRobots)
+	path := writeRobots(t, testfixtures.RobotsTxt)
 	enforce, _ := newTestHandler(t, config.Config{File: path})
 	monitor, _ := newTestHandler(t, config.Config{File: path, Mode: "monitor"})
 	for _, tc := range []struct {
@@ -23,18 +24,18 @@ func TestServeHTTPVerdicts(t *testing.T) {
 		bot      string // "" for a human
 		rule     string
 	}{
-		{uaGPTBot, "/", false, "GPTBot", "disallow: /"},
-		{uaGPTBot, "/public", false, "GPTBot", "disallow: /"},
-		{uaGooglebot, "/private/x", true, "Googlebot", ""},
-		{uaGooglebot, "/drafts/x", false, "Googlebot", "disallow: /drafts/"},
-		{uaAhrefs, "/private/x", false, "AhrefsBot", "disallow: /private/"},
-		{uaAhrefs, "/private/ok.html", true, "AhrefsBot", "allow: /private/ok.html"},
-		{uaAhrefs, "/public", true, "AhrefsBot", ""},
-		{"python-requests/2.31.0", "/private/x", false, "python-requests", "disallow: /private/"},
+		{testfixtures.UAGPTBot, "/", false, "GPTBot", "disallow: /"},
+		{testfixtures.UAGPTBot, "/public", false, "GPTBot", "disallow: /"},
+		{testfixtures.UAGooglebot, "/private/x", true, "Googlebot", ""},
+		{testfixtures.UAGooglebot, "/drafts/x", false, "Googlebot", "disallow: /drafts/"},
+		{testfixtures.UAAhrefs, "/private/x", false, "AhrefsBot", "disallow: /private/"},
+		{testfixtures.UAAhrefs, "/private/ok.html", true, "AhrefsBot", "allow: /private/ok.html"},
+		{testfixtures.UAAhrefs, "/public", true, "AhrefsBot", ""},
+		{testfixtures.UAPythonRequests, "/private/x", false, "python-requests", "disallow: /private/"},
 		{"", "/private/x", false, "generic", "disallow: /private/"},
-		{uaChrome, "/private/x", true, "", ""},
-		{uaFirefox, "/drafts/x", true, "", ""},
-		{uaChrome, "/", true, "", ""},
+		{testfixtures.UAChrome, "/private/x", true, "", ""},
+		{testfixtures.UAFirefox, "/drafts/x", true, "", ""},
+		{testfixtures.UAChrome, "/", true, "", ""},
 	} {
 		for _, h := range []*Handler{enforce, monitor} {
 			r := newRequest("GET", tc.path, tc.ua)
@@ -45,22 +46,33 @@ func TestServeHTTPVerdicts(t *testing.T) {
 				if !errors.As(err, &he) || he.StatusCode != 403 {
 					t.Errorf("%s %q %s: want a 403 HandlerError, got %v", h.Mode, tc.ua, tc.path, err)
 				}
-			} else if err != nil || w.Code != 200 || w.Body.String() != "next" {
-				t.Errorf("%s %q %s: want passed on, got %d %v", h.Mode, tc.ua, tc.path, w.Code, err)
+			} else {
+				if err != nil {
+					t.Errorf("%s %q %s: want passed on, got error %v", h.Mode, tc.ua, tc.path, err)
+				}
+				if w.Code != 200 {
+					t.Errorf("%s %q %s: want passed on, got status %d", h.Mode, tc.ua, tc.path, w.Code)
+				}
+				if got := w.Body.String(); got != "next" {
+					t.Errorf("%s %q %s: want passed on, got body %q", h.Mode, tc.ua, tc.path, got)
+				}
 			}
 			repl := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer)
 			bot, _ := repl.GetString("http.robots_txt.bot")
 			rule, _ := repl.GetString("http.robots_txt.rule")
-			if bot != tc.bot || rule != tc.rule {
-				t.Errorf("%s %q %s: placeholders bot=%q rule=%q, want %q %q", h.Mode, tc.ua, tc.path, bot, rule, tc.bot, tc.rule)
+			if bot != tc.bot {
+				t.Errorf("%s %q %s: placeholder bot=%q, want %q", h.Mode, tc.ua, tc.path, bot, tc.bot)
+			}
+			if rule != tc.rule {
+				t.Errorf("%s %q %s: placeholder rule=%q, want %q", h.Mode, tc.ua, tc.path, rule, tc.rule)
 			}
 		}
 	}
 }
 
 func TestMonitorLogsViolation(t *testing.T) {
-	h, logs := newTestHandler(t, config.Config{File: writeRobots(t, testRobots), Mode: "monitor"})
-	r := newRequest("GET", "/private/a?b=c", uaAhrefs)
+	h, logs := newTestHandler(t, config.Config{File: writeRobots(t, testfixtures.RobotsTxt), Mode: "monitor"})
+	r := newRequest("GET", "/private/a?b=c", testfixtures.UAAhrefs)
 	if _, err := serve(h, r); err != nil {
 		t.Fatal(err)
 	}
@@ -69,9 +81,23 @@ func TestMonitorLogsViolation(t *testing.T) {
 		t.Fatalf("want one violation log line, got %d", len(entries))
 	}
 	f := entries[0].ContextMap()
-	if entries[0].Level.String() != "warn" || f["uri"] != "/private/a?b=c" || f["client_ip"] != "192.0.2.7" ||
-		f["rule"] != "disallow: /private/" || f["line"] != int64(2) || f["bot"] != "AhrefsBot" || f["group"] != "*" {
-		t.Errorf("violation log entry: %v %v", entries[0].Level, f)
+	if lvl := entries[0].Level.String(); lvl != "warn" {
+		t.Errorf("violation log entry: level %s, want warn", lvl)
+	}
+	for _, c := range []struct {
+		key  string
+		want any
+	}{
+		{"uri", "/private/a?b=c"},
+		{"client_ip", "192.0.2.7"},
+		{"rule", "disallow: /private/"},
+		{"line", int64(2)},
+		{"bot", "AhrefsBot"},
+		{"group", "*"},
+	} {
+		if f[c.key] != c.want {
+			t.Errorf("violation log entry: %s = %#v, want %#v", c.key, f[c.key], c.want)
+		}
 	}
 	if repl := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer); repl.ReplaceAll("{http.robots_txt.action}/{http.robots_txt.verdict}/{http.robots_txt.line}", "") != "logged/disallowed/2" {
 		t.Errorf("placeholders: %s", repl.ReplaceAll("{http.robots_txt.action}/{http.robots_txt.verdict}/{http.robots_txt.line}", ""))
@@ -79,10 +105,19 @@ func TestMonitorLogsViolation(t *testing.T) {
 }
 
 func TestRefusalBody(t *testing.T) {
-	h, logs := newTestHandler(t, config.Config{File: writeRobots(t, testRobots), Status: 451, Body: "No bots here"})
-	w, err := serve(h, newRequest("GET", "/private/x", uaAhrefs))
-	if err != nil || w.Code != 451 || w.Body.String() != "No bots here" || !strings.HasPrefix(w.Header().Get("Content-Type"), "text/plain") {
-		t.Errorf("got %d %q %v", w.Code, w.Body.String(), err)
+	h, logs := newTestHandler(t, config.Config{File: writeRobots(t, testfixtures.RobotsTxt), Status: 451, Body: "No bots here"})
+	w, err := serve(h, newRequest("GET", "/private/x", testfixtures.UAAhrefs))
+	if err != nil {
+		t.Errorf("error %v, want the refusal written", err)
+	}
+	if w.Code != 451 {
+		t.Errorf("status %d, want 451", w.Code)
+	}
+	if got := w.Body.String(); got != "No bots here" {
+		t.Errorf("body %q, want %q", got, "No bots here")
+	}
+	if ct := w.Header().Get("Content-Type"); !strings.HasPrefix(ct, "text/plain") {
+		t.Errorf("Content-Type %q, want text/plain", ct)
 	}
 	if n := logs.FilterMessage("robots.txt violation blocked").Len(); n != 1 {
 		t.Errorf("want one blocked log line, got %d", n)
@@ -90,16 +125,35 @@ func TestRefusalBody(t *testing.T) {
 }
 
 func TestServeRobotsTxt(t *testing.T) {
-	h, _ := newTestHandler(t, config.Config{File: writeRobots(t, testRobots)})
-	w, err := serve(h, newRequest("GET", "/robots.txt", uaGPTBot))
-	if err != nil || w.Code != 200 || w.Body.String() != testRobots {
-		t.Fatalf("GET /robots.txt: %d %v %q", w.Code, err, w.Body.String())
+	h, _ := newTestHandler(t, config.Config{File: writeRobots(t, testfixtures.RobotsTxt)})
+	w, err := serve(h, newRequest("GET", "/robots.txt", testfixtures.UAGPTBot))
+	ok := true
+	if err != nil {
+		t.Errorf("GET /robots.txt: error %v", err)
+		ok = false
+	}
+	if w.Code != 200 {
+		t.Errorf("GET /robots.txt: status %d, want 200", w.Code)
+		ok = false
+	}
+	if got := w.Body.String(); got != testfixtures.RobotsTxt {
+		t.Errorf("GET /robots.txt: body %q, want the file", got)
+		ok = false
+	}
+	if !ok {
+		t.FailNow()
 	}
 	etag := w.Header().Get("ETag")
-	if ct := w.Header().Get("Content-Type"); ct != "text/plain; charset=utf-8" || etag == "" || w.Header().Get("Last-Modified") == "" {
-		t.Errorf("headers: %v", w.Header())
+	if ct := w.Header().Get("Content-Type"); ct != "text/plain; charset=utf-8" {
+		t.Errorf("Content-Type %q, want %q", ct, "text/plain; charset=utf-8")
 	}
-	r := newRequest("GET", "/robots.txt", uaGPTBot)
+	if etag == "" {
+		t.Errorf("no ETag; headers: %v", w.Header())
+	}
+	if w.Header().Get("Last-Modified") == "" {
+		t.Errorf("no Last-Modified; headers: %v", w.Header())
+	}
+	r := newRequest("GET", "/robots.txt", testfixtures.UAGPTBot)
 	r.Header.Set("If-None-Match", etag)
 	if w, _ := serve(h, r); w.Code != http.StatusNotModified {
 		t.Errorf("If-None-Match: got %d, want 304", w.Code)
@@ -111,8 +165,8 @@ func TestServeRobotsTxt(t *testing.T) {
 		t.Errorf("POST /robots.txt should pass on, got %q", w.Body.String())
 	}
 	off := false
-	h2, _ := newTestHandler(t, config.Config{File: writeRobots(t, testRobots), Serve: &off})
-	if w, _ := serve(h2, newRequest("GET", "/robots.txt", uaGPTBot)); w.Code != 200 || w.Body.String() != "next" {
+	h2, _ := newTestHandler(t, config.Config{File: writeRobots(t, testfixtures.RobotsTxt), Serve: &off})
+	if w, _ := serve(h2, newRequest("GET", "/robots.txt", testfixtures.UAGPTBot)); w.Code != 200 || w.Body.String() != "next" {
 		t.Errorf("serve off: got %d %q, want the next handler", w.Code, w.Body.String())
 	}
 }
@@ -120,17 +174,17 @@ func TestServeRobotsTxt(t *testing.T) {
 func TestMissingFileAllowsAll(t *testing.T) {
 	h, logs := newTestHandler(t, config.Config{File: t.TempDir() + "/nope/robots.txt"})
 	_ = logs
-	if w, err := serve(h, newRequest("GET", "/private/x", uaGPTBot)); err != nil || w.Body.String() != "next" {
+	if w, err := serve(h, newRequest("GET", "/private/x", testfixtures.UAGPTBot)); err != nil || w.Body.String() != "next" {
 		t.Errorf("no file: got %d %v", w.Code, err)
 	}
-	if w, _ := serve(h, newRequest("GET", "/robots.txt", uaGPTBot)); w.Body.String() != "next" {
+	if w, _ := serve(h, newRequest("GET", "/robots.txt", testfixtures.UAGPTBot)); w.Body.String() != "next" {
 		t.Errorf("no file: /robots.txt should pass on")
 	}
 }
 
 func TestInline(t *testing.T) {
 	h, _ := newTestHandler(t, config.Config{Inline: "User-agent: *\nDisallow: /x\n"})
-	if _, err := serve(h, newRequest("GET", "/x", "curl/8.5.0")); err == nil {
+	if _, err := serve(h, newRequest("GET", "/x", testfixtures.UACurl)); err == nil {
 		t.Error("inline rules should block curl on /x")
 	}
 	if w, _ := serve(h, newRequest("GET", "/robots.txt", "")); w.Body.String() != "User-agent: *\nDisallow: /x\n" {
@@ -140,7 +194,7 @@ func TestInline(t *testing.T) {
 
 func TestExemptAndExtraBots(t *testing.T) {
 	h, _ := newTestHandler(t, config.Config{
-		File:   writeRobots(t, testRobots),
+		File:   writeRobots(t, testfixtures.RobotsTxt),
 		Bots:   []string{"MyCrawler"},
 		Humans: []string{"UptimeRobot", "GPTBot-Verified"},
 	})
@@ -150,7 +204,7 @@ func TestExemptAndExtraBots(t *testing.T) {
 	}{
 		{"Mozilla/5.0 (compatible; UptimeRobot/2.0; http://www.uptimerobot.com/)", false},
 		{"Mozilla/5.0 (compatible; GPTBot/1.1; GPTBot-Verified)", false},
-		{uaChrome + " MyCrawler/1.0", true},
+		{testfixtures.UAChrome + " MyCrawler/1.0", true},
 	} {
 		_, err := serve(h, newRequest("GET", "/private/x", tc.ua))
 		if (err != nil) != tc.blocked {
@@ -160,8 +214,8 @@ func TestExemptAndExtraBots(t *testing.T) {
 }
 
 func TestHumanPathDoesNotAllocate(t *testing.T) {
-	h, _ := newTestHandler(t, config.Config{File: writeRobots(t, testRobots)})
-	r := newRequest("GET", "/private/x", uaChrome)
+	h, _ := newTestHandler(t, config.Config{File: writeRobots(t, testfixtures.RobotsTxt)})
+	r := newRequest("GET", "/private/x", testfixtures.UAChrome)
 	w := &discardWriter{h: http.Header{}}
 	n := testing.AllocsPerRun(200, func() { _ = h.ServeHTTP(w, r, nextNoop) })
 	if n != 0 {
@@ -181,9 +235,9 @@ var nextNoop = caddyhttp.HandlerFunc(func(http.ResponseWriter, *http.Request) er
 // classification cache holds at most cache entries, and very long headers
 // are not kept at all.
 func TestCacheIsBounded(t *testing.T) {
-	h, _ := newTestHandler(t, config.Config{File: writeRobots(t, testRobots), Cache: 1000})
+	h, _ := newTestHandler(t, config.Config{File: writeRobots(t, testfixtures.RobotsTxt), Cache: 1000})
 	for i := 0; i < 20000; i++ {
-		ua := uaChrome + " Build/" + strconv.Itoa(i)
+		ua := testfixtures.UAChrome + " Build/" + strconv.Itoa(i)
 		if i%2 == 0 {
 			ua = "python-requests/2." + strconv.Itoa(i)
 		}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/robotsguard/caddy-robots-txt/config"
+	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
 )
 
 // bump gives path a new modification time, as an edit seconds later would.
@@ -22,7 +23,7 @@ func TestRefresh(t *testing.T) {
 	path := writeRobots(t, "User-agent: *\nDisallow: /a\n")
 	h, logs := newTestHandler(t, config.Config{File: path, DisableReload: true, Grace: noGrace})
 	blocked := func(p string) bool {
-		_, err := serve(h, newRequest("GET", p, "curl/8.5.0"))
+		_, err := serve(h, newRequest("GET", p, testfixtures.UACurl))
 		return err != nil
 	}
 	if !blocked("/a") || blocked("/b") {
@@ -88,7 +89,7 @@ func TestWatchReloads(t *testing.T) {
 	bump(t, path, time.Second)
 	deadline := time.Now().Add(5 * time.Second)
 	for time.Now().Before(deadline) {
-		if _, err := serve(h, newRequest("GET", "/b", "curl/8.5.0")); err != nil {
+		if _, err := serve(h, newRequest("GET", "/b", testfixtures.UACurl)); err != nil {
 			return
 		}
 		time.Sleep(20 * time.Millisecond)
@@ -102,13 +103,25 @@ func TestDynamicRoot(t *testing.T) {
 	os.WriteFile(filepath.Join(dirB, "robots.txt"), []byte("User-agent: *\nDisallow: /b\n"), 0o644)
 	h, _ := newTestHandler(t, config.Config{DisableReload: true})
 	blocked := func(root, p string) bool {
-		r := newRequest("GET", p, "curl/8.5.0")
+		r := newRequest("GET", p, testfixtures.UACurl)
 		r.Context().Value(caddyhttpVarsKey()).(map[string]any)["root"] = root
 		_, err := serve(h, r)
 		return err != nil
 	}
-	if !blocked(dirA, "/a") || blocked(dirA, "/b") || !blocked(dirB, "/b") || blocked(dirB, "/a") {
-		t.Error("each root's robots.txt should apply to its requests")
+	// Each root's robots.txt applies to its requests.
+	for _, c := range []struct {
+		root, path string
+		want       bool
+	}{
+		{dirA, "/a", true},
+		{dirA, "/b", false},
+		{dirB, "/b", true},
+		{dirB, "/a", false},
+	} {
+		if got := blocked(c.root, c.path); got != c.want {
+			name := map[string]string{dirA: "root A", dirB: "root B"}[c.root]
+			t.Errorf("%s %s: blocked = %v, want %v", name, c.path, got, c.want)
+		}
 	}
 	if got := len(h.dynamic.sources.Values()); got != 2 {
 		t.Errorf("want 2 sources, got %d", got)

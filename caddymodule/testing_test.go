@@ -17,25 +17,6 @@ import (
 	"github.com/robotsguard/caddy-robots-txt/config"
 )
 
-const testRobots = `User-agent: *
-Disallow: /private/
-Allow: /private/ok.html
-
-User-agent: GPTBot
-Disallow: /
-
-User-agent: Googlebot
-Disallow: /drafts/
-`
-
-const (
-	uaGPTBot    = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.1; +https://openai.com/gptbot)"
-	uaGooglebot = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
-	uaAhrefs    = "Mozilla/5.0 (compatible; AhrefsBot/7.0; +http://ahrefs.com/robot/)"
-	uaChrome    = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36"
-	uaFirefox   = "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0"
-)
-
 // noGrace turns grace off, for tests of reloading itself.
 var noGrace = new(caddy.Duration(0))
 

@@ -11,6 +11,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/robotsguard/caddy-robots-txt/config"
+	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
 )
 
 // placeholders runs one request and returns its robots_txt placeholders
@@ -33,29 +34,29 @@ func placeholders(t *testing.T, h *Handler, path, ua, ip string) map[string]any 
 }
 
 func TestFetchTracking(t *testing.T) {
-	path := writeRobots(t, testRobots)
+	path := writeRobots(t, testfixtures.RobotsTxt)
 	h, _ := newTestHandler(t, config.Config{File: path})
-	if f := placeholders(t, h, "/private/x", uaAhrefs, "203.0.113.9"); f["fetched"] != false || f["fetched_ago"] != nil {
+	if f := placeholders(t, h, "/private/x", testfixtures.UAAhrefs, "203.0.113.9"); f["fetched"] != false || f["fetched_ago"] != nil {
 		t.Errorf("before any fetch: %v", f)
 	}
-	if f := placeholders(t, h, "/robots.txt", uaAhrefs, "203.0.113.9"); f["action"] != "served" {
+	if f := placeholders(t, h, "/robots.txt", testfixtures.UAAhrefs, "203.0.113.9"); f["action"] != "served" {
 		t.Errorf("the fetch itself: %v", f)
 	}
-	f := placeholders(t, h, "/private/x", uaAhrefs, "203.0.113.9")
+	f := placeholders(t, h, "/private/x", testfixtures.UAAhrefs, "203.0.113.9")
 	if f["fetched"] != true || f["fetched_ago"] != int64(0) {
 		t.Errorf("after a fetch: %v", f)
 	}
-	if f := placeholders(t, h, "/private/x", uaAhrefs, "203.0.113.10"); f["fetched"] != false {
+	if f := placeholders(t, h, "/private/x", testfixtures.UAAhrefs, "203.0.113.10"); f["fetched"] != false {
 		t.Errorf("another address did not fetch: %v", f)
 	}
-	if f := placeholders(t, h, "/private/x", uaChrome, "203.0.113.9"); f != nil {
+	if f := placeholders(t, h, "/private/x", testfixtures.UAChrome, "203.0.113.9"); f != nil {
 		t.Errorf("people get no robots_txt fields: %v", f)
 	}
 
 	// A new config for the same file (a reload) keeps what was learned.
 	h2, _ := newTestHandler(t, config.Config{File: path})
 	h.Cleanup()
-	if f := placeholders(t, h2, "/private/x", uaAhrefs, "203.0.113.9"); f["fetched"] != true {
+	if f := placeholders(t, h2, "/private/x", testfixtures.UAAhrefs, "203.0.113.9"); f["fetched"] != true {
 		t.Errorf("after a config reload the fetch is still known: %v", f)
 	}
 }
@@ -72,12 +73,12 @@ func TestMetricsAndStats(t *testing.T) {
 	const bot = "python-requests"
 	before := testutil.ToFloat64(requestsTotal.WithLabelValues(bot, "disallowed", "logged"))
 	beforeFetch := testutil.ToFloat64(fetchesTotal.WithLabelValues(bot))
-	ua := "python-requests/2.31.0"
+	ua := testfixtures.UAPythonRequests
 	serve(h, newRequest("GET", "/private/a", ua))
 	serve(h, newRequest("GET", "/private/b", ua))
 	serve(h, newRequest("GET", "/public", ua))
 	serve(h, newRequest("GET", "/robots.txt", ua))
-	serve(h, newRequest("GET", "/private/a", uaChrome))
+	serve(h, newRequest("GET", "/private/a", testfixtures.UAChrome))
 	if got := testutil.ToFloat64(requestsTotal.WithLabelValues(bot, "disallowed", "logged")) - before; got != 2 {
 		t.Errorf("disallowed/logged count rose by %v, want 2", got)
 	}
@@ -110,8 +111,28 @@ func TestMetricsAndStats(t *testing.T) {
 			got = &rep.Bots[i]
 		}
 	}
-	if got == nil || got.Requests < 3 || got.Violations < 2 || got.Logged < 2 || got.Fetches < 1 || got.LastFetch == nil || got.FirstSeen == nil {
-		t.Errorf("stats for %s: %+v", bot, got)
+	if got == nil {
+		t.Errorf("no stats for %s", bot)
+	} else {
+		for _, c := range []struct {
+			name     string
+			got, min uint64
+		}{
+			{"requests", got.Requests, 3},
+			{"violations", got.Violations, 2},
+			{"logged", got.Logged, 2},
+			{"robots.txt fetches", got.Fetches, 1},
+		} {
+			if c.got < c.min {
+				t.Errorf("stats for %s: %s = %d, want at least %d", bot, c.name, c.got, c.min)
+			}
+		}
+		if got.LastFetch == nil {
+			t.Errorf("stats for %s: no last fetch", bot)
+		}
+		if got.FirstSeen == nil {
+			t.Errorf("stats for %s: no first seen", bot)
+		}
 	}
 	if err := serveStats(httptest.NewRecorder(), httptest.NewRequest("POST", "/robots_txt/stats", nil)); err == nil {
 		t.Error("POST should be refused")

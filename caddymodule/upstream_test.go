@@ -155,16 +155,43 @@ func TestLoadUpstreamKeepsLastGoodCopy(t *testing.T) {
 	}
 
 	status.Store(500) // down at the first load: allow all, retry soon
-	if wait, ok := s.loadUpstream(context.Background(), 0); ok || wait != retryFirst || s.current().File != nil {
-		t.Fatalf("first load failing: wait %v ok %v", wait, ok)
+	wait, ok := s.loadUpstream(context.Background(), 0)
+	failed := false
+	if ok {
+		t.Error("first load failing: ok = true, want false")
+		failed = true
+	}
+	if wait != retryFirst {
+		t.Errorf("first load failing: wait %v, want %v", wait, retryFirst)
+		failed = true
+	}
+	if s.current().File != nil {
+		t.Error("first load failing: a file is in force, want none (allow all)")
+		failed = true
+	}
+	if failed {
+		t.FailNow()
 	}
 	status.Store(200)
 	if _, ok := s.loadUpstream(context.Background(), 1); !ok || !blocked("/v1") {
 		t.Fatal("the recovered upstream's rules should be in force")
 	}
 	status.Store(502) // down later: the last good copy stays
-	if wait, ok := s.loadUpstream(context.Background(), 3); ok || wait != retryFirst<<3 || !blocked("/v1") {
-		t.Fatalf("a failure must keep the rules (wait %v)", wait)
+	wait, ok = s.loadUpstream(context.Background(), 3)
+	if ok {
+		t.Error("a failure later: ok = true, want false")
+		failed = true
+	}
+	if wait != retryFirst<<3 {
+		t.Errorf("a failure later: wait %v, want %v", wait, retryFirst<<3)
+		failed = true
+	}
+	if !blocked("/v1") {
+		t.Error("a failure must keep the rules: /v1 is no longer disallowed")
+		failed = true
+	}
+	if failed {
+		t.FailNow()
 	}
 	if wait, _ := s.loadUpstream(context.Background(), 20); wait != retryMax {
 		t.Errorf("retries back off to at most %v, got %v", retryMax, wait)

@@ -408,8 +408,15 @@ func TestSetDefaults(t *testing.T) {
 	if c.Monitor() {
 		t.Error("mode must default to enforce")
 	}
-	if c.File != "" || c.Inline != "" || c.Serve != nil {
-		t.Error("SetDefaults must leave File, Inline and Serve unset")
+	// SetDefaults must leave File, Inline and Serve unset.
+	if c.File != "" {
+		t.Errorf("SetDefaults set File to %q", c.File)
+	}
+	if c.Inline != "" {
+		t.Errorf("SetDefaults set Inline to %q", c.Inline)
+	}
+	if c.Serve != nil {
+		t.Errorf("SetDefaults set Serve to %v", *c.Serve)
 	}
 	if err := c.Validate(); err != nil {
 		t.Errorf("defaults do not validate: %v", err)
@@ -725,8 +732,15 @@ func TestURLAndGrace(t *testing.T) {
 		var c Config
 		err := c.UnmarshalCaddyfile(caddyfile.NewTestDispenser(tc.input))
 		if tc.wantErr != "" {
-			if err == nil || !strings.Contains(err.Error(), tc.wantErr) || !strings.Contains(err.Error(), "Testfile:") {
-				t.Errorf("%q: error %v, want one containing %q and the line", tc.input, err, tc.wantErr)
+			if err == nil {
+				t.Errorf("%q: no error, want one containing %q and the line", tc.input, tc.wantErr)
+				continue
+			}
+			if !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("%q: error %v, want one containing %q", tc.input, err, tc.wantErr)
+			}
+			if !strings.Contains(err.Error(), "Testfile:") {
+				t.Errorf("%q: error %v does not give the line (Testfile:N)", tc.input, err)
 			}
 			continue
 		}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
 )
 
 // wantAccess is the robots_txt object expected on one access-log entry;
@@ -42,16 +44,16 @@ func TestAccessLog(t *testing.T) {
 				path, ua string
 				want     *wantAccess
 			}{
-				{"/about.html", uaGPTBot, &wantAccess{"GPTBot", "GPTBot", "disallowed", ruleGPTBotAll.rule, ruleGPTBotAll.line, blockedAction}},
-				{"/private/x.html", uaPythonRequests, &wantAccess{"", "*", "disallowed", ruleStarPrivate.rule, ruleStarPrivate.line, blockedAction}},
-				{"/private/ok.html", uaPythonRequests, &wantAccess{"", "*", "allowed", ruleStarAllowOK.rule, ruleStarAllowOK.line, "passed"}},
-				{"/about.html", uaAhrefs, &wantAccess{"", "*", "allowed", "", 0, "passed"}},
-				{"/drafts/d.html", uaGooglebot, &wantAccess{"Googlebot", "Googlebot", "disallowed", ruleGooglebotDraf.rule, ruleGooglebotDraf.line, blockedAction}},
-				{"/private/x.html", uaGooglebot, &wantAccess{"Googlebot", "Googlebot", "allowed", "", 0, "passed"}},
-				{"/robots.txt", uaGPTBot, &wantAccess{"GPTBot", "GPTBot", "allowed", "", 0, "served"}},
-				{"/private/x.html", uaFirefox, nil},
-				{"/about.html", uaChrome, nil},
-				{"/robots.txt", uaSafari, nil},
+				{"/about.html", testfixtures.UAGPTBot, &wantAccess{"GPTBot", "GPTBot", "disallowed", ruleGPTBotAll.rule, ruleGPTBotAll.line, blockedAction}},
+				{"/private/x.html", testfixtures.UAPythonRequests, &wantAccess{"", "*", "disallowed", ruleStarPrivate.rule, ruleStarPrivate.line, blockedAction}},
+				{"/private/ok.html", testfixtures.UAPythonRequests, &wantAccess{"", "*", "allowed", ruleStarAllowOK.rule, ruleStarAllowOK.line, "passed"}},
+				{"/about.html", testfixtures.UAAhrefs, &wantAccess{"", "*", "allowed", "", 0, "passed"}},
+				{"/drafts/d.html", testfixtures.UAGooglebot, &wantAccess{"Googlebot", "Googlebot", "disallowed", ruleGooglebotDraf.rule, ruleGooglebotDraf.line, blockedAction}},
+				{"/private/x.html", testfixtures.UAGooglebot, &wantAccess{"Googlebot", "Googlebot", "allowed", "", 0, "passed"}},
+				{"/robots.txt", testfixtures.UAGPTBot, &wantAccess{"GPTBot", "GPTBot", "allowed", "", 0, "served"}},
+				{"/private/x.html", testfixtures.UAFirefox, nil},
+				{"/about.html", testfixtures.UAChrome, nil},
+				{"/robots.txt", testfixtures.UASafari, nil},
 			}
 			for _, r := range requests {
 				inst.get(t, r.path, r.ua)

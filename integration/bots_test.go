@@ -7,9 +7,11 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
 )
 
-// botClient is a client of the bot matrix and the group of testRobotsTxt
+// botClient is a client of the bot matrix and the group of testfixtures.RobotsTxt
 // it must obey ("" for a browser, which obeys nothing).
 type botClient struct {
 	name  string
@@ -18,21 +20,21 @@ type botClient struct {
 }
 
 var matrixClients = []botClient{
-	{"GPTBot (named in the file)", uaGPTBot, "GPTBot"},
-	{"Googlebot (named in the file)", uaGooglebot, "Googlebot"},
-	{"Googlebot smartphone (named in the file)", uaGooglebotMobile, "Googlebot"},
+	{"GPTBot (named in the file)", testfixtures.UAGPTBot, "GPTBot"},
+	{"Googlebot (named in the file)", testfixtures.UAGooglebot, "Googlebot"},
+	{"Googlebot smartphone (named in the file)", testfixtures.UAGooglebotMobile, "Googlebot"},
 	{"Googlebot-Image (falls back to the Googlebot group)", "Googlebot-Image/1.0", "Googlebot"},
 	{"gptbot in lower case (named in the file)", "gptbot/1.2", "GPTBot"},
 	{"bingbot (known crawler, not in the file)", "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)", "*"},
-	{"AhrefsBot (known crawler, not in the file)", uaAhrefs, "*"},
-	{"python-requests (generic bot)", uaPythonRequests, "*"},
-	{"curl (generic bot)", uaCurl, "*"},
+	{"AhrefsBot (known crawler, not in the file)", testfixtures.UAAhrefs, "*"},
+	{"python-requests (generic bot)", testfixtures.UAPythonRequests, "*"},
+	{"curl (generic bot)", testfixtures.UACurl, "*"},
 	{"empty User-Agent (generic bot)", uaEmpty, "*"},
-	{"Chrome", uaChrome, ""},
-	{"Chrome on Android", uaChromeAndroid, ""},
-	{"Firefox", uaFirefox, ""},
-	{"Safari", uaSafari, ""},
-	{"Safari on iPhone", uaSafariIPhone, ""},
+	{"Chrome", testfixtures.UAChrome, ""},
+	{"Chrome on Android", testfixtures.UAChromeAndroid, ""},
+	{"Firefox", testfixtures.UAFirefox, ""},
+	{"Safari", testfixtures.UASafari, ""},
+	{"Safari on iPhone", testfixtures.UASafariIPhone, ""},
 }
 
 var matrixPaths = []string{
@@ -46,7 +48,7 @@ var matrixPaths = []string{
 	"/robots.txt",
 }
 
-// expectedRule returns the rule of testRobotsTxt that disallows path for
+// expectedRule returns the rule of testfixtures.RobotsTxt that disallows path for
 // group, or ok=false when path is allowed.
 func expectedRule(group, path string) (ruleAt, bool) {
 	if path == "/robots.txt" {
@@ -106,7 +108,7 @@ func TestBotMatrix(t *testing.T) {
 							t.Errorf("GET %s as %s (%s mode): status %d, want %d (body %q)",
 								path, c.name, mode, resp.status, wantStatus, resp.body)
 						}
-						if path == "/robots.txt" && resp.body != testRobotsTxt {
+						if path == "/robots.txt" && resp.body != testfixtures.RobotsTxt {
 							t.Errorf("GET /robots.txt as %s: body %q, want the file", c.name, resp.body)
 						}
 					})

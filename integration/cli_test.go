@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
 )
 
 // These tests run `caddy robots`, the command line of package
@@ -60,24 +62,24 @@ func TestCLICheck(t *testing.T) {
 		wantCode int
 		want     []string
 	}{
-		{"GPTBot disallowed", uaGPTBot, []string{"/about.html"}, 1, []string{
+		{"GPTBot disallowed", testfixtures.UAGPTBot, []string{"/about.html"}, 1, []string{
 			"/about.html: disallowed", "group: GPTBot", "agent: GPTBot",
 			fmt.Sprintf("rule:  %s (line %d)", ruleGPTBotAll.rule, ruleGPTBotAll.line),
 		}},
-		{"Googlebot drafts", uaGooglebotMobile, []string{"/drafts/d.html", "/private/x.html"}, 1, []string{
+		{"Googlebot drafts", testfixtures.UAGooglebotMobile, []string{"/drafts/d.html", "/private/x.html"}, 1, []string{
 			"/drafts/d.html: disallowed", fmt.Sprintf("%s (line %d)", ruleGooglebotDraf.rule, ruleGooglebotDraf.line),
 			"/private/x.html: allowed", "no rule matched",
 		}},
-		{"catch-all group", uaPythonRequests, []string{"http://example.com/private/ok.html", "/public/p.html"}, 0, []string{
+		{"catch-all group", testfixtures.UAPythonRequests, []string{"http://example.com/private/ok.html", "/public/p.html"}, 0, []string{
 			"http://example.com/private/ok.html (judged as /private/ok.html): allowed", "group: *", "agent: none",
 			fmt.Sprintf("%s (line %d)", ruleStarAllowOK.rule, ruleStarAllowOK.line),
 			"/public/p.html: allowed",
 		}},
-		{"dot-segments", uaCurl, []string{"/public/../private/x.html"}, 1, []string{
+		{"dot-segments", testfixtures.UACurl, []string{"/public/../private/x.html"}, 1, []string{
 			"(judged as /private/x.html): disallowed", fmt.Sprintf("%s (line %d)", ruleStarPrivate.rule, ruleStarPrivate.line),
 		}},
 		// A person is not held to robots.txt: check says so, and exits 0.
-		{"browser", uaChrome, []string{"/private/x.html"}, 0, []string{"/private/x.html: not held to robots.txt (a bot would be disallowed)", "looks like a person's browser"}},
+		{"browser", testfixtures.UAChrome, []string{"/private/x.html"}, 0, []string{"/private/x.html: not held to robots.txt (a bot would be disallowed)", "looks like a person's browser"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -97,7 +99,7 @@ func TestCLICheck(t *testing.T) {
 
 	t.Run("json from stdin", func(t *testing.T) {
 		t.Parallel()
-		code, out, errOut := runCaddyStdin(t, []byte(testRobotsTxt), "robots", "check", "--json", "--file", "-", "--agent", "GPTBot", "/x", "/robots.txt")
+		code, out, errOut := runCaddyStdin(t, []byte(testfixtures.RobotsTxt), "robots", "check", "--json", "--file", "-", "--agent", "GPTBot", "/x", "/robots.txt")
 		if code != 1 {
 			t.Errorf("exit %d, want 1\n%s", code, errOut)
 		}
@@ -115,14 +117,28 @@ func TestCLICheck(t *testing.T) {
 		if err := json.Unmarshal([]byte(out), &got); err != nil {
 			t.Fatalf("not JSON: %v\n%s", err, out)
 		}
-		if got.File != "<stdin>" || len(got.Results) != 2 {
-			t.Fatalf("got %+v", got)
+		if got.File != "<stdin>" {
+			t.Errorf("file %q, want <stdin>", got.File)
 		}
-		if r := got.Results[0]; r.Allowed || r.Agent != "GPTBot" || r.Rule != ruleGPTBotAll.rule || r.Line != ruleGPTBotAll.line {
-			t.Errorf("/x: %+v", r)
+		if len(got.Results) != 2 {
+			t.Fatalf("%d results, want 2: %+v", len(got.Results), got.Results)
 		}
-		if r := got.Results[1]; !r.Allowed || r.Rule != "" || r.Line != 0 {
-			t.Errorf("/robots.txt: %+v", r)
+		r := got.Results[0]
+		if r.Allowed {
+			t.Error("/x: allowed, want disallowed")
+		}
+		if r.Agent != "GPTBot" {
+			t.Errorf("/x: agent %q, want GPTBot", r.Agent)
+		}
+		if r.Rule != ruleGPTBotAll.rule || r.Line != ruleGPTBotAll.line {
+			t.Errorf("/x: rule %q on line %d, want %q on line %d", r.Rule, r.Line, ruleGPTBotAll.rule, ruleGPTBotAll.line)
+		}
+		r = got.Results[1]
+		if !r.Allowed {
+			t.Error("/robots.txt: disallowed, want allowed")
+		}
+		if r.Rule != "" || r.Line != 0 {
+			t.Errorf("/robots.txt: rule %q on line %d, want none", r.Rule, r.Line)
 		}
 	})
 
@@ -167,8 +183,13 @@ func TestCLILint(t *testing.T) {
 	}
 
 	code, out, errOut = runCaddyCmd(t, "", "robots", "lint", "examples/site/robots.txt")
-	if code != 0 || !strings.Contains(out, "examples/site/robots.txt: 3 groups, 5 rules, 1 sitemap, 4 agents named") || !strings.Contains(out, "0 errors") {
-		t.Errorf("demo robots.txt: exit %d\n%s%s", code, out, errOut)
+	if code != 0 {
+		t.Errorf("demo robots.txt: exit %d, want 0\n%s%s", code, out, errOut)
+	}
+	for _, w := range []string{"examples/site/robots.txt: 3 groups, 5 rules, 1 sitemap, 4 agents named", "0 errors"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("demo robots.txt: output lacks %q:\n%s", w, out)
+		}
 	}
 
 	code, out, _ = runCaddyStdin(t, []byte("<html><body>404</body></html>\n"), "robots", "lint", "--json", "-")
@@ -184,8 +205,19 @@ func TestCLILint(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("lint --json: %v\n%s", err, out)
 	}
-	if code != 1 || got.File != "<stdin>" || got.Errors < 1 || got.Diagnostics[0].Kind != "not-robots-txt" {
-		t.Errorf("HTML page as robots.txt: exit %d, %+v", code, got)
+	if code != 1 {
+		t.Errorf("HTML page as robots.txt: exit %d, want 1", code)
+	}
+	if got.File != "<stdin>" {
+		t.Errorf("HTML page as robots.txt: file %q, want <stdin>", got.File)
+	}
+	if got.Errors < 1 {
+		t.Errorf("HTML page as robots.txt: %d errors, want at least 1", got.Errors)
+	}
+	if len(got.Diagnostics) == 0 {
+		t.Error("HTML page as robots.txt: no diagnostics")
+	} else if k := got.Diagnostics[0].Kind; k != "not-robots-txt" {
+		t.Errorf("HTML page as robots.txt: first diagnostic %q, want not-robots-txt", k)
 	}
 
 	if code, _, errOut := runCaddyCmd(t, "", "robots", "lint"); code != 2 || errOut == "" {
@@ -209,19 +241,19 @@ func makeAccessLog(t *testing.T) string {
 }
 `, withTestSite)
 	requests := []struct{ path, ua string }{
-		{"/robots.txt", uaGPTBot},
-		{"/about.html", uaGPTBot},
-		{"/index.html", uaGPTBot},
-		{"/drafts/d.html", uaGooglebot},
-		{"/drafts/d.html", uaGooglebotMobile},
-		{"/index.html", uaGooglebot},
-		{"/private/x.html", uaPythonRequests},
-		{"/private/deep/y.js", uaPythonRequests},
-		{"/private/ok.html", uaPythonRequests},
-		{"/about.html", uaAhrefs},
-		{"/private/x.html", uaChrome},
-		{"/about.html", uaFirefox},
-		{"/robots.txt", uaSafari},
+		{"/robots.txt", testfixtures.UAGPTBot},
+		{"/about.html", testfixtures.UAGPTBot},
+		{"/index.html", testfixtures.UAGPTBot},
+		{"/drafts/d.html", testfixtures.UAGooglebot},
+		{"/drafts/d.html", testfixtures.UAGooglebotMobile},
+		{"/index.html", testfixtures.UAGooglebot},
+		{"/private/x.html", testfixtures.UAPythonRequests},
+		{"/private/deep/y.js", testfixtures.UAPythonRequests},
+		{"/private/ok.html", testfixtures.UAPythonRequests},
+		{"/about.html", testfixtures.UAAhrefs},
+		{"/private/x.html", testfixtures.UAChrome},
+		{"/about.html", testfixtures.UAFirefox},
+		{"/robots.txt", testfixtures.UASafari},
 	}
 	for _, r := range requests {
 		inst.get(t, r.path, r.ua)
@@ -280,8 +312,24 @@ func TestCLIReport(t *testing.T) {
 		if err := json.Unmarshal([]byte(out), &r); err != nil {
 			t.Fatalf("not JSON: %v\n%s", err, out)
 		}
-		if r.Schema != "caddy-robots-txt/report/v1" || r.BotRequests != 10 || r.HumanRequests < 3 || r.Violations != 6 || r.Blocked != 6 || r.Skipped.Malformed != 0 {
-			t.Errorf("totals: %+v", r)
+		if r.Schema != "caddy-robots-txt/report/v1" {
+			t.Errorf("schema %q, want caddy-robots-txt/report/v1", r.Schema)
+		}
+		for _, c := range []struct {
+			name      string
+			got, want int
+		}{
+			{"bot requests", r.BotRequests, 10},
+			{"violations", r.Violations, 6},
+			{"blocked", r.Blocked, 6},
+			{"malformed lines", r.Skipped.Malformed, 0},
+		} {
+			if c.got != c.want {
+				t.Errorf("totals: %s = %d, want %d", c.name, c.got, c.want)
+			}
+		}
+		if r.HumanRequests < 3 {
+			t.Errorf("totals: human requests = %d, want at least 3", r.HumanRequests)
 		}
 		bots := map[string]int{}
 		for i, b := range r.Bots {
@@ -291,16 +339,56 @@ func TestCLIReport(t *testing.T) {
 		if !ok {
 			t.Fatalf("no GPTBot in %+v", r.Bots)
 		}
-		if b := r.Bots[gpt]; b.Requests != 3 || b.Violations != 2 || b.Blocked != 2 || b.RobotsTxtFetches != 1 || !b.FetchedRobotsTxt ||
-			len(b.TopRules) != 1 || b.TopRules[0].Rule != ruleGPTBotAll.rule || b.TopRules[0].Line != ruleGPTBotAll.line || b.TopRules[0].Count != 2 || b.ClientIPs != 1 {
-			t.Errorf("GPTBot: %+v", b)
+		b := r.Bots[gpt]
+		for _, c := range []struct {
+			name      string
+			got, want int
+		}{
+			{"requests", b.Requests, 3},
+			{"violations", b.Violations, 2},
+			{"blocked", b.Blocked, 2},
+			{"robots.txt fetches", b.RobotsTxtFetches, 1},
+			{"client IPs", b.ClientIPs, 1},
+		} {
+			if c.got != c.want {
+				t.Errorf("GPTBot: %s = %d, want %d", c.name, c.got, c.want)
+			}
+		}
+		if !b.FetchedRobotsTxt {
+			t.Error("GPTBot: fetched robots.txt = false, want true")
+		}
+		if len(b.TopRules) != 1 {
+			t.Errorf("GPTBot: top rules %+v, want one", b.TopRules)
+		} else {
+			tr := b.TopRules[0]
+			if tr.Rule != ruleGPTBotAll.rule {
+				t.Errorf("GPTBot: top rule %q, want %q", tr.Rule, ruleGPTBotAll.rule)
+			}
+			if tr.Line != ruleGPTBotAll.line {
+				t.Errorf("GPTBot: top rule on line %d, want %d", tr.Line, ruleGPTBotAll.line)
+			}
+			if tr.Count != 2 {
+				t.Errorf("GPTBot: top rule broken %d times, want 2", tr.Count)
+			}
 		}
 		gb, ok := bots["Googlebot"]
 		if !ok {
 			t.Fatalf("no Googlebot in %+v", r.Bots)
 		}
-		if b := r.Bots[gb]; b.Requests != 3 || b.Violations != 2 || b.FetchedRobotsTxt || len(b.TopRules) != 1 || b.TopRules[0].Line != ruleGooglebotDraf.line {
-			t.Errorf("Googlebot: %+v", b)
+		b = r.Bots[gb]
+		if b.Requests != 3 {
+			t.Errorf("Googlebot: requests = %d, want 3", b.Requests)
+		}
+		if b.Violations != 2 {
+			t.Errorf("Googlebot: violations = %d, want 2", b.Violations)
+		}
+		if b.FetchedRobotsTxt {
+			t.Error("Googlebot: fetched robots.txt = true, want false")
+		}
+		if len(b.TopRules) != 1 {
+			t.Errorf("Googlebot: top rules %+v, want one", b.TopRules)
+		} else if l := b.TopRules[0].Line; l != ruleGooglebotDraf.line {
+			t.Errorf("Googlebot: top rule on line %d, want %d", l, ruleGooglebotDraf.line)
 		}
 		// When the log says whether a client had fetched robots.txt
 		// (the optional "fetched" field), GPTBot had and Googlebot had not.
@@ -560,8 +648,14 @@ func TestCLIReportHTMLInBrowser(t *testing.T) {
 	}
 	colors := distinctColors(img, 1000)
 	t.Logf("screenshot %s: %d bytes, %v, %d+ colours", shot, st.Size(), img.Bounds().Size(), colors)
-	if st.Size() < 20<<10 || img.Bounds().Dx() < 1000 || colors < 20 {
-		t.Errorf("screenshot looks empty: %d bytes, %v, %d colours", st.Size(), img.Bounds().Size(), colors)
+	if st.Size() < 20<<10 {
+		t.Errorf("screenshot looks empty: %d bytes, want at least %d", st.Size(), 20<<10)
+	}
+	if w := img.Bounds().Dx(); w < 1000 {
+		t.Errorf("screenshot looks empty: %d pixels wide, want at least 1000", w)
+	}
+	if colors < 20 {
+		t.Errorf("screenshot looks empty: %d colours, want at least 20", colors)
 	}
 }
 

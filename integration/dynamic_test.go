@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
 )
 
 // TestDynamicRoot covers robots.txt files found per request: a root with
@@ -41,7 +43,7 @@ http://127.0.0.1:{{port}} {
 		old := inst.host
 		defer func() { inst.host = old }()
 		inst.host = fmt.Sprintf("%s:%d", host, inst.port)
-		return inst.get(t, path, uaPythonRequests)
+		return inst.get(t, path, testfixtures.UAPythonRequests)
 	}
 	cases := []struct {
 		host, path string
@@ -55,7 +57,7 @@ http://127.0.0.1:{{port}} {
 		{"b.test", "/robots.txt", 200, "User-agent: *\nDisallow: /\n"},
 		{"127.0.0.1", "/private/x.html", 403, ""},
 		{"127.0.0.1", "/about.html", 200, "<h1>about</h1>"},
-		{"127.0.0.1", "/robots.txt", 200, testRobotsTxt},
+		{"127.0.0.1", "/robots.txt", 200, testfixtures.RobotsTxt},
 	}
 	for _, c := range cases {
 		resp := get(c.host, c.path)

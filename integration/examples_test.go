@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
 )
 
 // exampleConfigs lists the configs in examples/: Caddyfiles (Caddyfile,
@@ -136,11 +138,11 @@ func TestExampleCaddyfile(t *testing.T) {
 	promises := demoPromises(t, string(src))
 	// The header comment promises these; check the parse found them all.
 	want := map[string]int{
-		"GPTBot/1.1 /about.html":   403,
-		" /private/":               403,
-		" /private/press-kit.html": 200,
-		uaFirefox + " /private/":   200,
-		" /robots.txt":             200,
+		"GPTBot/1.1 /about.html":              403,
+		" /private/":                          403,
+		" /private/press-kit.html":            200,
+		testfixtures.UAFirefox + " /private/": 200,
+		" /robots.txt":                        200,
 	}
 	if len(promises) != len(want) {
 		t.Errorf("read %d promises from the header comment, want %d: %+v", len(promises), len(want), promises)
@@ -168,7 +170,7 @@ func TestExampleCaddyfile(t *testing.T) {
 	for _, p := range promises {
 		ua := p.ua
 		if ua == "" {
-			ua = uaCurl
+			ua = testfixtures.UACurl
 		}
 		resp := inst.get(t, p.path, ua)
 		if resp.status != p.status {
@@ -199,7 +201,7 @@ func TestExampleCaddyfile(t *testing.T) {
 	for _, e := range parseJSONLines(inst.stdout.String()) {
 		uri, ua := accessURI(e)
 		rt, ok := e.obj("robots_txt")
-		if ua == uaFirefox || uri == readyPath {
+		if ua == testfixtures.UAFirefox || uri == readyPath {
 			if ok {
 				t.Errorf("browser entry %s has robots_txt %v", uri, rt)
 			}
@@ -254,16 +256,16 @@ func TestExampleMonitorReverseProxy(t *testing.T) {
 	}
 	reqs := []req{
 		{uaGPTBotShort, "/account/settings", "disallow: /"},
-		{uaGPTBot, "/products/1", "disallow: /"},
-		{uaPythonRequests, "/account/settings", "disallow: /account/"},
-		{uaPythonRequests, "/cart", "disallow: /cart"},
-		{uaPythonRequests, "/cart/add?item=3", "disallow: /cart"},
-		{uaPythonRequests, "/products/1?sessionid=abc", "disallow: /*?sessionid="},
-		{uaPythonRequests, "/products/1", ""},
-		{uaAhrefs, "/", ""},
+		{testfixtures.UAGPTBot, "/products/1", "disallow: /"},
+		{testfixtures.UAPythonRequests, "/account/settings", "disallow: /account/"},
+		{testfixtures.UAPythonRequests, "/cart", "disallow: /cart"},
+		{testfixtures.UAPythonRequests, "/cart/add?item=3", "disallow: /cart"},
+		{testfixtures.UAPythonRequests, "/products/1?sessionid=abc", "disallow: /*?sessionid="},
+		{testfixtures.UAPythonRequests, "/products/1", ""},
+		{testfixtures.UAAhrefs, "/", ""},
 		{uaUptimeRobot, "/account/settings", ""}, // humans UptimeRobot
-		{uaFirefox, "/account/settings", ""},
-		{uaChrome, "/cart", ""},
+		{testfixtures.UAFirefox, "/account/settings", ""},
+		{testfixtures.UAChrome, "/cart", ""},
 	}
 	want := map[violationKey]bool{}
 	for _, r := range reqs {
@@ -280,7 +282,7 @@ func TestExampleMonitorReverseProxy(t *testing.T) {
 			want[violationKey{r.path, r.ua, group, r.rule, ruleLine(t, string(shop), group, r.rule)}] = true
 		}
 	}
-	if resp := inst.get(t, "/robots.txt", uaGPTBot); resp.status != http.StatusOK || resp.body != string(shop) {
+	if resp := inst.get(t, "/robots.txt", testfixtures.UAGPTBot); resp.status != http.StatusOK || resp.body != string(shop) {
 		t.Errorf("/robots.txt: status %d body %q, want 200 and examples/shop-robots.txt", resp.status, resp.body)
 	}
 	inst.waitModuleLogs(t, "robots.txt violation", len(want), 5*time.Second)
@@ -364,15 +366,15 @@ func TestExampleCaddyJSON(t *testing.T) {
 		ua, path string
 		status   int
 	}{
-		{uaGPTBot, "/", 403},
-		{uaGPTBot, "/blog/post", 403},
-		{uaPythonRequests, "/admin/users", 403},
-		{uaPythonRequests, "/blog/post", 200},
+		{testfixtures.UAGPTBot, "/", 403},
+		{testfixtures.UAGPTBot, "/blog/post", 403},
+		{testfixtures.UAPythonRequests, "/admin/users", 403},
+		{testfixtures.UAPythonRequests, "/blog/post", 200},
 		{"MyInternalCrawler/2.0", "/admin/", 403}, // bots: MyInternalCrawler
 		{"MyInternalCrawler/2.0", "/blog/", 200},
 		{uaUptimeRobot, "/admin/", 200}, // humans: UptimeRobot
-		{uaFirefox, "/admin/", 200},
-		{uaSafari, "/", 200},
+		{testfixtures.UAFirefox, "/admin/", 200},
+		{testfixtures.UASafari, "/", 200},
 	}
 	for _, c := range cases {
 		resp := inst.get(t, c.path, c.ua)
@@ -384,7 +386,7 @@ func TestExampleCaddyJSON(t *testing.T) {
 			t.Errorf("GET %s (UA %q): status %d body %q, want %d %q", c.path, c.ua, resp.status, resp.body, c.status, wantBody)
 		}
 	}
-	resp := inst.get(t, "/robots.txt", uaGPTBot)
+	resp := inst.get(t, "/robots.txt", testfixtures.UAGPTBot)
 	if want := "User-agent: *\nDisallow: /admin/\n\nUser-agent: GPTBot\nDisallow: /\n"; resp.status != 200 || resp.body != want {
 		t.Errorf("/robots.txt: status %d body %q, want 200 %q (the inline text)", resp.status, resp.body, want)
 	}
@@ -424,10 +426,10 @@ func TestReadmeJSON(t *testing.T) {
 		ua, path, body string
 		status         int
 	}{
-		{uaGPTBot, "/", "Disallowed for GPTBot by /robots.txt\n", 403},
+		{testfixtures.UAGPTBot, "/", "Disallowed for GPTBot by /robots.txt\n", 403},
 		{"MyInternalCrawler/2.0", "/admin/x", "Disallowed for MyInternalCrawler by /robots.txt\n", 403},
-		{uaPythonRequests, "/blog/", "Hello from /blog/\n", 200},
-		{uaFirefox, "/admin/x", "Hello from /admin/x\n", 200},
+		{testfixtures.UAPythonRequests, "/blog/", "Hello from /blog/\n", 200},
+		{testfixtures.UAFirefox, "/admin/x", "Hello from /admin/x\n", 200},
 	} {
 		if got := inst.get(t, c.path, c.ua); got.status != c.status || got.body != c.body {
 			t.Errorf("GET %s (UA %q): %d %q, want %d %q", c.path, c.ua, got.status, got.body, c.status, c.body)

@@ -24,25 +24,17 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
 )
 
-// Real User-Agent headers.
-const (
-	uaGPTBot          = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.1; +https://openai.com/gptbot)"
-	uaGooglebot       = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
-	uaGooglebotMobile = "Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.6778.69 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
-	uaAhrefs          = "Mozilla/5.0 (compatible; AhrefsBot/7.0; +http://ahrefs.com/robot/)"
-	uaPythonRequests  = "python-requests/2.31.0"
-	uaCurl            = "curl/8.5.0"
-	uaChrome          = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36"
-	uaChromeAndroid   = "Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36"
-	uaFirefox         = "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0"
-	uaSafari          = "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15"
-	uaSafariIPhone    = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1"
-	// uaEmpty sends no User-Agent header at all (Go's client omits an
-	// empty one); robots_txt counts that as a bot.
-	uaEmpty = ""
-)
+// The real User-Agent headers these tests send are in
+// internal/testfixtures, shared with the unit tests.
+
+// uaEmpty sends no User-Agent header at all (Go's client omits an empty
+// one); robots_txt counts that as a bot. It is kept here as it is
+// something of this harness's client rather than a header value.
+const uaEmpty = ""
 
 // readyPath is the path the readiness probe requests, with a browser
 // User-Agent so that it carries no robots_txt fields; tests that read the
@@ -250,7 +242,7 @@ func (inst *instance) waitReady() {
 		}
 		req, _ := http.NewRequest(http.MethodGet, inst.url(readyPath), nil)
 		req.Host = inst.host
-		req.Header.Set("User-Agent", uaFirefox)
+		req.Header.Set("User-Agent", testfixtures.UAFirefox)
 		resp, err := client.Do(req)
 		if err == nil {
 			_, _ = io.Copy(io.Discard, resp.Body)

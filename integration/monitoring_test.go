@@ -16,12 +16,14 @@ import (
 
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
+
+	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
 )
 
 // monSite is the site of the metrics and stats tests: requests with the
 // header "X-Mode: monitor" go to a robots_txt in monitor mode with an
 // inline robots.txt (monInline); all others to one in enforce mode with
-// the test site's robots.txt (testRobotsTxt), checked every 200 ms.
+// the test site's robots.txt (testfixtures.RobotsTxt), checked every 200 ms.
 const monSite = `http://127.0.0.1:{{port}} {
 	root * {{dir}}/site
 	@monitor header X-Mode monitor
@@ -247,20 +249,20 @@ func TestMetrics(t *testing.T) {
 	robotsPath := filepath.Join(inst.dir, "site", "robots.txt")
 
 	monSend(t, inst, []monRequest{
-		{ua: uaGPTBot, path: "/about.html", status: 403, n: 2},
-		{ua: uaGPTBot, path: "/about.html", monitor: true, status: 200},
-		{ua: uaGooglebot, path: "/about.html", status: 200, n: 3},
-		{ua: uaGooglebot, path: "/drafts/d.html", status: 403},
-		{ua: uaGooglebot, path: "/private/x.html", monitor: true, status: 200},
-		{ua: uaPythonRequests, path: "/private/x.html", status: 403},
-		{ua: uaPythonRequests, path: "/private/ok.html", status: 200},
-		{ua: uaGPTBot, path: "/robots.txt", status: 200, n: 2},
-		{ua: uaGPTBot, path: "/robots.txt", monitor: true, status: 200},
-		{ua: uaPythonRequests, path: "/robots.txt", status: 200},
+		{ua: testfixtures.UAGPTBot, path: "/about.html", status: 403, n: 2},
+		{ua: testfixtures.UAGPTBot, path: "/about.html", monitor: true, status: 200},
+		{ua: testfixtures.UAGooglebot, path: "/about.html", status: 200, n: 3},
+		{ua: testfixtures.UAGooglebot, path: "/drafts/d.html", status: 403},
+		{ua: testfixtures.UAGooglebot, path: "/private/x.html", monitor: true, status: 200},
+		{ua: testfixtures.UAPythonRequests, path: "/private/x.html", status: 403},
+		{ua: testfixtures.UAPythonRequests, path: "/private/ok.html", status: 200},
+		{ua: testfixtures.UAGPTBot, path: "/robots.txt", status: 200, n: 2},
+		{ua: testfixtures.UAGPTBot, path: "/robots.txt", monitor: true, status: 200},
+		{ua: testfixtures.UAPythonRequests, path: "/robots.txt", status: 200},
 		// Browsers are not counted.
-		{ua: uaFirefox, path: "/private/x.html", status: 200},
-		{ua: uaChrome, path: "/about.html", monitor: true, status: 200},
-		{ua: uaSafari, path: "/robots.txt", status: 200},
+		{ua: testfixtures.UAFirefox, path: "/private/x.html", status: 200},
+		{ua: testfixtures.UAChrome, path: "/about.html", monitor: true, status: 200},
+		{ua: testfixtures.UASafari, path: "/robots.txt", status: 200},
 	})
 	// 50 distinct bots the classifier knows only as bots: one label.
 	for i := range 50 {
@@ -328,8 +330,8 @@ func TestMetrics(t *testing.T) {
 	monReloadConfig(t, inst)
 	check("after the config reload", monScrape(t, inst))
 	monSend(t, inst, []monRequest{
-		{ua: uaGPTBot, path: "/about.html", status: 403},
-		{ua: uaPythonRequests, path: "/robots.txt", status: 200},
+		{ua: testfixtures.UAGPTBot, path: "/about.html", status: 403},
+		{ua: testfixtures.UAPythonRequests, path: "/robots.txt", status: 200},
 		{ua: "RandomCrawler99/1.0", path: "/about.html", status: 200},
 	})
 	wantRequests[monReqKey("GPTBot", "disallowed", "blocked")]++
@@ -339,7 +341,7 @@ func TestMetrics(t *testing.T) {
 
 	// An edit of the file is a reload of robots.txt (not a config load).
 	time.Sleep(300 * time.Millisecond) // let the old config's watcher stop
-	replaceFile(t, robotsPath, testRobotsTxt+"\nUser-agent: AhrefsBot\nDisallow: /\n", 0o644)
+	replaceFile(t, robotsPath, testfixtures.RobotsTxt+"\nUser-agent: AhrefsBot\nDisallow: /\n", 0o644)
 	loaded := monKey("caddy_robots_txt_reloads_total", map[string]string{"result": "loaded"})
 	eventually(t, reloadDeadline, "reloads_total{result=loaded} after a file edit", func() bool {
 		return monScrape(t, inst)[loaded] >= 1
@@ -352,7 +354,7 @@ func TestMetrics(t *testing.T) {
 	wantGauges[monSourceKey("groups", robotsPath)] = 4
 	wantGauges[monSourceKey("rules", robotsPath)] = 5
 	check("after the file edit", m)
-	if got := inst.get(t, "/about.html", uaAhrefs); got.status != http.StatusForbidden {
+	if got := inst.get(t, "/about.html", testfixtures.UAAhrefs); got.status != http.StatusForbidden {
 		t.Errorf("AhrefsBot /about.html after the edit: %d, want 403", got.status)
 	}
 }
@@ -408,17 +410,17 @@ func TestAdminStats(t *testing.T) {
 	inst := startCaddy(t, monSite, withTestSite)
 
 	monSend(t, inst, []monRequest{
-		{ua: uaGPTBot, path: "/robots.txt", status: 200},
-		{ua: uaGPTBot, path: "/about.html", status: 403, n: 3},
-		{ua: uaGPTBot, path: "/about.html", monitor: true, status: 200, n: 2},
-		{ua: uaPythonRequests, path: "/private/x.html", status: 403},
-		{ua: uaPythonRequests, path: "/private/ok.html", status: 200, n: 2},
-		{ua: uaGooglebot, path: "/about.html", status: 200, n: 4},
-		{ua: uaGooglebot, path: "/robots.txt", status: 200, n: 2},
-		{ua: uaAhrefs, path: "/robots.txt", status: 200},
-		{ua: uaFirefox, path: "/private/x.html", status: 200},
-		{ua: uaChrome, path: "/robots.txt", status: 200},
-		{ua: uaSafari, path: "/about.html", monitor: true, status: 200},
+		{ua: testfixtures.UAGPTBot, path: "/robots.txt", status: 200},
+		{ua: testfixtures.UAGPTBot, path: "/about.html", status: 403, n: 3},
+		{ua: testfixtures.UAGPTBot, path: "/about.html", monitor: true, status: 200, n: 2},
+		{ua: testfixtures.UAPythonRequests, path: "/private/x.html", status: 403},
+		{ua: testfixtures.UAPythonRequests, path: "/private/ok.html", status: 200, n: 2},
+		{ua: testfixtures.UAGooglebot, path: "/about.html", status: 200, n: 4},
+		{ua: testfixtures.UAGooglebot, path: "/robots.txt", status: 200, n: 2},
+		{ua: testfixtures.UAAhrefs, path: "/robots.txt", status: 200},
+		{ua: testfixtures.UAFirefox, path: "/private/x.html", status: 200},
+		{ua: testfixtures.UAChrome, path: "/robots.txt", status: 200},
+		{ua: testfixtures.UASafari, path: "/about.html", monitor: true, status: 200},
 	})
 	end := time.Now()
 
@@ -459,9 +461,15 @@ func TestAdminStats(t *testing.T) {
 			t.Errorf("stats bot %s: first_seen %v last_seen %v, want both", b.Bot, b.FirstSeen, b.LastSeen)
 			continue
 		}
-		if b.FirstSeen.Before(st.Since) || b.LastSeen.Before(*b.FirstSeen) || b.LastSeen.After(end.Add(slack)) {
-			t.Errorf("stats bot %s: since %s first_seen %s last_seen %s, want since <= first_seen <= last_seen <= %s",
-				b.Bot, st.Since, b.FirstSeen, b.LastSeen, end)
+		// since <= first_seen <= last_seen <= end (give or take slack)
+		if b.FirstSeen.Before(st.Since) {
+			t.Errorf("stats bot %s: first_seen %s before since %s", b.Bot, b.FirstSeen, st.Since)
+		}
+		if b.LastSeen.Before(*b.FirstSeen) {
+			t.Errorf("stats bot %s: last_seen %s before first_seen %s", b.Bot, b.LastSeen, b.FirstSeen)
+		}
+		if b.LastSeen.After(end.Add(slack)) {
+			t.Errorf("stats bot %s: last_seen %s after the last request, %s", b.Bot, b.LastSeen, end)
 		}
 		if b.LastFetch != nil && (b.LastFetch.Before(*b.FirstSeen) || b.LastFetch.After(*b.LastSeen)) {
 			t.Errorf("stats bot %s: last_fetch %s outside first_seen %s .. last_seen %s", b.Bot, b.LastFetch, b.FirstSeen, b.LastSeen)
@@ -484,7 +492,7 @@ func TestAdminStats(t *testing.T) {
 
 	// The counts survive a config reload, and keep counting.
 	monReloadConfig(t, inst)
-	monSend(t, inst, []monRequest{{ua: uaGooglebot, path: "/drafts/d.html", status: 403}})
+	monSend(t, inst, []monRequest{{ua: testfixtures.UAGooglebot, path: "/drafts/d.html", status: 403}})
 	st2, _ := monGetStats(t, inst)
 	if !st2.Since.Equal(st.Since) {
 		t.Errorf("since after the config reload = %s, want unchanged %s", st2.Since, st.Since)
@@ -529,8 +537,21 @@ func monAccess(t testing.TB, inst *instance, n int, uri, ua, clientIP string) lo
 	e := entries[n]
 	gotURI, gotUA := accessURI(e)
 	req, _ := e.obj("request")
-	if gotURI != uri || gotUA != ua || req.str("client_ip") != clientIP {
-		t.Fatalf("access log entry %d: uri %q UA %q client_ip %q, want %q %q %q", n, gotURI, gotUA, req.str("client_ip"), uri, ua, clientIP)
+	ok := true
+	if gotURI != uri {
+		t.Errorf("access log entry %d: uri %q, want %q", n, gotURI, uri)
+		ok = false
+	}
+	if gotUA != ua {
+		t.Errorf("access log entry %d: UA %q, want %q", n, gotUA, ua)
+		ok = false
+	}
+	if got := req.str("client_ip"); got != clientIP {
+		t.Errorf("access log entry %d: client_ip %q, want %q", n, got, clientIP)
+		ok = false
+	}
+	if !ok {
+		t.FailNow()
 	}
 	return e
 }
@@ -552,14 +573,25 @@ func monCheckFetched(t testing.TB, what string, e logEntry, want, maxExtra int) 
 	}
 	ago, hasAgo := rt["fetched_ago"]
 	if want < 0 {
-		if fetched || hasAgo {
-			t.Errorf("%s: robots_txt %v, want fetched false and no fetched_ago", what, rt)
+		if fetched {
+			t.Errorf("%s: robots_txt.fetched = true, want false (in %v)", what, rt)
+		}
+		if hasAgo {
+			t.Errorf("%s: robots_txt.fetched_ago = %v, want none (in %v)", what, ago, rt)
 		}
 		return
 	}
+	if !fetched {
+		t.Errorf("%s: robots_txt.fetched = false, want true (in %v)", what, rt)
+	}
 	f, isNum := ago.(float64)
-	if !fetched || !isNum || f != math.Trunc(f) || int(f) < want || int(f) > want+maxExtra {
-		t.Errorf("%s: robots_txt %v, want fetched true and fetched_ago an integer in [%d, %d]", what, rt, want, want+maxExtra)
+	switch {
+	case !isNum:
+		t.Errorf("%s: robots_txt.fetched_ago = %v, want a number of seconds in [%d, %d] (in %v)", what, ago, want, want+maxExtra, rt)
+	case f != math.Trunc(f):
+		t.Errorf("%s: robots_txt.fetched_ago = %v, want an integer (in %v)", what, f, rt)
+	case int(f) < want || int(f) > want+maxExtra:
+		t.Errorf("%s: robots_txt.fetched_ago = %v, want it in [%d, %d] (in %v)", what, f, want, want+maxExtra, rt)
 	}
 }
 
@@ -580,39 +612,45 @@ func TestFetchTracking(t *testing.T) {
 		return e
 	}
 
-	e := step("/about.html", uaGooglebot, ipA, 200)
+	e := step("/about.html", testfixtures.UAGooglebot, ipA, 200)
 	monCheckFetched(t, "Googlebot before any fetch", e, -1, 0)
-	e = step("/drafts/d.html", uaGooglebot, ipA, 403)
+	e = step("/drafts/d.html", testfixtures.UAGooglebot, ipA, 403)
 	monCheckFetched(t, "Googlebot (blocked) before any fetch", e, -1, 0)
 
-	e = step("/robots.txt", uaGooglebot, ipA, 200)
-	if rt, _ := e.obj("robots_txt"); rt.str("action") != "served" || rt["fetched"] != nil || rt["fetched_ago"] != nil {
-		t.Errorf("the fetch of /robots.txt: robots_txt %v, want action served and no fetched or fetched_ago", rt)
+	e = step("/robots.txt", testfixtures.UAGooglebot, ipA, 200)
+	rt, _ := e.obj("robots_txt")
+	if a := rt.str("action"); a != "served" {
+		t.Errorf("the fetch of /robots.txt: action %q, want served (in %v)", a, rt)
+	}
+	for _, k := range []string{"fetched", "fetched_ago"} {
+		if rt[k] != nil {
+			t.Errorf("the fetch of /robots.txt: %s = %v, want none (in %v)", k, rt[k], rt)
+		}
 	}
 
-	e = step("/index.html", uaGooglebot, ipA, 200)
+	e = step("/index.html", testfixtures.UAGooglebot, ipA, 200)
 	monCheckFetched(t, "Googlebot after its fetch", e, 0, 2)
-	e = step("/drafts/d.html", uaGooglebot, ipA, 403)
+	e = step("/drafts/d.html", testfixtures.UAGooglebot, ipA, 403)
 	monCheckFetched(t, "Googlebot (blocked) after its fetch", e, 0, 2)
 
 	// Another address of the same bot, and another bot at the same
 	// address, have not fetched robots.txt.
-	e = step("/about.html", uaGooglebot, ipB, 200)
+	e = step("/about.html", testfixtures.UAGooglebot, ipB, 200)
 	monCheckFetched(t, "Googlebot from another address", e, -1, 0)
-	e = step("/about.html", uaPythonRequests, ipA, 200)
+	e = step("/about.html", testfixtures.UAPythonRequests, ipA, 200)
 	monCheckFetched(t, "another bot from the same address", e, -1, 0)
 
 	// The tracking survives a config reload; fetched_ago counts seconds.
 	monReloadConfig(t, inst)
 	time.Sleep(1100 * time.Millisecond)
-	e = step("/about.html", uaGooglebot, ipA, 200)
+	e = step("/about.html", testfixtures.UAGooglebot, ipA, 200)
 	monCheckFetched(t, "Googlebot after a config reload", e, 1, 3)
-	e = step("/about.html", uaGooglebot, ipB, 200)
+	e = step("/about.html", testfixtures.UAGooglebot, ipB, 200)
 	monCheckFetched(t, "Googlebot from another address after a config reload", e, -1, 0)
 
 	// A fetch from the second address is tracked for that address.
-	step("/robots.txt", uaGooglebot, ipB, 200)
-	e = step("/about.html", uaGooglebot, ipB, 200)
+	step("/robots.txt", testfixtures.UAGooglebot, ipB, 200)
+	e = step("/about.html", testfixtures.UAGooglebot, ipB, 200)
 	monCheckFetched(t, "Googlebot from another address after its own fetch", e, 0, 2)
 }
 
@@ -683,22 +721,22 @@ func TestGrace(t *testing.T) {
 			robotsPath := filepath.Join(inst.dir, "site", "robots.txt")
 
 			// Bot A reads v1; /new is allowed, /old is not.
-			if got := inst.get(t, "/robots.txt", uaGooglebot); got.body != graceV1 {
+			if got := inst.get(t, "/robots.txt", testfixtures.UAGooglebot); got.body != graceV1 {
 				t.Fatalf("/robots.txt: %q, want v1 %q", got.body, graceV1)
 			}
-			if got := inst.get(t, "/old/x.html", uaGooglebot); got.status != http.StatusForbidden {
+			if got := inst.get(t, "/old/x.html", testfixtures.UAGooglebot); got.status != http.StatusForbidden {
 				t.Fatalf("v1: Googlebot /old/x.html = %d, want 403", got.status)
 			}
 
 			// v2 comes into force; a fresh bot's fetch shows it.
 			replaceFile(t, robotsPath, graceV2, 0o644)
 			eventually(t, reloadDeadline, "v2 to be served", func() bool {
-				return inst.get(t, "/robots.txt", uaCurl).body == graceV2
+				return inst.get(t, "/robots.txt", testfixtures.UACurl).body == graceV2
 			})
 
 			// Bot A still obeys v1, which allows /new.
-			gotA := inst.get(t, "/new/x.html", uaGooglebot)
-			eA := monAccessFor(t, inst, "/new/x.html", uaGooglebot)
+			gotA := inst.get(t, "/new/x.html", testfixtures.UAGooglebot)
+			eA := monAccessFor(t, inst, "/new/x.html", testfixtures.UAGooglebot)
 			if tc.grace {
 				if gotA.status != http.StatusOK {
 					t.Errorf("bot A (read v1) /new/x.html = %d, want 200 (grace)", gotA.status)
@@ -714,8 +752,18 @@ func TestGrace(t *testing.T) {
 					}
 					return len(graceLogs) > 0
 				})
-				if len(graceLogs) != 1 || graceLogs[0].str("uri") != "/new/x.html" || graceLogs[0].str("user_agent") != uaGooglebot || graceLogs[0].str("level") != "info" {
+				if len(graceLogs) != 1 {
 					t.Errorf("grace log entries %v, want one at level info for bot A's /new/x.html", graceLogs)
+				} else {
+					for _, c := range []struct{ key, want string }{
+						{"uri", "/new/x.html"},
+						{"user_agent", testfixtures.UAGooglebot},
+						{"level", "info"},
+					} {
+						if got := graceLogs[0].str(c.key); got != c.want {
+							t.Errorf("grace log entry: %s %q, want %q (in %v)", c.key, got, c.want, graceLogs[0])
+						}
+					}
 				}
 			} else {
 				if gotA.status != http.StatusForbidden {
@@ -724,28 +772,28 @@ func TestGrace(t *testing.T) {
 				monCheckVerdict(t, "grace off: bot A /new/x.html", eA, "disallowed", "blocked")
 			}
 			// v2 allows /old for everyone.
-			if got := inst.get(t, "/old/x.html", uaGooglebot); got.status != http.StatusOK {
+			if got := inst.get(t, "/old/x.html", testfixtures.UAGooglebot); got.status != http.StatusOK {
 				t.Errorf("v2: Googlebot /old/x.html = %d, want 200", got.status)
 			}
 
 			// Bot C reads v2: /new is a violation.
-			if got := inst.get(t, "/robots.txt", uaPythonRequests); got.body != graceV2 {
+			if got := inst.get(t, "/robots.txt", testfixtures.UAPythonRequests); got.body != graceV2 {
 				t.Errorf("bot C /robots.txt: %q, want v2", got.body)
 			}
-			if got := inst.get(t, "/new/x.html", uaPythonRequests); got.status != http.StatusForbidden {
+			if got := inst.get(t, "/new/x.html", testfixtures.UAPythonRequests); got.status != http.StatusForbidden {
 				t.Errorf("bot C (read v2) /new/x.html = %d, want 403", got.status)
 			}
-			monCheckVerdict(t, "bot C /new/x.html", monAccessFor(t, inst, "/new/x.html", uaPythonRequests), "disallowed", "blocked")
+			monCheckVerdict(t, "bot C /new/x.html", monAccessFor(t, inst, "/new/x.html", testfixtures.UAPythonRequests), "disallowed", "blocked")
 
 			if !tc.grace {
 				return
 			}
 			// A bot whose fetch is unknown gets the benefit of any
 			// version in force within the grace period.
-			if got := inst.get(t, "/new/x.html", uaAhrefs); got.status != http.StatusOK {
+			if got := inst.get(t, "/new/x.html", testfixtures.UAAhrefs); got.status != http.StatusOK {
 				t.Errorf("bot without a known fetch /new/x.html = %d, want 200 (grace)", got.status)
 			}
-			monCheckVerdict(t, "bot without a known fetch /new/x.html", monAccessFor(t, inst, "/new/x.html", uaAhrefs), "grace", "passed")
+			monCheckVerdict(t, "bot without a known fetch /new/x.html", monAccessFor(t, inst, "/new/x.html", testfixtures.UAAhrefs), "grace", "passed")
 
 			// Grace is counted apart from violations.
 			st, _ := monGetStats(t, inst)
@@ -766,23 +814,23 @@ func TestGraceConfigReload(t *testing.T) {
 	t.Parallel()
 	inst := startCaddy(t, fmt.Sprintf(monGraceSite, ""), monWithGraceSite)
 	robotsPath := filepath.Join(inst.dir, "site", "robots.txt")
-	if got := inst.get(t, "/robots.txt", uaGooglebot); got.body != graceV1 {
+	if got := inst.get(t, "/robots.txt", testfixtures.UAGooglebot); got.body != graceV1 {
 		t.Fatalf("/robots.txt: %q, want v1 %q", got.body, graceV1)
 	}
 	replaceFile(t, robotsPath, graceV2, 0o644)
 	eventually(t, reloadDeadline, "v2 to be served", func() bool {
-		return inst.get(t, "/robots.txt", uaCurl).body == graceV2
+		return inst.get(t, "/robots.txt", testfixtures.UACurl).body == graceV2
 	})
-	if got := inst.get(t, "/new/x.html", uaGooglebot); got.status != http.StatusOK {
+	if got := inst.get(t, "/new/x.html", testfixtures.UAGooglebot); got.status != http.StatusOK {
 		t.Fatalf("bot A (read v1) /new/x.html before the config reload = %d, want 200 (grace)", got.status)
 	}
 
 	monReloadConfig(t, inst)
-	if got := inst.get(t, "/robots.txt", uaCurl); got.body != graceV2 {
+	if got := inst.get(t, "/robots.txt", testfixtures.UACurl); got.body != graceV2 {
 		t.Fatalf("/robots.txt after the config reload: %q, want v2", got.body)
 	}
 	logPath := filepath.Join(inst.dir, "access.log")
-	for _, ua := range []string{uaGooglebot, uaAhrefs} {
+	for _, ua := range []string{testfixtures.UAGooglebot, testfixtures.UAAhrefs} {
 		n := len(readAccessLog(t, logPath))
 		got := inst.get(t, "/new/x.html", ua)
 		e := waitAccessLog(t, logPath, n+1, 10*time.Second)[n]

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
 )
 
 // TestNormalizationBypasses sends request targets exactly as written (over
@@ -37,12 +39,12 @@ func TestNormalizationBypasses(t *testing.T) {
 	}
 	for _, target := range bypasses {
 		t.Run(target, func(t *testing.T) {
-			browser := inst.rawGet(t, target, uaFirefox)
+			browser := inst.rawGet(t, target, testfixtures.UAFirefox)
 			if browser.status != http.StatusOK || !strings.Contains(browser.body, privateBody) {
 				t.Fatalf("browser GET %s: status %d body %q; want 200 and the private file (else the case proves nothing)",
 					target, browser.status, browser.body)
 			}
-			for _, ua := range []string{uaPythonRequests, uaGPTBot, uaAhrefs} {
+			for _, ua := range []string{testfixtures.UAPythonRequests, testfixtures.UAGPTBot, testfixtures.UAAhrefs} {
 				resp := inst.rawGet(t, target, ua)
 				if resp.status != http.StatusForbidden {
 					t.Errorf("bot %q GET %s: status %d body %q, want 403 (the path is /private/x.html)",
@@ -55,18 +57,18 @@ func TestNormalizationBypasses(t *testing.T) {
 	// Matching is case-sensitive: /PRIVATE/ is another path, which the
 	// rules do not cover.
 	t.Run("/PRIVATE/x.html", func(t *testing.T) {
-		resp := inst.rawGet(t, "/PRIVATE/x.html", uaPythonRequests)
+		resp := inst.rawGet(t, "/PRIVATE/x.html", testfixtures.UAPythonRequests)
 		if resp.status != http.StatusOK || !strings.Contains(resp.body, "upper-case PRIVATE") {
 			t.Errorf("bot GET /PRIVATE/x.html: status %d body %q, want 200 (rules are case-sensitive)", resp.status, truncate(resp.body))
 		}
-		if resp := inst.rawGet(t, "/PRIVATE/x.html", uaGPTBot); resp.status != http.StatusForbidden {
+		if resp := inst.rawGet(t, "/PRIVATE/x.html", testfixtures.UAGPTBot); resp.status != http.StatusForbidden {
 			t.Errorf("GPTBot GET /PRIVATE/x.html: status %d, want 403 (disallow: /)", resp.status)
 		}
 	})
 	// An allowed path stays allowed under the same transformations.
 	for _, target := range []string{"/%70rivate/ok.html", "/public/../private/ok.html", "//private/ok.html"} {
 		t.Run(target, func(t *testing.T) {
-			resp := inst.rawGet(t, target, uaPythonRequests)
+			resp := inst.rawGet(t, target, testfixtures.UAPythonRequests)
 			if resp.status != http.StatusOK || !strings.Contains(resp.body, "private ok") {
 				t.Errorf("bot GET %s: status %d body %q, want 200 (allow: /private/ok.html)", target, resp.status, truncate(resp.body))
 			}
@@ -102,15 +104,15 @@ func TestNormalizationNonASCII(t *testing.T) {
 		"/na%C3%AFve/x.html", "/na%c3%afve/x.html", "/naïve/x.html",
 	} {
 		t.Run(target, func(t *testing.T) {
-			if resp := inst.rawGet(t, target, uaFirefox); resp.status != http.StatusOK {
+			if resp := inst.rawGet(t, target, testfixtures.UAFirefox); resp.status != http.StatusOK {
 				t.Fatalf("browser GET %s: status %d, want 200 (else the case proves nothing)", target, resp.status)
 			}
-			if resp := inst.rawGet(t, target, uaPythonRequests); resp.status != http.StatusForbidden {
+			if resp := inst.rawGet(t, target, testfixtures.UAPythonRequests); resp.status != http.StatusForbidden {
 				t.Errorf("bot GET %s: status %d, want 403", target, resp.status)
 			}
 		})
 	}
-	if resp := inst.rawGet(t, "/ok/x.html", uaPythonRequests); resp.status != http.StatusOK {
+	if resp := inst.rawGet(t, "/ok/x.html", testfixtures.UAPythonRequests); resp.status != http.StatusOK {
 		t.Errorf("bot GET /ok/x.html: status %d, want 200", resp.status)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"path/filepath"
 	"testing"
+
+	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
 )
 
 // TestJudgesTheClientsURL: robots.txt rules are about the URL the crawler
@@ -72,7 +74,7 @@ func TestJudgesTheClientsURL(t *testing.T) {
 				writeFile(t, filepath.Join(inst.dir, "site", "robots.txt"), c.robots)
 			})
 			for _, ch := range c.checks {
-				if got := inst.get(t, ch.path, uaCurl); got.status != ch.status {
+				if got := inst.get(t, ch.path, testfixtures.UACurl); got.status != ch.status {
 					t.Errorf("GET %s as curl: %d, want %d", ch.path, got.status, ch.status)
 				}
 			}
@@ -92,13 +94,13 @@ func TestMatcherAndBodyPlaceholders(t *testing.T) {
 	file_server
 }
 `, withTestSite)
-	got := inst.get(t, "/private/x.html", uaGPTBot)
+	got := inst.get(t, "/private/x.html", testfixtures.UAGPTBot)
 	if want := "no, GPTBot: disallow: / (line 6)"; got.status != http.StatusForbidden || got.body != want {
 		t.Errorf("GPTBot on /private/x.html: %d %q, want 403 %q", got.status, got.body, want)
 	}
 	// Outside the matcher the handler does not run: GPTBot may fetch
 	// /about.html though its group disallows everything.
-	if got := inst.get(t, "/about.html", uaGPTBot); got.status != http.StatusOK {
+	if got := inst.get(t, "/about.html", testfixtures.UAGPTBot); got.status != http.StatusOK {
 		t.Errorf("GPTBot on /about.html, outside the matcher: %d, want 200", got.status)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
 )
 
 // placeholderBody is what the test site responds with: every robots_txt
@@ -28,16 +30,16 @@ func TestPlaceholders(t *testing.T) {
 		want           string // the response body
 		wantHeader     string // X-Robots-Verdict
 	}{
-		{"GPTBot disallowed", "/about.html", uaGPTBot,
+		{"GPTBot disallowed", "/about.html", testfixtures.UAGPTBot,
 			"verdict=disallowed|rule=disallow: /|line=6|group=GPTBot|bot=GPTBot|mode=monitor|action=logged",
 			"disallowed disallow: /"},
-		{"generic bot disallowed", "/private/x.html", uaPythonRequests,
+		{"generic bot disallowed", "/private/x.html", testfixtures.UAPythonRequests,
 			"verdict=disallowed|rule=disallow: /private/|line=2|group=*|bot=python-requests|mode=monitor|action=logged",
 			"disallowed disallow: /private/"},
-		{"generic bot allowed by an allow rule", "/private/ok.html", uaPythonRequests,
+		{"generic bot allowed by an allow rule", "/private/ok.html", testfixtures.UAPythonRequests,
 			"verdict=allowed|rule=allow: /private/ok.html|line=3|group=*|bot=python-requests|mode=monitor|action=passed",
 			"allowed allow: /private/ok.html"},
-		{"Googlebot allowed, no rule", "/about.html", uaGooglebot,
+		{"Googlebot allowed, no rule", "/about.html", testfixtures.UAGooglebot,
 			"verdict=allowed|rule=|line=0|group=Googlebot|bot=Googlebot|mode=monitor|action=passed",
 			"allowed"},
 	}
@@ -56,10 +58,14 @@ func TestPlaceholders(t *testing.T) {
 		})
 	}
 	t.Run("browser has no verdict", func(t *testing.T) {
-		resp := inst.get(t, "/private/x.html", uaFirefox)
-		if strings.Contains(resp.body, "verdict=allowed") || strings.Contains(resp.body, "verdict=disallowed") ||
-			strings.Contains(resp.body, "action=") && !strings.Contains(resp.body, "action={") {
-			t.Errorf("browser request got robots_txt placeholder values: %q", resp.body)
+		resp := inst.get(t, "/private/x.html", testfixtures.UAFirefox)
+		for _, v := range []string{"verdict=allowed", "verdict=disallowed"} {
+			if strings.Contains(resp.body, v) {
+				t.Errorf("browser request got robots_txt placeholder value %s: %q", v, resp.body)
+			}
+		}
+		if strings.Contains(resp.body, "action=") && !strings.Contains(resp.body, "action={") {
+			t.Errorf("browser request got a robots_txt action placeholder value: %q", resp.body)
 		}
 		if v := strings.TrimSpace(resp.header.Get("X-Robots-Verdict")); strings.Contains(v, "allowed") {
 			t.Errorf("browser request got X-Robots-Verdict %q", v)
@@ -80,14 +86,14 @@ func TestHandleErrors(t *testing.T) {
 	}
 }
 `, withTestSite)
-		resp := inst.get(t, "/private/x.html", uaPythonRequests)
+		resp := inst.get(t, "/private/x.html", testfixtures.UAPythonRequests)
 		if resp.status != http.StatusForbidden {
 			t.Errorf("status %d, want 403", resp.status)
 		}
 		if want := "Custom refusal 403: disallow: /private/ (line 2)"; resp.body != want {
 			t.Errorf("body %q, want %q", resp.body, want)
 		}
-		if resp := inst.get(t, "/private/x.html", uaFirefox); resp.status != http.StatusOK || !strings.Contains(resp.body, "private x") {
+		if resp := inst.get(t, "/private/x.html", testfixtures.UAFirefox); resp.status != http.StatusOK || !strings.Contains(resp.body, "private x") {
 			t.Errorf("browser: status %d body %q, want 200 and the page", resp.status, resp.body)
 		}
 	})
@@ -102,7 +108,7 @@ func TestHandleErrors(t *testing.T) {
 	file_server
 }
 `, withTestSite)
-		resp := inst.get(t, "/about.html", uaGPTBot)
+		resp := inst.get(t, "/about.html", testfixtures.UAGPTBot)
 		if resp.status != 451 {
 			t.Errorf("status %d, want 451", resp.status)
 		}
@@ -112,7 +118,7 @@ func TestHandleErrors(t *testing.T) {
 		if ct := resp.header.Get("Content-Type"); ct != "text/plain; charset=utf-8" {
 			t.Errorf("Content-Type %q, want text/plain; charset=utf-8", ct)
 		}
-		if resp := inst.get(t, "/about.html", uaPythonRequests); resp.status != http.StatusOK {
+		if resp := inst.get(t, "/about.html", testfixtures.UAPythonRequests); resp.status != http.StatusOK {
 			t.Errorf("python-requests /about.html: status %d, want 200", resp.status)
 		}
 	})
@@ -129,7 +135,7 @@ func TestHandleErrors(t *testing.T) {
 	}
 }
 `, withTestSite)
-		resp := inst.get(t, "/", uaGPTBot)
+		resp := inst.get(t, "/", testfixtures.UAGPTBot)
 		if resp.status != 451 || resp.body != "Unavailable for legal reasons: 451" {
 			t.Errorf("status %d body %q, want 451 %q", resp.status, resp.body, "Unavailable for legal reasons: 451")
 		}

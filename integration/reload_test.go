@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
 )
 
 const reloadDeadline = 10 * time.Second
@@ -33,7 +35,7 @@ func TestHotReload(t *testing.T) {
 	file_server
 }
 `)
-	status := func(path string) int { return inst.get(t, path, uaPythonRequests).status }
+	status := func(path string) int { return inst.get(t, path, testfixtures.UAPythonRequests).status }
 	waitStatus := func(path string, want int, why string) {
 		t.Helper()
 		eventually(t, reloadDeadline, why+": GET "+path+" -> "+http.StatusText(want), func() bool { return status(path) == want })
@@ -58,7 +60,7 @@ func TestHotReload(t *testing.T) {
 		if got := status("/private/x.html"); got != http.StatusForbidden {
 			t.Errorf("%s: GET /private/x.html = %d after a broken update, want 403 (old rules stay)", name, got)
 		}
-		if got := inst.get(t, "/robots.txt", uaPythonRequests); got.status != http.StatusOK || (got.body != v2 && got.body != v3) {
+		if got := inst.get(t, "/robots.txt", testfixtures.UAPythonRequests); got.status != http.StatusOK || (got.body != v2 && got.body != v3) {
 			t.Errorf("%s: /robots.txt after a broken update: status %d body %q, want the previous file", name, got.status, got.body)
 		}
 		if n := errCount(); n != before+1 {
@@ -79,16 +81,16 @@ func TestHotReload(t *testing.T) {
 		t.Fatalf("v1: /new/x.html = %d, want 200", got)
 	}
 
-	etag1 := inst.get(t, "/robots.txt", uaPythonRequests).header.Get("ETag")
+	etag1 := inst.get(t, "/robots.txt", testfixtures.UAPythonRequests).header.Get("ETag")
 
 	// An edit in place is picked up without a Caddy reload.
 	writeFile(t, robotsPath, v2)
 	waitStatus("/new/x.html", http.StatusForbidden, "edited robots.txt")
-	if got := inst.get(t, "/robots.txt", uaPythonRequests); got.body != v2 {
+	if got := inst.get(t, "/robots.txt", testfixtures.UAPythonRequests); got.body != v2 {
 		t.Errorf("/robots.txt after the edit: %q, want %q", got.body, v2)
 	}
 	// The old ETag no longer validates.
-	if got := inst.get(t, "/robots.txt", uaPythonRequests, "If-None-Match: "+etag1); got.status != http.StatusOK || got.body != v2 {
+	if got := inst.get(t, "/robots.txt", testfixtures.UAPythonRequests, "If-None-Match: "+etag1); got.status != http.StatusOK || got.body != v2 {
 		t.Errorf("/robots.txt with the old ETag %s after the edit: status %d body %q, want 200 and the new file", etag1, got.status, got.body)
 	}
 	inst.waitModuleLogs(t, "robots.txt loaded", 2, reloadDeadline)
@@ -136,11 +138,11 @@ func TestHotReload(t *testing.T) {
 		if got := status("/new/x.html"); got != http.StatusOK {
 			t.Errorf("/new/x.html = %d after removal, want 200", got)
 		}
-		if got := inst.get(t, "/about.html", uaGPTBot); got.status != http.StatusOK {
+		if got := inst.get(t, "/about.html", testfixtures.UAGPTBot); got.status != http.StatusOK {
 			t.Errorf("GPTBot /about.html = %d after removal, want 200", got.status)
 		}
 		// /robots.txt now passes to file_server, which has no such file.
-		if got := inst.get(t, "/robots.txt", uaPythonRequests); got.status != http.StatusNotFound {
+		if got := inst.get(t, "/robots.txt", testfixtures.UAPythonRequests); got.status != http.StatusNotFound {
 			t.Errorf("/robots.txt after removal: status %d body %q, want 404 from file_server", got.status, got.body)
 		}
 		inst.waitModuleLogs(t, "robots.txt removed; every bot is allowed everywhere until it reappears", 1, reloadDeadline)
@@ -154,10 +156,10 @@ func TestHotReload(t *testing.T) {
 	t.Run("empty file allows all", func(t *testing.T) {
 		replaceFile(t, robotsPath, "", 0o644)
 		waitStatus("/private/x.html", http.StatusOK, "empty robots.txt")
-		if got := inst.get(t, "/about.html", uaGPTBot); got.status != http.StatusOK {
+		if got := inst.get(t, "/about.html", testfixtures.UAGPTBot); got.status != http.StatusOK {
 			t.Errorf("GPTBot /about.html = %d with an empty robots.txt, want 200", got.status)
 		}
-		if got := inst.get(t, "/robots.txt", uaPythonRequests); got.status != http.StatusOK || got.body != "" {
+		if got := inst.get(t, "/robots.txt", testfixtures.UAPythonRequests); got.status != http.StatusOK || got.body != "" {
 			t.Errorf("/robots.txt when empty: status %d body %q, want 200 and an empty body", got.status, got.body)
 		}
 	})

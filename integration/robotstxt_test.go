@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"testing"
 	"time"
+
+	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
 )
 
 func TestRobotsTxtServed(t *testing.T) {
@@ -15,7 +17,7 @@ func TestRobotsTxtServed(t *testing.T) {
 }
 `, withTestSite)
 
-	first := inst.get(t, "/robots.txt", uaGooglebot)
+	first := inst.get(t, "/robots.txt", testfixtures.UAGooglebot)
 	etag := first.header.Get("ETag")
 	lastMod := first.header.Get("Last-Modified")
 
@@ -34,44 +36,44 @@ func TestRobotsTxtServed(t *testing.T) {
 		} else if _, err := http.ParseTime(lastMod); err != nil {
 			t.Errorf("Last-Modified %q: %v", lastMod, err)
 		}
-		if first.body != testRobotsTxt {
-			t.Errorf("body %q, want the file %q", first.body, testRobotsTxt)
+		if first.body != testfixtures.RobotsTxt {
+			t.Errorf("body %q, want the file %q", first.body, testfixtures.RobotsTxt)
 		}
 	})
 
 	t.Run("If-None-Match", func(t *testing.T) {
-		resp := inst.get(t, "/robots.txt", uaGooglebot, "If-None-Match: "+etag)
+		resp := inst.get(t, "/robots.txt", testfixtures.UAGooglebot, "If-None-Match: "+etag)
 		if resp.status != http.StatusNotModified {
 			t.Errorf("status %d, want 304", resp.status)
 		}
 		if resp.body != "" {
 			t.Errorf("304 with body %q", resp.body)
 		}
-		other := inst.get(t, "/robots.txt", uaGooglebot, `If-None-Match: "something-else"`)
-		if other.status != http.StatusOK || other.body != testRobotsTxt {
+		other := inst.get(t, "/robots.txt", testfixtures.UAGooglebot, `If-None-Match: "something-else"`)
+		if other.status != http.StatusOK || other.body != testfixtures.RobotsTxt {
 			t.Errorf("other ETag: status %d body %q, want 200 and the file", other.status, other.body)
 		}
 	})
 
 	t.Run("If-Modified-Since", func(t *testing.T) {
-		resp := inst.get(t, "/robots.txt", uaGooglebot, "If-Modified-Since: "+lastMod)
+		resp := inst.get(t, "/robots.txt", testfixtures.UAGooglebot, "If-Modified-Since: "+lastMod)
 		if resp.status != http.StatusNotModified {
 			t.Errorf("If-Modified-Since %s: status %d, want 304", lastMod, resp.status)
 		}
 		later := time.Now().Add(time.Hour).UTC().Format(http.TimeFormat)
-		resp = inst.get(t, "/robots.txt", uaGooglebot, "If-Modified-Since: "+later)
+		resp = inst.get(t, "/robots.txt", testfixtures.UAGooglebot, "If-Modified-Since: "+later)
 		if resp.status != http.StatusNotModified {
 			t.Errorf("If-Modified-Since %s: status %d, want 304", later, resp.status)
 		}
 		earlier := time.Now().Add(-48 * time.Hour).UTC().Format(http.TimeFormat)
-		resp = inst.get(t, "/robots.txt", uaGooglebot, "If-Modified-Since: "+earlier)
-		if resp.status != http.StatusOK || resp.body != testRobotsTxt {
+		resp = inst.get(t, "/robots.txt", testfixtures.UAGooglebot, "If-Modified-Since: "+earlier)
+		if resp.status != http.StatusOK || resp.body != testfixtures.RobotsTxt {
 			t.Errorf("If-Modified-Since %s: status %d body %q, want 200 and the file", earlier, resp.status, resp.body)
 		}
 	})
 
 	t.Run("HEAD", func(t *testing.T) {
-		resp := inst.do(t, http.MethodHead, "/robots.txt", uaGooglebot)
+		resp := inst.do(t, http.MethodHead, "/robots.txt", testfixtures.UAGooglebot)
 		if resp.status != http.StatusOK {
 			t.Errorf("status %d, want 200", resp.status)
 		}
@@ -86,12 +88,12 @@ func TestRobotsTxtServed(t *testing.T) {
 	t.Run("every client gets it", func(t *testing.T) {
 		for _, c := range matrixClients {
 			resp := inst.get(t, "/robots.txt", c.ua)
-			if resp.status != http.StatusOK || resp.body != testRobotsTxt {
+			if resp.status != http.StatusOK || resp.body != testfixtures.RobotsTxt {
 				t.Errorf("%s: status %d body %q, want 200 and the file", c.name, resp.status, resp.body)
 			}
 		}
 		// GPTBot may fetch nothing else.
-		if resp := inst.get(t, "/index.html", uaGPTBot); resp.status != http.StatusForbidden {
+		if resp := inst.get(t, "/index.html", testfixtures.UAGPTBot); resp.status != http.StatusForbidden {
 			t.Errorf("GPTBot /index.html: status %d, want 403", resp.status)
 		}
 	})
@@ -107,7 +109,7 @@ func TestRobotsTxtServeOff(t *testing.T) {
 	respond "backend {http.request.uri.path}"
 }
 `, withTestSite)
-	for _, ua := range []string{uaGPTBot, uaPythonRequests, uaFirefox} {
+	for _, ua := range []string{testfixtures.UAGPTBot, testfixtures.UAPythonRequests, testfixtures.UAFirefox} {
 		resp := inst.get(t, "/robots.txt", ua)
 		if resp.status != http.StatusOK || resp.body != "backend /robots.txt" {
 			t.Errorf("GET /robots.txt (UA %q) with serve off: status %d body %q, want 200 %q",
@@ -115,10 +117,10 @@ func TestRobotsTxtServeOff(t *testing.T) {
 		}
 	}
 	// The file is still enforced.
-	if resp := inst.get(t, "/about.html", uaGPTBot); resp.status != http.StatusForbidden {
+	if resp := inst.get(t, "/about.html", testfixtures.UAGPTBot); resp.status != http.StatusForbidden {
 		t.Errorf("GPTBot /about.html with serve off: status %d, want 403", resp.status)
 	}
-	if resp := inst.get(t, "/private/x.html", uaPythonRequests); resp.status != http.StatusForbidden {
+	if resp := inst.get(t, "/private/x.html", testfixtures.UAPythonRequests); resp.status != http.StatusForbidden {
 		t.Errorf("python-requests /private/x.html with serve off: status %d, want 403", resp.status)
 	}
 }

@@ -3,22 +3,12 @@ package integration
 import (
 	"path/filepath"
 	"testing"
+
+	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
 )
 
-// testRobotsTxt is the robots.txt of the test site. The line numbers
-// below are part of the expectations; keep them in step.
-const testRobotsTxt = `User-agent: *
-Disallow: /private/
-Allow: /private/ok.html
-
-User-agent: GPTBot
-Disallow: /
-
-User-agent: Googlebot
-Disallow: /drafts/
-`
-
-// Rules of testRobotsTxt as the module names them, with their lines.
+// Rules of testfixtures.RobotsTxt, the robots.txt of the test site, as the
+// module names them, with their lines.
 var (
 	ruleStarPrivate   = ruleAt{"disallow: /private/", 2}
 	ruleStarAllowOK   = ruleAt{"allow: /private/ok.html", 3}
@@ -53,7 +43,7 @@ func writeTestSite(t testing.TB, dir string, withRobots bool) string {
 		writeFile(t, filepath.Join(site, filepath.FromSlash(name)), content)
 	}
 	if withRobots {
-		writeFile(t, filepath.Join(site, "robots.txt"), testRobotsTxt)
+		writeFile(t, filepath.Join(site, "robots.txt"), testfixtures.RobotsTxt)
 	}
 	return site
 }

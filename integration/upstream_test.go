@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
 )
 
 // upServer is a real upstream for `robots_txt { url ... }`: an HTTP server
@@ -172,20 +174,25 @@ func upEnforced(t testing.TB, inst *instance, what string) {
 		path, ua string
 		status   int
 	}{
-		{"/private/x.html", uaPythonRequests, http.StatusForbidden},
-		{"/about.html", uaPythonRequests, http.StatusOK},
-		{"/about.html", uaGPTBot, http.StatusForbidden},
-		{"/private/x.html", uaFirefox, http.StatusOK},
+		{"/private/x.html", testfixtures.UAPythonRequests, http.StatusForbidden},
+		{"/about.html", testfixtures.UAPythonRequests, http.StatusOK},
+		{"/about.html", testfixtures.UAGPTBot, http.StatusForbidden},
+		{"/private/x.html", testfixtures.UAFirefox, http.StatusOK},
 	} {
 		if got := inst.get(t, c.path, c.ua); got.status != c.status {
 			t.Errorf("%s: GET %s (UA %q) = %d, want %d (the upstream's rules)", what, c.path, c.ua, got.status, c.status)
 		}
 	}
-	for _, ua := range []string{uaPythonRequests, uaFirefox} {
+	for _, ua := range []string{testfixtures.UAPythonRequests, testfixtures.UAFirefox} {
 		got := inst.get(t, "/robots.txt", ua)
-		if got.status != http.StatusOK || got.body != upRobots || !strings.HasPrefix(got.header.Get("Content-Type"), "text/plain") {
-			t.Errorf("%s: /robots.txt (UA %q): status %d Content-Type %q body %q, want 200 text/plain and exactly the upstream's %q",
-				what, ua, got.status, got.header.Get("Content-Type"), got.body, upRobots)
+		if got.status != http.StatusOK {
+			t.Errorf("%s: /robots.txt (UA %q): status %d, want 200", what, ua, got.status)
+		}
+		if ct := got.header.Get("Content-Type"); !strings.HasPrefix(ct, "text/plain") {
+			t.Errorf("%s: /robots.txt (UA %q): Content-Type %q, want text/plain", what, ua, ct)
+		}
+		if got.body != upRobots {
+			t.Errorf("%s: /robots.txt (UA %q): body %q, want exactly the upstream's %q", what, ua, got.body, upRobots)
 		}
 	}
 }
@@ -195,15 +202,15 @@ func upEnforced(t testing.TB, inst *instance, what string) {
 func upAllowAll(t testing.TB, inst *instance, what string) {
 	t.Helper()
 	for _, c := range []struct{ path, ua string }{
-		{"/private/x.html", uaPythonRequests},
-		{"/about.html", uaGPTBot},
-		{"/drafts/d.html", uaGooglebot},
+		{"/private/x.html", testfixtures.UAPythonRequests},
+		{"/about.html", testfixtures.UAGPTBot},
+		{"/drafts/d.html", testfixtures.UAGooglebot},
 	} {
 		if got := inst.get(t, c.path, c.ua); got.status != http.StatusOK {
 			t.Errorf("%s: GET %s (UA %q) = %d, want 200 (allow all)", what, c.path, c.ua, got.status)
 		}
 	}
-	if got := inst.get(t, "/robots.txt", uaPythonRequests); got.status != http.StatusOK || got.body != upDiskRobots {
+	if got := inst.get(t, "/robots.txt", testfixtures.UAPythonRequests); got.status != http.StatusOK || got.body != upDiskRobots {
 		t.Errorf("%s: /robots.txt: status %d body %q, want file_server's %q (passed on)", what, got.status, got.body, upDiskRobots)
 	}
 }

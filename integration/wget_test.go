@@ -237,9 +237,17 @@ func TestWgetCrawl(t *testing.T) {
 				continue
 			}
 			line, _ := rt.num("line")
-			if rt.str("verdict") != "disallowed" || rt.str("action") != "logged" || rt.str("rule") != wantRule ||
-				line != ruleLine(t, string(robotsTxt), "*", wantRule) {
-				t.Errorf("%s: robots_txt %v, want disallowed, logged, %q at its line", uri, rt, wantRule)
+			if v := rt.str("verdict"); v != "disallowed" {
+				t.Errorf("%s: verdict %q, want disallowed (in %v)", uri, v, rt)
+			}
+			if a := rt.str("action"); a != "logged" {
+				t.Errorf("%s: action %q, want logged (in %v)", uri, a, rt)
+			}
+			if r := rt.str("rule"); r != wantRule {
+				t.Errorf("%s: rule %q, want %q (in %v)", uri, r, wantRule, rt)
+			}
+			if wantLine := ruleLine(t, string(robotsTxt), "*", wantRule); line != wantLine {
+				t.Errorf("%s: line %v, want %v, the line of %q (in %v)", uri, line, wantLine, wantRule, rt)
 			}
 		}
 	})

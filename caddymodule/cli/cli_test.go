@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -11,11 +12,14 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
 	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
 // testRobots is the robots.txt of these tests; the line numbers are part
-// of the expectations.
+// of the expectations. It differs from testfixtures.RobotsTxt on purpose
+// (a comment line, a wildcard rule, a two-agent group and a Sitemap line,
+// which the check and lint commands are tested on), so it stays here.
 const testRobots = `# test robots.txt
 
 User-agent: *
@@ -33,11 +37,38 @@ Disallow: /
 Sitemap: https://example.com/sitemap.xml
 `
 
-const (
-	uaGPTBot  = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.1; +https://openai.com/gptbot)"
-	uaGoogle  = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
-	uaFirefox = "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0"
-)
+// checkResultDiffs lists, a line per field, how got differs from want.
+func checkResultDiffs(got, want CheckResult) []string {
+	var diffs []string
+	differs := func(field string, g, w any) {
+		diffs = append(diffs, fmt.Sprintf("%s = %#v, want %#v", field, g, w))
+	}
+	if got.Input != want.Input {
+		differs("input", got.Input, want.Input)
+	}
+	if got.Path != want.Path {
+		differs("path", got.Path, want.Path)
+	}
+	if got.Allowed != want.Allowed {
+		differs("allowed", got.Allowed, want.Allowed)
+	}
+	if got.Verdict != want.Verdict {
+		differs("verdict", got.Verdict, want.Verdict)
+	}
+	if strings.Join(got.Group, ",") != strings.Join(want.Group, ",") {
+		differs("group", got.Group, want.Group)
+	}
+	if got.Agent != want.Agent {
+		differs("agent", got.Agent, want.Agent)
+	}
+	if got.Rule != want.Rule {
+		differs("rule", got.Rule, want.Rule)
+	}
+	if got.Line != want.Line {
+		differs("line", got.Line, want.Line)
+	}
+	return diffs
+}
 
 // runCmd runs `robots args...` through the same cobra setup as `caddy
 // robots`, and returns its exit status as caddycmd.Main would set it.
@@ -87,7 +118,7 @@ func TestCheckOutput(t *testing.T) {
 		notWant  []string
 	}{
 		{
-			name: "GPTBot header, disallowed", agent: uaGPTBot, paths: []string{"/about.html"}, wantCode: 1,
+			name: "GPTBot header, disallowed", agent: testfixtures.UAGPTBot, paths: []string{"/about.html"}, wantCode: 1,
 			want: []string{"/about.html: disallowed", "group: GPTBot, ClaudeBot", "agent: GPTBot", "rule:  disallow: / (line 13)"},
 		},
 		{
@@ -95,30 +126,30 @@ func TestCheckOutput(t *testing.T) {
 			want: []string{"/x: disallowed", "agent: ClaudeBot", "(line 13)"},
 		},
 		{
-			name: "Googlebot allowed, no rule", agent: uaGoogle, paths: []string{"/private/x"}, wantCode: 0,
+			name: "Googlebot allowed, no rule", agent: testfixtures.UAGooglebot, paths: []string{"/private/x"}, wantCode: 0,
 			want: []string{"/private/x: allowed", "group: Googlebot", "agent: Googlebot", "no rule matched"},
 		},
 		{
-			name: "catch-all group, longest rule wins", agent: "curl/8.5.0", paths: []string{"/private/press-kit.html", "/private/a"}, wantCode: 1,
+			name: "catch-all group, longest rule wins", agent: testfixtures.UACurl, paths: []string{"/private/press-kit.html", "/private/a"}, wantCode: 1,
 			want: []string{
 				"/private/press-kit.html: allowed", "group: *", "agent: none", "allow: /private/press-kit.html (line 5)",
 				"/private/a: disallowed", "disallow: /private/ (line 4)",
 			},
 		},
 		{
-			name: "URLs and dot-segments", agent: "curl/8.5.0", paths: []string{"https://example.com/public/../private/x?a=1#frag", "https://example.com/a?sessionid=3"}, wantCode: 1,
+			name: "URLs and dot-segments", agent: testfixtures.UACurl, paths: []string{"https://example.com/public/../private/x?a=1#frag", "https://example.com/a?sessionid=3"}, wantCode: 1,
 			want: []string{
 				"https://example.com/public/../private/x?a=1#frag (judged as /private/x?a=1): disallowed",
 				"https://example.com/a?sessionid=3 (judged as /a?sessionid=3): disallowed", "disallow: /*?sessionid= (line 6)",
 			},
 		},
 		{
-			name: "browser note", agent: uaFirefox, paths: []string{"/index.html"}, wantCode: 0,
+			name: "browser note", agent: testfixtures.UAFirefox, paths: []string{"/index.html"}, wantCode: 0,
 			want: []string{"/index.html: not held to robots.txt", "looks like a person's browser"},
 		},
 		{
 			// A person is never refused, even where a bot would be.
-			name: "browser on a disallowed path", agent: uaFirefox, paths: []string{"/private/x"}, wantCode: 0,
+			name: "browser on a disallowed path", agent: testfixtures.UAFirefox, paths: []string{"/private/x"}, wantCode: 0,
 			want:    []string{"/private/x: not held to robots.txt (a bot would be disallowed)", "rule:  disallow: /private/ (line 4)", "looks like a person's browser"},
 			notWant: []string{": disallowed"},
 		},
@@ -170,8 +201,25 @@ func TestCheckJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, out)
 	}
-	if got.File != robotsFile || got.UserAgent != "curl/8" || !got.Bot || len(got.Results) != 3 {
-		t.Fatalf("got %+v", got)
+	ok := true
+	if got.File != robotsFile {
+		t.Errorf("file %q, want %q", got.File, robotsFile)
+		ok = false
+	}
+	if got.UserAgent != "curl/8" {
+		t.Errorf("user agent %q, want %q", got.UserAgent, "curl/8")
+		ok = false
+	}
+	if !got.Bot {
+		t.Error("bot = false, want true")
+		ok = false
+	}
+	if len(got.Results) != 3 {
+		t.Errorf("%d results, want 3: %+v", len(got.Results), got.Results)
+		ok = false
+	}
+	if !ok {
+		t.FailNow()
 	}
 	want := []CheckResult{
 		{Input: "/private/a", Path: "/private/a", Allowed: false, Verdict: "disallowed", Group: []string{"*"}, Rule: "disallow: /private/", Line: 4},
@@ -180,9 +228,8 @@ func TestCheckJSON(t *testing.T) {
 	}
 	for i, w := range want {
 		g := got.Results[i]
-		if g.Input != w.Input || g.Path != w.Path || g.Allowed != w.Allowed || g.Verdict != w.Verdict ||
-			strings.Join(g.Group, ",") != strings.Join(w.Group, ",") || g.Agent != w.Agent || g.Rule != w.Rule || g.Line != w.Line {
-			t.Errorf("result %d = %+v, want %+v", i, g, w)
+		for _, d := range checkResultDiffs(g, w) {
+			t.Errorf("result %d (%s): %s", i, w.Input, d)
 		}
 	}
 	// Every documented key is present, group null when there is no group.
@@ -245,8 +292,14 @@ func TestCheckUsageErrors(t *testing.T) {
 		t.Errorf("empty agent: exit %d, want 1\n%s%s", code, out, errOut)
 	}
 	// No subcommand: help, exit 0.
-	if code, out, _ := runCmd(t, ""); code != 0 || !strings.Contains(out, "check") || !strings.Contains(out, "report") {
-		t.Errorf("robots alone: exit %d, output\n%s", code, out)
+	code, out, _ := runCmd(t, "")
+	if code != 0 {
+		t.Errorf("robots alone: exit %d, want 0", code)
+	}
+	for _, w := range []string{"check", "report"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("robots alone: output lacks %q:\n%s", w, out)
+		}
 	}
 }
 
@@ -316,8 +369,14 @@ func TestLint(t *testing.T) {
 					}
 					num, rest, _ := strings.Cut(rest, ": ")
 					sev, msg, _ := strings.Cut(rest, ": ")
-					if _, err := strconv.Atoi(num); err != nil || (sev != "info" && sev != "warning" && sev != "error") || msg == "" {
-						t.Errorf("line %q is not file:line: severity: message", l)
+					if _, err := strconv.Atoi(num); err != nil {
+						t.Errorf("line %q is not file:line: severity: message: line number %q", l, num)
+					}
+					if sev != "info" && sev != "warning" && sev != "error" {
+						t.Errorf("line %q is not file:line: severity: message: severity %q", l, sev)
+					}
+					if msg == "" {
+						t.Errorf("line %q is not file:line: severity: message: no message", l)
 					}
 				}
 			}
@@ -335,13 +394,42 @@ func TestLintJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, out)
 	}
-	if got.File != file || got.Groups != 2 || got.Rules != 3 || got.Errors != 1 || got.Warnings != 1 ||
-		len(got.Sitemaps) != 1 || strings.Join(got.Agents, ",") != "GPTBot" {
-		t.Errorf("got %+v", got)
+	if got.File != file {
+		t.Errorf("file %q, want %q", got.File, file)
 	}
-	if len(got.Diagnostics) != 2 || got.Diagnostics[0].Line != 2 || got.Diagnostics[0].Severity != "error" ||
-		got.Diagnostics[0].Kind != "relative-path" || got.Diagnostics[1].Kind != "misspelling" {
-		t.Errorf("diagnostics %+v", got.Diagnostics)
+	for _, c := range []struct {
+		name      string
+		got, want int
+	}{
+		{"groups", got.Groups, 2},
+		{"rules", got.Rules, 3},
+		{"errors", got.Errors, 1},
+		{"warnings", got.Warnings, 1},
+		{"sitemaps", len(got.Sitemaps), 1},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s = %d, want %d", c.name, c.got, c.want)
+		}
+	}
+	if agents := strings.Join(got.Agents, ","); agents != "GPTBot" {
+		t.Errorf("agents %q, want [GPTBot]", got.Agents)
+	}
+	if len(got.Diagnostics) != 2 {
+		t.Errorf("diagnostics %+v, want 2", got.Diagnostics)
+	} else {
+		d0, d1 := got.Diagnostics[0], got.Diagnostics[1]
+		if d0.Line != 2 {
+			t.Errorf("diagnostic 0 on line %d, want 2", d0.Line)
+		}
+		if d0.Severity != "error" {
+			t.Errorf("diagnostic 0 severity %q, want error", d0.Severity)
+		}
+		if d0.Kind != "relative-path" {
+			t.Errorf("diagnostic 0 kind %q, want relative-path", d0.Kind)
+		}
+		if d1.Kind != "misspelling" {
+			t.Errorf("diagnostic 1 kind %q, want misspelling", d1.Kind)
+		}
 	}
 	var raw map[string]any
 	_ = json.Unmarshal([]byte(out), &raw)
@@ -372,7 +460,7 @@ func TestCheckJudgesLikeTheHandler(t *testing.T) {
 	f := robots.Parse([]byte("User-agent: *\nDisallow: /private/\n"))
 	for _, target := range []string{"/private%2Fx", "/a/%2E%2E/private/x", "/%70rivate/x", "http://example.com//private/x"} {
 		var out strings.Builder
-		code, err := Check(&out, Subject{File: f, Name: "robots.txt"}, "curl/8.5.0", []string{target}, false)
+		code, err := Check(&out, Subject{File: f, Name: "robots.txt"}, testfixtures.UACurl, []string{target}, false)
 		if err != nil || code != ExitDisallowed {
 			t.Errorf("%s: exit %d (%v), want disallowed\n%s", target, code, err, out.String())
 		}

@@ -26,16 +26,36 @@ func TestReportOutputSurvivesHostileLine(t *testing.T) {
 			out := writeTemp(t, "report."+format, "the earlier report\n")
 			code, stdout, stderr := runCmd(t, "", "report", "--format", format, "-o", out, log)
 			body, err := os.ReadFile(out)
-			if code != 0 || err != nil || stdout != "" {
-				t.Fatalf("exit %d, read %v, stdout %q\nstderr: %s", code, err, stdout, stderr)
+			ok := true
+			if code != 0 {
+				t.Errorf("exit %d, want 0\nstderr: %s", code, stderr)
+				ok = false
+			}
+			if err != nil {
+				t.Errorf("reading the report: %v", err)
+				ok = false
+			}
+			if stdout != "" {
+				t.Errorf("stdout %q, want nothing (the report goes to -o)", stdout)
+				ok = false
+			}
+			if !ok {
+				t.FailNow()
 			}
 			if !strings.Contains(string(body), "GPTBot") || !strings.Contains(stderr, "1 malformed line") {
 				t.Errorf("report %q, stderr %q; want GPTBot in it, and the line skipped as malformed", body, stderr)
 			}
 			if format == "json" {
 				var r report.Report
-				if err := json.Unmarshal(body, &r); err != nil || r.Skipped.Malformed != 1 || r.Requests != 1 {
-					t.Errorf("JSON report: %v, malformed %d, requests %d", err, r.Skipped.Malformed, r.Requests)
+				if err := json.Unmarshal(body, &r); err != nil {
+					t.Errorf("JSON report: %v", err)
+				} else {
+					if r.Skipped.Malformed != 1 {
+						t.Errorf("JSON report: malformed %d, want 1", r.Skipped.Malformed)
+					}
+					if r.Requests != 1 {
+						t.Errorf("JSON report: requests %d, want 1", r.Requests)
+					}
 				}
 			}
 		})

@@ -67,17 +67,35 @@ func TestReportCommand(t *testing.T) {
 	// Standard input, with and without "-".
 	for _, args := range [][]string{{"report", "--format", "json"}, {"report", "--format", "json", "-"}} {
 		code, out, errOut = runCmd(t, plain+second, args...)
+		if code != 0 {
+			t.Errorf("%v: exit %d, want 0\n%s", args, code, errOut)
+		}
 		var rep report.Report
-		if code != 0 || json.Unmarshal([]byte(out), &rep) != nil || rep.Requests != 14 || rep.Inputs[0] != "<stdin>" {
-			t.Errorf("%v: exit %d, requests %d\n%s", args, code, rep.Requests, errOut)
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Errorf("%v: not JSON: %v\n%s", args, err, errOut)
+			continue
+		}
+		if rep.Requests != 14 {
+			t.Errorf("%v: requests %d, want 14", args, rep.Requests)
+		}
+		if len(rep.Inputs) == 0 || rep.Inputs[0] != "<stdin>" {
+			t.Errorf("%v: inputs %q, want <stdin> first", args, rep.Inputs)
 		}
 	}
 
 	html := filepath.Join(dir, "report.html")
 	code, out, errOut = runCmd(t, "", "report", "--format", "html", "-o", html, "--since", "2025-01-01T13:00:00Z", "--top", "1", logPath, gzPath)
 	page, err := os.ReadFile(html)
-	if code != 0 || err != nil || out != "" || !bytes.Contains(page, []byte(`id="report-data"`)) {
-		t.Errorf("html -o: exit %d, err %v, stdout %q\n%s", code, err, out, errOut)
+	if code != 0 {
+		t.Errorf("html -o: exit %d, want 0\n%s", code, errOut)
+	}
+	if out != "" {
+		t.Errorf("html -o: stdout %q, want nothing", out)
+	}
+	if err != nil {
+		t.Errorf("html -o: %v", err)
+	} else if !bytes.Contains(page, []byte(`id="report-data"`)) {
+		t.Errorf("html -o: the page has no report data")
 	}
 	if !bytes.Contains(page, []byte(`"before_since":6`)) {
 		t.Errorf("--since not applied")

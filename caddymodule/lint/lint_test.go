@@ -51,7 +51,8 @@ func TestCheck(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var got []robots.Diagnostic
 			for _, d := range Check([]byte(tc.body)).Diagnostics {
-				if d.Kind == KindNoInherit || d.Kind == KindHumanSoftware || d.Kind == KindQueryAnchor || d.Kind == KindNotRobotsTxt {
+				switch d.Kind {
+				case KindNoInherit, KindHumanSoftware, KindQueryAnchor, KindNotRobotsTxt:
 					got = append(got, d)
 				}
 			}

@@ -62,8 +62,11 @@ func TestReportReadsWhatTheHandlerWrites(t *testing.T) {
 				t.Fatalf("%d bot requests, %d bots from %s", r.BotRequests, len(r.Bots), line)
 			}
 			b := r.Bots[0]
-			if b.Bot != j.Bot || len(b.Groups) != 1 || b.Groups[0] != j.Group {
-				t.Errorf("bot %q groups %q, want %q [%q]", b.Bot, b.Groups, j.Bot, j.Group)
+			if b.Bot != j.Bot {
+				t.Errorf("bot %q, want %q", b.Bot, j.Bot)
+			}
+			if len(b.Groups) != 1 || b.Groups[0] != j.Group {
+				t.Errorf("groups %q, want [%q]", b.Groups, j.Group)
 			}
 			if want := b2i(j.Verdict == judge.Disallowed); b.Violations != want {
 				t.Errorf("violations %d, want %d", b.Violations, want)
@@ -71,9 +74,17 @@ func TestReportReadsWhatTheHandlerWrites(t *testing.T) {
 			if want := b2i(j.Verdict == judge.Grace); b.Grace != want {
 				t.Errorf("grace %d, want %d", b.Grace, want)
 			}
-			if b.Blocked != b2i(j.Action == judge.Blocked) || b.Logged != b2i(j.Action == judge.Logged) ||
-				b.RobotsTxtFetches != b2i(j.Action == judge.Served) {
-				t.Errorf("blocked %d logged %d fetches %d for action %v", b.Blocked, b.Logged, b.RobotsTxtFetches, j.Action)
+			for _, c := range []struct {
+				name      string
+				got, want int64
+			}{
+				{"blocked", b.Blocked, b2i(j.Action == judge.Blocked)},
+				{"logged", b.Logged, b2i(j.Action == judge.Logged)},
+				{"robots.txt fetches", b.RobotsTxtFetches, b2i(j.Action == judge.Served)},
+			} {
+				if c.got != c.want {
+					t.Errorf("%s %d, want %d for action %v", c.name, c.got, c.want, j.Action)
+				}
 			}
 			if j.Verdict == judge.Disallowed {
 				if want := (RuleCount{j.Rule.String(), j.Rule.Line, 1}); len(b.TopRules) != 1 || b.TopRules[0] != want {
@@ -128,8 +139,14 @@ func TestReportUnknownVocabularyIsMalformed(t *testing.T) {
 				t.Fatal(err)
 			}
 			r := agg.Report()
-			if r.Skipped.Malformed != 1 || r.Requests != 0 || len(r.Bots) != 0 {
-				t.Errorf("malformed %d requests %d bots %d, want 1, 0, 0", r.Skipped.Malformed, r.Requests, len(r.Bots))
+			if r.Skipped.Malformed != 1 {
+				t.Errorf("malformed %d, want 1", r.Skipped.Malformed)
+			}
+			if r.Requests != 0 {
+				t.Errorf("requests %d, want 0", r.Requests)
+			}
+			if len(r.Bots) != 0 {
+				t.Errorf("bots %d, want 0", len(r.Bots))
 			}
 		})
 	}

@@ -71,11 +71,20 @@ func TestReportAggregation(t *testing.T) {
 	if r.Skipped != wantSkipped {
 		t.Errorf("skipped = %+v, want %+v", r.Skipped, wantSkipped)
 	}
-	if r.Requests != 14 || r.HumanRequests != 3 || r.BotRequests != 11 {
-		t.Errorf("requests %d humans %d bots %d, want 14, 3, 11", r.Requests, r.HumanRequests, r.BotRequests)
-	}
-	if r.Violations != 6 || r.Blocked != 3 || r.Grace != 1 {
-		t.Errorf("violations %d blocked %d grace %d, want 6, 3, 1", r.Violations, r.Blocked, r.Grace)
+	for _, c := range []struct {
+		name      string
+		got, want int64
+	}{
+		{"requests", r.Requests, 14},
+		{"human requests", r.HumanRequests, 3},
+		{"bot requests", r.BotRequests, 11},
+		{"violations", r.Violations, 6},
+		{"blocked", r.Blocked, 3},
+		{"grace", r.Grace, 1},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s = %d, want %d", c.name, c.got, c.want)
+		}
 	}
 	if !r.FirstSeen.Equal(ts(t0-60)) || !r.LastSeen.Equal(ts(t0+7201.5)) {
 		t.Errorf("span %v to %v", r.FirstSeen, r.LastSeen)
@@ -90,30 +99,76 @@ func TestReportAggregation(t *testing.T) {
 	}
 
 	gpt := findBot(t, r, "GPTBot")
-	if gpt.Requests != 4 || gpt.Violations != 3 || gpt.Blocked != 3 || gpt.RobotsTxtFetches != 1 || !gpt.FetchedRobotsTxt {
-		t.Errorf("GPTBot %+v", gpt)
+	for _, c := range []struct {
+		name      string
+		got, want int64
+	}{
+		{"requests", gpt.Requests, 4},
+		{"violations", gpt.Violations, 3},
+		{"blocked", gpt.Blocked, 3},
+		{"robots.txt fetches", gpt.RobotsTxtFetches, 1},
+		{"requests after a fetch", gpt.AfterFetchRequests, 2},
+		{"requests with the fetch known", gpt.FetchKnownRequests, 3},
+	} {
+		if c.got != c.want {
+			t.Errorf("GPTBot %s = %d, want %d", c.name, c.got, c.want)
+		}
+	}
+	if !gpt.FetchedRobotsTxt {
+		t.Error("GPTBot fetched robots.txt = false, want true")
 	}
 	if gpt.LastRobotsTxtFetch == nil || !gpt.LastRobotsTxtFetch.Equal(ts(t0)) {
 		t.Errorf("GPTBot last fetch %v, want %v", gpt.LastRobotsTxtFetch, ts(t0))
 	}
-	if gpt.AfterFetchFraction == nil || *gpt.AfterFetchFraction < 0.66 || *gpt.AfterFetchFraction > 0.67 ||
-		gpt.AfterFetchRequests != 2 || gpt.FetchKnownRequests != 3 {
-		t.Errorf("GPTBot after fetch %v (%d of %d), want 2/3", gpt.AfterFetchFraction, gpt.AfterFetchRequests, gpt.FetchKnownRequests)
+	if f := gpt.AfterFetchFraction; f == nil {
+		t.Error("GPTBot after-fetch fraction unknown, want 2/3")
+	} else if *f < 0.66 || *f > 0.67 {
+		t.Errorf("GPTBot after-fetch fraction %v, want 2/3", *f)
 	}
 	if len(gpt.TopRules) != 1 || gpt.TopRules[0] != (RuleCount{"disallow: /", 13, 3}) {
 		t.Errorf("GPTBot rules %+v", gpt.TopRules)
 	}
-	if gpt.ClientIPs != 2 || !gpt.ClientIPsExact || gpt.ClientIPsText() != "2" {
-		t.Errorf("GPTBot IPs %d exact %v", gpt.ClientIPs, gpt.ClientIPsExact)
+	if gpt.ClientIPs != 2 {
+		t.Errorf("GPTBot client IPs = %d, want 2", gpt.ClientIPs)
 	}
-	if !gpt.FirstSeen.Equal(ts(t0)) || !gpt.LastSeen.Equal(ts(t0+30)) || strings.Join(gpt.Groups, "|") != "GPTBot, ClaudeBot" {
-		t.Errorf("GPTBot seen %v to %v, groups %v", gpt.FirstSeen, gpt.LastSeen, gpt.Groups)
+	if !gpt.ClientIPsExact {
+		t.Error("GPTBot client IPs exact = false, want true")
+	}
+	if got := gpt.ClientIPsText(); got != "2" {
+		t.Errorf("GPTBot client IPs text = %q, want %q", got, "2")
+	}
+	if !gpt.FirstSeen.Equal(ts(t0)) {
+		t.Errorf("GPTBot first seen %v, want %v", gpt.FirstSeen, ts(t0))
+	}
+	if !gpt.LastSeen.Equal(ts(t0 + 30)) {
+		t.Errorf("GPTBot last seen %v, want %v", gpt.LastSeen, ts(t0+30))
+	}
+	if got := strings.Join(gpt.Groups, "|"); got != "GPTBot, ClaudeBot" {
+		t.Errorf("GPTBot groups %q, want one group %q", gpt.Groups, "GPTBot, ClaudeBot")
 	}
 
 	curl := findBot(t, r, "curl")
-	if curl.Requests != 5 || curl.Violations != 3 || curl.Logged != 3 || curl.Blocked != 0 || curl.FetchedRobotsTxt ||
-		curl.LastRobotsTxtFetch != nil || curl.AfterFetchFraction != nil {
-		t.Errorf("curl %+v", curl)
+	for _, c := range []struct {
+		name      string
+		got, want int64
+	}{
+		{"requests", curl.Requests, 5},
+		{"violations", curl.Violations, 3},
+		{"logged", curl.Logged, 3},
+		{"blocked", curl.Blocked, 0},
+	} {
+		if c.got != c.want {
+			t.Errorf("curl %s = %d, want %d", c.name, c.got, c.want)
+		}
+	}
+	if curl.FetchedRobotsTxt {
+		t.Error("curl fetched robots.txt = true, want false")
+	}
+	if curl.LastRobotsTxtFetch != nil {
+		t.Errorf("curl last robots.txt fetch %v, want none", *curl.LastRobotsTxtFetch)
+	}
+	if curl.AfterFetchFraction != nil {
+		t.Errorf("curl after-fetch fraction %v, want none", *curl.AfterFetchFraction)
 	}
 	wantRules := []RuleCount{{"disallow: /private/", 4, 2}, {"disallow: /*?sessionid=", 6, 1}}
 	if fmt.Sprint(curl.TopRules) != fmt.Sprint(wantRules) {
@@ -121,8 +176,21 @@ func TestReportAggregation(t *testing.T) {
 	}
 
 	g := findBot(t, r, "Googlebot")
-	if g.Requests != 2 || g.Violations != 0 || g.Grace != 1 || g.RobotsTxtFetches != 0 || !g.FetchedRobotsTxt {
-		t.Errorf("Googlebot %+v", g)
+	for _, c := range []struct {
+		name      string
+		got, want int64
+	}{
+		{"requests", g.Requests, 2},
+		{"violations", g.Violations, 0},
+		{"grace", g.Grace, 1},
+		{"robots.txt fetches", g.RobotsTxtFetches, 0},
+	} {
+		if c.got != c.want {
+			t.Errorf("Googlebot %s = %d, want %d", c.name, c.got, c.want)
+		}
+	}
+	if !g.FetchedRobotsTxt {
+		t.Error("Googlebot fetched robots.txt = false, want true")
 	}
 	if g.LastRobotsTxtFetch == nil || !g.LastRobotsTxtFetch.Equal(ts(t0+3600)) {
 		t.Errorf("Googlebot last fetch %v, want %v (ts - fetched_ago)", g.LastRobotsTxtFetch, ts(t0+3600))
@@ -133,8 +201,25 @@ func TestReportAggregation(t *testing.T) {
 
 	// The timeline: 2 hours of bot requests in 5-minute buckets.
 	tl := r.Timeline
-	if tl.StepSeconds != 300 || tl.Buckets != 25 || !tl.Start.Equal(ts(t0)) || len(tl.Series) != 3 {
-		t.Fatalf("timeline step %d buckets %d start %v series %d", tl.StepSeconds, tl.Buckets, tl.Start, len(tl.Series))
+	tlOK := true
+	if tl.StepSeconds != 300 {
+		t.Errorf("timeline step %d s, want 300", tl.StepSeconds)
+		tlOK = false
+	}
+	if tl.Buckets != 25 {
+		t.Errorf("timeline has %d buckets, want 25", tl.Buckets)
+		tlOK = false
+	}
+	if !tl.Start.Equal(ts(t0)) {
+		t.Errorf("timeline starts %v, want %v", tl.Start, ts(t0))
+		tlOK = false
+	}
+	if len(tl.Series) != 3 {
+		t.Errorf("timeline has %d series, want 3", len(tl.Series))
+		tlOK = false
+	}
+	if !tlOK {
+		t.FailNow()
 	}
 	var req, viol int64
 	for _, s := range tl.Series {
@@ -159,12 +244,26 @@ func TestReportSinceAndTop(t *testing.T) {
 	if r.Skipped.BeforeSince != 6 {
 		t.Errorf("before since = %d, want 6", r.Skipped.BeforeSince)
 	}
-	if len(r.Bots) != 2 || r.Since == nil || !r.Since.Equal(ts(t0+3600)) {
-		t.Fatalf("bots %d since %v", len(r.Bots), r.Since)
+	ok := true
+	if len(r.Bots) != 2 {
+		t.Errorf("%d bots, want 2", len(r.Bots))
+		ok = false
+	}
+	if r.Since == nil || !r.Since.Equal(ts(t0+3600)) {
+		t.Errorf("since %v, want %v", r.Since, ts(t0+3600))
+		ok = false
+	}
+	if !ok {
+		t.FailNow()
 	}
 	curl := findBot(t, r, "curl")
-	if len(curl.TopRules) != 1 || curl.TopRules[0].Line != 4 || curl.OtherRuleViolations != 1 {
-		t.Errorf("--top 1: rules %+v other %d", curl.TopRules, curl.OtherRuleViolations)
+	if len(curl.TopRules) != 1 {
+		t.Errorf("--top 1: rules %+v, want 1", curl.TopRules)
+	} else if curl.TopRules[0].Line != 4 {
+		t.Errorf("--top 1: rule %+v, want the one on line 4", curl.TopRules[0])
+	}
+	if curl.OtherRuleViolations != 1 {
+		t.Errorf("--top 1: other rule violations = %d, want 1", curl.OtherRuleViolations)
 	}
 }
 
@@ -195,8 +294,13 @@ func TestReportTruncatedGzip(t *testing.T) {
 		t.Fatalf("a truncated gzip stream is a warning, not an error: %v", err)
 	}
 	r := agg.Report()
-	if len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], "cut.gz") || r.Requests == 0 {
-		t.Errorf("warnings %v, requests %d", r.Warnings, r.Requests)
+	if len(r.Warnings) != 1 {
+		t.Errorf("warnings %q, want one", r.Warnings)
+	} else if !strings.Contains(r.Warnings[0], "cut.gz") {
+		t.Errorf("warning %q does not name cut.gz", r.Warnings[0])
+	}
+	if r.Requests == 0 {
+		t.Error("no requests read from the part before the cut")
 	}
 	// A corrupt gzip header is an error.
 	if err := NewAggregator(Options{}).Add("bad.gz", bytes.NewReader([]byte{0x1f, 0x8b, 0, 0})); err == nil {
@@ -248,12 +352,24 @@ func TestReportRuleAndIPCaps(t *testing.T) {
 	}
 	r := agg.Report()
 	rb := findBot(t, r, "R")
-	if len(rb.TopRules) != 3 || rb.OtherRuleViolations != int64(MaxRulesPerBot+20-3) || rb.Violations != int64(MaxRulesPerBot+20) {
-		t.Errorf("rules: top %d, other %d, violations %d", len(rb.TopRules), rb.OtherRuleViolations, rb.Violations)
+	if len(rb.TopRules) != 3 {
+		t.Errorf("rules: top %d, want 3", len(rb.TopRules))
+	}
+	if want := int64(MaxRulesPerBot + 20 - 3); rb.OtherRuleViolations != want {
+		t.Errorf("rules: other %d, want %d", rb.OtherRuleViolations, want)
+	}
+	if want := int64(MaxRulesPerBot + 20); rb.Violations != want {
+		t.Errorf("rules: violations %d, want %d", rb.Violations, want)
 	}
 	ib := findBot(t, r, "I")
-	if ib.ClientIPs != MaxClientIPs || ib.ClientIPsExact || ib.ClientIPsText() != "≥10000" {
-		t.Errorf("IPs %d exact %v text %q", ib.ClientIPs, ib.ClientIPsExact, ib.ClientIPsText())
+	if ib.ClientIPs != MaxClientIPs {
+		t.Errorf("IPs %d, want %d", ib.ClientIPs, MaxClientIPs)
+	}
+	if ib.ClientIPsExact {
+		t.Error("IPs exact = true, want false")
+	}
+	if got := ib.ClientIPsText(); got != "≥10000" {
+		t.Errorf("IPs text %q, want %q", got, "≥10000")
 	}
 	if rb.ClientIPsText() != "1" {
 		t.Errorf("R IPs %q", rb.ClientIPsText())
@@ -293,8 +409,17 @@ func TestReportTimelineCoarsens(t *testing.T) {
 			viol += s.Violations[i]
 		}
 	}
-	if req != n || viol != n/5 || r.Timeline.Buckets > maxBuckets || r.Timeline.StepSeconds%86400 != 0 {
-		t.Errorf("timeline: %d requests, %d violations, %d buckets of %ds", req, viol, r.Timeline.Buckets, r.Timeline.StepSeconds)
+	if req != n {
+		t.Errorf("timeline: %d requests, want %d", req, n)
+	}
+	if viol != n/5 {
+		t.Errorf("timeline: %d violations, want %d", viol, n/5)
+	}
+	if r.Timeline.Buckets > maxBuckets {
+		t.Errorf("timeline: %d buckets, want at most %d", r.Timeline.Buckets, maxBuckets)
+	}
+	if r.Timeline.StepSeconds%86400 != 0 {
+		t.Errorf("timeline: buckets of %ds, want whole days", r.Timeline.StepSeconds)
 	}
 }
 
@@ -314,8 +439,23 @@ func TestReportProgress(t *testing.T) {
 		t.Fatalf("%d progress calls, want some while reading and one at the end", len(calls))
 	}
 	last := calls[len(calls)-1]
-	if !last.Done || last.Lines != 10_000 || last.BytesRead != int64(b.Len()) || last.BytesTotal != int64(b.Len()) || last.Input != "big.log" {
-		t.Errorf("last progress %+v", last)
+	if !last.Done {
+		t.Errorf("last progress %+v: done = false, want true", last)
+	}
+	for _, c := range []struct {
+		name      string
+		got, want int64
+	}{
+		{"lines", last.Lines, 10_000},
+		{"bytes read", last.BytesRead, int64(b.Len())},
+		{"bytes total", last.BytesTotal, int64(b.Len())},
+	} {
+		if c.got != c.want {
+			t.Errorf("last progress: %s = %d, want %d", c.name, c.got, c.want)
+		}
+	}
+	if last.Input != "big.log" {
+		t.Errorf("last progress: input %q, want %q", last.Input, "big.log")
 	}
 }
 
@@ -336,8 +476,17 @@ func TestReportJSONFormat(t *testing.T) {
 			t.Errorf("report JSON lacks %q", k)
 		}
 	}
-	if m["schema"] != SchemaVersion || m["since"] != nil || m["generated"] != "2025-01-02T00:00:00Z" {
-		t.Errorf("schema %v since %v generated %v", m["schema"], m["since"], m["generated"])
+	for _, c := range []struct {
+		key  string
+		want any
+	}{
+		{"schema", SchemaVersion},
+		{"since", nil},
+		{"generated", "2025-01-02T00:00:00Z"},
+	} {
+		if m[c.key] != c.want {
+			t.Errorf("report JSON %s = %#v, want %#v", c.key, m[c.key], c.want)
+		}
 	}
 	sk := m["skipped"].(map[string]any)
 	for k, want := range map[string]float64{"malformed": 3, "too_long": 1, "not_access_log": 1, "before_since": 0} {
@@ -354,12 +503,30 @@ func TestReportJSONFormat(t *testing.T) {
 			t.Errorf("bot JSON lacks %q", k)
 		}
 	}
-	if gpt["bot"] != "GPTBot" || gpt["last_robots_txt_fetch"] != "2025-01-01T12:00:00Z" || gpt["first_seen"] != "2025-01-01T12:00:00Z" {
-		t.Errorf("GPTBot JSON %v", gpt)
+	for _, c := range []struct {
+		key  string
+		want any
+	}{
+		{"bot", "GPTBot"},
+		{"last_robots_txt_fetch", "2025-01-01T12:00:00Z"},
+		{"first_seen", "2025-01-01T12:00:00Z"},
+	} {
+		if gpt[c.key] != c.want {
+			t.Errorf("GPTBot JSON %s = %#v, want %#v", c.key, gpt[c.key], c.want)
+		}
 	}
 	rule := gpt["top_rules"].([]any)[0].(map[string]any)
-	if rule["rule"] != "disallow: /" || rule["line"] != 13.0 || rule["count"] != 3.0 {
-		t.Errorf("rule JSON %v", rule)
+	for _, c := range []struct {
+		key  string
+		want any
+	}{
+		{"rule", "disallow: /"},
+		{"line", 13.0},
+		{"count", 3.0},
+	} {
+		if rule[c.key] != c.want {
+			t.Errorf("rule JSON %s = %#v, want %#v", c.key, rule[c.key], c.want)
+		}
 	}
 	curl := bots[0].(map[string]any)
 	if curl["after_fetch_fraction"] != nil || curl["last_robots_txt_fetch"] != nil {
@@ -378,8 +545,17 @@ func TestReportJSONFormat(t *testing.T) {
 		}
 	}
 	lim := m["limits"].(map[string]any)
-	if lim["max_bots"] != float64(MaxBots) || lim["max_client_ips"] != float64(MaxClientIPs) || lim["max_line_bytes"] != float64(MaxLine) {
-		t.Errorf("limits %v", lim)
+	for _, c := range []struct {
+		key  string
+		want any
+	}{
+		{"max_bots", float64(MaxBots)},
+		{"max_client_ips", float64(MaxClientIPs)},
+		{"max_line_bytes", float64(MaxLine)},
+	} {
+		if lim[c.key] != c.want {
+			t.Errorf("limits JSON %s = %#v, want %#v", c.key, lim[c.key], c.want)
+		}
 	}
 }
 
@@ -612,8 +788,17 @@ func TestReportMemoryBounded(t *testing.T) {
 	if p := peak.Load(); p > 64<<20 {
 		t.Errorf("peak heap %.1f MiB, want < 64 MiB", float64(p)/(1<<20))
 	}
-	if !r.BotsTruncated || len(r.Bots) != MaxBots+1 || r.Skipped.Malformed == 0 || r.Requests != r.BotRequests {
-		t.Errorf("truncated %v, bots %d, malformed %d", r.BotsTruncated, len(r.Bots), r.Skipped.Malformed)
+	if !r.BotsTruncated {
+		t.Error("bots truncated = false, want true")
+	}
+	if len(r.Bots) != MaxBots+1 {
+		t.Errorf("%d bots, want %d", len(r.Bots), MaxBots+1)
+	}
+	if r.Skipped.Malformed == 0 {
+		t.Error("no malformed lines skipped, want some")
+	}
+	if r.Requests != r.BotRequests {
+		t.Errorf("%d requests but %d bot requests, want all from bots", r.Requests, r.BotRequests)
 	}
 	if r.Timeline.Buckets > maxBuckets {
 		t.Errorf("%d buckets", r.Timeline.Buckets)
