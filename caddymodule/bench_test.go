@@ -11,6 +11,7 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/verify"
 	"github.com/robotsguard/caddy-robots-txt/config"
 	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
 	"github.com/robotsguard/caddy-robots-txt/robots"
@@ -96,7 +97,7 @@ func BenchmarkMonitoring(b *testing.B) {
 		for b.Loop() {
 			fetch, ok := h.tracker.last("AhrefsBot", clientAddr(r))
 			_, _ = fetch, ok
-			c.request(judge.Allowed, judge.Passed, 1)
+			c.request(verify.Unverified, judge.Allowed, judge.Passed, 1)
 		}
 	})
 	b.Run("disallowed-with-grace-check", func(b *testing.B) {
@@ -107,7 +108,7 @@ func BenchmarkMonitoring(b *testing.B) {
 			// version in the window is judged.
 			h.tracker.last("AhrefsBot", clientAddr(r))
 			cur.GraceAllows(&judge.Request{UA: testfixtures.UAAhrefs, Paths: judge.Paths{Primary: "/private/x"}, Now: now}, time.Hour)
-			c.request(judge.Grace, judge.Passed, 1)
+			c.request(verify.Unverified, judge.Grace, judge.Passed, 1)
 		}
 	})
 }

@@ -14,6 +14,9 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/verify"
+	"github.com/robotsguard/caddy-robots-txt/config"
+	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
 // ServeHTTP serves /robots.txt and judges bot requests.
@@ -38,11 +41,17 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	}
 	ua := r.Header.Get("User-Agent")
 	id := h.identify(ua, snap)
+	if !id.Bot && !signed(r) {
+		return next.ServeHTTP(w, r)
+	}
+	// A signed request is checked whatever its User-Agent says: agents
+	// that sign (ChatGPT's, for one) send a browser's.
+	id, res := h.verifyIdentity(r, id)
 	if !id.Bot {
 		return next.ServeHTTP(w, r)
 	}
 
-	j := h.judge(r, u, id, snap)
+	j := h.judge(r, u, id, res)
 	switch j.Verdict {
 	case judge.Allowed:
 		return next.ServeHTTP(w, r)
@@ -52,10 +61,18 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 		return next.ServeHTTP(w, r)
 	}
 	if j.Action == judge.Logged {
-		h.logger.Warn("robots.txt violation", violationFields(r, j)...)
+		msg := "robots.txt violation"
+		if j.Rule == nil {
+			msg = "robots.txt impostor (impostors block; monitor mode lets it through)"
+		}
+		h.logger.Warn(msg, violationFields(r, j)...)
 		return next.ServeHTTP(w, r)
 	}
-	h.logger.Info("robots.txt violation blocked", violationFields(r, j)...)
+	msg := "robots.txt violation blocked"
+	if j.Rule == nil {
+		msg = "robots.txt impostor blocked"
+	}
+	h.logger.Info(msg, violationFields(r, j)...)
 	if h.Body != "" {
 		body := h.Body
 		if repl, ok := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer); ok {
@@ -73,23 +90,29 @@ var errDisallowed = errors.New("robots.txt disallows this path for this client")
 
 // judge decides a bot request and records the judgment where the access
 // log, the placeholders and the counters read it.
-func (h *Handler) judge(r *http.Request, u *url.URL, id identity, snap *snapshot) *judge.Judgment {
+func (h *Handler) judge(r *http.Request, u *url.URL, id identity, res verify.Result) *judge.Judgment {
 	now := time.Now()
+	snap := id.snap
 	req := judge.Request{UA: r.Header.Get("User-Agent"), Paths: judge.PathsOf(u), Now: now}
 	req.Fetch, req.Fetched = h.tracker.last(id.Name, clientAddr(r))
 	v := req.Paths.Decide(id.Group)
+	if res.Outcome == verify.Impostor && h.ImpostorPolicy() == config.ImpostorsBlock {
+		// Refused everywhere, whatever the rules say: no rule decided.
+		v = robots.Verdict{}
+	}
 
 	j := judgmentOf(r)
 	*j = judge.Judgment{
 		Bot: id.Name, Group: snap.GroupName(id.Group), Verdict: judge.Allowed, Action: judge.Passed,
 		Mode: h.Mode, Rule: v.Rule, Judged: true, Fetched: req.Fetched,
+		Identity: res.Outcome, VerifiedBy: res.By, Category: id.category,
 	}
 	if req.Fetched {
 		j.FetchedAgo = int64(now.Sub(req.Fetch.At) / time.Second)
 	}
 	if !v.Allowed {
 		switch {
-		case snap.GraceAllows(&req, h.GraceWindow()):
+		case v.Rule != nil && snap.GraceAllows(&req, h.GraceWindow()):
 			j.Verdict = judge.Grace
 		case h.Monitor():
 			j.Verdict, j.Action = judge.Disallowed, judge.Logged
@@ -97,7 +120,7 @@ func (h *Handler) judge(r *http.Request, u *url.URL, id identity, snap *snapshot
 			j.Verdict, j.Action = judge.Disallowed, judge.Blocked
 		}
 	}
-	id.counters.request(j.Verdict, j.Action, now.UnixNano())
+	id.counters.request(res.Outcome, j.Verdict, j.Action, now.UnixNano())
 	return j
 }
 
@@ -120,16 +143,7 @@ func (h *Handler) serveRobotsTxt(w http.ResponseWriter, r *http.Request, next ca
 		// Someone read this version: from now on it may excuse a
 		// crawler that still obeys it after the file changes.
 		snap.MarkServed()
-		if id := h.identify(r.Header.Get("User-Agent"), snap); id.Bot {
-			now := time.Now()
-			id.counters.fetch(now.UnixNano())
-			h.tracker.record(id.Name, clientAddr(r), judge.Fetch{At: now, ETag: snap.ETag})
-			j := judgmentOf(r)
-			*j = judge.Judgment{
-				Bot: id.Name, Group: snap.GroupName(id.Group), Verdict: judge.Allowed,
-				Action: judge.Served, Mode: h.Mode,
-			}
-		}
+		h.recordFetch(r, snap)
 	}
 	if !h.ServeEnabled() || snap.File == nil || !getOrHead {
 		return next.ServeHTTP(w, r)
@@ -139,6 +153,29 @@ func (h *Handler) serveRobotsTxt(w http.ResponseWriter, r *http.Request, next ca
 	hdr.Set("ETag", snap.ETag)
 	http.ServeContent(w, r, "robots.txt", snap.modTime, bytes.NewReader(snap.body))
 	return nil
+}
+
+// recordFetch remembers a bot's fetch of robots.txt, under the name its
+// later requests will be judged by (an impostor's under its own), and
+// makes it the request's judgment.
+func (h *Handler) recordFetch(r *http.Request, snap *snapshot) {
+	id := h.identify(r.Header.Get("User-Agent"), snap)
+	if !id.Bot && !signed(r) {
+		return
+	}
+	id, res := h.verifyIdentity(r, id)
+	if !id.Bot {
+		return
+	}
+	now := time.Now()
+	id.counters.fetch(now.UnixNano())
+	h.tracker.record(id.Name, clientAddr(r), judge.Fetch{At: now, ETag: snap.ETag})
+	j := judgmentOf(r)
+	*j = judge.Judgment{
+		Bot: id.Name, Group: snap.GroupName(id.Group), Verdict: judge.Allowed,
+		Action: judge.Served, Mode: h.Mode,
+		Identity: res.Outcome, VerifiedBy: res.By, Category: id.category,
+	}
 }
 
 // judgmentVar is the request variable holding the request's judgment.
@@ -183,7 +220,8 @@ func violationFields(r *http.Request, j *judge.Judgment) []zap.Field {
 		zap.String("user_agent", r.Header.Get("User-Agent")),
 		zap.String(judge.FieldBot, j.Bot),
 		zap.String(judge.FieldGroup, j.Group),
+		zap.String(judge.FieldIdentity, j.Identity.String()),
 		zap.String(judge.FieldRule, j.Rule.String()),
-		zap.Int(judge.FieldLine, j.Rule.Line),
+		zap.Int(judge.FieldLine, j.Line()),
 	}
 }

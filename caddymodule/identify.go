@@ -1,6 +1,7 @@
 package caddymodule
 
 import (
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/crawlers"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
 )
 
@@ -10,6 +11,13 @@ type identity struct {
 	judge.Identity
 	snap     *snapshot    // the file this was computed against
 	counters *botCounters // the live counts of Name
+
+	// claim is the known crawler the header names, if any; category is
+	// its category. impostor is how the client is judged when it fails
+	// the claim: set when the crawler publishes how to verify it.
+	claim    *crawlers.Crawler
+	category string
+	impostor *identity
 }
 
 // maxCachedUserAgent is the longest header kept in the cache; longer ones
@@ -26,6 +34,12 @@ func (h *Handler) identify(ua string, snap *snapshot) identity {
 	id := identity{Identity: judge.Identify(h.classifier, snap.File, ua), snap: snap}
 	if id.Bot {
 		id.counters = countersFor(id.Name)
+		if cr := h.checker.base.Lookup(id.Name); cr != nil {
+			id.claim, id.category = cr, string(cr.Category)
+			if cr.Verifiable() {
+				id.impostor = impostorOf(cr, snap)
+			}
+		}
 	}
 	if len(ua) <= maxCachedUserAgent {
 		h.idents.Add(ua, id)

@@ -9,7 +9,12 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/verify"
 )
+
+// numOutcomes sizes the per-identity counters: unverified, verified,
+// impostor.
+const numOutcomes = 3
 
 // The collectors are process-wide, so counts survive config reloads; each
 // config's registry gets them registered (Caddy serves that registry at the
@@ -29,8 +34,8 @@ func initMetrics() {
 		const ns, sub = "caddy", "robots_txt"
 		requestsTotal = prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: ns, Subsystem: sub, Name: "requests_total",
-			Help: "Bot requests judged against robots.txt, by bot (robots.txt agent name, known crawler, or generic), verdict and action.",
-		}, []string{"bot", "verdict", "action"})
+			Help: "Bot requests judged against robots.txt, by bot (robots.txt agent name, known crawler, bots entry, impostor:<crawler>, or generic), identity (verified, unverified, impostor), verdict and action.",
+		}, []string{"bot", "identity", "verdict", "action"})
 		fetchesTotal = prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: ns, Subsystem: sub, Name: "fetches_total",
 			Help: "Requests for /robots.txt by bots.",
@@ -74,7 +79,7 @@ func registerMetrics(reg *prometheus.Registry) error {
 // counting a request costs a few atomic adds and no lookups.
 type botCounters struct {
 	name     string
-	series   [judge.NumVerdicts][judge.NumActions]atomic.Pointer[prometheus.Counter]
+	series   [numOutcomes][judge.NumVerdicts][judge.NumActions]atomic.Pointer[prometheus.Counter]
 	fetchCtr prometheus.Counter
 
 	requests   atomic.Uint64
@@ -111,15 +116,15 @@ func (c *botCounters) seen(now int64) {
 }
 
 // request counts one judged request.
-func (c *botCounters) request(verdict judge.Verdict, action judge.Action, now int64) {
+func (c *botCounters) request(identity verify.Outcome, verdict judge.Verdict, action judge.Action, now int64) {
 	c.requests.Add(1)
 	c.verdicts[verdict].Add(1)
 	c.actions[action].Add(1)
 	c.seen(now)
-	slot := &c.series[verdict][action]
+	slot := &c.series[identity%numOutcomes][verdict][action]
 	ctr := slot.Load()
 	if ctr == nil {
-		v := requestsTotal.WithLabelValues(c.name, verdict.String(), action.String())
+		v := requestsTotal.WithLabelValues(c.name, identity.String(), verdict.String(), action.String())
 		slot.Store(&v)
 		ctr = &v
 	}

@@ -21,6 +21,8 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/botdetect"
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/verify"
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/webbotauth"
 	"github.com/robotsguard/caddy-robots-txt/config"
 	"github.com/robotsguard/caddy-robots-txt/robots"
 )
@@ -74,6 +76,14 @@ type Handler struct {
 
 	sourcePoolKey string // h.fixed's key in the sources pool
 
+	checker    *checker
+	checkerKey string
+	// sigOptions and verifyOptions, when set (by tests), replace the
+	// defaults of Web Bot Auth directory fetches and of IP-list fetches
+	// and reverse DNS, so that tests reach no server but their own.
+	sigOptions    *webbotauth.Options
+	verifyOptions *verify.Options
+
 	// Exactly one of these is set after Provision: a fixed source (a path
 	// without request placeholders, inline text, or an upstream URL), or
 	// a resolver of the request's path to one of a bounded set of sources.
@@ -110,6 +120,12 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	h.idents = idents
 	if err := registerMetrics(ctx.GetMetricsRegistry()); err != nil {
 		return fmt.Errorf("metrics: %v", err)
+	}
+	if err := h.loadChecker(ctx); err != nil {
+		return fmt.Errorf("crawler verification: %v", err)
+	}
+	if h.ImpostorPolicy() == config.ImpostorsTrust {
+		h.logger.Warn("impostors trust: a client that fails its claim to be a crawler is judged by that crawler's group; anyone can claim the rules a site gives Googlebot")
 	}
 	// Fetches are remembered per source, across config reloads.
 	h.trackerKey = h.sourceKey()
@@ -178,6 +194,53 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		watchCtx, stop := context.WithCancel(ctx)
 		h.stop = stop
 		go h.dynamic.watch(watchCtx)
+	}
+	return nil
+}
+
+// loadChecker takes the crawler checker of these crawler settings from
+// the pool, or builds and starts one.
+func (h *Handler) loadChecker(ctx caddy.Context) error {
+	h.checkerKey = checkerKey(h.Config)
+	sigOpts := webbotauth.Options{}
+	verifyOpts := verify.Options{
+		Ranges: verify.RangeOptions{Storage: storageOf(ctx), StorageKey: "robots_txt/crawler_ranges"},
+	}
+	for _, r := range h.Resolvers {
+		addr, _ := config.ResolverAddr(r)
+		verifyOpts.RDNS.Servers = append(verifyOpts.RDNS.Servers, addr)
+	}
+	if h.sigOptions != nil || h.verifyOptions != nil {
+		h.checkerKey += fmt.Sprintf("+test%p%p", h.sigOptions, h.verifyOptions)
+		if h.sigOptions != nil {
+			sigOpts = *h.sigOptions
+		}
+		if h.verifyOptions != nil {
+			verifyOpts = *h.verifyOptions
+		}
+	}
+	v, _, err := checkers.LoadOrNew(h.checkerKey, func() (caddy.Destructor, error) {
+		return newChecker(h.Config, verifyOpts, sigOpts)
+	})
+	if err != nil {
+		h.checkerKey = ""
+		return err
+	}
+	h.checker = v.(*checker)
+	return nil
+}
+
+// storageOf is the configuration's storage, where verified crawler lists
+// are kept across restarts; nil for a context without a configuration
+// (as in unit tests), where Caddy's accessor would panic.
+func storageOf(ctx caddy.Context) (st verify.Storage) {
+	defer func() {
+		if recover() != nil {
+			st = nil
+		}
+	}()
+	if s := ctx.Storage(); s != nil {
+		return s
 	}
 	return nil
 }
@@ -262,6 +325,11 @@ func (h *Handler) Cleanup() error {
 	}
 	if h.tracker != nil {
 		if _, err := trackers.Delete(h.trackerKey); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if h.checkerKey != "" {
+		if _, err := checkers.Delete(h.checkerKey); err != nil {
 			errs = append(errs, err)
 		}
 	}

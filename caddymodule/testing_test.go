@@ -2,11 +2,13 @@ package caddymodule
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
@@ -14,19 +16,46 @@ import (
 	"go.uber.org/zap/zapcore"
 	"go.uber.org/zap/zaptest/observer"
 
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/verify"
 	"github.com/robotsguard/caddy-robots-txt/config"
 )
 
 // noGrace turns grace off, for tests of reloading itself.
 var noGrace = new(caddy.Duration(0))
 
+// offlineVerify keeps crawler verification in unit tests off the network:
+// published IP lists are never fetched (their client fails every
+// request) and reverse DNS asks a port where nothing listens.
+var offlineVerify = &verify.Options{
+	Ranges: verify.RangeOptions{Client: &http.Client{Transport: failingTransport{}}},
+	RDNS:   verify.RDNSOptions{Servers: []string{"127.0.0.1:1"}, Wait: 50 * time.Millisecond},
+}
+
+type failingTransport struct{}
+
+func (failingTransport) RoundTrip(*http.Request) (*http.Response, error) {
+	return nil, errors.New("tests fetch no published list")
+}
+
 // newTestHandler provisions a handler on cfg and returns it with an
-// observer of its log.
+// observer of its log. Crawler verification stays offline, and, unless
+// cfg says otherwise, trusts claims: these tests are about judging, and
+// their clients claim crawlers from addresses that are not the
+// crawlers'. Tests of verification set impostors themselves.
 func newTestHandler(t testing.TB, cfg config.Config) (*Handler, *observer.ObservedLogs) {
+	t.Helper()
+	if cfg.Impostors == "" {
+		cfg.Impostors = config.ImpostorsTrust
+	}
+	return provisionTestHandler(t, &Handler{Config: cfg, verifyOptions: offlineVerify})
+}
+
+// provisionTestHandler provisions h with an observed log.
+func provisionTestHandler(t testing.TB, h *Handler) (*Handler, *observer.ObservedLogs) {
 	t.Helper()
 	ctx, cancel := caddy.NewContext(caddy.Context{Context: context.Background()})
 	core, logs := observer.New(zapcore.DebugLevel)
-	h := &Handler{Config: cfg, logger: zap.New(core)}
+	h.logger = zap.New(core)
 	if err := h.Provision(ctx); err != nil {
 		t.Fatalf("provision: %v", err)
 	}

@@ -3,6 +3,7 @@ package judge
 import (
 	"go.uber.org/zap/zapcore"
 
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/verify"
 	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
@@ -20,6 +21,9 @@ const (
 	FieldAction     = "action"
 	FieldFetched    = "fetched"
 	FieldFetchedAgo = "fetched_ago"
+	FieldIdentity   = "identity"
+	FieldVerifiedBy = "verified_by"
+	FieldCategory   = "category"
 )
 
 // Judgment is the handler's conclusion about one bot request. It is built
@@ -45,6 +49,21 @@ type Judgment struct {
 	// FetchedAgo is how long before the request, in seconds.
 	Fetched    bool
 	FetchedAgo int64
+	// Identity is what checking the client's claim to be a crawler
+	// concluded; VerifiedBy how a verified claim was verified.
+	Identity   verify.Outcome
+	VerifiedBy verify.Method
+	// Category is the knowledge base's category of the crawler the
+	// client claims to be; "" for others.
+	Category string
+}
+
+// Line is the line of the deciding rule; 0 when none decided.
+func (j *Judgment) Line() int {
+	if j.Rule == nil {
+		return 0
+	}
+	return j.Rule.Line
 }
 
 // MarshalLogObject implements zapcore.ObjectMarshaler.
@@ -58,6 +77,13 @@ func (j *Judgment) MarshalLogObject(enc zapcore.ObjectEncoder) error {
 	}
 	enc.AddString(FieldMode, j.Mode)
 	enc.AddString(FieldAction, j.Action.String())
+	enc.AddString(FieldIdentity, j.Identity.String())
+	if j.VerifiedBy != verify.None {
+		enc.AddString(FieldVerifiedBy, j.VerifiedBy.String())
+	}
+	if j.Category != "" {
+		enc.AddString(FieldCategory, j.Category)
+	}
 	if j.Judged {
 		enc.AddBool(FieldFetched, j.Fetched)
 		if j.Fetched {
@@ -81,14 +107,17 @@ func (j *Judgment) Placeholder(name string) (v any, ok bool) {
 	case FieldRule:
 		return j.Rule.String(), true
 	case FieldLine:
-		if j.Rule == nil {
-			return 0, true
-		}
-		return j.Rule.Line, true
+		return j.Line(), true
 	case FieldMode:
 		return j.Mode, true
 	case FieldAction:
 		return j.Action.String(), true
+	case FieldIdentity:
+		return j.Identity.String(), true
+	case FieldVerifiedBy:
+		return j.VerifiedBy.String(), true
+	case FieldCategory:
+		return j.Category, true
 	case FieldFetched:
 		return j.Fetched, j.Judged
 	case FieldFetchedAgo:
@@ -110,6 +139,9 @@ type Record struct {
 	Action     Action   `json:"action"`
 	Fetched    *bool    `json:"fetched"`
 	FetchedAgo *float64 `json:"fetched_ago"`
+	Identity   string   `json:"identity"`
+	VerifiedBy string   `json:"verified_by"`
+	Category   string   `json:"category"`
 }
 
 // Interface guards

@@ -1,0 +1,144 @@
+package caddymodule
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/caddyserver/caddy/v2"
+
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/crawlers"
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/verify"
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/webbotauth"
+	"github.com/robotsguard/caddy-robots-txt/config"
+)
+
+// checker verifies claims to be known crawlers. It holds the range lists
+// it refreshes in the background and the caches of reverse-DNS answers
+// and signature directories, so it lives in a UsagePool: configurations
+// with the same crawler settings share one, across reloads, and nothing
+// is fetched twice.
+type checker struct {
+	base     *crawlers.Base
+	ips      *verify.Verifier
+	sigs     *webbotauth.Verifier
+	bySigner map[string]*crawlers.Crawler // signature agent origin → crawler
+}
+
+// Destruct implements caddy.Destructor.
+func (c *checker) Destruct() error {
+	c.ips.Stop()
+	return nil
+}
+
+var checkers = caddy.NewUsagePool()
+
+// checkerKey names the crawler settings a checker was built from.
+func checkerKey(cfg config.Config) string {
+	b, _ := json.Marshal(struct {
+		C []config.Crawler
+		R []string
+	}{cfg.Crawlers, cfg.Resolvers})
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:12])
+}
+
+// newChecker builds the knowledge base with the operator's entries and
+// the verifiers over it, and starts refreshing the published lists.
+func newChecker(cfg config.Config, verifyOpts verify.Options, sigOpts webbotauth.Options) (*checker, error) {
+	overrides := make([]crawlers.Crawler, len(cfg.Crawlers))
+	for i, cr := range cfg.Crawlers {
+		overrides[i] = crawlers.Crawler{
+			Name: cr.Token, Ranges: cr.Ranges, RDNS: cr.RDNS,
+			SignatureAgents: cr.SignatureAgents, Category: crawlers.Category(cr.Category),
+		}
+	}
+	base, err := crawlers.Builtin().With(overrides...)
+	if err != nil {
+		return nil, err
+	}
+	ips, err := verify.NewVerifier(base, verifyOpts)
+	if err != nil {
+		return nil, err
+	}
+	c := &checker{base: base, ips: ips, sigs: webbotauth.New(sigOpts), bySigner: map[string]*crawlers.Crawler{}}
+	for _, cr := range base.All() {
+		for _, a := range cr.SignatureAgents {
+			c.bySigner[origin(a)] = cr
+		}
+	}
+	ips.Start()
+	return c, nil
+}
+
+// origin is an https URL's scheme and host, as Signature-Agent values
+// and the verifier's answers name a directory.
+func origin(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return strings.TrimSuffix(raw, "/")
+	}
+	return strings.ToLower(u.Scheme + "://" + u.Host)
+}
+
+// verifyIdentity checks what id claims for request r: a valid Web Bot
+// Auth signature names the crawler whatever the User-Agent says; else a
+// claim to be a crawler that publishes how to verify it is checked by
+// address. It returns the identity the request is judged as, and the
+// outcome.
+func (h *Handler) verifyIdentity(r *http.Request, id identity) (identity, verify.Result) {
+	if signed(r) {
+		if agent, ok, _ := h.checker.sigs.Verify(r.Context(), r); ok {
+			if cr := h.checker.bySigner[origin(agent)]; cr != nil {
+				return h.identityOf(cr, id.snap), verify.Result{Outcome: verify.Verified, By: verify.Signature}
+			}
+		}
+	}
+	if id.claim == nil || !id.claim.Verifiable() {
+		return id, verify.Result{Outcome: verify.Unverified}
+	}
+	res := h.checker.ips.Verify(r.Context(), id.claim, clientAddr(r))
+	if res.Outcome == verify.Impostor && h.ImpostorPolicy() != config.ImpostorsTrust {
+		return *id.impostor, res
+	}
+	return id, res
+}
+
+// signed tells whether r carries an HTTP message signature: the one header
+// lookup a person's request pays for Web Bot Auth.
+func signed(r *http.Request) bool {
+	_, ok := r.Header["Signature-Input"]
+	return ok
+}
+
+// identityOf is the identity of a crawler proven by its signature.
+func (h *Handler) identityOf(cr *crawlers.Crawler, snap *snapshot) identity {
+	id := identity{snap: snap, claim: cr, category: string(cr.Category)}
+	id.Bot, id.Name = true, cr.Name
+	for _, tok := range cr.Tokens {
+		if g := snap.File.GroupFor(tok); g != nil {
+			id.Group = g
+			break
+		}
+	}
+	id.counters = countersFor(id.Name)
+	return id
+}
+
+// impostorOf is how a client that failed its claim to be cr is judged
+// (with impostors judge or block): an unnamed bot, held to the * group,
+// named apart from the crawler so that no log, metric or report blames
+// the crawler for it.
+func impostorOf(cr *crawlers.Crawler, snap *snapshot) *identity {
+	id := &identity{snap: snap, category: string(cr.Category)}
+	id.Identity = judge.Identity{Bot: true, Name: impostorPrefix + cr.Name, Group: snap.File.GroupFor("*")}
+	id.counters = countersFor(id.Name)
+	return id
+}
+
+// impostorPrefix starts the name of an impostor: "impostor:Googlebot".
+const impostorPrefix = "impostor:"

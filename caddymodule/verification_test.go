@@ -1,0 +1,189 @@
+package caddymodule
+
+import (
+	"cmp"
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/caddyserver/caddy/v2"
+
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/webbotauth"
+	"github.com/robotsguard/caddy-robots-txt/config"
+	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
+)
+
+// outcome runs one request and returns the placeholders that say how it
+// was judged, and whether it was refused.
+type outcome struct {
+	bot, identity, verifiedBy, group string
+	refused                          bool
+}
+
+func judgeRequest(t *testing.T, h *Handler, r *http.Request) outcome {
+	t.Helper()
+	_, err := serve(h, r)
+	repl := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer)
+	get := func(k string) string { v, _ := repl.GetString("http.robots_txt." + k); return v }
+	return outcome{get("bot"), get("identity"), get("verified_by"), get("group"), err != nil}
+}
+
+func TestImpostors(t *testing.T) {
+	const robotsTxt = "User-agent: *\nDisallow: /private/\n\nUser-agent: Googlebot\nUser-agent: GPTBot\nUser-agent: bingbot\nAllow: /\n"
+	for _, tc := range []struct {
+		name      string
+		impostors string
+		crawlers  []config.Crawler
+		ua, path  string
+		want      outcome
+	}{
+		// From 127.0.0.1 a claim to be Googlebot (reverse DNS), GPTBot or
+		// bingbot (published lists) fails: judged by *, named apart.
+		{"Googlebot impostor judged by *", "", nil, testfixtures.UAGooglebot, "/private/x",
+			outcome{"impostor:Googlebot", "impostor", "", "*", true}},
+		{"GPTBot impostor judged by *", "", nil, testfixtures.UAGPTBot, "/private/x",
+			outcome{"impostor:GPTBot", "impostor", "", "*", true}},
+		{"bingbot impostor, allowed path", "", nil, "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)", "/public",
+			outcome{"impostor:bingbot", "impostor", "", "*", false}},
+		// The operator says where Googlebot comes from: verified.
+		{"verified by the operator's ranges", "", []config.Crawler{{Token: "Googlebot", Ranges: []string{"127.0.0.0/8"}}},
+			testfixtures.UAGooglebot, "/private/x", outcome{"Googlebot", "verified", "ip", "Googlebot, GPTBot, bingbot", false}},
+		{"block refuses an impostor everywhere", config.ImpostorsBlock, nil, testfixtures.UAGPTBot, "/public",
+			outcome{"impostor:GPTBot", "impostor", "", "*", true}},
+		{"trust judges by the claimed group", config.ImpostorsTrust, nil, testfixtures.UAGPTBot, "/private/x",
+			outcome{"GPTBot", "impostor", "", "Googlebot, GPTBot, bingbot", false}},
+		// A bot that claims no verifiable crawler is unverified.
+		{"generic bot", "", nil, testfixtures.UACurl, "/private/x", outcome{"curl", "unverified", "", "*", true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h, _ := newTestHandler(t, config.Config{Inline: robotsTxt, Impostors: cmp.Or(tc.impostors, config.ImpostorsJudge), Crawlers: tc.crawlers})
+			got := judgeRequest(t, h, withIP(newRequest("GET", tc.path, tc.ua), "127.0.0.1"))
+			for _, f := range []struct{ name, got, want string }{
+				{"bot", got.bot, tc.want.bot}, {"identity", got.identity, tc.want.identity},
+				{"verified_by", got.verifiedBy, tc.want.verifiedBy}, {"group", got.group, tc.want.group},
+			} {
+				if f.got != f.want {
+					t.Errorf("%s = %q, want %q", f.name, f.got, f.want)
+				}
+			}
+			if got.refused != tc.want.refused {
+				t.Errorf("refused = %v, want %v", got.refused, tc.want.refused)
+			}
+		})
+	}
+}
+
+// TestImpostorFetchIsItsOwn: an impostor's fetch of robots.txt is
+// recorded under its own name, so it cannot earn the crawler grace, and
+// /robots.txt is served to it even with impostors block.
+func TestImpostorFetchIsItsOwn(t *testing.T) {
+	h, _ := newTestHandler(t, config.Config{Inline: "User-agent: *\nDisallow: /x\n", Impostors: config.ImpostorsBlock})
+	r := withIP(newRequest("GET", "/robots.txt", testfixtures.UAGPTBot), "127.0.0.1")
+	w, err := serve(h, r)
+	if err != nil || w.Code != http.StatusOK {
+		t.Fatalf("/robots.txt for an impostor: %d %v, want 200", w.Code, err)
+	}
+	if _, ok := h.tracker.last("impostor:GPTBot", clientAddr(r)); !ok {
+		t.Error("the fetch is not recorded under impostor:GPTBot")
+	}
+	if _, ok := h.tracker.last("GPTBot", clientAddr(r)); ok {
+		t.Error("the impostor's fetch is recorded under GPTBot")
+	}
+}
+
+// signer signs requests as a Web Bot Auth agent: the signature base of
+// RFC 9421 for @authority and the signature-agent member, built here by
+// hand, apart from the code under test.
+type signer struct {
+	priv  ed25519.PrivateKey
+	agent string
+}
+
+func (s signer) sign(r *http.Request, now time.Time) {
+	pub := s.priv.Public().(ed25519.PublicKey)
+	keyID := webbotauth.Thumbprint(pub)
+	params := fmt.Sprintf(`("@authority" "signature-agent";key="agent1");created=%d;expires=%d;keyid=%q;tag="web-bot-auth"`,
+		now.Unix(), now.Add(time.Minute).Unix(), keyID)
+	base := fmt.Sprintf("\"@authority\": %s\n\"signature-agent\";key=\"agent1\": %q\n\"@signature-params\": %s", r.Host, s.agent, params)
+	r.Header.Set("Signature-Agent", fmt.Sprintf("agent1=%q", s.agent))
+	r.Header.Set("Signature-Input", "sig1="+params)
+	r.Header.Set("Signature", "sig1=:"+base64.StdEncoding.EncodeToString(ed25519.Sign(s.priv, []byte(base)))+":")
+}
+
+// TestWebBotAuth: a request signed by an agent's key, with the key in the
+// agent's directory, is verified as the crawler that signs with that
+// agent, whatever its User-Agent (ChatGPT's agent sends a browser's).
+func TestWebBotAuth(t *testing.T) {
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub := priv.Public().(ed25519.PublicKey)
+	dir := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != webbotauth.DirectoryPath {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", webbotauth.DirectoryMediaType)
+		json.NewEncoder(w).Encode(map[string]any{"keys": []map[string]string{{
+			"kty": "OKP", "crv": "Ed25519", "x": base64.RawURLEncoding.EncodeToString(pub), "kid": webbotauth.Thumbprint(pub),
+		}}})
+	}))
+	defer dir.Close()
+	// The directory answers for https://example.com (its certificate's
+	// name), wherever that resolves.
+	tr := dir.Client().Transport.(*http.Transport).Clone()
+	tr.DialContext = func(ctx context.Context, network, _ string) (net.Conn, error) {
+		return (&net.Dialer{}).DialContext(ctx, network, dir.Listener.Addr().String())
+	}
+	h := &Handler{
+		Config: config.Config{
+			Inline:   "User-agent: *\nDisallow: /private/\n\nUser-agent: SignedAgent\nAllow: /\n",
+			Crawlers: []config.Crawler{{Token: "SignedAgent", SignatureAgents: []string{"https://example.com"}, Category: "ai-user"}},
+		},
+		verifyOptions: offlineVerify,
+		sigOptions:    &webbotauth.Options{Client: &http.Client{Transport: tr}, Wait: 5 * time.Second},
+	}
+	h, _ = provisionTestHandler(t, h)
+
+	s := signer{priv: priv, agent: "https://example.com"}
+	for _, tc := range []struct {
+		name string
+		ua   string
+		sign func(*http.Request)
+		want outcome
+	}{
+		{"signed, a browser's User-Agent", testfixtures.UAChrome, func(r *http.Request) { s.sign(r, time.Now()) },
+			outcome{"SignedAgent", "verified", "signature", "SignedAgent", false}},
+		{"signed, claims Googlebot", testfixtures.UAGooglebot, func(r *http.Request) { s.sign(r, time.Now()) },
+			outcome{"SignedAgent", "verified", "signature", "SignedAgent", false}},
+		{"expired signature, a browser's User-Agent: a person", testfixtures.UAChrome, func(r *http.Request) { s.sign(r, time.Now().Add(-time.Hour)) },
+			outcome{"", "", "", "", false}},
+		{"forged signature, claims Googlebot: impostor", testfixtures.UAGooglebot, func(r *http.Request) {
+			s.sign(r, time.Now())
+			r.Header.Set("Signature", "sig1=:"+base64.StdEncoding.EncodeToString(make([]byte, 64))+":")
+		}, outcome{"impostor:Googlebot", "impostor", "", "*", true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := withIP(newRequest("GET", "/private/x", tc.ua), "127.0.0.1")
+			r.Host = "site.example"
+			tc.sign(r)
+			got := judgeRequest(t, h, r)
+			if got != tc.want {
+				t.Errorf("got %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+	if !strings.Contains(h.checker.base.Lookup("SignedAgent").Name, "SignedAgent") {
+		t.Error("the operator's crawler is not in the knowledge base")
+	}
+}
