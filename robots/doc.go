@@ -28,11 +28,14 @@
 //     "site-map" is sitemap. Any spelling other than the standard one is
 //     accepted and reported as a misspelling. "crawl-delay" is read into
 //     Group.CrawlDelay; other fields are ignored and reported.
-//   - A group is a run of user-agent lines and the lines after it. Any
-//     other field (a rule, sitemap, crawl-delay or unknown field) ends the
-//     run, so a user-agent line after it starts a new group; Google does
-//     the same. Blank lines mean nothing. Rules before the first user-agent
-//     line belong to no group and are ignored (and reported).
+//   - A group is a run of user-agent lines and the lines after it. Only
+//     an allow or disallow line (even one with an empty pattern) ends the
+//     run, so a user-agent line after a rule starts a new group. A sitemap,
+//     crawl-delay or unknown line between two user-agent lines does not:
+//     the agents before and after it share one group, as in Google's
+//     parser, and a crawl-delay there belongs to that group. Blank lines
+//     mean nothing. Rules before the first user-agent line belong to no
+//     group and are ignored (and reported).
 //   - A user-agent value "*", alone or followed by white space, names the
 //     "*" group. Any other value is cut to its product token, the leading
 //     run of letters, "-" and "_": "Googlebot/2.1" names googlebot and

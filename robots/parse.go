@@ -108,7 +108,7 @@ type srcGroup struct {
 type parser struct {
 	groups []*srcGroup
 	// open is true while user-agent lines are being collected, i.e. no
-	// other field has been seen since the last user-agent line.
+	// allow or disallow line has been seen since the last user-agent line.
 	open     bool
 	sitemaps []string
 	diags    []Diagnostic
@@ -237,16 +237,16 @@ func (p *parser) line(num int, s string) {
 		p.userAgent(num, value)
 		return
 	}
-	// Any other field ends the run of user-agent lines: a user-agent line
-	// after it starts a new group (google/robotstxt counts sitemap and
-	// unknown fields too, not only rules).
-	p.open = false
 	var cur *srcGroup
 	if len(p.groups) > 0 {
 		cur = p.groups[len(p.groups)-1]
 	}
 	switch f {
 	case fieldAllow, fieldDisallow:
+		// Only a rule ends the run of user-agent lines, as in
+		// google/robotstxt: a sitemap, crawl-delay or unknown line
+		// between two user-agent lines leaves them in one group.
+		p.open = false
 		if cur == nil {
 			p.diag(num, Error, KindRuleOutsideGroup, "%s rule comes before any user-agent line; ignored", key)
 			return
