@@ -54,6 +54,13 @@
 // the "*" group applies; with none, nothing is restricted. A named group
 // with no rules allows everything: it does not fall back to "*".
 //
+// Agents named by the same groups of the file obey one Group, and its
+// Agents field lists them. Merged groups share the rules and compiled
+// matchers of the groups they are made of rather than copy them, so a
+// parsed File takes a small multiple of the file's size even when every
+// agent is named in a different selection of groups. Parse keeps the
+// first 1,000 diagnostics and sums up the rest in one.
+//
 // GroupForUserAgent takes a whole HTTP User-Agent header, which is what a
 // server sees, and finds the file's own tokens inside it; see its doc.
 //

@@ -3,6 +3,8 @@ package robots
 import (
 	"fmt"
 	"math/rand/v2"
+	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -215,5 +217,137 @@ func TestIndexedDecideDoesNotAllocate(t *testing.T) {
 		if n := testing.AllocsPerRun(100, func() { g.Decide(tc.path) }); n != 0 {
 			t.Errorf("%s: Decide allocates %v times", tc.name, n)
 		}
+	}
+}
+
+// hsShapes are 500 KB files of shapes that stress what a parsed File
+// keeps: merges, rules, agents, diagnostics.
+var hsShapes = []struct {
+	name string
+	body func() []byte
+}{
+	{"hostile merge", func() []byte { return hsMergeFile(20, 900, 1400) }},
+	{"generated 500KiB", func() []byte { return bnGenerated(DefaultMaxSize) }},
+	{"tiny rules", func() []byte {
+		return []byte(hsRepeatRules(DefaultMaxSize/9-2, "allow:/a"))
+	}},
+	{"tiny wildcard rules", func() []byte {
+		var b strings.Builder
+		b.WriteString("user-agent:*\n")
+		for i := 0; b.Len() < DefaultMaxSize-20; i++ {
+			fmt.Fprintf(&b, "allow:/*%c%c\n", 'a'+i%26, 'a'+i/26%26)
+		}
+		return []byte(b.String())
+	}},
+	{"tiny agents", func() []byte {
+		var b strings.Builder
+		for i := 0; b.Len() < DefaultMaxSize-20; i++ {
+			fmt.Fprintf(&b, "user-agent:%c%c%c\n", 'a'+i%26, 'a'+i/26%26, 'a'+i/676%26)
+			if i%2 == 0 {
+				b.WriteString("allow:/\n")
+			}
+		}
+		return []byte(b.String())
+	}},
+	{"one diagnostic per line", func() []byte {
+		return []byte(strings.Repeat("x:\n", DefaultMaxSize/3))
+	}},
+}
+
+// hsHeapAfterParse returns how much more heap is in use while the File
+// parsed from body is alive than before Parse.
+func hsHeapAfterParse(body []byte) (f *File, grew uint64) {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f = Parse(body)
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	if after.HeapAlloc < before.HeapAlloc {
+		return f, 0
+	}
+	return f, after.HeapAlloc - before.HeapAlloc
+}
+
+// TestParseMemoryBound checks that a parsed File holds no more than a
+// small multiple of its file's size, whatever the file's shape.
+func TestParseMemoryBound(t *testing.T) {
+	const maxRatio = 20
+	for _, tc := range hsShapes {
+		t.Run(tc.name, func(t *testing.T) {
+			body := tc.body()
+			if len(body) > DefaultMaxSize {
+				t.Fatalf("file is %d bytes, more than Parse reads", len(body))
+			}
+			f, grew := hsHeapAfterParse(body)
+			ratio := float64(grew) / float64(len(body))
+			t.Logf("%d bytes, %d groups: File holds %d bytes, %.1f× the file", len(body), len(f.Groups()), grew, ratio)
+			if ratio > maxRatio {
+				t.Errorf("a File of a %d-byte file holds %d bytes, %.1f× its size; want at most %d×", len(body), grew, ratio, maxRatio)
+			}
+			runtime.KeepAlive(f)
+		})
+	}
+}
+
+// TestMergedGroupsShareRules checks what merged groups share: agents
+// named by the same groups get one Group, a Group of one written group
+// uses that group's matcher, and past the compile budget a merge asks the
+// matchers of its parts, with the verdicts of the reference matcher.
+func TestMergedGroupsShareRules(t *testing.T) {
+	body := string(hsMergeFile(6, 12, 20))
+	f := Parse([]byte(body))
+	parts, own := 0, 0
+	for _, g := range f.Groups() {
+		if g.m == nil {
+			parts++
+			if len(g.parts) != 3 {
+				t.Errorf("group %v asks %d matchers, want 3", g.Agents, len(g.parts))
+			}
+		} else {
+			own++
+		}
+		if len(g.Rules()) != 3*12 {
+			t.Errorf("group %v has %d rules, want %d", g.Agents, len(g.Rules()), 3*12)
+		}
+	}
+	if parts == 0 || own == 0 {
+		t.Fatalf("%d groups with a matcher of their own, %d asking their parts; the test wants both", own, parts)
+	}
+	rng := rand.New(rand.NewPCG(1, 1))
+	for k := 0; k < 300; k++ {
+		path := fmt.Sprintf("/%c%c%c", 'a'+rng.IntN(7), 'a'+rng.IntN(26), 'a'+rng.IntN(26))
+		if k%3 == 0 {
+			path += fmt.Sprintf("/x.%c%c", 'a'+rng.IntN(7), 'a'+rng.IntN(26))
+		}
+		fzCheckDecide(t, f, body, path)
+	}
+
+	f = Parse([]byte("user-agent: a\nuser-agent: b\ndisallow: /x\nuser-agent: c\ndisallow: /y\nuser-agent: a\nuser-agent: b\nallow: /x/z\n"))
+	a, b, c := f.GroupFor("a"), f.GroupFor("b"), f.GroupFor("c")
+	if a != b || a == c || len(f.Groups()) != 2 {
+		t.Errorf("a and b are named by the same groups and should share one Group, c not: %v", agentsOf(f))
+	}
+	if !reflect.DeepEqual(a.Agents, []string{"a", "b"}) || !reflect.DeepEqual(c.Agents, []string{"c"}) {
+		t.Errorf("agents = %v, want [[a b] [c]]", agentsOf(f))
+	}
+	if &c.Rules()[0] != &c.src[0].rules[0] {
+		t.Error("a group of one written group should share its rules, not copy them")
+	}
+}
+
+func TestDiagnosticsCapped(t *testing.T) {
+	body := strings.Repeat("x:\n", 3*maxDiagnostics) + "user-agent: *\ndisallow: nowhere\n"
+	f := Parse([]byte(body))
+	d := f.Diagnostics()
+	if len(d) != maxDiagnostics+1 {
+		t.Fatalf("%d diagnostics, want %d and a summary", len(d), maxDiagnostics)
+	}
+	last := d[len(d)-1]
+	if last.Kind != KindTooMany || last.Severity != Error || last.Line != 3*maxDiagnostics+2 {
+		t.Errorf("summary = %+v; want kind %s, severity error, line %d", last, KindTooMany, 3*maxDiagnostics+2)
+	}
+	if !f.HasErrors() {
+		t.Error("an error past the cap still counts")
 	}
 }

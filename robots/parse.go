@@ -103,6 +103,7 @@ type srcGroup struct {
 	agents     []srcAgent
 	rules      []*Rule
 	crawlDelay time.Duration
+	m          *matcher // compiled when a Group first needs it
 }
 
 type parser struct {
@@ -114,6 +115,11 @@ type parser struct {
 	diags    []Diagnostic
 	fields   int    // lines read as a known field
 	slab     []Rule // rules are allocated from here, a chunk at a time
+	// Diagnostics past maxDiagnostics: how many, the last one's line and
+	// the most severe.
+	dropped     int
+	droppedLine int
+	droppedSev  Severity
 }
 
 func (p *parser) newRule() *Rule {
@@ -125,7 +131,19 @@ func (p *parser) newRule() *Rule {
 	return r
 }
 
+// maxDiagnostics is how many diagnostics Parse keeps. A file of 500 KB
+// can have a finding on every one of its 170,000 lines; kept, they would
+// take many times the file's size, and nobody reads past the first
+// thousand.
+const maxDiagnostics = 1000
+
 func (p *parser) diag(line int, sev Severity, kind Kind, format string, args ...any) {
+	if len(p.diags) >= maxDiagnostics {
+		p.dropped++
+		p.droppedLine = line
+		p.droppedSev = max(p.droppedSev, sev)
+		return
+	}
 	p.diags = append(p.diags, Diagnostic{Line: line, Severity: sev, Kind: kind, Message: fmt.Sprintf(format, args...)})
 }
 
@@ -170,6 +188,10 @@ func Parse(body []byte, opts ...Option) *File {
 	}
 	line++
 	p.line(line, text[start:])
+	if p.dropped > 0 {
+		p.diags = append(p.diags, Diagnostic{Line: p.droppedLine, Severity: p.droppedSev, Kind: KindTooMany,
+			Message: fmt.Sprintf("%d more findings, up to line %d, are not listed", p.dropped, p.droppedLine)})
+	}
 	if truncatedAt >= 0 {
 		p.diag(line, Error, KindSizeLimit, "the file is %d bytes; everything past the first %d bytes is ignored", full, truncatedAt)
 	}

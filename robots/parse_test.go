@@ -200,14 +200,19 @@ crawl-delay: 2.5
 `))
 	g := f.GroupFor("googlebot-news")
 	var pats []string
-	for _, r := range g.Rules {
+	for _, r := range g.Rules() {
 		pats = append(pats, r.Pattern)
 	}
 	if want := []string{"/fish", "/shrimp", "/both"}; !reflect.DeepEqual(pats, want) {
 		t.Errorf("googlebot-news rules = %v, want %v", pats, want)
 	}
-	if want := []string{"googlebot-news", "*"}; !reflect.DeepEqual(g.Agents, want) {
+	// Agents lists who obeys the merge: "*" shares one written group with
+	// googlebot-news but obeys a different merge.
+	if want := []string{"googlebot-news"}; !reflect.DeepEqual(g.Agents, want) {
 		t.Errorf("googlebot-news agents = %v, want %v", g.Agents, want)
+	}
+	if want := []string{"*"}; !reflect.DeepEqual(f.GroupFor("other").Agents, want) {
+		t.Errorf("* agents = %v, want %v", f.GroupFor("other").Agents, want)
 	}
 	if g.CrawlDelay != 2500*time.Millisecond {
 		t.Errorf("crawl-delay = %v, want 2.5s", g.CrawlDelay)
