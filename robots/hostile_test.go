@@ -83,7 +83,51 @@ var hsWildcardCases = []struct {
 	{"aaa-2byte/200", func() string { return hsTwoByteTails(200) }, hsLongA},
 	{"param/40", func() string { return hsParamRules(40) }, hsParamPath(16 * 1024)},
 	{"deep-nodes/50x32", func() string { return hsDeepNodes(50) }, hsLongA},
+	{"500KB-no-trigram", func() string {
+		return hsFill(func(i int) string { return fmt.Sprintf("allow:/*%c*%c%c\n", 'a'+i%26, 'A'+i/26%26, 'a'+i/676%26) })
+	}, hsLongA},
+	{"500KB-out-of-order", func() string {
+		// Every "/*X*Y*Z" with X after Y in the alphabet: 8,450 distinct
+		// rules, none matching, repeated to fill the file.
+		var rules []string
+		for x := 'a'; x <= 'z'; x++ {
+			for y := 'a'; y < x; y++ {
+				for z := 'a'; z <= 'z'; z++ {
+					rules = append(rules, fmt.Sprintf("disallow:/*%c*%c*%c\n", x, y, z))
+				}
+			}
+		}
+		return hsFill(func(i int) string { return rules[i%len(rules)] })
+	}, hsAlphabetPath},
 }
+
+// hsFill returns a "*" group of as many lines line(0), line(1), ... as
+// fit in Parse's size limit.
+func hsFill(line func(i int) string) string {
+	var b strings.Builder
+	b.WriteString("user-agent:*\n")
+	for i := 0; ; i++ {
+		l := line(i)
+		if b.Len()+len(l) > DefaultMaxSize {
+			return b.String()
+		}
+		b.WriteString(l)
+	}
+}
+
+// hsAlphabetPath is 16 KB of "a"s, then "b"s, up to "z"s: every byte the
+// out-of-order rules name is there, but mostly in the wrong order, so no
+// filter helps and each distinct rule costs a pass over the path.
+var hsAlphabetPath = func() string {
+	var b strings.Builder
+	b.WriteByte('/')
+	for c := byte('a'); c <= 'z'; c++ {
+		for i := 0; i < 630; i++ {
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}()
 
 func BenchmarkDecideHostileWildcard(b *testing.B) {
 	for _, tc := range hsWildcardCases {
@@ -350,4 +394,43 @@ func TestDiagnosticsCapped(t *testing.T) {
 	if !f.HasErrors() {
 		t.Error("an error past the cap still counts")
 	}
+}
+
+// TestRepeatedWildcardRulesKeptOnce checks that copies of one wildcard
+// rule are tried once, and that the copy that decides is the one Google
+// reports: the allow of equal priority, then the earliest line.
+func TestRepeatedWildcardRulesKeptOnce(t *testing.T) {
+	g := Parse([]byte(hsRepeatRules(200, "Disallow: /*aaa*xy"))).GroupFor("x")
+	if len(g.m.wilds) != 1 || len(g.Rules()) != 200 {
+		t.Errorf("%d wildcard rules kept of %d written, want 1", len(g.m.wilds), len(g.Rules()))
+	}
+	if v := g.Decide("/aaaxy"); v.Allowed || v.Rule.Line != 2 {
+		t.Errorf("Decide = %+v, want the first copy (line 2)", v)
+	}
+	g = Parse([]byte("user-agent: *\ndisallow: /*a*b\nallow: /*a*b$\ndisallow: /*a*b\nallow: /*a*b\nallow: /*a*b\ndisallow: /*%61*b\n")).GroupFor("x")
+	for _, tc := range []struct {
+		path    string
+		line    int
+		allowed bool
+	}{{"/ab", 7, false}, {"/abc", 7, false}, {"/a", 0, true}} {
+		if v := g.Decide(tc.path); v.Allowed != tc.allowed || ruleLineOf(v) != tc.line {
+			t.Errorf("Decide(%q) = %v line %d, want %v line %d", tc.path, v.Allowed, ruleLineOf(v), tc.allowed, tc.line)
+		}
+	}
+	// Without the longer spelling, the allows of equal priority win, and
+	// the earliest of them is reported.
+	g = Parse([]byte("user-agent: *\ndisallow: /*a*b\nallow: /*a*b$\ndisallow: /*a*b\nallow: /*a*b\nallow: /*a*b\n")).GroupFor("x")
+	if v := g.Decide("/abc"); !v.Allowed || ruleLineOf(v) != 5 {
+		t.Errorf("Decide(/abc) = %v line %d, want allowed by line 5", v.Allowed, ruleLineOf(v))
+	}
+	if v := g.Decide("/ab"); !v.Allowed || ruleLineOf(v) != 3 {
+		t.Errorf("Decide(/ab) = %v line %d, want allowed by line 3 (one longer, with its $)", v.Allowed, ruleLineOf(v))
+	}
+}
+
+func ruleLineOf(v Verdict) int {
+	if v.Rule == nil {
+		return 0
+	}
+	return v.Rule.Line
 }

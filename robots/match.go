@@ -57,8 +57,13 @@ type gramIndex struct {
 	shift  uint32   // hash >> shift is a bit of filter
 	grams  []uint32 // distinct trigrams, sorted
 	lo     []int32  // rules of grams[k] are wildOf[lo[k]:lo[k+1]]
-	wildOf []int32  // indices into matcher.wilds
-	always []int32  // rules without a segment of three bytes, by node
+	// tab finds k from grams[k] by open addressing: a slot holds
+	// grams[k]+1 and k, or 0 when empty; it has at least twice as many
+	// slots as grams, so a probe is short.
+	tab      []gramSlotEntry
+	tabShift uint32
+	wildOf   []int32 // indices into matcher.wilds
+	always   []int32 // rules without a segment of three bytes, by node
 	// maxPriority is the highest priority of a rule filed under a trigram.
 	maxPriority int
 }
@@ -74,21 +79,22 @@ func (gi *gramIndex) bit(g uint32) (int, uint64) {
 	return int(h >> 6), 1 << (h & 63)
 }
 
+type gramSlotEntry struct {
+	gram1 uint32 // trigram + 1; 0 for an empty slot
+	k     int32
+}
+
 // find returns the index of g in gi.grams, or -1.
 func (gi *gramIndex) find(g uint32) int {
-	lo, hi := 0, len(gi.grams)
-	for lo < hi {
-		mid := int(uint(lo+hi) >> 1)
-		if gi.grams[mid] < g {
-			lo = mid + 1
-		} else {
-			hi = mid
+	mask := uint32(len(gi.tab) - 1)
+	for h := (g * 0x9E3779B1) >> gi.tabShift; ; h = (h + 1) & mask {
+		switch e := gi.tab[h]; e.gram1 {
+		case g + 1:
+			return int(e.k)
+		case 0:
+			return -1
 		}
 	}
-	if lo < len(gi.grams) && gi.grams[lo] == g {
-		return lo
-	}
-	return -1
 }
 
 // wildRule is a rule with a "*": after its literal prefix lit the path
@@ -99,6 +105,18 @@ type wildRule struct {
 	lit      string
 	segs     []string
 	anchored bool
+	sig      uint64 // byteSig of the segments
+}
+
+// byteSig sets bit c&63 for each byte c of s. A rule can match only a path
+// whose signature has every bit of the rule's: a test of one AND that
+// skips, without a look at the path, most rules needing a byte the path
+// lacks.
+func byteSig(sig uint64, s []byte) uint64 {
+	for _, c := range s {
+		sig |= 1 << (c & 63)
+	}
+	return sig
 }
 
 // better reports whether rule a takes precedence over rule b (nil loses to
@@ -122,6 +140,21 @@ func better(a, b *Rule) bool {
 // occurrence of each segment in turn is right: an earlier end leaves more
 // room for the rest, so if any placement works the greedy one does. No
 // backtracking, so one pass over t.
+// cmpRank orders rules by precedence, ignoring the line: higher priority
+// first, then allow before disallow.
+func cmpRank(a, b *Rule) int {
+	if a.priority != b.priority {
+		return b.priority - a.priority
+	}
+	return int(b.Directive) - int(a.Directive)
+}
+
+// sameWild reports whether a and b are one rule written twice: they match
+// the same paths and rank the same, so only the earlier line can decide.
+func sameWild(a, b *wildRule) bool {
+	return cmpRank(a.rule, b.rule) == 0 && a.anchored == b.anchored && slices.Equal(a.segs, b.segs)
+}
+
 func (w *wildRule) match(t []byte) bool {
 	segs := w.segs
 	if w.anchored {
@@ -154,6 +187,7 @@ func (m *matcher) best(p []byte) *Rule {
 	var queue [32]pending
 	nq := 0
 	scanFrom := -1 // depth of the first indexed node reached
+	var sig uint64 // byteSig of p[scanFrom:]
 	n, depth := int32(0), 0
 	for n >= 0 {
 		nd := &m.nodes[n]
@@ -169,13 +203,14 @@ func (m *matcher) best(p []byte) *Rule {
 			case nr.indexed:
 				if scanFrom < 0 {
 					scanFrom = depth
+					sig = byteSig(0, p[depth:])
 				}
 				if nr.alwaysN > 0 {
 					if nq < len(queue) {
 						queue[nq] = pending{nd.val, int32(depth)}
 						nq++
 					} else {
-						best = m.bestAlways(nr, p[depth:], best)
+						best = m.bestAlways(nr, p[depth:], sig, best)
 					}
 				}
 			case nr.wildN > 0:
@@ -192,13 +227,13 @@ func (m *matcher) best(p []byte) *Rule {
 	for i := 0; i < nq; i++ {
 		nr := &m.infos[queue[i].info]
 		if nr.indexed {
-			best = m.bestAlways(nr, p[queue[i].depth:], best)
+			best = m.bestAlways(nr, p[queue[i].depth:], sig, best)
 		} else {
 			best = m.bestWild(nr, p[queue[i].depth:], best)
 		}
 	}
 	if scanFrom >= 0 {
-		best = m.bestIndexed(p, scanFrom, best)
+		best = m.bestIndexed(p, scanFrom, sig, best)
 	}
 	return best
 }
@@ -221,10 +256,11 @@ func (m *matcher) bestWild(nr *nodeRules, tail []byte, best *Rule) *Rule {
 	return best
 }
 
-// bestAlways tries the rules of an indexed node that have no trigram.
-func (m *matcher) bestAlways(nr *nodeRules, tail []byte, best *Rule) *Rule {
+// bestAlways tries the rules of an indexed node that have no trigram,
+// except those needing a byte missing from sig, the path's byteSig.
+func (m *matcher) bestAlways(nr *nodeRules, tail []byte, sig uint64, best *Rule) *Rule {
 	for _, i := range m.grams[0].always[nr.alwaysLo : nr.alwaysLo+nr.alwaysN] {
-		if w := &m.wilds[i]; better(w.rule, best) && w.match(tail) {
+		if w := &m.wilds[i]; w.sig&^sig == 0 && better(w.rule, best) && w.match(tail) {
 			best = w.rule
 		}
 	}
@@ -234,8 +270,9 @@ func (m *matcher) bestAlways(nr *nodeRules, tail []byte, best *Rule) *Rule {
 // bestIndexed scans p from the first indexed node the walk reached and
 // tries the rules filed under each trigram of it, each distinct trigram
 // once. A rule whose node the walk did not reach does not have its prefix
-// at the start of p and is skipped.
-func (m *matcher) bestIndexed(p []byte, from int, best *Rule) *Rule {
+// at the start of p and is skipped, and so is one needing a byte missing
+// from sig, the byteSig of p[from:].
+func (m *matcher) bestIndexed(p []byte, from int, sig uint64, best *Rule) *Rule {
 	gi := &m.grams[0]
 	if best != nil && best.priority > gi.maxPriority {
 		return best // no indexed rule can beat it
@@ -265,7 +302,7 @@ func (m *matcher) bestIndexed(p []byte, from int, best *Rule) *Rule {
 		left--
 		for _, i := range gi.wildOf[gi.lo[k]:gi.lo[k+1]] {
 			w := &m.wilds[i]
-			if better(w.rule, best) && len(w.lit) <= len(p) && string(p[:len(w.lit)]) == w.lit && w.match(p[len(w.lit):]) {
+			if w.sig&^sig == 0 && better(w.rule, best) && len(w.lit) <= len(p) && string(p[:len(w.lit)]) == w.lit && w.match(p[len(w.lit):]) {
 				best = w.rule
 			}
 		}
@@ -396,6 +433,18 @@ func indexWilds(m *matcher, counts *gramCounts) gramIndex {
 		gi.wildOf[i] = e.wild
 	}
 	gi.lo = append(gi.lo, int32(len(entries)))
+	size, logSize := 2, uint32(1)
+	for size < 2*len(gi.grams) {
+		size, logSize = size<<1, logSize+1
+	}
+	gi.tab, gi.tabShift = make([]gramSlotEntry, size), 32-logSize
+	for k, g := range gi.grams {
+		h := (g * 0x9E3779B1) >> gi.tabShift
+		for gi.tab[h].gram1 != 0 {
+			h = (h + 1) & uint32(size-1)
+		}
+		gi.tab[h] = gramSlotEntry{g + 1, int32(k)}
+	}
 	return gi
 }
 
@@ -531,22 +580,47 @@ func (gb *groupBuilder) compile() matcher {
 			w := p.wild
 			w.lit = p.lit
 			w.segs = segs[p.segLo:p.segHi:p.segHi]
+			for _, sg := range w.segs {
+				w.sig = byteSig(w.sig, bytesOf(sg))
+			}
 			m.wilds = append(m.wilds, w)
 			nr.wildN++
 		}
 	}
+	// Sort each node's wildcard rules best first, except that rules of
+	// equal priority and directive are ordered by their tails, so that
+	// copies of one rule (same tail, priority and directive) sit together
+	// and only the first, the one Google reports, is kept: a file that
+	// repeats a rule thousands of times costs one try, not thousands.
+	kept := m.wilds[:0]
 	for i := range m.infos {
-		ws := m.wilds[m.infos[i].wildLo : m.infos[i].wildLo+m.infos[i].wildN]
+		nr := &m.infos[i]
+		ws := m.wilds[nr.wildLo : nr.wildLo+nr.wildN]
 		slices.SortFunc(ws, func(a, b wildRule) int {
-			if better(a.rule, b.rule) {
+			if c := cmpRank(a.rule, b.rule); c != 0 {
+				return c
+			}
+			if c := slices.Compare(a.segs, b.segs); c != 0 {
+				return c
+			}
+			if a.anchored != b.anchored {
+				if a.anchored {
+					return 1
+				}
 				return -1
 			}
-			if better(b.rule, a.rule) {
-				return 1
-			}
-			return 0
+			return a.rule.Line - b.rule.Line
 		})
+		lo := len(kept)
+		for k, w := range ws {
+			if k > 0 && sameWild(&w, &kept[len(kept)-1]) {
+				continue
+			}
+			kept = append(kept, w)
+		}
+		nr.wildLo, nr.wildN = int32(lo), int32(len(kept)-lo)
 	}
+	m.wilds = kept
 	indexed := false
 	for i := range m.infos {
 		if nr := &m.infos[i]; nr.wildN >= minIndexedWilds {
