@@ -84,6 +84,11 @@ func newFile(p *parser) *File {
 		f.first[key[0]] = true
 		f.first[upper(key[0])] = true
 	}
+	// Groups keep their written groups for Rules; the agent lines are no
+	// longer needed.
+	for _, s := range p.groups {
+		s.agents = nil
+	}
 	vals := make([]int32, len(tokens))
 	for i := range vals {
 		vals[i] = int32(i)
