@@ -307,6 +307,7 @@ func hsHeapAfterParse(body []byte) (f *File, grew uint64) {
 	f = Parse(body)
 	runtime.GC()
 	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(body) // else it may be freed in between, and not counted in before
 	if after.HeapAlloc < before.HeapAlloc {
 		return f, 0
 	}
