@@ -395,6 +395,10 @@ func TestDiagnosticsCapped(t *testing.T) {
 	if !f.HasErrors() {
 		t.Error("an error past the cap still counts")
 	}
+	f = Parse([]byte(body + strings.Repeat("#", DefaultMaxSize)))
+	if d := f.Diagnostics(); d[len(d)-1].Kind != KindSizeLimit {
+		t.Errorf("the size limit should be reported past the cap too; last diagnostic is %v", d[len(d)-1])
+	}
 }
 
 // TestRepeatedWildcardRulesKeptOnce checks that copies of one wildcard

@@ -193,7 +193,10 @@ func Parse(body []byte, opts ...Option) *File {
 			Message: fmt.Sprintf("%d more findings, up to line %d, are not listed", p.dropped, p.droppedLine)})
 	}
 	if truncatedAt >= 0 {
-		p.diag(line, Error, KindSizeLimit, "the file is %d bytes; everything past the first %d bytes is ignored", full, truncatedAt)
+		// Past the cap too: the size limit is the one finding a reader
+		// must not miss.
+		p.diags = append(p.diags, Diagnostic{Line: line, Severity: Error, Kind: KindSizeLimit,
+			Message: fmt.Sprintf("the file is %d bytes; everything past the first %d bytes is ignored", full, truncatedAt)})
 	}
 	return newFile(p)
 }
