@@ -6,7 +6,8 @@
 // Parse never fails and never panics. Rules are compiled when the file is
 // parsed: literal prefixes go into a trie, so Decide walks the path once
 // instead of scanning every rule, and neither Decide nor GroupForUserAgent
-// allocates.
+// allocates. Whatever the file and the path, one Decide tries each
+// wildcard rule at most once, each try a single pass over the path.
 //
 // # How a file is read
 //
