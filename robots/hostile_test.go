@@ -439,3 +439,17 @@ func ruleLineOf(v Verdict) int {
 	}
 	return v.Rule.Line
 }
+
+// BenchmarkDecideHostileMerge decides for agents of the hostile merge
+// file, most of whose groups ask the matchers of their ten parts.
+func BenchmarkDecideHostileMerge(b *testing.B) {
+	f := Parse(hsMergeFile(20, 900, 1400))
+	groups := f.Groups()
+	paths := []string{"/", "/aab", "/cba/x", "/tzz", "/x/y.ab", "/index.html?q=1"}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		bnSinkVerdict = groups[i%len(groups)].Decide(paths[i%len(paths)])
+		i++
+	}
+}
