@@ -298,8 +298,8 @@ func BenchmarkDecide(b *testing.B) {
 			for _, n := range []int{10, 100, 1000, 10000} {
 				b.Run(fmt.Sprint(n), func(b *testing.B) {
 					g := kind.group(n)
-					if len(g.Rules) != n {
-						b.Fatalf("group has %d rules, want %d", len(g.Rules), n)
+					if len(g.Rules()) != n {
+						b.Fatalf("group has %d rules, want %d", len(g.Rules()), n)
 					}
 					b.ReportAllocs()
 					i := 0

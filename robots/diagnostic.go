@@ -48,6 +48,9 @@ const (
 	KindInvalidUTF8      Kind = "invalid-utf8"
 	KindLongLine         Kind = "long-line"
 	KindNUL              Kind = "nul-byte"
+	// KindTooMany stands for the findings past the first thousand, which
+	// are not listed one by one; its severity is the worst of them.
+	KindTooMany Kind = "too-many-findings"
 )
 
 // Diagnostic is one finding about one line of a robots.txt file.

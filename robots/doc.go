@@ -6,7 +6,8 @@
 // Parse never fails and never panics. Rules are compiled when the file is
 // parsed: literal prefixes go into a trie, so Decide walks the path once
 // instead of scanning every rule, and neither Decide nor GroupForUserAgent
-// allocates.
+// allocates. Whatever the file and the path, one Decide tries each
+// wildcard rule at most once, each try a single pass over the path.
 //
 // # How a file is read
 //
@@ -28,11 +29,14 @@
 //     "site-map" is sitemap. Any spelling other than the standard one is
 //     accepted and reported as a misspelling. "crawl-delay" is read into
 //     Group.CrawlDelay; other fields are ignored and reported.
-//   - A group is a run of user-agent lines and the lines after it. Any
-//     other field (a rule, sitemap, crawl-delay or unknown field) ends the
-//     run, so a user-agent line after it starts a new group; Google does
-//     the same. Blank lines mean nothing. Rules before the first user-agent
-//     line belong to no group and are ignored (and reported).
+//   - A group is a run of user-agent lines and the lines after it. Only
+//     an allow or disallow line (even one with an empty pattern) ends the
+//     run, so a user-agent line after a rule starts a new group. A sitemap,
+//     crawl-delay or unknown line between two user-agent lines does not:
+//     the agents before and after it share one group, as in Google's
+//     parser, and a crawl-delay there belongs to that group. Blank lines
+//     mean nothing. Rules before the first user-agent line belong to no
+//     group and are ignored (and reported).
 //   - A user-agent value "*", alone or followed by white space, names the
 //     "*" group. Any other value is cut to its product token, the leading
 //     run of letters, "-" and "_": "Googlebot/2.1" names googlebot and
@@ -50,6 +54,13 @@
 // googlebot-image group, as Google documents for its own crawlers); then
 // the "*" group applies; with none, nothing is restricted. A named group
 // with no rules allows everything: it does not fall back to "*".
+//
+// Agents named by the same groups of the file obey one Group, and its
+// Agents field lists them. Merged groups share the rules and compiled
+// matchers of the groups they are made of rather than copy them, so a
+// parsed File takes a small multiple of the file's size even when every
+// agent is named in a different selection of groups. Parse keeps the
+// first 1,000 diagnostics and sums up the rest in one.
 //
 // GroupForUserAgent takes a whole HTTP User-Agent header, which is what a
 // server sees, and finds the file's own tokens inside it; see its doc.

@@ -35,29 +35,26 @@ func newFile(p *parser) *File {
 	}
 
 	// Which groups name each token, and which name "*". A crawler obeys
-	// the union of every group that names it.
+	// the union of every group that names it. "*" takes part in the
+	// order of first appearance under the key "*", which no token can be.
 	type member struct {
 		name   string
 		groups []int
 	}
-	var order []string // lower-cased tokens in order of first appearance
+	var order []string // lower-cased tokens, and "*", in order of first appearance
 	byName := map[string]*member{}
-	var global []int
 	for i, g := range p.groups {
 		for _, a := range g.agents {
-			if a.global {
-				if len(global) == 0 || global[len(global)-1] != i {
-					global = append(global, i)
+			key, name := "*", "*"
+			if !a.global {
+				if a.token == "" {
+					continue
 				}
-				continue
+				key, name = strings.ToLower(a.token), a.token
 			}
-			if a.token == "" {
-				continue
-			}
-			key := strings.ToLower(a.token)
 			m := byName[key]
 			if m == nil {
-				m = &member{name: a.token}
+				m = &member{name: name}
 				byName[key] = m
 				order = append(order, key)
 			}
@@ -67,78 +64,122 @@ func newFile(p *parser) *File {
 		}
 	}
 
-	// Tokens named by the same set of groups share one compiled Group.
-	merged := map[string]*Group{}
-	gb := &groupBuilder{}
-	groupOf := func(members []int) *Group {
-		var kb strings.Builder
-		for _, i := range members {
-			kb.WriteString(strconv.Itoa(i))
-			kb.WriteByte(',')
-		}
-		key := kb.String()
-		if g, ok := merged[key]; ok {
-			return g
-		}
-		g := mergeGroups(p.groups, members, gb)
-		merged[key] = g
-		f.groups = append(f.groups, g)
-		return g
-	}
-
+	// Agents named by the same set of written groups share one Group, and
+	// a Group never copies what it can share: see mergedGroups.
+	mg := mergedGroups{src: p.groups, byKey: map[string]*Group{}, budget: f.nRules}
+	var tokens []string
 	for _, key := range order {
 		m := byName[key]
-		f.agents = append(f.agents, agentEntry{name: m.name, group: groupOf(m.groups)})
+		g, isNew := mg.groupOf(m.groups)
+		if isNew {
+			f.groups = append(f.groups, g)
+		}
+		g.Agents = append(g.Agents, m.name)
+		if key == "*" {
+			f.global = g
+			continue
+		}
+		f.agents = append(f.agents, agentEntry{name: m.name, group: g})
+		tokens = append(tokens, key)
 		f.first[key[0]] = true
 		f.first[upper(key[0])] = true
 	}
-	if len(global) > 0 {
-		f.global = groupOf(global)
+	// Groups keep their written groups for Rules; the agent lines are no
+	// longer needed.
+	for _, s := range p.groups {
+		s.agents = nil
 	}
-	vals := make([]int32, len(order))
+	vals := make([]int32, len(tokens))
 	for i := range vals {
 		vals[i] = int32(i)
 	}
-	sort.Sort(byKey{order, vals})
-	f.names = buildTrie(order, vals)
+	sort.Sort(byKey{tokens, vals})
+	f.names = buildTrie(tokens, vals)
 	return f
 }
 
-func mergeGroups(src []*srcGroup, members []int, gb *groupBuilder) *Group {
-	g := &Group{}
-	seen := map[string]bool{}
+// mergedGroups builds the Group of each distinct set of written groups.
+// Memory stays a small multiple of the file's size whatever its shape (a
+// file can name a thousand agents, each in a different half of its
+// groups): a Group made of one written group uses that group's rules and
+// compiled matcher as they are; one made of several gets a matcher of its
+// own while the rules compiled for merged groups number no more than the
+// file's rules, and past that keeps the matchers of its parts and asks
+// each of them.
+type mergedGroups struct {
+	src    []*srcGroup
+	byKey  map[string]*Group
+	budget int // rules that merged matchers may still compile
+	gb     groupBuilder
+	key    []byte
+}
+
+func (mg *mergedGroups) groupOf(members []int) (g *Group, isNew bool) {
+	mg.key = mg.key[:0]
+	for _, i := range members {
+		mg.key = strconv.AppendInt(mg.key, int64(i), 10)
+		mg.key = append(mg.key, ',')
+	}
+	if g, ok := mg.byKey[string(mg.key)]; ok {
+		return g, false
+	}
+	g = &Group{}
+	mg.byKey[string(mg.key)] = g
 	n := 0
 	for _, i := range members {
-		n += len(src[i].rules)
-	}
-	g.Rules = make([]*Rule, 0, n)
-	gb.reset()
-	for _, i := range members {
-		s := src[i]
-		for _, a := range s.agents {
-			name := a.token
-			if a.global {
-				name = "*"
-			}
-			if name == "" || seen[strings.ToLower(name)] {
-				continue
-			}
-			seen[strings.ToLower(name)] = true
-			g.Agents = append(g.Agents, name)
-		}
+		s := mg.src[i]
 		if g.CrawlDelay == 0 {
 			g.CrawlDelay = s.crawlDelay
 		}
-		for _, r := range s.rules {
-			g.Rules = append(g.Rules, r)
-			gb.add(r, Canonical(r.Pattern))
-			if r.Directive == Allow {
-				addIndexRule(gb, r)
-			}
+		n += len(s.rules)
+	}
+	switch {
+	case len(members) == 1:
+		g.src = mg.src[members[0] : members[0]+1]
+		g.m = mg.matcherOf(members[0])
+	case n <= mg.budget:
+		mg.budget -= n
+		g.src = make([]*srcGroup, len(members))
+		for k, i := range members {
+			g.src[k] = mg.src[i]
+		}
+		mg.gb.reset()
+		for _, s := range g.src {
+			addRules(&mg.gb, s.rules)
+		}
+		m := mg.gb.compile()
+		g.m = &m
+	default:
+		g.src = make([]*srcGroup, len(members))
+		g.parts = make([]*matcher, len(members))
+		for k, i := range members {
+			g.src[k] = mg.src[i]
+			g.parts[k] = mg.matcherOf(i)
 		}
 	}
-	g.m = gb.compile()
-	return g
+	return g, true
+}
+
+// matcherOf returns the compiled matcher of written group i, compiling it
+// the first time.
+func (mg *mergedGroups) matcherOf(i int) *matcher {
+	s := mg.src[i]
+	if s.m == nil {
+		mg.gb.reset()
+		addRules(&mg.gb, s.rules)
+		m := mg.gb.compile()
+		s.m = &m
+	}
+	return s.m
+}
+
+func addRules(gb *groupBuilder, rules []*Rule) {
+	for _, r := range rules {
+		gb.add(r, Canonical(r.Pattern))
+		if r.Directive == Allow {
+			addIndexRule(gb, r)
+		}
+	}
 }
 
 // addIndexRule follows Google in reading "allow: /dir/index.html" (or

@@ -44,7 +44,7 @@ var fzSeedFiles = []string{
 func fzPathsFor(f *File, body string) []string {
 	paths := []string{"", "/", "/robots.txt", "/robots.txt?x=1", "/index.html", "/a/b?c=d"}
 	for _, g := range f.Groups() {
-		for i, r := range g.Rules {
+		for i, r := range g.Rules() {
 			if i >= 16 {
 				break
 			}
@@ -88,7 +88,7 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("Counts() = %d, %d", nGroups, nRules)
 		}
 		for _, g := range file.Groups() {
-			for _, r := range g.Rules {
+			for _, r := range g.Rules() {
 				if r.Line < 1 {
 					t.Fatalf("rule %q has line %d", r, r.Line)
 				}
@@ -137,7 +137,7 @@ type fzRefRule struct {
 // including the rule "allow: /dir/index.html" implies for "/dir/".
 func fzRefRules(g *Group) []fzRefRule {
 	var out []fzRefRule
-	for _, r := range g.Rules {
+	for _, r := range g.Rules() {
 		out = append(out, fzRefRule{r.Directive, r.Line, Canonical(r.Pattern), googlePriority(r.Pattern)})
 		if r.Directive != Allow {
 			continue

@@ -54,18 +54,42 @@ type Verdict struct {
 // Group is the set of rules one crawler obeys: the union of every group of
 // the file that names it.
 type Group struct {
-	// Agents are the user-agent values of the group's lines, as written
-	// (product tokens, or "*"), without duplicates, in file order.
+	// Agents are the names that select this group, as first written
+	// (product tokens, or "*"), in order of first appearance: the agents
+	// named by exactly the same groups of the file. An agent that also
+	// appears in another group of the file obeys a different merge and is
+	// listed there.
 	Agents []string
-	// Rules are the group's allow and disallow rules in file order. Rules
-	// with an empty pattern have no effect and are not listed.
-	Rules []*Rule
-	// CrawlDelay is the group's first crawl-delay value, or 0 when the
-	// group has none. RFC 9309 does not define crawl-delay and Google
+	// CrawlDelay is the first crawl-delay value of the group's lines, or
+	// 0 when it has none. RFC 9309 does not define crawl-delay and Google
 	// ignores it; Decide never uses it.
 	CrawlDelay time.Duration
 
-	m matcher
+	src   []*srcGroup // the written groups merged, in file order
+	m     *matcher    // compiled rules, possibly shared; nil when parts are
+	parts []*matcher  // the matchers of the written groups, when m is nil
+}
+
+// Rules returns the group's allow and disallow rules in file order. Rules
+// with an empty pattern have no effect and are not listed. The slice may
+// be shared with the File and must not be modified; for a group merged
+// from several groups of the file it is built on each call.
+func (g *Group) Rules() []*Rule {
+	if g == nil {
+		return nil
+	}
+	if len(g.src) == 1 {
+		return g.src[0].rules
+	}
+	n := 0
+	for _, s := range g.src {
+		n += len(s.rules)
+	}
+	rules := make([]*Rule, 0, n)
+	for _, s := range g.src {
+		rules = append(rules, s.rules...)
+	}
+	return rules
 }
 
 // Decide matches a path, with its query if any, against the group's rules.
@@ -101,7 +125,16 @@ func (g *Group) decide(p []byte) Verdict {
 	if isRobotsTxt(p) {
 		return Verdict{Allowed: true}
 	}
-	r := g.m.best(p)
+	var r *Rule
+	if g.m != nil {
+		r = g.m.best(p)
+	} else {
+		for _, m := range g.parts {
+			if b := m.best(p); b != nil && better(b, r) {
+				r = b
+			}
+		}
+	}
 	if r == nil {
 		return Verdict{Allowed: true}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // A matcher answers "which rule of this group decides this path" without
@@ -17,11 +18,16 @@ import (
 //   - wildcard rules ("/*.php$") hang off the node of their prefix and have
 //     their tail checked only when the walk reaches that node, highest
 //     priority first, and only while they could still beat the best match.
+//
+// Whatever the file, one Decide tries each wildcard rule at most once, and
+// a try is one greedy left-to-right pass over the path (see
+// wildRule.match), so the worst case is linear in the path's length times
+// the number of wildcard rules.
 type matcher struct {
 	trie  // node values index infos
 	infos []nodeRules
 	wilds []wildRule
-	grams []gramIndex
+	grams []gramIndex // the trigram index, when a node is indexed; at most one
 }
 
 // nodeRules are the rules whose literal prefix ends at one trie node.
@@ -29,25 +35,37 @@ type nodeRules struct {
 	prefix        *Rule // best plain rule
 	exact         *Rule // best "$"-anchored rule without wildcards
 	wildLo, wildN int32 // wilds[wildLo : wildLo+wildN], best first
-	gram          int32 // index into grams when the wilds are indexed, else -1
+	// indexed is set when the node's wilds are filed in the matcher's
+	// trigram index; alwaysLo and alwaysN then give its rules without a
+	// trigram, in gramIndex.always.
+	indexed           bool
+	alwaysLo, alwaysN int32
 }
 
-// A node with many wildcard rules indexes them by trigram. A rule can only
-// match a path that contains each of its segments, so it can only match
-// one that contains any given trigram of them; each rule is filed under
-// its rarest trigram, and a lookup checks only the rules filed under the
-// trigrams the path has. A bit filter answers "no rule has this trigram"
-// without touching the map.
+// Nodes with many wildcard rules file them in one trigram index for the
+// whole matcher. A rule can only match a path that contains each of its
+// segments, so it can only match one that contains any given trigram of
+// them; each rule is filed under its rarest trigram. A lookup scans the
+// path once: a bit filter answers "no rule has this trigram" without a
+// search, each distinct trigram's rules are tried the first time the
+// trigram is seen and never again (the set of seen trigrams is Decide's
+// scratch, see bestIndexed), and a rule is tried only when the walk reached
+// its node. One index for all nodes keeps a path with many indexed nodes
+// along it to one scan, not one per node.
 type gramIndex struct {
-	filter  []uint64
-	shift   uint32     // hash >> shift is a bit of filter
-	entries []gramRule // each rule under its rarest trigram, by trigram
-	always  []int32    // rules without a segment of three bytes
-}
-
-type gramRule struct {
-	gram uint32
-	wild int32 // index into matcher.wilds
+	filter []uint64
+	shift  uint32   // hash >> shift is a bit of filter
+	grams  []uint32 // distinct trigrams, sorted
+	lo     []int32  // rules of grams[k] are wildOf[lo[k]:lo[k+1]]
+	// tab finds k from grams[k] by open addressing: a slot holds
+	// grams[k]+1 and k, or 0 when empty; it has at least twice as many
+	// slots as grams, so a probe is short.
+	tab      []gramSlotEntry
+	tabShift uint32
+	wildOf   []int32 // indices into matcher.wilds
+	always   []int32 // rules without a segment of three bytes, by node
+	// maxPriority is the highest priority of a rule filed under a trigram.
+	maxPriority int
 }
 
 // minIndexedWilds is how many wildcard rules a node needs before an index
@@ -61,12 +79,44 @@ func (gi *gramIndex) bit(g uint32) (int, uint64) {
 	return int(h >> 6), 1 << (h & 63)
 }
 
-// wildRule is a rule with a "*": after its literal prefix the path must
-// contain segs in order; with anchored, the last one must end the path.
+type gramSlotEntry struct {
+	gram1 uint32 // trigram + 1; 0 for an empty slot
+	k     int32
+}
+
+// find returns the index of g in gi.grams, or -1.
+func (gi *gramIndex) find(g uint32) int {
+	mask := uint32(len(gi.tab) - 1)
+	for h := (g * 0x9E3779B1) >> gi.tabShift; ; h = (h + 1) & mask {
+		switch e := gi.tab[h]; e.gram1 {
+		case g + 1:
+			return int(e.k)
+		case 0:
+			return -1
+		}
+	}
+}
+
+// wildRule is a rule with a "*": after its literal prefix lit the path
+// must contain segs in order; with anchored, the last one must end the
+// path.
 type wildRule struct {
 	rule     *Rule
+	lit      string
 	segs     []string
 	anchored bool
+	sig      uint64 // byteSig of the segments
+}
+
+// byteSig sets bit c&63 for each byte c of s. A rule can match only a path
+// whose signature has every bit of the rule's: a test of one AND that
+// skips, without a look at the path, most rules needing a byte the path
+// lacks.
+func byteSig(sig uint64, s []byte) uint64 {
+	for _, c := range s {
+		sig |= 1 << (c & 63)
+	}
+	return sig
 }
 
 // better reports whether rule a takes precedence over rule b (nil loses to
@@ -83,6 +133,26 @@ func better(a, b *Rule) bool {
 		return a.Directive == Allow
 	}
 	return a.Line < b.Line
+}
+
+// match reports whether the tail t (the path after the rule's literal
+// prefix) matches. With only "*" between the segments, taking the first
+// occurrence of each segment in turn is right: an earlier end leaves more
+// room for the rest, so if any placement works the greedy one does. No
+// backtracking, so one pass over t.
+// cmpRank orders rules by precedence, ignoring the line: higher priority
+// first, then allow before disallow.
+func cmpRank(a, b *Rule) int {
+	if a.priority != b.priority {
+		return b.priority - a.priority
+	}
+	return int(b.Directive) - int(a.Directive)
+}
+
+// sameWild reports whether a and b are one rule written twice: they match
+// the same paths and rank the same, so only the earlier line can decide.
+func sameWild(a, b *wildRule) bool {
+	return cmpRank(a.rule, b.rule) == 0 && a.anchored == b.anchored && slices.Equal(a.segs, b.segs)
 }
 
 func (w *wildRule) match(t []byte) bool {
@@ -116,6 +186,8 @@ func (m *matcher) best(p []byte) *Rule {
 	type pending struct{ info, depth int32 }
 	var queue [32]pending
 	nq := 0
+	scanFrom := -1 // depth of the first indexed node reached
+	var sig uint64 // byteSig of p[scanFrom:]
 	n, depth := int32(0), 0
 	for n >= 0 {
 		nd := &m.nodes[n]
@@ -127,7 +199,21 @@ func (m *matcher) best(p []byte) *Rule {
 			if nr.exact != nil && depth == len(p) && better(nr.exact, best) {
 				best = nr.exact
 			}
-			if nr.wildN > 0 {
+			switch {
+			case nr.indexed:
+				if scanFrom < 0 {
+					scanFrom = depth
+					sig = byteSig(0, p[depth:])
+				}
+				if nr.alwaysN > 0 {
+					if nq < len(queue) {
+						queue[nq] = pending{nd.val, int32(depth)}
+						nq++
+					} else {
+						best = m.bestAlways(nr, p[depth:], sig, best)
+					}
+				}
+			case nr.wildN > 0:
 				if nq < len(queue) {
 					queue[nq] = pending{nd.val, int32(depth)}
 					nq++
@@ -139,29 +225,22 @@ func (m *matcher) best(p []byte) *Rule {
 		n, depth = m.next(n, p, depth)
 	}
 	for i := 0; i < nq; i++ {
-		best = m.bestWild(&m.infos[queue[i].info], p[queue[i].depth:], best)
+		nr := &m.infos[queue[i].info]
+		if nr.indexed {
+			best = m.bestAlways(nr, p[queue[i].depth:], sig, best)
+		} else {
+			best = m.bestWild(nr, p[queue[i].depth:], best)
+		}
+	}
+	if scanFrom >= 0 {
+		best = m.bestIndexed(p, scanFrom, sig, best)
 	}
 	return best
 }
 
+// bestWild tries the wildcard rules of a node that is not indexed, best
+// first, each once.
 func (m *matcher) bestWild(nr *nodeRules, tail []byte, best *Rule) *Rule {
-	if nr.gram >= 0 {
-		gi := &m.grams[nr.gram]
-		for _, i := range gi.always {
-			best = m.tryWild(i, tail, best)
-		}
-		for j := 0; j+3 <= len(tail); j++ {
-			g := trigram(tail[j:])
-			if w, b := gi.bit(g); gi.filter[w]&b == 0 {
-				continue
-			}
-			k, _ := slices.BinarySearchFunc(gi.entries, g, func(e gramRule, g uint32) int { return cmpUint32(e.gram, g) })
-			for ; k < len(gi.entries) && gi.entries[k].gram == g; k++ {
-				best = m.tryWild(gi.entries[k].wild, tail, best)
-			}
-		}
-		return best
-	}
 	for i := nr.wildLo; i < nr.wildLo+nr.wildN; i++ {
 		w := &m.wilds[i]
 		if !better(w.rule, best) {
@@ -177,12 +256,102 @@ func (m *matcher) bestWild(nr *nodeRules, tail []byte, best *Rule) *Rule {
 	return best
 }
 
-func (m *matcher) tryWild(i int32, tail []byte, best *Rule) *Rule {
-	if w := &m.wilds[i]; better(w.rule, best) && w.match(tail) {
-		return w.rule
+// bestAlways tries the rules of an indexed node that have no trigram,
+// except those needing a byte missing from sig, the path's byteSig.
+func (m *matcher) bestAlways(nr *nodeRules, tail []byte, sig uint64, best *Rule) *Rule {
+	for _, i := range m.grams[0].always[nr.alwaysLo : nr.alwaysLo+nr.alwaysN] {
+		if w := &m.wilds[i]; w.sig&^sig == 0 && better(w.rule, best) && w.match(tail) {
+			best = w.rule
+		}
 	}
 	return best
 }
+
+// bestIndexed scans p from the first indexed node the walk reached and
+// tries the rules filed under each trigram of it, each distinct trigram
+// once. A rule whose node the walk did not reach does not have its prefix
+// at the start of p and is skipped, and so is one needing a byte missing
+// from sig, the byteSig of p[from:].
+func (m *matcher) bestIndexed(p []byte, from int, sig uint64, best *Rule) *Rule {
+	gi := &m.grams[0]
+	if best != nil && best.priority > gi.maxPriority {
+		return best // no indexed rule can beat it
+	}
+	// The set of trigrams looked up so far: a bitset on the stack for a
+	// small index, else generation stamps from a pool. Two variables, not
+	// one struct, so that escape analysis keeps the bitset on the stack.
+	var small [8]uint64
+	var bits []uint64
+	var stamps *stampSet
+	if len(gi.grams) <= 64*len(small) {
+		bits = small[:]
+	} else {
+		stamps = getStamps(len(gi.grams))
+		defer putStamps(stamps)
+	}
+	left := len(gi.grams) // distinct trigrams not yet seen
+	for j := from; j+3 <= len(p) && left > 0; j++ {
+		g := trigram(p[j:])
+		if w, b := gi.bit(g); gi.filter[w]&b == 0 {
+			continue
+		}
+		k := gi.find(g)
+		if k < 0 || seenBefore(bits, stamps, k) {
+			continue
+		}
+		left--
+		for _, i := range gi.wildOf[gi.lo[k]:gi.lo[k+1]] {
+			w := &m.wilds[i]
+			if w.sig&^sig == 0 && better(w.rule, best) && len(w.lit) <= len(p) && string(p[:len(w.lit)]) == w.lit && w.match(p[len(w.lit):]) {
+				best = w.rule
+			}
+		}
+	}
+	return best
+}
+
+// seenBefore reports whether trigram k of the index is in the set, and
+// adds it: to bits when not nil, else to stamps.
+func seenBefore(bits []uint64, stamps *stampSet, k int) bool {
+	if bits != nil {
+		w, b := k>>6, uint64(1)<<(k&63)
+		if bits[w]&b != 0 {
+			return true
+		}
+		bits[w] |= b
+		return false
+	}
+	if stamps.stamp[k] == stamps.gen {
+		return true
+	}
+	stamps.stamp[k] = stamps.gen
+	return false
+}
+
+// stampSet marks trigram k seen in the current use when stamp[k] == gen;
+// each use takes a new gen, so stamps left by earlier uses mean nothing.
+type stampSet struct {
+	gen   uint32
+	stamp []uint32
+}
+
+var stampPool = sync.Pool{New: func() any { return new(stampSet) }}
+
+func getStamps(n int) *stampSet {
+	st := stampPool.Get().(*stampSet)
+	if len(st.stamp) < n {
+		st.stamp = make([]uint32, n)
+		st.gen = 0
+	}
+	st.gen++
+	if st.gen == 0 { // wrapped: old stamps could equal a new gen
+		clear(st.stamp)
+		st.gen = 1
+	}
+	return st
+}
+
+func putStamps(st *stampSet) { stampPool.Put(st) }
 
 func cmpUint32(a, b uint32) int {
 	switch {
@@ -202,43 +371,86 @@ type gramCounts [1 << 12]uint16
 
 func gramSlot(g uint32) uint32 { return (g * 0x9E3779B1) >> 20 }
 
-// indexWilds builds the trigram index of the wildcard rules ws, which
-// start at wilds[lo], using counts as scratch space.
-func indexWilds(ws []wildRule, lo int32, counts *gramCounts) gramIndex {
+// indexWilds builds the trigram index of the wildcard rules of the
+// indexed nodes of m, using counts as scratch space.
+func indexWilds(m *matcher, counts *gramCounts) gramIndex {
 	*counts = gramCounts{}
-	for i := range ws {
-		for _, s := range ws[i].segs {
-			for j := 0; j+3 <= len(s); j++ {
-				if c := &counts[gramSlot(trigram(bytesOf(s[j:])))]; *c < ^uint16(0) {
-					*c++
+	nw := 0
+	for _, nr := range m.infos {
+		if !nr.indexed {
+			continue
+		}
+		nw += int(nr.wildN)
+		for _, w := range m.wilds[nr.wildLo : nr.wildLo+nr.wildN] {
+			for _, s := range w.segs {
+				for j := 0; j+3 <= len(s); j++ {
+					if c := &counts[gramSlot(trigram(bytesOf(s[j:])))]; *c < ^uint16(0) {
+						*c++
+					}
 				}
 			}
 		}
 	}
 	bits, logBits := 64, uint32(6)
-	for bits < 8*len(ws) {
+	for bits < 8*nw {
 		bits, logBits = bits<<1, logBits+1
 	}
-	gi := gramIndex{filter: make([]uint64, bits/64), shift: 32 - logBits, entries: make([]gramRule, 0, len(ws))}
-	for i := range ws {
-		best, found := uint32(0), false
-		for _, s := range ws[i].segs {
-			for j := 0; j+3 <= len(s); j++ {
-				if g := trigram(bytesOf(s[j:])); !found || counts[gramSlot(g)] < counts[gramSlot(best)] {
-					best, found = g, true
-				}
-			}
-		}
-		if !found {
-			gi.always = append(gi.always, lo+int32(i))
+	gi := gramIndex{filter: make([]uint64, bits/64), shift: 32 - logBits}
+	entries := make([]gramRule, 0, nw)
+	for ni := range m.infos {
+		nr := &m.infos[ni]
+		if !nr.indexed {
 			continue
 		}
-		gi.entries = append(gi.entries, gramRule{best, lo + int32(i)})
-		w, b := gi.bit(best)
-		gi.filter[w] |= b
+		nr.alwaysLo = int32(len(gi.always))
+		for i := nr.wildLo; i < nr.wildLo+nr.wildN; i++ {
+			best, found := uint32(0), false
+			for _, s := range m.wilds[i].segs {
+				for j := 0; j+3 <= len(s); j++ {
+					if g := trigram(bytesOf(s[j:])); !found || counts[gramSlot(g)] < counts[gramSlot(best)] {
+						best, found = g, true
+					}
+				}
+			}
+			if !found {
+				gi.always = append(gi.always, i)
+				continue
+			}
+			entries = append(entries, gramRule{best, i})
+			gi.maxPriority = max(gi.maxPriority, m.wilds[i].rule.priority)
+			w, b := gi.bit(best)
+			gi.filter[w] |= b
+		}
+		nr.alwaysN = int32(len(gi.always)) - nr.alwaysLo
 	}
-	slices.SortStableFunc(gi.entries, func(a, b gramRule) int { return cmpUint32(a.gram, b.gram) })
+	slices.SortStableFunc(entries, func(a, b gramRule) int { return cmpUint32(a.gram, b.gram) })
+	gi.wildOf = make([]int32, len(entries))
+	for i, e := range entries {
+		if i == 0 || e.gram != entries[i-1].gram {
+			gi.grams = append(gi.grams, e.gram)
+			gi.lo = append(gi.lo, int32(i))
+		}
+		gi.wildOf[i] = e.wild
+	}
+	gi.lo = append(gi.lo, int32(len(entries)))
+	size, logSize := 2, uint32(1)
+	for size < 2*len(gi.grams) {
+		size, logSize = size<<1, logSize+1
+	}
+	gi.tab, gi.tabShift = make([]gramSlotEntry, size), 32-logSize
+	for k, g := range gi.grams {
+		h := (g * 0x9E3779B1) >> gi.tabShift
+		for gi.tab[h].gram1 != 0 {
+			h = (h + 1) & uint32(size-1)
+		}
+		gi.tab[h] = gramSlotEntry{g + 1, int32(k)}
+	}
 	return gi
+}
+
+type gramRule struct {
+	gram uint32
+	wild int32 // index into matcher.wilds
 }
 
 // groupBuilder collects a group's rules before they are compiled into a
@@ -353,7 +565,6 @@ func (gb *groupBuilder) compile() matcher {
 			k++
 			vals[k] = int32(k)
 			m.infos[k].wildLo = int32(len(m.wilds))
-			m.infos[k].gram = -1
 		}
 		nr := &m.infos[k]
 		switch p.kind {
@@ -367,31 +578,60 @@ func (gb *groupBuilder) compile() matcher {
 			}
 		default:
 			w := p.wild
+			w.lit = p.lit
 			w.segs = segs[p.segLo:p.segHi:p.segHi]
+			for _, sg := range w.segs {
+				w.sig = byteSig(w.sig, bytesOf(sg))
+			}
 			m.wilds = append(m.wilds, w)
 			nr.wildN++
 		}
 	}
+	// Sort each node's wildcard rules best first, except that rules of
+	// equal priority and directive are ordered by their tails, so that
+	// copies of one rule (same tail, priority and directive) sit together
+	// and only the first, the one Google reports, is kept: a file that
+	// repeats a rule thousands of times costs one try, not thousands.
+	kept := m.wilds[:0]
 	for i := range m.infos {
-		ws := m.wilds[m.infos[i].wildLo : m.infos[i].wildLo+m.infos[i].wildN]
+		nr := &m.infos[i]
+		ws := m.wilds[nr.wildLo : nr.wildLo+nr.wildN]
 		slices.SortFunc(ws, func(a, b wildRule) int {
-			if better(a.rule, b.rule) {
+			if c := cmpRank(a.rule, b.rule); c != 0 {
+				return c
+			}
+			if c := slices.Compare(a.segs, b.segs); c != 0 {
+				return c
+			}
+			if a.anchored != b.anchored {
+				if a.anchored {
+					return 1
+				}
 				return -1
 			}
-			if better(b.rule, a.rule) {
-				return 1
-			}
-			return 0
+			return a.rule.Line - b.rule.Line
 		})
+		lo := len(kept)
+		for k, w := range ws {
+			if k > 0 && sameWild(&w, &kept[len(kept)-1]) {
+				continue
+			}
+			kept = append(kept, w)
+		}
+		nr.wildLo, nr.wildN = int32(lo), int32(len(kept)-lo)
 	}
+	m.wilds = kept
+	indexed := false
 	for i := range m.infos {
 		if nr := &m.infos[i]; nr.wildN >= minIndexedWilds {
-			nr.gram = int32(len(m.grams))
-			if gb.counts == nil {
-				gb.counts = new(gramCounts)
-			}
-			m.grams = append(m.grams, indexWilds(m.wilds[nr.wildLo:nr.wildLo+nr.wildN], nr.wildLo, gb.counts))
+			nr.indexed, indexed = true, true
 		}
+	}
+	if indexed {
+		if gb.counts == nil {
+			gb.counts = new(gramCounts)
+		}
+		m.grams = []gramIndex{indexWilds(&m, gb.counts)}
 	}
 	m.trie = buildTrie(keys, vals)
 	return m

@@ -103,17 +103,23 @@ type srcGroup struct {
 	agents     []srcAgent
 	rules      []*Rule
 	crawlDelay time.Duration
+	m          *matcher // compiled when a Group first needs it
 }
 
 type parser struct {
 	groups []*srcGroup
 	// open is true while user-agent lines are being collected, i.e. no
-	// other field has been seen since the last user-agent line.
+	// allow or disallow line has been seen since the last user-agent line.
 	open     bool
 	sitemaps []string
 	diags    []Diagnostic
 	fields   int    // lines read as a known field
 	slab     []Rule // rules are allocated from here, a chunk at a time
+	// Diagnostics past maxDiagnostics: how many, the last one's line and
+	// the most severe.
+	dropped     int
+	droppedLine int
+	droppedSev  Severity
 }
 
 func (p *parser) newRule() *Rule {
@@ -125,7 +131,19 @@ func (p *parser) newRule() *Rule {
 	return r
 }
 
+// maxDiagnostics is how many diagnostics Parse keeps. A file of 500 KB
+// can have a finding on every one of its 170,000 lines; kept, they would
+// take many times the file's size, and nobody reads past the first
+// thousand.
+const maxDiagnostics = 1000
+
 func (p *parser) diag(line int, sev Severity, kind Kind, format string, args ...any) {
+	if len(p.diags) >= maxDiagnostics {
+		p.dropped++
+		p.droppedLine = line
+		p.droppedSev = max(p.droppedSev, sev)
+		return
+	}
 	p.diags = append(p.diags, Diagnostic{Line: line, Severity: sev, Kind: kind, Message: fmt.Sprintf(format, args...)})
 }
 
@@ -170,8 +188,15 @@ func Parse(body []byte, opts ...Option) *File {
 	}
 	line++
 	p.line(line, text[start:])
+	if p.dropped > 0 {
+		p.diags = append(p.diags, Diagnostic{Line: p.droppedLine, Severity: p.droppedSev, Kind: KindTooMany,
+			Message: fmt.Sprintf("%d more findings, up to line %d, are not listed", p.dropped, p.droppedLine)})
+	}
 	if truncatedAt >= 0 {
-		p.diag(line, Error, KindSizeLimit, "the file is %d bytes; everything past the first %d bytes is ignored", full, truncatedAt)
+		// Past the cap too: the size limit is the one finding a reader
+		// must not miss.
+		p.diags = append(p.diags, Diagnostic{Line: line, Severity: Error, Kind: KindSizeLimit,
+			Message: fmt.Sprintf("the file is %d bytes; everything past the first %d bytes is ignored", full, truncatedAt)})
 	}
 	return newFile(p)
 }
@@ -237,16 +262,16 @@ func (p *parser) line(num int, s string) {
 		p.userAgent(num, value)
 		return
 	}
-	// Any other field ends the run of user-agent lines: a user-agent line
-	// after it starts a new group (google/robotstxt counts sitemap and
-	// unknown fields too, not only rules).
-	p.open = false
 	var cur *srcGroup
 	if len(p.groups) > 0 {
 		cur = p.groups[len(p.groups)-1]
 	}
 	switch f {
 	case fieldAllow, fieldDisallow:
+		// Only a rule ends the run of user-agent lines, as in
+		// google/robotstxt: a sitemap, crawl-delay or unknown line
+		// between two user-agent lines leaves them in one group.
+		p.open = false
 		if cur == nil {
 			p.diag(num, Error, KindRuleOutsideGroup, "%s rule comes before any user-agent line; ignored", key)
 			return

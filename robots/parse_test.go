@@ -2,6 +2,7 @@ package robots
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -50,10 +51,7 @@ func TestBlankLinesAndOtherFieldsInGroups(t *testing.T) {
 	}{
 		{"blank lines do not end a group", "user-agent: a\n\nuser-agent: b\n\ndisallow: /x\n", [][]string{{"a", "b"}}},
 		{"comments do not end a group", "user-agent: a\n# note\nuser-agent: b\ndisallow: /x\n", [][]string{{"a", "b"}}},
-		{"sitemap ends the agent run", "user-agent: a\nsitemap: https://e.com/s.xml\nuser-agent: b\ndisallow: /x\n", [][]string{{"a"}, {"b"}}},
-		{"unknown field ends the agent run", "user-agent: a\nfoo: bar\nuser-agent: b\ndisallow: /x\n", [][]string{{"a"}, {"b"}}},
-		{"crawl-delay ends the agent run", "user-agent: a\ncrawl-delay: 4\nuser-agent: b\ndisallow: /x\n", [][]string{{"a"}, {"b"}}},
-		{"unparsable line does not", "user-agent: a\nthis is junk\nuser-agent: b\ndisallow: /x\n", [][]string{{"a", "b"}}},
+		{"unparsable line does not end a group", "user-agent: a\nthis is junk\nuser-agent: b\ndisallow: /x\n", [][]string{{"a", "b"}}},
 		{"agents listed twice", "user-agent: a\nuser-agent: A\ndisallow: /x\n", [][]string{{"a"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -62,10 +60,97 @@ func TestBlankLinesAndOtherFieldsInGroups(t *testing.T) {
 			}
 		})
 	}
-	// "a" shares no rules with "b" once another field came between them.
-	f := Parse([]byte("user-agent: a\ncrawl-delay: 4\nuser-agent: b\ndisallow: /x\n"))
-	if !f.Allowed("a", "/x") || f.Allowed("b", "/x") {
-		t.Errorf("crawl-delay between agents: a should be allowed /x, b not")
+}
+
+// TestOnlyRulesEndAgentRun checks that, as in google/robotstxt, only an
+// allow or disallow line ends a run of user-agent lines: a sitemap,
+// crawl-delay, non-standard or unknown line between two user-agent lines
+// leaves both agents in one group, with that group's rules and crawl-delay.
+func TestOnlyRulesEndAgentRun(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		body   string
+		groups [][]string
+		// disallowed lists, per agent, the paths it may not fetch; every
+		// agent is also checked against every other path listed.
+		disallowed map[string][]string
+		delay      map[string]time.Duration
+	}{
+		{
+			name:       "sitemap between agents",
+			body:       "user-agent: a\nsitemap: https://e.com/s.xml\nuser-agent: b\ndisallow: /x\n",
+			groups:     [][]string{{"a", "b"}},
+			disallowed: map[string][]string{"a": {"/x"}, "b": {"/x"}},
+		},
+		{
+			name:       "unknown field between agents",
+			body:       "user-agent: a\nfoo: bar\nuser-agent: b\ndisallow: /x\n",
+			groups:     [][]string{{"a", "b"}},
+			disallowed: map[string][]string{"a": {"/x"}, "b": {"/x"}},
+		},
+		{
+			name:       "non-standard field between agents",
+			body:       "user-agent: a\nhost: e.com\nuser-agent: b\ndisallow: /x\n",
+			groups:     [][]string{{"a", "b"}},
+			disallowed: map[string][]string{"a": {"/x"}, "b": {"/x"}},
+		},
+		{
+			name:       "crawl-delay between agents belongs to the shared group",
+			body:       "user-agent: a\ncrawl-delay: 4\nuser-agent: b\ndisallow: /x\n",
+			groups:     [][]string{{"a", "b"}},
+			disallowed: map[string][]string{"a": {"/x"}, "b": {"/x"}},
+			delay:      map[string]time.Duration{"a": 4 * time.Second, "b": 4 * time.Second},
+		},
+		{
+			name:       "several fields between agents",
+			body:       "user-agent: a\ncrawl-delay: 2\nsitemap: https://e.com/s.xml\nclean-param: x\nuser-agent: b\nuser-agent: c\ndisallow: /x\nuser-agent: d\ndisallow: /y\n",
+			groups:     [][]string{{"a", "b", "c"}, {"d"}},
+			disallowed: map[string][]string{"a": {"/x"}, "b": {"/x"}, "c": {"/x"}, "d": {"/y"}},
+			delay:      map[string]time.Duration{"a": 2 * time.Second, "c": 2 * time.Second, "d": 0},
+		},
+		{
+			name:       "an empty rule still ends the run",
+			body:       "user-agent: a\ndisallow:\nuser-agent: b\ndisallow: /x\n",
+			groups:     [][]string{{"a"}, {"b"}},
+			disallowed: map[string][]string{"a": nil, "b": {"/x"}},
+		},
+		{
+			name:       "crawl-delay after a rule stays with its group",
+			body:       "user-agent: a\ndisallow: /x\ncrawl-delay: 3\nuser-agent: b\ndisallow: /y\n",
+			groups:     [][]string{{"a"}, {"b"}},
+			disallowed: map[string][]string{"a": {"/x"}, "b": {"/y"}},
+			delay:      map[string]time.Duration{"a": 3 * time.Second, "b": 0},
+		},
+		{
+			name:       "the global agent joins the group too",
+			body:       "user-agent: a\nsitemap: https://e.com/s.xml\nuser-agent: *\ndisallow: /x\n",
+			groups:     [][]string{{"a", "*"}},
+			disallowed: map[string][]string{"a": {"/x"}, "other": {"/x"}},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := Parse([]byte(tc.body))
+			if got := agentsOf(f); !reflect.DeepEqual(got, tc.groups) {
+				t.Errorf("groups = %v, want %v", got, tc.groups)
+			}
+			var all []string
+			for _, ps := range tc.disallowed {
+				all = append(all, ps...)
+			}
+			for agent, ps := range tc.disallowed {
+				for _, p := range all {
+					want := !slices.Contains(ps, p)
+					if got := f.Allowed(agent, p); got != want {
+						t.Errorf("Allowed(%q, %q) = %v, want %v", agent, p, got, want)
+					}
+				}
+			}
+			for agent, want := range tc.delay {
+				if got := f.GroupFor(agent).CrawlDelay; got != want {
+					t.Errorf("GroupFor(%q).CrawlDelay = %v, want %v", agent, got, want)
+				}
+			}
+		})
 	}
 }
 
@@ -115,14 +200,19 @@ crawl-delay: 2.5
 `))
 	g := f.GroupFor("googlebot-news")
 	var pats []string
-	for _, r := range g.Rules {
+	for _, r := range g.Rules() {
 		pats = append(pats, r.Pattern)
 	}
 	if want := []string{"/fish", "/shrimp", "/both"}; !reflect.DeepEqual(pats, want) {
 		t.Errorf("googlebot-news rules = %v, want %v", pats, want)
 	}
-	if want := []string{"googlebot-news", "*"}; !reflect.DeepEqual(g.Agents, want) {
+	// Agents lists who obeys the merge: "*" shares one written group with
+	// googlebot-news but obeys a different merge.
+	if want := []string{"googlebot-news"}; !reflect.DeepEqual(g.Agents, want) {
 		t.Errorf("googlebot-news agents = %v, want %v", g.Agents, want)
+	}
+	if want := []string{"*"}; !reflect.DeepEqual(f.GroupFor("other").Agents, want) {
+		t.Errorf("* agents = %v, want %v", f.GroupFor("other").Agents, want)
 	}
 	if g.CrawlDelay != 2500*time.Millisecond {
 		t.Errorf("crawl-delay = %v, want 2.5s", g.CrawlDelay)

@@ -1,0 +1,455 @@
+package robots
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// Helpers in this file are prefixed "hs" so that they cannot collide with
+// helpers of other test files of the package.
+
+// hsRepeatRules returns a "*" group of n copies of one rule line.
+func hsRepeatRules(n int, rule string) string {
+	var b strings.Builder
+	b.WriteString("User-agent: *\n")
+	for i := 0; i < n; i++ {
+		b.WriteString(rule)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// hsParamRules is a realistic file of n query-parameter rules.
+func hsParamRules(n int) string {
+	var b strings.Builder
+	b.WriteString("User-agent: *\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "Disallow: /*?param%d=\n", i)
+	}
+	return b.String()
+}
+
+// hsParamPath is a 16 KB path whose query names every parameter of
+// hsParamRules, none of them followed by "=", so that each rule's rarest
+// trigram occurs at hundreds of places and no rule matches.
+func hsParamPath(size int) string {
+	var b strings.Builder
+	b.WriteString("/search")
+	for i := 0; b.Len() < size; i++ {
+		fmt.Fprintf(&b, "?param%d&", i%40)
+	}
+	return b.String()[:size]
+}
+
+// hsDeepNodes puts 32 wildcard rules on each of depth nodes along one
+// path: "/a*aaa*xy", "/aa*aaa*xy", ..., each node big enough to be indexed.
+func hsDeepNodes(depth int) string {
+	var b strings.Builder
+	b.WriteString("User-agent: *\n")
+	for d := 1; d <= depth; d++ {
+		for k := 0; k < minIndexedWilds; k++ {
+			fmt.Fprintf(&b, "Disallow: /%s*aaa*xy\n", strings.Repeat("a", d))
+		}
+	}
+	return b.String()
+}
+
+// hsTwoByteTails returns n distinct rules "/*aaa*bc", "/*aaa*bd", ...:
+// their only trigram is "aaa", so the index cannot tell them apart.
+func hsTwoByteTails(n int) string {
+	var b strings.Builder
+	b.WriteString("User-agent: *\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "Disallow: /*aaa*%c%c\n", 'b'+i/20, 'b'+i%20)
+	}
+	return b.String()
+}
+
+var hsLongA = "/" + strings.Repeat("a", 16*1024-1)
+
+// hsWildcardCases are hostile wildcard inputs: a 16 KB path against rules
+// whose text occurs all along it but which never match.
+var hsWildcardCases = []struct {
+	name string
+	body func() string
+	path string
+}{
+	{"aaa-xy/40", func() string { return hsRepeatRules(40, "Disallow: /*aaa*xy") }, hsLongA},
+	{"aaa-xy/200", func() string { return hsRepeatRules(200, "Disallow: /*aaa*xy") }, hsLongA},
+	{"aaa-2byte/200", func() string { return hsTwoByteTails(200) }, hsLongA},
+	{"param/40", func() string { return hsParamRules(40) }, hsParamPath(16 * 1024)},
+	{"deep-nodes/50x32", func() string { return hsDeepNodes(50) }, hsLongA},
+	{"500KB-no-trigram", func() string {
+		return hsFill(func(i int) string { return fmt.Sprintf("allow:/*%c*%c%c\n", 'a'+i%26, 'A'+i/26%26, 'a'+i/676%26) })
+	}, hsLongA},
+	{"500KB-out-of-order", func() string {
+		// Every "/*X*Y*Z" with X after Y in the alphabet: 8,450 distinct
+		// rules, none matching, repeated to fill the file.
+		var rules []string
+		for x := 'a'; x <= 'z'; x++ {
+			for y := 'a'; y < x; y++ {
+				for z := 'a'; z <= 'z'; z++ {
+					rules = append(rules, fmt.Sprintf("disallow:/*%c*%c*%c\n", x, y, z))
+				}
+			}
+		}
+		return hsFill(func(i int) string { return rules[i%len(rules)] })
+	}, hsAlphabetPath},
+}
+
+// hsFill returns a "*" group of as many lines line(0), line(1), ... as
+// fit in Parse's size limit.
+func hsFill(line func(i int) string) string {
+	var b strings.Builder
+	b.WriteString("user-agent:*\n")
+	for i := 0; ; i++ {
+		l := line(i)
+		if b.Len()+len(l) > DefaultMaxSize {
+			return b.String()
+		}
+		b.WriteString(l)
+	}
+}
+
+// hsAlphabetPath is 16 KB of "a"s, then "b"s, up to "z"s: every byte the
+// out-of-order rules name is there, but mostly in the wrong order, so no
+// filter helps and each distinct rule costs a pass over the path.
+var hsAlphabetPath = func() string {
+	var b strings.Builder
+	b.WriteByte('/')
+	for c := byte('a'); c <= 'z'; c++ {
+		for i := 0; i < 630; i++ {
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}()
+
+func BenchmarkDecideHostileWildcard(b *testing.B) {
+	for _, tc := range hsWildcardCases {
+		b.Run(tc.name, func(b *testing.B) {
+			g := Parse([]byte(tc.body())).GroupFor("x")
+			b.ReportAllocs()
+			for b.Loop() {
+				bnSinkVerdict = g.Decide(tc.path)
+			}
+		})
+	}
+}
+
+// hsMergeFile returns the hostile merge file: groups written groups of
+// rules rules each, and agents agents, each named in a different half of
+// the groups, so that every agent obeys its own merge of half the file.
+// Agents are named with letters only, since a product token has no digits.
+func hsMergeFile(groups, rules, agents int) []byte {
+	rng := rand.New(rand.NewPCG(3, 5))
+	name := func(i int) string {
+		var s [4]byte
+		for k := range s {
+			s[k] = byte('a' + i%26)
+			i /= 26
+		}
+		return string(s[:])
+	}
+	members := make([][]int, groups) // agents named by each group
+	seen := map[uint64]bool{}
+	for a := 0; a < agents; {
+		perm := rng.Perm(groups)[:groups/2]
+		var set uint64
+		for _, g := range perm {
+			set |= 1 << g
+		}
+		if seen[set] {
+			continue
+		}
+		seen[set] = true
+		for _, g := range perm {
+			members[g] = append(members[g], a)
+		}
+		a++
+	}
+	var b strings.Builder
+	for g := 0; g < groups; g++ {
+		for _, a := range members[g] {
+			fmt.Fprintf(&b, "User-agent:%s\n", name(a))
+		}
+		for r := 0; r < rules; r++ {
+			if r%5 == 0 {
+				fmt.Fprintf(&b, "Allow:/*.%c%c$\n", 'a'+g, 'a'+r%26)
+			} else {
+				fmt.Fprintf(&b, "Disallow:/%c%s\n", 'a'+g, name(r)[:2])
+			}
+		}
+	}
+	return []byte(b.String())
+}
+
+func BenchmarkParseHostileMerge(b *testing.B) {
+	body := hsMergeFile(20, 900, 1400)
+	if len(body) > DefaultMaxSize {
+		b.Fatalf("hostile file is %d bytes, more than Parse reads", len(body))
+	}
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		bnSinkFile = Parse(body)
+	}
+}
+
+// TestIndexedNodesMatchReference checks the matcher-wide trigram index
+// where several nodes are indexed: nodes along the path and beside it,
+// at different depths, each with enough wildcard rules to be indexed, and
+// rules without a trigram among them.
+func TestIndexedNodesMatchReference(t *testing.T) {
+	prefixes := []string{"/", "/p", "/pa", "/pab", "/q", "/p/x"}
+	pieces := []string{"/", "a", "ab", "abc", "bcd", "x", ".php", "?id=", "é", "%61", "$"}
+	rng := rand.New(rand.NewPCG(13, 17))
+	word := func(n int) string {
+		var b strings.Builder
+		for i := rng.IntN(n + 1); i > 0; i-- {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		return b.String()
+	}
+	for file := 0; file < 30; file++ {
+		var body strings.Builder
+		body.WriteString("user-agent: *\n")
+		for _, pre := range prefixes {
+			n := minIndexedWilds + rng.IntN(2*minIndexedWilds)
+			if rng.IntN(4) == 0 {
+				n = rng.IntN(minIndexedWilds) // this node is not indexed
+			}
+			for r := 0; r < n; r++ {
+				d := "disallow"
+				if rng.IntN(3) == 0 {
+					d = "allow"
+				}
+				fmt.Fprintf(&body, "%s: %s*%s*%s\n", d, pre, word(2), word(2))
+			}
+			fmt.Fprintf(&body, "allow: %s%s\n", pre, word(2))
+		}
+		f := Parse([]byte(body.String()))
+		for k := 0; k < 200; k++ {
+			fzCheckDecide(t, f, body.String(), prefixes[rng.IntN(len(prefixes))]+word(8))
+		}
+	}
+}
+
+// TestIndexedDecideDoesNotAllocate covers both kinds of scratch of the
+// trigram index: the stack bitset of a small index and the pooled stamps
+// of a large one.
+func TestIndexedDecideDoesNotAllocate(t *testing.T) {
+	var large strings.Builder
+	large.WriteString("User-agent: *\n")
+	for i := 0; i < 2000; i++ {
+		fmt.Fprintf(&large, "Disallow: /*x%dy*z\n", i)
+	}
+	for _, tc := range []struct {
+		name, body, path string
+	}{
+		{"small index", hsParamRules(40), hsParamPath(4096)},
+		{"large index", large.String(), "/a/x1y/x20y/x300y/x1999y?q=x42y"},
+	} {
+		g := Parse([]byte(tc.body)).GroupFor("x")
+		if g.m.grams == nil {
+			t.Fatalf("%s: not indexed", tc.name)
+		}
+		if n := testing.AllocsPerRun(100, func() { g.Decide(tc.path) }); n != 0 {
+			t.Errorf("%s: Decide allocates %v times", tc.name, n)
+		}
+	}
+}
+
+// hsShapes are 500 KB files of shapes that stress what a parsed File
+// keeps: merges, rules, agents, diagnostics.
+var hsShapes = []struct {
+	name string
+	body func() []byte
+}{
+	{"hostile merge", func() []byte { return hsMergeFile(20, 900, 1400) }},
+	{"generated 500KiB", func() []byte { return bnGenerated(DefaultMaxSize) }},
+	{"tiny rules", func() []byte {
+		return []byte(hsRepeatRules(DefaultMaxSize/9-2, "allow:/a"))
+	}},
+	{"tiny wildcard rules", func() []byte {
+		var b strings.Builder
+		b.WriteString("user-agent:*\n")
+		for i := 0; b.Len() < DefaultMaxSize-20; i++ {
+			fmt.Fprintf(&b, "allow:/*%c%c\n", 'a'+i%26, 'a'+i/26%26)
+		}
+		return []byte(b.String())
+	}},
+	{"tiny agents", func() []byte {
+		var b strings.Builder
+		for i := 0; b.Len() < DefaultMaxSize-20; i++ {
+			fmt.Fprintf(&b, "user-agent:%c%c%c\n", 'a'+i%26, 'a'+i/26%26, 'a'+i/676%26)
+			if i%2 == 0 {
+				b.WriteString("allow:/\n")
+			}
+		}
+		return []byte(b.String())
+	}},
+	{"one diagnostic per line", func() []byte {
+		return []byte(strings.Repeat("x:\n", DefaultMaxSize/3))
+	}},
+}
+
+// hsHeapAfterParse returns how much more heap is in use while the File
+// parsed from body is alive than before Parse.
+func hsHeapAfterParse(body []byte) (f *File, grew uint64) {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f = Parse(body)
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(body) // else it may be freed in between, and not counted in before
+	if after.HeapAlloc < before.HeapAlloc {
+		return f, 0
+	}
+	return f, after.HeapAlloc - before.HeapAlloc
+}
+
+// TestParseMemoryBound checks that a parsed File holds no more than a
+// small multiple of its file's size, whatever the file's shape.
+func TestParseMemoryBound(t *testing.T) {
+	const maxRatio = 20
+	for _, tc := range hsShapes {
+		t.Run(tc.name, func(t *testing.T) {
+			body := tc.body()
+			if len(body) > DefaultMaxSize {
+				t.Fatalf("file is %d bytes, more than Parse reads", len(body))
+			}
+			f, grew := hsHeapAfterParse(body)
+			ratio := float64(grew) / float64(len(body))
+			t.Logf("%d bytes, %d groups: File holds %d bytes, %.1f× the file", len(body), len(f.Groups()), grew, ratio)
+			if ratio > maxRatio {
+				t.Errorf("a File of a %d-byte file holds %d bytes, %.1f× its size; want at most %d×", len(body), grew, ratio, maxRatio)
+			}
+			runtime.KeepAlive(f)
+		})
+	}
+}
+
+// TestMergedGroupsShareRules checks what merged groups share: agents
+// named by the same groups get one Group, a Group of one written group
+// uses that group's matcher, and past the compile budget a merge asks the
+// matchers of its parts, with the verdicts of the reference matcher.
+func TestMergedGroupsShareRules(t *testing.T) {
+	body := string(hsMergeFile(6, 12, 20))
+	f := Parse([]byte(body))
+	parts, own := 0, 0
+	for _, g := range f.Groups() {
+		if g.m == nil {
+			parts++
+			if len(g.parts) != 3 {
+				t.Errorf("group %v asks %d matchers, want 3", g.Agents, len(g.parts))
+			}
+		} else {
+			own++
+		}
+		if len(g.Rules()) != 3*12 {
+			t.Errorf("group %v has %d rules, want %d", g.Agents, len(g.Rules()), 3*12)
+		}
+	}
+	if parts == 0 || own == 0 {
+		t.Fatalf("%d groups with a matcher of their own, %d asking their parts; the test wants both", own, parts)
+	}
+	rng := rand.New(rand.NewPCG(1, 1))
+	for k := 0; k < 300; k++ {
+		path := fmt.Sprintf("/%c%c%c", 'a'+rng.IntN(7), 'a'+rng.IntN(26), 'a'+rng.IntN(26))
+		if k%3 == 0 {
+			path += fmt.Sprintf("/x.%c%c", 'a'+rng.IntN(7), 'a'+rng.IntN(26))
+		}
+		fzCheckDecide(t, f, body, path)
+	}
+
+	f = Parse([]byte("user-agent: a\nuser-agent: b\ndisallow: /x\nuser-agent: c\ndisallow: /y\nuser-agent: a\nuser-agent: b\nallow: /x/z\n"))
+	a, b, c := f.GroupFor("a"), f.GroupFor("b"), f.GroupFor("c")
+	if a != b || a == c || len(f.Groups()) != 2 {
+		t.Errorf("a and b are named by the same groups and should share one Group, c not: %v", agentsOf(f))
+	}
+	if !reflect.DeepEqual(a.Agents, []string{"a", "b"}) || !reflect.DeepEqual(c.Agents, []string{"c"}) {
+		t.Errorf("agents = %v, want [[a b] [c]]", agentsOf(f))
+	}
+	if &c.Rules()[0] != &c.src[0].rules[0] {
+		t.Error("a group of one written group should share its rules, not copy them")
+	}
+}
+
+func TestDiagnosticsCapped(t *testing.T) {
+	body := strings.Repeat("x:\n", 3*maxDiagnostics) + "user-agent: *\ndisallow: nowhere\n"
+	f := Parse([]byte(body))
+	d := f.Diagnostics()
+	if len(d) != maxDiagnostics+1 {
+		t.Fatalf("%d diagnostics, want %d and a summary", len(d), maxDiagnostics)
+	}
+	last := d[len(d)-1]
+	if last.Kind != KindTooMany || last.Severity != Error || last.Line != 3*maxDiagnostics+2 {
+		t.Errorf("summary = %+v; want kind %s, severity error, line %d", last, KindTooMany, 3*maxDiagnostics+2)
+	}
+	if !f.HasErrors() {
+		t.Error("an error past the cap still counts")
+	}
+	f = Parse([]byte(body + strings.Repeat("#", DefaultMaxSize)))
+	if d := f.Diagnostics(); d[len(d)-1].Kind != KindSizeLimit {
+		t.Errorf("the size limit should be reported past the cap too; last diagnostic is %v", d[len(d)-1])
+	}
+}
+
+// TestRepeatedWildcardRulesKeptOnce checks that copies of one wildcard
+// rule are tried once, and that the copy that decides is the one Google
+// reports: the allow of equal priority, then the earliest line.
+func TestRepeatedWildcardRulesKeptOnce(t *testing.T) {
+	g := Parse([]byte(hsRepeatRules(200, "Disallow: /*aaa*xy"))).GroupFor("x")
+	if len(g.m.wilds) != 1 || len(g.Rules()) != 200 {
+		t.Errorf("%d wildcard rules kept of %d written, want 1", len(g.m.wilds), len(g.Rules()))
+	}
+	if v := g.Decide("/aaaxy"); v.Allowed || v.Rule.Line != 2 {
+		t.Errorf("Decide = %+v, want the first copy (line 2)", v)
+	}
+	g = Parse([]byte("user-agent: *\ndisallow: /*a*b\nallow: /*a*b$\ndisallow: /*a*b\nallow: /*a*b\nallow: /*a*b\ndisallow: /*%61*b\n")).GroupFor("x")
+	for _, tc := range []struct {
+		path    string
+		line    int
+		allowed bool
+	}{{"/ab", 7, false}, {"/abc", 7, false}, {"/a", 0, true}} {
+		if v := g.Decide(tc.path); v.Allowed != tc.allowed || ruleLineOf(v) != tc.line {
+			t.Errorf("Decide(%q) = %v line %d, want %v line %d", tc.path, v.Allowed, ruleLineOf(v), tc.allowed, tc.line)
+		}
+	}
+	// Without the longer spelling, the allows of equal priority win, and
+	// the earliest of them is reported.
+	g = Parse([]byte("user-agent: *\ndisallow: /*a*b\nallow: /*a*b$\ndisallow: /*a*b\nallow: /*a*b\nallow: /*a*b\n")).GroupFor("x")
+	if v := g.Decide("/abc"); !v.Allowed || ruleLineOf(v) != 5 {
+		t.Errorf("Decide(/abc) = %v line %d, want allowed by line 5", v.Allowed, ruleLineOf(v))
+	}
+	if v := g.Decide("/ab"); !v.Allowed || ruleLineOf(v) != 3 {
+		t.Errorf("Decide(/ab) = %v line %d, want allowed by line 3 (one longer, with its $)", v.Allowed, ruleLineOf(v))
+	}
+}
+
+func ruleLineOf(v Verdict) int {
+	if v.Rule == nil {
+		return 0
+	}
+	return v.Rule.Line
+}
+
+// BenchmarkDecideHostileMerge decides for agents of the hostile merge
+// file, most of whose groups ask the matchers of their ten parts.
+func BenchmarkDecideHostileMerge(b *testing.B) {
+	f := Parse(hsMergeFile(20, 900, 1400))
+	groups := f.Groups()
+	paths := []string{"/", "/aab", "/cba/x", "/tzz", "/x/y.ab", "/index.html?q=1"}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		bnSinkVerdict = groups[i%len(groups)].Decide(paths[i%len(paths)])
+		i++
+	}
+}
