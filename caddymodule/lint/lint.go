@@ -69,7 +69,7 @@ func noInherit(f *robots.File) []robots.Diagnostic {
 		if g == star {
 			continue
 		}
-		for _, r := range star.Rules {
+		for _, r := range star.Rules() {
 			if r.Directive != robots.Disallow || !strings.HasPrefix(r.Pattern, "/") || hasRule(g, r) {
 				continue
 			}
@@ -105,7 +105,7 @@ func what(pattern string, wild bool) string {
 }
 
 func hasRule(g *robots.Group, r *robots.Rule) bool {
-	for _, x := range g.Rules {
+	for _, x := range g.Rules() {
 		if x.Directive == r.Directive && x.Pattern == r.Pattern {
 			return true
 		}
@@ -178,7 +178,7 @@ func queryAnchors(f *robots.File) []robots.Diagnostic {
 	var out []robots.Diagnostic
 	seen := map[int]bool{}
 	for _, g := range f.Groups() {
-		for _, r := range g.Rules {
+		for _, r := range g.Rules() {
 			if seen[r.Line] || !strings.HasSuffix(r.Pattern, "$") || strings.Contains(r.Pattern, "?") {
 				continue
 			}
