@@ -27,6 +27,7 @@ func TestAccessLog(t *testing.T) {
 			inst.start(fmt.Sprintf(`http://127.0.0.1:{{port}} {
 	root * {{dir}}/site
 	robots_txt {
+		`+verifiedHere+`
 		mode %s
 	}
 	file_server

@@ -85,6 +85,7 @@ func TestBotMatrix(t *testing.T) {
 			inst.start(fmt.Sprintf(`http://127.0.0.1:{{port}} {
 	root * {{dir}}/site
 	robots_txt {
+		`+verifiedHere+`
 		mode %s
 	}
 	file_server

@@ -232,7 +232,9 @@ func makeAccessLog(t *testing.T) string {
 	t.Helper()
 	inst := startCaddy(t, `http://127.0.0.1:{{port}} {
 	root * {{dir}}/site
-	robots_txt
+	robots_txt {
+		`+verifiedHere+`
+	}
 	file_server
 	log {
 		output file {{dir}}/access.log
@@ -691,6 +693,7 @@ func TestCLICheckConfig(t *testing.T) {
 http://a.test:%[1]d {
 	root * %[2]s
 	robots_txt {
+		`+verifiedHere+`
 		bots MyCrawler
 		humans UptimeRobot
 	}
@@ -698,6 +701,7 @@ http://a.test:%[1]d {
 }
 http://b.test:%[1]d {
 	robots_txt {
+		`+verifiedHere+`
 		inline <<TXT
 			User-agent: *
 			Disallow: /b-only/

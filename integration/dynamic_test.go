@@ -26,6 +26,7 @@ func TestDynamicRoot(t *testing.T) {
 	inst.start(`http://a.test:{{port}}, http://b.test:{{port}} {
 	root * {{dir}}/hosts/{host}
 	robots_txt {
+		` + verifiedHere + `
 		reload 200ms
 		grace off # these tests are about reloading; grace has its own
 	}
@@ -33,7 +34,9 @@ func TestDynamicRoot(t *testing.T) {
 }
 
 http://127.0.0.1:{{port}} {
-	robots_txt
+	robots_txt {
+		` + verifiedHere + `
+	}
 	root * {{dir}}/site
 	file_server
 }

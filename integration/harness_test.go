@@ -600,3 +600,23 @@ func chownTree(t testing.TB, dir string, uid, gid int) {
 		t.Fatal(err)
 	}
 }
+
+// verifiedHere is a robots_txt subdirective that vouches for the crawlers
+// these tests impersonate when they come from this machine, as an operator
+// vouches for its own monitor. The tests that use it are about judging,
+// and their requests claim to be Googlebot, GPTBot and AhrefsBot from
+// this machine; without it every such claim is an impostor's
+// (identity_test.go tests that).
+const verifiedHere = `crawler Googlebot {
+			ranges ` + testNets + `
+		}
+		crawler GPTBot {
+			ranges ` + testNets + `
+		}
+		crawler AhrefsBot {
+			ranges ` + testNets + `
+		}`
+
+// testNets are the addresses tests send requests from: loopback, and the
+// documentation and private ranges they put in X-Forwarded-For.
+const testNets = "127.0.0.0/8 ::1 10.0.0.0/8 192.0.2.0/24 198.51.100.0/24 203.0.113.0/24"

@@ -29,6 +29,7 @@ const monSite = `http://127.0.0.1:{{port}} {
 	@monitor header X-Mode monitor
 	handle @monitor {
 		robots_txt {
+			` + verifiedHere + `
 			mode monitor
 			inline <<TXT
 				User-agent: GPTBot
@@ -41,6 +42,7 @@ const monSite = `http://127.0.0.1:{{port}} {
 	}
 	handle {
 		robots_txt {
+			` + verifiedHere + `
 			file {{dir}}/site/robots.txt
 			reload 200ms
 			grace off
@@ -185,7 +187,11 @@ func monFamily(all map[string]float64, name string) map[string]float64 {
 }
 
 func monReqKey(bot, verdict, action string) string {
-	return monKey("caddy_robots_txt_requests_total", map[string]string{"bot": bot, "verdict": verdict, "action": action})
+	identity := "unverified"
+	if bot == "GPTBot" || bot == "Googlebot" || bot == "AhrefsBot" {
+		identity = "verified" // by verifiedHere
+	}
+	return monKey("caddy_robots_txt_requests_total", map[string]string{"bot": bot, "identity": identity, "verdict": verdict, "action": action})
 }
 
 func monFetchKey(bot string) string {
@@ -516,7 +522,9 @@ func TestAdminStats(t *testing.T) {
 // X-Forwarded-For sets Caddy's client_ip), with a JSON access log.
 const monTrackingSite = `http://127.0.0.1:{{port}} {
 	root * {{dir}}/site
-	robots_txt
+	robots_txt {
+		` + verifiedHere + `
+	}
 	file_server
 	log {
 		output file {{dir}}/access.log
@@ -659,6 +667,7 @@ func TestFetchTracking(t *testing.T) {
 const monGraceSite = `http://127.0.0.1:{{port}} {
 	root * {{dir}}/site
 	robots_txt {
+		` + verifiedHere + `
 		reload 200ms
 		%s
 	}
@@ -788,12 +797,16 @@ func TestGrace(t *testing.T) {
 			if !tc.grace {
 				return
 			}
-			// A bot whose fetch is unknown gets the benefit of any
-			// version in force within the grace period.
-			if got := inst.get(t, "/new/x.html", testfixtures.UAAhrefs); got.status != http.StatusOK {
-				t.Errorf("bot without a known fetch /new/x.html = %d, want 200 (grace)", got.status)
+			// A bot never seen fetching robots.txt has earned no grace:
+			// the change applies to it at once.
+			if got := inst.get(t, "/new/x.html", testfixtures.UAAhrefs); got.status != http.StatusForbidden {
+				t.Errorf("bot without a known fetch /new/x.html = %d, want 403 (no grace without a fetch)", got.status)
 			}
-			monCheckVerdict(t, "bot without a known fetch /new/x.html", monAccessFor(t, inst, "/new/x.html", testfixtures.UAAhrefs), "grace", "passed")
+			eNone := monAccessFor(t, inst, "/new/x.html", testfixtures.UAAhrefs)
+			monCheckVerdict(t, "bot without a known fetch /new/x.html", eNone, "disallowed", "blocked")
+			if rt, _ := eNone.obj("robots_txt"); rt["fetched"] != false {
+				t.Errorf("bot without a known fetch: fetched = %v, want false", rt["fetched"])
+			}
 
 			// Grace is counted apart from violations.
 			st, _ := monGetStats(t, inst)
@@ -830,15 +843,24 @@ func TestGraceConfigReload(t *testing.T) {
 		t.Fatalf("/robots.txt after the config reload: %q, want v2", got.body)
 	}
 	logPath := filepath.Join(inst.dir, "access.log")
-	for _, ua := range []string{testfixtures.UAGooglebot, testfixtures.UAAhrefs} {
+	// The fetch records survive the config reload: Googlebot, which read
+	// v1, keeps its grace; AhrefsBot, which read nothing, has none.
+	for _, c := range []struct {
+		ua              string
+		status          int
+		verdict, action string
+	}{
+		{testfixtures.UAGooglebot, http.StatusOK, "grace", "passed"},
+		{testfixtures.UAAhrefs, http.StatusForbidden, "disallowed", "blocked"},
+	} {
 		n := len(readAccessLog(t, logPath))
-		got := inst.get(t, "/new/x.html", ua)
+		got := inst.get(t, "/new/x.html", c.ua)
 		e := waitAccessLog(t, logPath, n+1, 10*time.Second)[n]
-		if got.status != http.StatusOK {
+		if got.status != c.status {
 			rt, _ := e.obj("robots_txt")
-			t.Errorf("UA %q /new/x.html after a config reload = %d (robots_txt %v), want 200 with verdict grace: v1 allowed it within the grace period", ua, got.status, rt)
+			t.Errorf("UA %q /new/x.html after a config reload = %d (robots_txt %v), want %d", c.ua, got.status, rt, c.status)
 			continue
 		}
-		monCheckVerdict(t, "after a config reload: "+ua, e, "grace", "passed")
+		monCheckVerdict(t, "after a config reload: "+c.ua, e, c.verdict, c.action)
 	}
 }

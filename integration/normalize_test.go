@@ -17,7 +17,9 @@ func TestNormalizationBypasses(t *testing.T) {
 	t.Parallel()
 	inst := startCaddy(t, `http://127.0.0.1:{{port}} {
 	root * {{dir}}/site
-	robots_txt
+	robots_txt {
+		`+verifiedHere+`
+	}
 	file_server
 }
 `, withTestSite)
@@ -95,7 +97,9 @@ func TestNormalizationNonASCII(t *testing.T) {
 	writeFile(t, inst.dir+"/site/robots.txt", "User-agent: *\nDisallow: /caf%C3%A9/\nDisallow: /naïve/\n")
 	inst.start(`http://127.0.0.1:{{port}} {
 	root * {{dir}}/site
-	robots_txt
+	robots_txt {
+		` + verifiedHere + `
+	}
 	file_server
 }
 `)

@@ -89,6 +89,7 @@ func TestMatcherAndBodyPlaceholders(t *testing.T) {
 	inst := startCaddy(t, `http://127.0.0.1:{{port}} {
 	root * {{dir}}/site
 	robots_txt /private/* {
+		`+verifiedHere+`
 		body "no, {http.robots_txt.bot}: {http.robots_txt.rule} (line {http.robots_txt.line})"
 	}
 	file_server

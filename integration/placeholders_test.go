@@ -19,6 +19,7 @@ func TestPlaceholders(t *testing.T) {
 	inst.start(`http://127.0.0.1:{{port}} {
 	root * {{dir}}/site
 	robots_txt {
+		` + verifiedHere + `
 		mode monitor
 	}
 	header >X-Robots-Verdict "{http.robots_txt.verdict} {http.robots_txt.rule}"
@@ -79,7 +80,9 @@ func TestHandleErrors(t *testing.T) {
 		t.Parallel()
 		inst := startCaddy(t, `http://127.0.0.1:{{port}} {
 	root * {{dir}}/site
-	robots_txt
+	robots_txt {
+		`+verifiedHere+`
+	}
 	file_server
 	handle_errors {
 		respond "Custom refusal {err.status_code}: {http.robots_txt.rule} (line {http.robots_txt.line})"
@@ -102,6 +105,7 @@ func TestHandleErrors(t *testing.T) {
 		inst := startCaddy(t, `http://127.0.0.1:{{port}} {
 	root * {{dir}}/site
 	robots_txt {
+		`+verifiedHere+`
 		status 451
 		body "No bots here"
 	}
@@ -127,6 +131,7 @@ func TestHandleErrors(t *testing.T) {
 		inst := startCaddy(t, `http://127.0.0.1:{{port}} {
 	root * {{dir}}/site
 	robots_txt {
+		`+verifiedHere+`
 		status 451
 	}
 	file_server

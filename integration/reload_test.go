@@ -29,6 +29,7 @@ func TestHotReload(t *testing.T) {
 	inst.start(`http://127.0.0.1:{{port}} {
 	root * {{dir}}/site
 	robots_txt {
+		` + verifiedHere + `
 		reload 200ms
 		grace off # these tests are about reloading; grace has its own
 	}

@@ -12,7 +12,9 @@ func TestRobotsTxtServed(t *testing.T) {
 	t.Parallel()
 	inst := startCaddy(t, `http://127.0.0.1:{{port}} {
 	root * {{dir}}/site
-	robots_txt
+	robots_txt {
+		`+verifiedHere+`
+	}
 	file_server
 }
 `, withTestSite)
@@ -104,6 +106,7 @@ func TestRobotsTxtServeOff(t *testing.T) {
 	inst := startCaddy(t, `http://127.0.0.1:{{port}} {
 	root * {{dir}}/site
 	robots_txt {
+		`+verifiedHere+`
 		serve off
 	}
 	respond "backend {http.request.uri.path}"
@@ -131,7 +134,9 @@ func TestRobotsTxtMissing(t *testing.T) {
 	writeTestSite(t, inst.dir, false) // no robots.txt
 	inst.start(`http://127.0.0.1:{{port}} {
 	root * {{dir}}/site
-	robots_txt
+	robots_txt {
+		` + verifiedHere + `
+	}
 	respond "backend {http.request.uri.path}"
 }
 `)

@@ -131,6 +131,7 @@ func upTruncated(w http.ResponseWriter, r *http.Request) {
 // see the subtest "url with root before it".
 const upSite = `http://127.0.0.1:{{port}} {
 	robots_txt {
+		` + verifiedHere + `
 		url %s
 	}
 	root * {{dir}}/site
@@ -142,6 +143,7 @@ const upSite = `http://127.0.0.1:{{port}} {
 const upSiteRootFirst = `http://127.0.0.1:{{port}} {
 	root * {{dir}}/site
 	robots_txt {
+		` + verifiedHere + `
 		url %s
 	}
 	file_server

@@ -70,6 +70,7 @@ func TestWgetCrawl(t *testing.T) {
 	inst.start(`http://127.0.0.1:{{port}} {
 	root * {{dir}}/site
 	robots_txt {
+		` + verifiedHere + `
 		mode monitor
 	}
 	file_server

@@ -161,7 +161,8 @@ JSON schema ("caddy-robots-txt/report/v1"; times are RFC 3339 UTC strings,
                 "before_since": int},
     "bots_truncated": bool,  more than 1000 bots: the rest are "` + report.OtherBots + `"
     "bots": [{
-      "bot": string, "groups": [string],
+      "bot": string, "category": string, "groups": [string],
+      "verified": int, "unverified": int, "impostor": int,
       "requests": int, "violations": int, "blocked": int, "logged": int,
       "grace": int,
       "robots_txt_fetches": int,        requests for /robots.txt

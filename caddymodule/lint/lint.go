@@ -42,10 +42,11 @@ func Check(body []byte) Result {
 	res.Sitemaps = f.Sitemaps()
 	res.Agents = f.Agents()
 	if !f.LooksLikeRobotsTxt() {
-		res.Diagnostics = append(res.Diagnostics, robots.Diagnostic{
+		// First, before the parser's findings on line 1: it explains them.
+		res.Diagnostics = append([]robots.Diagnostic{{
 			Line: 1, Severity: robots.Error, Kind: KindNotRobotsTxt,
 			Message: "no line is a robots.txt field (user-agent, allow, disallow, sitemap…): this does not look like a robots.txt",
-		})
+		}}, res.Diagnostics...)
 	}
 	res.Diagnostics = append(res.Diagnostics, humanSoftware(f, body)...)
 	res.Diagnostics = append(res.Diagnostics, noInherit(f)...)

@@ -9,6 +9,7 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/verify"
 	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
@@ -149,5 +150,56 @@ func TestReportUnknownVocabularyIsMalformed(t *testing.T) {
 				t.Errorf("bots %d, want 0", len(r.Bots))
 			}
 		})
+	}
+}
+
+// TestReportShowsImpostorsApart: impostors are rows of their own, never
+// counted as the crawler they claim to be, and each row carries the
+// crawler's category and how its claims fared.
+func TestReportShowsImpostorsApart(t *testing.T) {
+	when := time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)
+	lines := []string{
+		caddyLine(t, when, &judge.Judgment{Bot: "Googlebot", Group: "Googlebot", Verdict: judge.Allowed, Action: judge.Passed,
+			Mode: "enforce", Judged: true, Identity: verify.Verified, VerifiedBy: verify.RDNS, Category: "search"}),
+		caddyLine(t, when, &judge.Judgment{Bot: "impostor:Googlebot", Group: "*", Verdict: judge.Disallowed, Action: judge.Blocked,
+			Mode: "enforce", Judged: true, Identity: verify.Impostor, Category: "search",
+			Rule: &robots.Rule{Directive: robots.Disallow, Pattern: "/private/", Line: 2}}),
+		caddyLine(t, when, &judge.Judgment{Bot: "curl", Group: "*", Verdict: judge.Allowed, Action: judge.Passed,
+			Mode: "enforce", Judged: true, Identity: verify.Unverified}),
+	}
+	a := NewAggregator(Options{})
+	if err := a.Add("log", strings.NewReader(strings.Join(lines, ""))); err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string]BotStats{}
+	for _, b := range a.Report().Bots {
+		rows[b.Bot] = b
+	}
+	for _, want := range []struct {
+		bot, category                  string
+		verified, unverified, impostor int64
+		violations                     int64
+	}{
+		{"Googlebot", "search", 1, 0, 0, 0},
+		{"impostor:Googlebot", "search", 0, 0, 1, 1},
+		{"curl", "", 0, 1, 0, 0},
+	} {
+		got, ok := rows[want.bot]
+		if !ok {
+			t.Errorf("no row for %s", want.bot)
+			continue
+		}
+		for _, f := range []struct {
+			name      string
+			got, want any
+		}{
+			{"category", got.Category, want.category}, {"verified", got.Verified, want.verified},
+			{"unverified", got.Unverified, want.unverified}, {"impostor", got.Impostor, want.impostor},
+			{"violations", got.Violations, want.violations},
+		} {
+			if f.got != f.want {
+				t.Errorf("%s: %s = %v, want %v", want.bot, f.name, f.got, f.want)
+			}
+		}
 	}
 }

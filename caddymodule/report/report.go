@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/verify"
 )
 
 // Limits that keep the memory of a report bounded, whatever the size of the
@@ -135,7 +136,11 @@ type Limits struct {
 // BotStats is one bot's row.
 type BotStats struct {
 	Bot                 string      `json:"bot"`
+	Category            string      `json:"category"` // the crawler knowledge base's; "" when unknown
 	Groups              []string    `json:"groups"`
+	Verified            int64       `json:"verified"`   // requests whose claim to be a crawler was verified
+	Unverified          int64       `json:"unverified"` // requests of bots that claim no verifiable crawler
+	Impostor            int64       `json:"impostor"`   // requests that failed their claim
 	Requests            int64       `json:"requests"`
 	Violations          int64       `json:"violations"`
 	Blocked             int64       `json:"blocked"`
@@ -205,7 +210,9 @@ type cell struct{ req, viol int64 }
 
 type botAgg struct {
 	name                                   string
+	category                               string
 	groups                                 []string
+	verified, unverified, impostor         int64
 	requests, violations, blocked, logged  int64
 	grace, fetches, afterFetch, fetchKnown int64
 	otherRules                             int64
@@ -500,6 +507,17 @@ func (a *Aggregator) addLine(line []byte) {
 	if g := cut(rt.Group, maxRuleLen); len(b.groups) < maxGroupsPerBot && !slices.Contains(b.groups, g) {
 		b.groups = append(b.groups, g)
 	}
+	if b.category == "" {
+		b.category = cut(rt.Category, maxNameLen)
+	}
+	switch rt.Identity {
+	case verify.Verified.String():
+		b.verified++
+	case verify.Impostor.String():
+		b.impostor++
+	case verify.Unverified.String():
+		b.unverified++
+	}
 
 	viol := rt.Verdict == judge.Disallowed
 	switch rt.Verdict {
@@ -648,7 +666,11 @@ func (a *Aggregator) Report() *Report {
 	for _, b := range a.bots {
 		s := BotStats{
 			Bot:                 b.name,
+			Category:            b.category,
 			Groups:              append([]string{}, b.groups...),
+			Verified:            b.verified,
+			Unverified:          b.unverified,
+			Impostor:            b.impostor,
 			Requests:            b.requests,
 			Violations:          b.violations,
 			Blocked:             b.blocked,

@@ -169,7 +169,11 @@ func (r *Report) WriteTable(w io.Writer) error {
 			ew.Printf("\nMost broken rules\n")
 		}
 		shown++
-		ew.Printf("\n%s  (group %s; first seen %s)\n", text.Clean(b.Bot), strings.Join(quoteAll(b.Groups), ", "), b.FirstSeen.Format("2006-01-02 15:04:05"))
+		category := ""
+		if b.Category != "" {
+			category = "; category " + text.Clean(b.Category)
+		}
+		ew.Printf("\n%s  (group %s%s; first seen %s)\n", text.Clean(b.Bot), strings.Join(quoteAll(b.Groups), ", "), category, b.FirstSeen.Format("2006-01-02 15:04:05"))
 		numW := len(text.Group3(b.Violations))
 		for _, rc := range b.TopRules {
 			ew.Printf("  %*s  %s (line %d)\n", numW, text.Group3(rc.Count), text.Clean(rc.Rule), rc.Line)

@@ -1,0 +1,180 @@
+package integration
+
+import (
+	"net"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/miekg/dns"
+
+	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
+)
+
+// dnsServer is a real DNS server on a loopback UDP port: PTR and A records
+// from its tables, everything else NXDOMAIN. It counts the queries it gets.
+type dnsServer struct {
+	addr    string
+	queries atomic.Int64
+}
+
+func startDNS(t *testing.T, ptr map[string]string, a map[string]string) *dnsServer {
+	t.Helper()
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &dnsServer{addr: pc.LocalAddr().String()}
+	mux := dns.NewServeMux()
+	mux.HandleFunc(".", func(w dns.ResponseWriter, req *dns.Msg) {
+		s.queries.Add(1)
+		m := new(dns.Msg)
+		m.SetReply(req)
+		q := req.Question[0]
+		switch q.Qtype {
+		case dns.TypePTR:
+			if name, ok := ptr[q.Name]; ok {
+				m.Answer = append(m.Answer, &dns.PTR{Hdr: dns.RR_Header{Name: q.Name, Rrtype: dns.TypePTR, Class: dns.ClassINET, Ttl: 60}, Ptr: name})
+			}
+		case dns.TypeA:
+			if ip, ok := a[q.Name]; ok {
+				m.Answer = append(m.Answer, &dns.A{Hdr: dns.RR_Header{Name: q.Name, Rrtype: dns.TypeA, Class: dns.ClassINET, Ttl: 60}, A: net.ParseIP(ip)})
+			}
+		}
+		if len(m.Answer) == 0 && q.Qtype != dns.TypeAAAA {
+			m.Rcode = dns.RcodeNameError
+		}
+		w.WriteMsg(m)
+	})
+	srv := &dns.Server{PacketConn: pc, Handler: mux}
+	go srv.ActivateAndServe()
+	t.Cleanup(func() { srv.Shutdown() })
+	return s
+}
+
+// TestIdentity: claims to be crawlers are checked against real parts — a
+// DNS server for reverse DNS, a file of IP ranges — and failed claims are
+// impostors, judged by the * group and named apart.
+func TestIdentity(t *testing.T) {
+	t.Parallel()
+	// 192.0.2.10 reverse-resolves to a Googlebot name that resolves back
+	// to it; 192.0.2.66 claims a Googlebot name that does not resolve
+	// back (a spoofed PTR); 192.0.2.77 has a look-alike name.
+	dnsSrv := startDNS(t,
+		map[string]string{
+			"10.2.0.192.in-addr.arpa.": "crawl-192-0-2-10.googlebot.com.",
+			"66.2.0.192.in-addr.arpa.": "crawl-66-249-66-1.googlebot.com.",
+			"77.2.0.192.in-addr.arpa.": "crawl.evilgooglebot.com.",
+		},
+		map[string]string{
+			"crawl-192-0-2-10.googlebot.com.":  "192.0.2.10",
+			"crawl-66-249-66-1.googlebot.com.": "66.249.66.1",
+			"crawl.evilgooglebot.com.":         "192.0.2.77",
+		})
+	const robotsTxt = "User-agent: *\nDisallow: /private/\n\nUser-agent: Googlebot\nUser-agent: GPTBot\nUser-agent: MyMonitor\nAllow: /\n"
+	inst := monStartWithGlobals(t, monTrustProxies, `http://127.0.0.1:{{port}} {
+	root * {{dir}}/site
+	robots_txt {
+		resolvers `+dnsSrv.addr+`
+		crawler GPTBot {
+			ranges {{dir}}/gptbot-ranges.txt
+		}
+		crawler MyMonitor {
+			ranges 198.51.100.0/24
+			category monitor
+		}
+	}
+	file_server
+	log {
+		output file {{dir}}/access.log
+		format json
+	}
+}
+`, func(inst *instance) {
+		writeTestSite(t, inst.dir, false)
+		writeFile(t, filepath.Join(inst.dir, "site", "robots.txt"), robotsTxt)
+		writeFile(t, filepath.Join(inst.dir, "gptbot-ranges.txt"), "# GPTBot, as the test publishes it\n203.0.113.0/24\n")
+	})
+	logPath := filepath.Join(inst.dir, "access.log")
+	xff := func(ip string) string { return "X-Forwarded-For: " + ip }
+
+	for _, c := range []struct {
+		name, ua, ip                               string
+		status                                     int
+		bot, identity, verifiedBy, group, category string
+	}{
+		{"Googlebot by forward-confirmed reverse DNS", testfixtures.UAGooglebot, "192.0.2.10", 200, "Googlebot", "verified", "rdns", "Googlebot, GPTBot, MyMonitor", "search"},
+		{"Googlebot with a spoofed PTR", testfixtures.UAGooglebot, "192.0.2.66", 403, "impostor:Googlebot", "impostor", "", "*", "search"},
+		{"Googlebot with a look-alike name", testfixtures.UAGooglebot, "192.0.2.77", 403, "impostor:Googlebot", "impostor", "", "*", "search"},
+		{"Googlebot from loopback", testfixtures.UAGooglebot, "127.0.0.1", 403, "impostor:Googlebot", "impostor", "", "*", "search"},
+		{"GPTBot in the operator's ranges file", testfixtures.UAGPTBot, "203.0.113.9", 200, "GPTBot", "verified", "ip", "Googlebot, GPTBot, MyMonitor", "ai-training"},
+		{"GPTBot from elsewhere", testfixtures.UAGPTBot, "192.0.2.10", 403, "impostor:GPTBot", "impostor", "", "*", "ai-training"},
+		{"bingbot from loopback", "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)", "127.0.0.1", 403, "impostor:bingbot", "impostor", "", "*", "search"},
+		{"the operator's own monitor", "MyMonitor/1.0", "198.51.100.4", 200, "MyMonitor", "verified", "ip", "Googlebot, GPTBot, MyMonitor", "monitor"},
+		{"a bot that claims no crawler", testfixtures.UACurl, "192.0.2.10", 403, "curl", "unverified", "", "*", ""},
+	} {
+		n := len(readAccessLog(t, logPath))
+		got := inst.get(t, "/private/x.html", c.ua, xff(c.ip))
+		e := waitAccessLog(t, logPath, n+1, 10*time.Second)[n]
+		rt, _ := e.obj("robots_txt")
+		if got.status != c.status {
+			t.Errorf("%s: status %d, want %d (robots_txt %v)", c.name, got.status, c.status, rt)
+		}
+		for _, f := range []struct{ key, want string }{
+			{"bot", c.bot}, {"identity", c.identity}, {"verified_by", c.verifiedBy}, {"group", c.group}, {"category", c.category},
+		} {
+			if g := rt.str(f.key); g != f.want {
+				t.Errorf("%s: robots_txt.%s = %q, want %q", c.name, f.key, g, f.want)
+			}
+		}
+	}
+	// Answers are cached: asking again for a known address sends no query.
+	before := dnsSrv.queries.Load()
+	inst.get(t, "/private/x.html", testfixtures.UAGooglebot, xff("192.0.2.10"))
+	if after := dnsSrv.queries.Load(); after != before {
+		t.Errorf("a cached address sent %d more DNS queries", after-before)
+	}
+	// The metrics count impostors apart from the crawler.
+	m := monScrape(t, inst)
+	for _, k := range []string{
+		monKey("caddy_robots_txt_requests_total", map[string]string{"bot": "impostor:Googlebot", "identity": "impostor", "verdict": "disallowed", "action": "blocked"}),
+		monKey("caddy_robots_txt_requests_total", map[string]string{"bot": "Googlebot", "identity": "verified", "verdict": "allowed", "action": "passed"}),
+	} {
+		if m[k] < 1 {
+			t.Errorf("metrics lack %s", k)
+		}
+	}
+}
+
+// TestImpostorsBlock: with impostors block, a failed claim is refused on
+// every path, but never /robots.txt.
+func TestImpostorsBlock(t *testing.T) {
+	t.Parallel()
+	inst := startCaddy(t, `http://127.0.0.1:{{port}} {
+	root * {{dir}}/site
+	robots_txt {
+		impostors block
+	}
+	file_server
+}
+`, withTestSite)
+	for _, c := range []struct {
+		ua, path string
+		status   int
+	}{
+		{testfixtures.UAGPTBot, "/about.html", http.StatusForbidden},
+		{testfixtures.UAGPTBot, "/robots.txt", http.StatusOK},
+		{testfixtures.UACurl, "/about.html", http.StatusOK},
+		{testfixtures.UAFirefox, "/about.html", http.StatusOK},
+	} {
+		if got := inst.get(t, c.path, c.ua); got.status != c.status {
+			t.Errorf("%s as %q: %d, want %d", c.path, c.ua, got.status, c.status)
+		}
+	}
+	if e := inst.waitModuleLogs(t, "robots.txt impostor blocked", 1, 5*time.Second); !strings.Contains(e[0].str("bot"), "impostor:GPTBot") {
+		t.Errorf("impostor log entry %v, want bot impostor:GPTBot", e[0])
+	}
+}
