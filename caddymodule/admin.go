@@ -45,6 +45,7 @@ type statsReport struct {
 
 type botStats struct {
 	Bot        string     `json:"bot"`
+	Category   string     `json:"category,omitempty"`
 	Requests   uint64     `json:"requests"`
 	Allowed    uint64     `json:"allowed"`
 	Violations uint64     `json:"violations"`
@@ -80,6 +81,7 @@ func snapshotStats() statsReport {
 		}
 		rep.Bots = append(rep.Bots, botStats{
 			Bot:        c.name,
+			Category:   c.categoryName(),
 			Requests:   c.requests.Load(),
 			Allowed:    c.verdicts[judge.Allowed].Load(),
 			Violations: c.verdicts[judge.Disallowed].Load(),

@@ -36,6 +36,7 @@ func (h *Handler) identify(ua string, snap *snapshot) identity {
 		id.counters = countersFor(id.Name)
 		if cr := h.checker.base.Lookup(id.Name); cr != nil {
 			id.claim, id.category = cr, string(cr.Category)
+			id.counters.setCategory(id.category)
 			if cr.Verifiable() {
 				id.impostor = impostorOf(cr, snap)
 			}

@@ -26,6 +26,7 @@ var (
 	reloadsTotal     *prometheus.CounterVec
 	groupsInForce    *prometheus.GaugeVec
 	rulesInForce     *prometheus.GaugeVec
+	botCategory      *prometheus.GaugeVec
 	metricCollectors []prometheus.Collector
 )
 
@@ -52,7 +53,11 @@ func initMetrics() {
 			Namespace: ns, Subsystem: sub, Name: "rules",
 			Help: "Allow and disallow rules of the robots.txt in force, by source.",
 		}, []string{"source"})
-		metricCollectors = []prometheus.Collector{requestsTotal, fetchesTotal, reloadsTotal, groupsInForce, rulesInForce}
+		botCategory = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Namespace: ns, Subsystem: sub, Name: "bot_category",
+			Help: "1 for each bot label that names a known crawler (or its impostors), with the crawler's category from the knowledge base.",
+		}, []string{"bot", "category"})
+		metricCollectors = []prometheus.Collector{requestsTotal, fetchesTotal, reloadsTotal, groupsInForce, rulesInForce, botCategory}
 	})
 }
 
@@ -79,6 +84,7 @@ func registerMetrics(reg *prometheus.Registry) error {
 // counting a request costs a few atomic adds and no lookups.
 type botCounters struct {
 	name     string
+	category atomic.Pointer[string] // the knowledge base's, once known
 	series   [numOutcomes][judge.NumVerdicts][judge.NumActions]atomic.Pointer[prometheus.Counter]
 	fetchCtr prometheus.Counter
 
@@ -108,6 +114,23 @@ func countersFor(name string) *botCounters {
 		counters[name] = c
 	}
 	return c
+}
+
+func (c *botCounters) categoryName() string {
+	if p := c.category.Load(); p != nil {
+		return *p
+	}
+	return ""
+}
+
+// setCategory records the bot's category, once.
+func (c *botCounters) setCategory(category string) {
+	if category == "" || c.category.Load() != nil {
+		return
+	}
+	if c.category.CompareAndSwap(nil, &category) {
+		botCategory.WithLabelValues(c.name, category).Set(1)
+	}
 }
 
 func (c *botCounters) seen(now int64) {

@@ -126,6 +126,7 @@ func (h *Handler) identityOf(cr *crawlers.Crawler, snap *snapshot) identity {
 		}
 	}
 	id.counters = countersFor(id.Name)
+	id.counters.setCategory(id.category)
 	return id
 }
 
@@ -137,6 +138,7 @@ func impostorOf(cr *crawlers.Crawler, snap *snapshot) *identity {
 	id := &identity{snap: snap, category: string(cr.Category)}
 	id.Identity = judge.Identity{Bot: true, Name: impostorPrefix + cr.Name, Group: snap.File.GroupFor("*")}
 	id.counters = countersFor(id.Name)
+	id.counters.setCategory(id.category)
 	return id
 }
 

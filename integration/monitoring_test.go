@@ -377,6 +377,7 @@ type monStats struct {
 		Blocked    uint64     `json:"blocked"`
 		Logged     uint64     `json:"logged"`
 		Fetches    uint64     `json:"robots_txt_fetches"`
+		Category   string     `json:"category"`
 		FirstSeen  *time.Time `json:"first_seen"`
 		LastSeen   *time.Time `json:"last_seen"`
 		LastFetch  *time.Time `json:"last_fetch"`
@@ -459,6 +460,14 @@ func TestAdminStats(t *testing.T) {
 		if b.Fetches == 0 {
 			// Never fetched: no last_fetch.
 			wantKeys = slices.DeleteFunc(wantKeys, func(k string) bool { return k == "last_fetch" })
+		}
+		if category := map[string]string{"GPTBot": "ai-training", "Googlebot": "search", "AhrefsBot": "seo"}[b.Bot]; category != "" {
+			// A known crawler's category, from the knowledge base.
+			wantKeys = append(wantKeys, "category")
+			slices.Sort(wantKeys)
+			if b.Category != category {
+				t.Errorf("stats bot %s: category %q, want %q", b.Bot, b.Category, category)
+			}
 		}
 		if i < len(keys) && !slices.Equal(keys[i], wantKeys) {
 			t.Errorf("stats bot %s: keys %v, want %v", b.Bot, keys[i], wantKeys)
