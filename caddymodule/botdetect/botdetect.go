@@ -179,75 +179,43 @@ var builtin = compileTables()
 
 func compileTables() []needle {
 	var ns []needle
-	for _, cr := range knownCrawlers {
-		for _, p := range cr.match {
+	// add compiles patterns into needles of kind k, each then set up by
+	// with (nil: nothing more).
+	add := func(k kind, with func(*needle), patterns ...string) {
+		for _, p := range patterns {
 			n := parsePattern(p)
-			n.kind = kindKnown
-			n.name = cr.name
+			n.kind = k
+			if with != nil {
+				with(&n)
+			}
 			ns = append(ns, n)
 		}
+	}
+	for _, cr := range knownCrawlers {
+		add(kindKnown, func(n *needle) { n.name = cr.name }, cr.match...)
 	}
 	for _, cl := range knownClients {
-		for _, p := range cl.match {
-			n := parsePattern(p)
-			n.kind = kindKnown
-			n.name = cl.name
-			n.client = true
-			ns = append(ns, n)
-		}
+		add(kindKnown, func(n *needle) { n.name, n.client = cl.name, true }, cl.match...)
 	}
 	for _, sh := range shapedCrawlers {
-		n := parsePattern(sh.match)
-		n.kind = kindKnown
-		n.name = sh.name
-		n.shape = sh.shape
-		ns = append(ns, n)
+		add(kindKnown, func(n *needle) { n.name, n.shape = sh.name, sh.shape }, sh.match)
 	}
 	for _, sh := range weakSigns {
-		n := parsePattern(sh.match)
-		n.kind = kindWeak
-		n.shape = sh.shape
-		ns = append(ns, n)
+		add(kindWeak, func(n *needle) { n.shape = sh.shape }, sh.match)
 	}
-	for _, p := range genericWords {
-		n := parsePattern(p)
-		n.kind = kindGeneric
-		n.skipAndroid = true
-		ns = append(ns, n)
-	}
+	add(kindGeneric, func(n *needle) { n.skipAndroid = true }, genericWords...)
 	for _, sh := range shapedSigns {
-		n := parsePattern(sh.match)
-		n.kind = kindGeneric
-		n.skipAndroid = true
-		n.shape = sh.shape
-		ns = append(ns, n)
+		add(kindGeneric, func(n *needle) { n.skipAndroid, n.shape = true, sh.shape }, sh.match)
 	}
-	for _, list := range [][]string{toolNames, automatedServices} {
-		for _, p := range list {
-			n := parsePattern(p)
-			n.kind = kindGeneric
-			ns = append(ns, n)
-		}
-	}
-	for _, p := range humanProducts {
-		n := parsePattern(p)
-		n.kind = kindVeto
-		ns = append(ns, n)
-	}
+	add(kindGeneric, nil, toolNames...)
+	add(kindGeneric, nil, automatedServices...)
+	add(kindVeto, nil, humanProducts...)
 	for _, sh := range mozillaShapes {
-		n := parsePattern(sh.match)
-		n.kind = kindPlatform
-		n.shape = sh.shape
-		ns = append(ns, n)
+		add(kindPlatform, func(n *needle) { n.shape = sh.shape }, sh.match)
 	}
-	for _, list := range [][]string{platformWords, peopleSoftware} {
-		for _, p := range list {
-			n := parsePattern(p)
-			n.kind = kindPlatform
-			n.android = n.text == "android"
-			ns = append(ns, n)
-		}
-	}
+	isAndroid := func(n *needle) { n.android = n.text == "android" }
+	add(kindPlatform, isAndroid, platformWords...)
+	add(kindPlatform, isAndroid, peopleSoftware...)
 	return ns
 }
 
@@ -327,22 +295,39 @@ func buildIndex(needles []needle, keep func(n *needle) bool) (buckets [numClasse
 	return buckets, probes
 }
 
+// window holds the lowercase bytes ua[i:i+8] at position i, ua[i] lowest
+// and zero past the end, so that a needle's first bytes are compared in one
+// masked comparison.
+type window uint64
+
+// newWindow is the window at position 0.
+func newWindow(ua string) window {
+	var w window
+	for j := 0; j < len(ua) && j < 8; j++ {
+		w |= window(lowerOf[ua[j]]) << (8 * j)
+	}
+	return w
+}
+
+// next moves the window from position i-1 to i.
+func (w window) next(ua string, i int) window {
+	w >>= 8
+	if i+7 < len(ua) {
+		w |= window(lowerOf[ua[i+7]]) << 56
+	}
+	return w
+}
+
 // readsAsPeople reports whether ua names a platform, device or engine of
 // people's software, or the family of a browser or app (a kindPlatform
 // needle), and the steps it took. It stops at the first match.
 func (c *Classifier) readsAsPeople(ua string) (bool, int) {
 	steps := 0
-	var win uint64
-	for j := 0; j < len(ua) && j < 8; j++ {
-		win |= uint64(lowerOf[ua[j]]) << (8 * j)
-	}
+	win := newWindow(ua)
 	for i := 0; i < len(ua); i++ {
 		steps++
 		if i > 0 {
-			win >>= 8
-			if i+7 < len(ua) {
-				win |= uint64(lowerOf[ua[i+7]]) << 56
-			}
+			win = win.next(ua, i)
 		}
 		b := c.plat.buckets[int(classOf[byte(win)])*numClasses+int(classOf[byte(win>>8)])]
 		if b.next&(1<<(classOf[byte(win>>16)]&15)) == 0 || b.next&(1<<(16+classOf[byte(win>>24)]&15)) == 0 {
@@ -350,7 +335,7 @@ func (c *Classifier) readsAsPeople(ua string) (bool, int) {
 		}
 		for _, p := range c.plat.probes[b.lo:b.hi] {
 			steps++
-			if win&p.mask != p.bits {
+			if uint64(win)&p.mask != p.bits {
 				continue
 			}
 			n := &c.needles[p.needle]
@@ -412,18 +397,11 @@ func (c *Classifier) classify(ua string) (bot bool, name string, steps int) {
 		androidIn  = -2
 		noMoreSign bool
 	)
-	// win holds the lowercase bytes ua[i:i+8], ua[i] lowest, zero past the end.
-	var win uint64
-	for j := 0; j < len(ua) && j < 8; j++ {
-		win |= uint64(lowerOf[ua[j]]) << (8 * j)
-	}
+	win := newWindow(ua)
 	for i := 0; i < len(ua); i++ {
 		steps++
 		if i > 0 {
-			win >>= 8
-			if i+7 < len(ua) {
-				win |= uint64(lowerOf[ua[i+7]]) << 56
-			}
+			win = win.next(ua, i)
 		}
 		switch byte(win) {
 		case '(':
@@ -438,7 +416,7 @@ func (c *Classifier) classify(ua string) (bot bool, name string, steps int) {
 		}
 		for _, p := range c.probes[b.lo:b.hi] {
 			steps++
-			if win&p.mask != p.bits {
+			if uint64(win)&p.mask != p.bits {
 				continue
 			}
 			ni := p.needle

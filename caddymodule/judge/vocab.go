@@ -1,6 +1,9 @@
 package judge
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Verdict is what robots.txt says about one bot request.
 type Verdict uint8
@@ -25,26 +28,13 @@ var Verdicts = []Verdict{Allowed, Disallowed, Grace}
 
 // String returns the verdict's name as logs, placeholders and metrics
 // spell it.
-func (v Verdict) String() string {
-	if v < numVerdicts {
-		return verdictNames[v]
-	}
-	return fmt.Sprintf("verdict(%d)", uint8(v))
-}
+func (v Verdict) String() string { return nameOf(verdictNames[:], v, "verdict") }
 
 // MarshalText implements encoding.TextMarshaler.
 func (v Verdict) MarshalText() ([]byte, error) { return []byte(v.String()), nil }
 
 // UnmarshalText implements encoding.TextUnmarshaler.
-func (v *Verdict) UnmarshalText(b []byte) error {
-	for i, n := range verdictNames {
-		if string(b) == n {
-			*v = Verdict(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("unknown verdict %q; want one of allowed, disallowed, grace", b)
-}
+func (v *Verdict) UnmarshalText(b []byte) error { return parseName(verdictNames[:], b, "verdict", v) }
 
 // Action is what the handler did with a bot request.
 type Action uint8
@@ -70,29 +60,35 @@ var Actions = []Action{Passed, Blocked, Logged, Served}
 
 // String returns the action's name as logs, placeholders and metrics
 // spell it.
-func (a Action) String() string {
-	if a < numActions {
-		return actionNames[a]
-	}
-	return fmt.Sprintf("action(%d)", uint8(a))
-}
+func (a Action) String() string { return nameOf(actionNames[:], a, "action") }
 
 // MarshalText implements encoding.TextMarshaler.
 func (a Action) MarshalText() ([]byte, error) { return []byte(a.String()), nil }
 
 // UnmarshalText implements encoding.TextUnmarshaler.
-func (a *Action) UnmarshalText(b []byte) error {
-	for i, n := range actionNames {
-		if string(b) == n {
-			*a = Action(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("unknown action %q; want one of passed, blocked, logged, served", b)
-}
+func (a *Action) UnmarshalText(b []byte) error { return parseName(actionNames[:], b, "action", a) }
 
 // NumVerdicts and NumActions size arrays indexed by Verdict and Action.
 const (
 	NumVerdicts = int(numVerdicts)
 	NumActions  = int(numActions)
 )
+
+// nameOf is the name of v in names, or kind(v) when it has none.
+func nameOf[T ~uint8](names []string, v T, kind string) string {
+	if int(v) < len(names) {
+		return names[v]
+	}
+	return fmt.Sprintf("%s(%d)", kind, uint8(v))
+}
+
+// parseName sets *v to the value named b, or says which names there are.
+func parseName[T ~uint8](names []string, b []byte, kind string, v *T) error {
+	for i, n := range names {
+		if string(b) == n {
+			*v = T(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown %s %q; want one of %s", kind, b, strings.Join(names, ", "))
+}

@@ -74,21 +74,11 @@ func (o *RangeOptions) setDefaults() {
 	if o.Client == nil {
 		o.Client = &http.Client{}
 	}
-	if o.Refresh <= 0 {
-		o.Refresh = DefaultRefresh
-	}
-	if o.Timeout <= 0 {
-		o.Timeout = DefaultTimeout
-	}
-	if o.MaxSize <= 0 {
-		o.MaxSize = DefaultMaxSize
-	}
-	if o.MinRetry <= 0 {
-		o.MinRetry = DefaultMinRetry
-	}
-	if o.MaxRetry <= 0 {
-		o.MaxRetry = DefaultMaxRetry
-	}
+	setDefault(&o.Refresh, DefaultRefresh)
+	setDefault(&o.Timeout, DefaultTimeout)
+	setDefault(&o.MaxSize, DefaultMaxSize)
+	setDefault(&o.MinRetry, DefaultMinRetry)
+	setDefault(&o.MaxRetry, DefaultMaxRetry)
 	o.MaxRetry = min(o.MaxRetry, o.Refresh)
 	o.MinRetry = min(o.MinRetry, o.MaxRetry)
 	if o.StorageKey == "" {

@@ -109,37 +109,27 @@ type RDNSOptions struct {
 	Suffixes []string
 }
 
+// setDefault sets *p to def when it is not positive: the zero value of
+// an option means its default.
+func setDefault[T int | int64 | float64 | time.Duration](p *T, def T) {
+	if *p <= 0 {
+		*p = def
+	}
+}
+
 func (o *RDNSOptions) setDefaults() {
 	if o.Resolver == nil {
 		o.Resolver = NewResolver(o.Servers)
 	}
-	if o.Wait <= 0 {
-		o.Wait = DefaultWait
-	}
-	if o.LookupTimeout <= 0 {
-		o.LookupTimeout = DefaultLookupTimeout
-	}
-	if o.TTL <= 0 {
-		o.TTL = DefaultTTL
-	}
-	if o.NegativeTTL <= 0 {
-		o.NegativeTTL = DefaultNegativeTTL
-	}
-	if o.ErrorTTL <= 0 {
-		o.ErrorTTL = DefaultErrorTTL
-	}
-	if o.CacheSize <= 0 {
-		o.CacheSize = DefaultCacheSize
-	}
-	if o.Rate <= 0 {
-		o.Rate = DefaultRate
-	}
-	if o.Burst <= 0 {
-		o.Burst = max(1, int(2*o.Rate))
-	}
-	if o.MaxPending <= 0 {
-		o.MaxPending = DefaultMaxPending
-	}
+	setDefault(&o.Wait, DefaultWait)
+	setDefault(&o.LookupTimeout, DefaultLookupTimeout)
+	setDefault(&o.TTL, DefaultTTL)
+	setDefault(&o.NegativeTTL, DefaultNegativeTTL)
+	setDefault(&o.ErrorTTL, DefaultErrorTTL)
+	setDefault(&o.CacheSize, DefaultCacheSize)
+	setDefault(&o.Rate, DefaultRate)
+	setDefault(&o.Burst, max(1, int(2*o.Rate)))
+	setDefault(&o.MaxPending, DefaultMaxPending)
 }
 
 // RDNSChecker checks addresses by forward-confirmed reverse DNS: the PTR
