@@ -21,7 +21,13 @@ import (
 // next handler doing nothing. Requests carry the context Caddy's server
 // gives them (replacer, log fields, vars).
 func BenchmarkHandler(b *testing.B) {
-	h, _ := newTestHandler(b, config.Config{File: writeRobots(b, testfixtures.RobotsTxt), Mode: "enforce", DisableReload: true})
+	// The crawlers' claims are checked as in production (impostors judge);
+	// their requests come from the ranges the site gives them, so every
+	// bot request pays for the IP check.
+	h, _ := newTestHandler(b, config.Config{
+		File: writeRobots(b, testfixtures.RobotsTxt), Mode: "enforce", DisableReload: true, Impostors: config.ImpostorsJudge,
+		Crawlers: []config.Crawler{{Token: "AhrefsBot", Ranges: []string{"203.0.113.0/24"}}, {Token: "GPTBot", Ranges: []string{"203.0.113.0/24"}}},
+	})
 	// Violations are logged as in production: JSON, to a writer.
 	h.logger = zap.New(zapcore.NewCore(zapcore.NewJSONEncoder(zap.NewProductionEncoderConfig()), zapcore.AddSync(io.Discard), zapcore.InfoLevel))
 	w := &discardWriter{h: http.Header{}}
@@ -35,7 +41,7 @@ func BenchmarkHandler(b *testing.B) {
 		{"bot-normalized", testfixtures.UAAhrefs, "/blog/%70ost/../../private/x"},
 	} {
 		b.Run(bc.name+"/cache-hit", func(b *testing.B) {
-			r := newRequest("GET", bc.path, bc.ua)
+			r := withIP(newRequest("GET", bc.path, bc.ua), "203.0.113.5")
 			b.ReportAllocs()
 			for b.Loop() {
 				_ = h.ServeHTTP(w, r, nextNoop)
