@@ -50,6 +50,7 @@ type botStats struct {
 	Allowed    uint64     `json:"allowed"`
 	Violations uint64     `json:"violations"`
 	Grace      uint64     `json:"grace"`
+	TooFast    uint64     `json:"too_fast"`
 	Blocked    uint64     `json:"blocked"`
 	Logged     uint64     `json:"logged"`
 	Fetches    uint64     `json:"robots_txt_fetches"`
@@ -86,6 +87,7 @@ func snapshotStats() statsReport {
 			Allowed:    c.verdicts[judge.Allowed].Load(),
 			Violations: c.verdicts[judge.Disallowed].Load(),
 			Grace:      c.verdicts[judge.Grace].Load(),
+			TooFast:    c.verdicts[judge.TooFast].Load(),
 			Blocked:    c.actions[judge.Blocked].Load(),
 			Logged:     c.actions[judge.Logged].Load(),
 			Fetches:    c.fetchCount.Load(),

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/pace"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/verify"
 	"github.com/robotsguard/caddy-robots-txt/config"
 	"github.com/robotsguard/caddy-robots-txt/robots"
@@ -60,6 +62,16 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 			violationFields(r, j)...)
 		return next.ServeHTTP(w, r)
 	}
+	if j.Verdict == judge.TooFast {
+		fields := append(violationFields(r, j), zap.Duration("crawl_delay", id.Group.CrawlDelay), zap.Duration("retry_after", j.RetryAfter))
+		if j.Action == judge.Logged {
+			h.logger.Warn("robots.txt crawl-delay violation", fields...)
+			return next.ServeHTTP(w, r)
+		}
+		h.logger.Info("robots.txt crawl-delay violation refused", fields...)
+		w.Header().Set("Retry-After", strconv.FormatInt(int64((j.RetryAfter+time.Second-1)/time.Second), 10))
+		return caddyhttp.Error(http.StatusTooManyRequests, errTooFast)
+	}
 	if j.Action == judge.Logged {
 		msg := "robots.txt violation"
 		if j.Rule == nil {
@@ -86,7 +98,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	return caddyhttp.Error(h.Status, errDisallowed)
 }
 
-var errDisallowed = errors.New("robots.txt disallows this path for this client")
+var (
+	errDisallowed = errors.New("robots.txt disallows this path for this client")
+	errTooFast    = errors.New("robots.txt asks this client to wait longer between requests (Crawl-delay)")
+)
 
 // judge decides a bot request and records the judgment where the access
 // log, the placeholders and the counters read it.
@@ -120,8 +135,29 @@ func (h *Handler) judge(r *http.Request, u *url.URL, id identity, res verify.Res
 			j.Verdict, j.Action = judge.Disallowed, judge.Blocked
 		}
 	}
+	if j.Verdict != judge.Disallowed && id.Group != nil && id.Group.CrawlDelay > 0 && h.CrawlDelayPolicy() != config.CrawlDelayOff {
+		if ok, wait := h.pace(r, id, now); !ok {
+			j.Verdict, j.Action, j.RetryAfter = judge.TooFast, judge.Blocked, wait
+			if h.CrawlDelayPolicy() == config.ModeMonitor {
+				j.Action = judge.Logged
+			}
+		}
+	}
 	id.counters.request(res.Outcome, j.Verdict, j.Action, now.UnixNano())
 	return j
+}
+
+// pace admits a request under its group's Crawl-delay: one schedule per
+// crawler, across the many addresses crawlers use, when the bot obeys a
+// group that names it; one per address for bots held to the * group
+// (unnamed bots, impostors), which may be anyone.
+func (h *Handler) pace(r *http.Request, id identity, now time.Time) (bool, time.Duration) {
+	delay := pace.Clamp(id.Group.CrawlDelay)
+	if id.Group != id.snap.File.GroupFor("*") {
+		return h.tracker.pace.Named(id.Name, delay, now)
+	}
+	addr, _ := caddyhttp.GetVar(r.Context(), caddyhttp.ClientIPVarKey).(string)
+	return h.tracker.pace.Addr(addr, delay, now)
 }
 
 // clientAddr is the client's address as Caddy resolved it (trusted proxies

@@ -7,6 +7,7 @@ import (
 	lru "github.com/hashicorp/golang-lru/v2"
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/pace"
 )
 
 // trackedClients bounds how many (bot, address) pairs are remembered.
@@ -18,11 +19,17 @@ type fetchKey struct {
 	ip  netip.Addr
 }
 
-// fetchTracker remembers robots.txt fetches. It lives in a UsagePool, so a
-// config reload hands it to the new handler instead of forgetting.
+// fetchTracker remembers robots.txt fetches, and the Crawl-delay
+// schedules of the bots. It lives in a UsagePool, so a config reload hands
+// it to the new handler instead of forgetting.
 type fetchTracker struct {
 	recent *lru.Cache[fetchKey, judge.Fetch]
+	pace   *pace.Limiter
 }
+
+// pacedClients bounds the client addresses whose Crawl-delay schedules
+// are remembered.
+const pacedClients = 100_000
 
 // Destruct implements caddy.Destructor.
 func (*fetchTracker) Destruct() error { return nil }
@@ -35,7 +42,7 @@ func loadTracker(key string) (*fetchTracker, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &fetchTracker{recent: c}, nil
+		return &fetchTracker{recent: c, pace: pace.New(pacedClients)}, nil
 	})
 	if err != nil {
 		return nil, err

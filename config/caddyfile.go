@@ -24,6 +24,7 @@ var subdirectives = []struct{ name, usage string }{
 	{"url", "url <http(s) URL>"},
 	{"grace", "grace <duration>|off"},
 	{"strict", "strict"},
+	{"crawl_delay", "crawl_delay enforce|monitor|off"},
 	{"impostors", "impostors judge|block|trust"},
 	{"crawler", "crawler <token> { ranges <cidr|file|https-url>...; rdns <suffix>...; signature_agent <url>...; category <name> }"},
 	{"resolvers", "resolvers <host:port>..."},
@@ -65,6 +66,7 @@ func usage(name string) string {
 //	    grace   <duration>|off
 //	    cache   <entries>
 //	    strict
+//	    crawl_delay enforce|monitor|off
 //	    impostors judge|block|trust
 //	    crawler <token> {
 //	        ranges          <cidr|file|https-url>...
@@ -135,7 +137,7 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		line := d.Line()
 
 		switch name {
-		case "file", "inline", "mode", "status", "body", "serve", "reload", "cache", "url", "grace", "strict", "impostors":
+		case "file", "inline", "mode", "status", "body", "serve", "reload", "cache", "url", "grace", "strict", "impostors", "crawl_delay":
 			if first, ok := seen[name]; ok {
 				return d.Errf("robots_txt: %s is given more than once (first at line %d); give it once", name, first)
 			}
@@ -272,6 +274,12 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 				return d.Errf("robots_txt: grace: %q is not allowed; use a duration such as 24h or 1h, or off (0)", val)
 			}
 			c.Grace = new(caddy.Duration(dur))
+
+		case "crawl_delay":
+			if err := checkCrawlDelay(val); err != nil {
+				return d.Errf("robots_txt: %w", err)
+			}
+			c.CrawlDelay = val
 
 		case "impostors":
 			if err := checkImpostors(val); err != nil {

@@ -158,6 +158,15 @@ type Config struct {
 	// answers); a file named per request is checked when first read.
 	Strict bool `json:"strict,omitempty"`
 
+	// Whether the Crawl-delay of the group a bot obeys is held as a rate
+	// (one request per delay, a burst of 3, per crawler across all its
+	// addresses; per address for bots judged by the * group): "enforce"
+	// answers a faster request 429 with Retry-After, "monitor" logs it as
+	// a crawl-delay violation and lets it through, "off" ignores
+	// Crawl-delay. The default follows "mode". Delays under 0.1 s are
+	// read as 0.1 s and over 60 s as 60 s.
+	CrawlDelay string `json:"crawl_delay,omitempty"`
+
 	// What happens to a client whose User-Agent claims a known crawler
 	// that publishes how to verify it (IP ranges, reverse DNS, HTTP
 	// message signatures) when the request fails the check or cannot be
@@ -279,6 +288,7 @@ func (c Config) Validate() error {
 	add(checkList("bots", c.Bots))
 	add(checkList("humans", c.Humans))
 	add(checkImpostors(c.Impostors))
+	add(checkCrawlDelay(c.CrawlDelay))
 	for i, cr := range c.Crawlers {
 		add(cr.check(fmt.Sprintf("crawlers[%d]", i)))
 	}
@@ -404,6 +414,28 @@ func reason(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// Values of Config.CrawlDelay besides the modes.
+const CrawlDelayOff = "off"
+
+// CrawlDelayPolicy returns CrawlDelay, or its default: the mode.
+func (c Config) CrawlDelayPolicy() string {
+	if c.CrawlDelay == "" {
+		if c.Mode == "" {
+			return ModeEnforce
+		}
+		return c.Mode
+	}
+	return c.CrawlDelay
+}
+
+func checkCrawlDelay(v string) error {
+	switch v {
+	case "", ModeEnforce, ModeMonitor, CrawlDelayOff:
+		return nil
+	}
+	return fmt.Errorf("crawl_delay: %q is not allowed; use %q, %q or %q (the default follows mode)", v, ModeEnforce, ModeMonitor, CrawlDelayOff)
 }
 
 // ImpostorPolicy returns Impostors, or its default.

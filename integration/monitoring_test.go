@@ -456,7 +456,7 @@ func TestAdminStats(t *testing.T) {
 		t.Errorf("since = %s, want the process start, between %s and %s", st.Since, start, end)
 	}
 	for i, b := range st.Bots {
-		wantKeys := []string{"allowed", "blocked", "bot", "first_seen", "grace", "last_fetch", "last_seen", "logged", "requests", "robots_txt_fetches", "violations"}
+		wantKeys := []string{"allowed", "blocked", "bot", "first_seen", "grace", "last_fetch", "last_seen", "logged", "requests", "robots_txt_fetches", "too_fast", "violations"}
 		if b.Fetches == 0 {
 			// Never fetched: no last_fetch.
 			wantKeys = slices.DeleteFunc(wantKeys, func(k string) bool { return k == "last_fetch" })

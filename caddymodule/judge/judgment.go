@@ -1,6 +1,8 @@
 package judge
 
 import (
+	"time"
+
 	"go.uber.org/zap/zapcore"
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/verify"
@@ -24,6 +26,7 @@ const (
 	FieldIdentity   = "identity"
 	FieldVerifiedBy = "verified_by"
 	FieldCategory   = "category"
+	FieldViolation  = "violation"
 )
 
 // Judgment is the handler's conclusion about one bot request. It is built
@@ -56,6 +59,9 @@ type Judgment struct {
 	// Category is the knowledge base's category of the crawler the
 	// client claims to be; "" for others.
 	Category string
+	// RetryAfter is, for a request refused as too fast, how long the
+	// client should wait. It is sent, not logged.
+	RetryAfter time.Duration
 }
 
 // Line is the line of the deciding rule; 0 when none decided.
@@ -71,6 +77,9 @@ func (j *Judgment) MarshalLogObject(enc zapcore.ObjectEncoder) error {
 	enc.AddString(FieldBot, j.Bot)
 	enc.AddString(FieldGroup, j.Group)
 	enc.AddString(FieldVerdict, j.Verdict.String())
+	if v := j.Verdict.Violation(); v != "" {
+		enc.AddString(FieldViolation, v)
+	}
 	if j.Rule != nil {
 		enc.AddString(FieldRule, j.Rule.String())
 		enc.AddInt(FieldLine, j.Rule.Line)
@@ -112,6 +121,8 @@ func (j *Judgment) Placeholder(name string) (v any, ok bool) {
 		return j.Mode, true
 	case FieldAction:
 		return j.Action.String(), true
+	case FieldViolation:
+		return j.Verdict.Violation(), true
 	case FieldIdentity:
 		return j.Identity.String(), true
 	case FieldVerifiedBy:
@@ -142,6 +153,7 @@ type Record struct {
 	Identity   string   `json:"identity"`
 	VerifiedBy string   `json:"verified_by"`
 	Category   string   `json:"category"`
+	Violation  string   `json:"violation"`
 }
 
 // Interface guards

@@ -17,14 +17,31 @@ const (
 	// Grace: the current version disallows the path, but the version the
 	// bot was seen fetching, within the grace window, allows it.
 	Grace
+	// TooFast: the path is allowed, but the bot asks faster than the
+	// Crawl-delay of its group allows.
+	TooFast
 
 	numVerdicts
 )
 
-var verdictNames = [numVerdicts]string{"allowed", "disallowed", "grace"}
+var verdictNames = [numVerdicts]string{"allowed", "disallowed", "grace", "too-fast"}
 
 // Verdicts lists every verdict, for code that counts them.
-var Verdicts = []Verdict{Allowed, Disallowed, Grace}
+var Verdicts = []Verdict{Allowed, Disallowed, Grace, TooFast}
+
+// Violation names the kind of robots.txt violation a verdict is, as the
+// access log's violation field spells it: "disallow" for a disallowed
+// path, "crawl-delay" for a request faster than the group's Crawl-delay,
+// "" for none.
+func (v Verdict) Violation() string {
+	switch v {
+	case Disallowed:
+		return "disallow"
+	case TooFast:
+		return "crawl-delay"
+	}
+	return ""
+}
 
 // String returns the verdict's name as logs, placeholders and metrics
 // spell it.

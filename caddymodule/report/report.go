@@ -109,6 +109,7 @@ type Report struct {
 	Violations    int64      `json:"violations"`
 	Blocked       int64      `json:"blocked"`
 	Grace         int64      `json:"grace"`
+	TooFast       int64      `json:"crawl_delay_violations"`
 	Skipped       Skipped    `json:"skipped"`
 	BotsTruncated bool       `json:"bots_truncated"`
 	Bots          []BotStats `json:"bots"`
@@ -146,6 +147,7 @@ type BotStats struct {
 	Blocked             int64       `json:"blocked"`
 	Logged              int64       `json:"logged"`
 	Grace               int64       `json:"grace"`
+	TooFast             int64       `json:"crawl_delay_violations"` // faster than the group's Crawl-delay
 	RobotsTxtFetches    int64       `json:"robots_txt_fetches"`
 	FetchedRobotsTxt    bool        `json:"fetched_robots_txt"`
 	LastRobotsTxtFetch  *time.Time  `json:"last_robots_txt_fetch"`
@@ -215,6 +217,7 @@ type botAgg struct {
 	verified, unverified, impostor         int64
 	requests, violations, blocked, logged  int64
 	grace, fetches, afterFetch, fetchKnown int64
+	tooFast                                int64
 	otherRules                             int64
 	lastFetch, first, last                 float64
 	rules                                  map[ruleKey]int64
@@ -534,6 +537,8 @@ func (a *Aggregator) addLine(line []byte) {
 		}
 	case judge.Grace:
 		b.grace++
+	case judge.TooFast:
+		b.tooFast++
 	}
 	switch rt.Action {
 	case judge.Blocked:
@@ -676,6 +681,7 @@ func (a *Aggregator) Report() *Report {
 			Blocked:             b.blocked,
 			Logged:              b.logged,
 			Grace:               b.grace,
+			TooFast:             b.tooFast,
 			RobotsTxtFetches:    b.fetches,
 			AfterFetchRequests:  b.afterFetch,
 			FetchKnownRequests:  b.fetchKnown,
@@ -712,6 +718,7 @@ func (a *Aggregator) Report() *Report {
 		r.Violations += b.violations
 		r.Blocked += b.blocked
 		r.Grace += b.grace
+		r.TooFast += b.tooFast
 		r.Bots = append(r.Bots, s)
 	}
 	slices.SortFunc(r.Bots, func(x, y BotStats) int {

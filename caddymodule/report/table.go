@@ -74,6 +74,9 @@ func (r *Report) summary() (span, counts string) {
 		text.Plural(r.Requests, "request", "requests"), text.Group3(r.BotRequests), text.Plural(bots, "bot", "bots"),
 		text.Group3(r.HumanRequests), text.Plural(r.Violations, "violation", "violations"), text.Group3(r.Blocked),
 		text.Plural(r.Grace, "grace request", "grace requests"))
+	if r.TooFast > 0 {
+		counts += fmt.Sprintf(", %s", text.Plural(r.TooFast, "crawl-delay violation", "crawl-delay violations"))
+	}
 	if r.BotsTruncated {
 		counts += fmt.Sprintf("; bots past the first %d counted as %s", MaxBots, OtherBots)
 	}

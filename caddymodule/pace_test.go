@@ -1,0 +1,82 @@
+package caddymodule
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/caddyserver/caddy/v2"
+	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+
+	"github.com/robotsguard/caddy-robots-txt/config"
+)
+
+// TestCrawlDelay: a group's Crawl-delay is a rate — per crawler when the
+// group names it, per address for bots held to the * group.
+func TestCrawlDelay(t *testing.T) {
+	const robotsTxt = "User-agent: SlowBot\nCrawl-delay: 10\nDisallow: /private/\n\nUser-agent: *\nCrawl-delay: 10\n"
+	type step struct {
+		ua, ip, path string
+		verdict      string
+		status       int // of the refusal; 0: passed
+	}
+	for _, tc := range []struct {
+		name   string
+		policy string
+		steps  []step
+	}{
+		{"enforce", "", []step{
+			// A burst of three, then one per 10 s.
+			{"SlowBot/1.0", "192.0.2.1", "/a", "allowed", 0},
+			{"SlowBot/1.0", "192.0.2.2", "/b", "allowed", 0},
+			{"SlowBot/1.0", "192.0.2.3", "/c", "allowed", 0},
+			// Counted across addresses: SlowBot is one crawler.
+			{"SlowBot/1.0", "192.0.2.4", "/d", "too-fast", http.StatusTooManyRequests},
+			// A disallowed path is a disallow violation, not a rate one.
+			{"SlowBot/1.0", "192.0.2.4", "/private/x", "disallowed", http.StatusForbidden},
+			// Unnamed bots are counted per address.
+			{"curl/8", "198.51.100.1", "/a", "allowed", 0},
+			{"curl/8", "198.51.100.1", "/a", "allowed", 0},
+			{"curl/8", "198.51.100.1", "/a", "allowed", 0},
+			{"curl/8", "198.51.100.1", "/a", "too-fast", http.StatusTooManyRequests},
+			{"curl/8", "198.51.100.2", "/a", "allowed", 0},
+		}},
+		{"monitor", config.ModeMonitor, []step{
+			{"SlowBot/1.0", "192.0.2.1", "/a", "allowed", 0},
+			{"SlowBot/1.0", "192.0.2.1", "/a", "allowed", 0},
+			{"SlowBot/1.0", "192.0.2.1", "/a", "allowed", 0},
+			{"SlowBot/1.0", "192.0.2.1", "/a", "too-fast", 0},
+		}},
+		{"off", config.CrawlDelayOff, []step{
+			{"SlowBot/1.0", "192.0.2.1", "/a", "allowed", 0},
+			{"SlowBot/1.0", "192.0.2.1", "/a", "allowed", 0},
+			{"SlowBot/1.0", "192.0.2.1", "/a", "allowed", 0},
+			{"SlowBot/1.0", "192.0.2.1", "/a", "allowed", 0},
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h, logs := newTestHandler(t, config.Config{Inline: robotsTxt, CrawlDelay: tc.policy})
+			for i, s := range tc.steps {
+				r := withIP(newRequest("GET", s.path, s.ua), s.ip)
+				w, err := serve(h, r)
+				repl := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer)
+				verdict, _ := repl.GetString("http.robots_txt.verdict")
+				if verdict != s.verdict {
+					t.Errorf("step %d (%s %s from %s): verdict %q, want %q", i, s.ua, s.path, s.ip, verdict, s.verdict)
+				}
+				status := 0
+				if he, ok := err.(caddyhttp.HandlerError); ok {
+					status = he.StatusCode
+				}
+				if status != s.status {
+					t.Errorf("step %d: refused with %d, want %d", i, status, s.status)
+				}
+				if s.status == http.StatusTooManyRequests && w.Header().Get("Retry-After") != "10" {
+					t.Errorf("step %d: Retry-After %q, want 10", i, w.Header().Get("Retry-After"))
+				}
+			}
+			if tc.name == "monitor" && logs.FilterMessage("robots.txt crawl-delay violation").Len() != 1 {
+				t.Errorf("want one crawl-delay violation logged, got %v", logs.All())
+			}
+		})
+	}
+}
