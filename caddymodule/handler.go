@@ -38,19 +38,28 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	if u.Path == "/robots.txt" {
 		return h.serveRobotsTxt(w, r, next, snap)
 	}
+	if h.Trap != "" && strings.HasPrefix(u.Path, h.Trap) {
+		return h.springTrap(w, r, snap)
+	}
 	if snap.File == nil {
 		return next.ServeHTTP(w, r)
 	}
-	ua := r.Header.Get("User-Agent")
-	id := h.identify(ua, snap)
-	if !id.Bot && !signed(r) {
-		return next.ServeHTTP(w, r)
-	}
-	// A signed request is checked whatever its User-Agent says: agents
-	// that sign (ChatGPT's, for one) send a browser's.
-	id, res := h.verifyIdentity(r, id)
-	if !id.Bot {
-		return next.ServeHTTP(w, r)
+	var id identity
+	var res verify.Result
+	if h.Trap != "" && h.tracker.isTrapped(clientAddr(r), time.Now()) {
+		// Caught by the trap: a bot, whatever its User-Agent says.
+		id, res = h.trappedIdentity(snap), verify.Result{Outcome: verify.Trapped}
+	} else {
+		id = h.identify(r.Header.Get("User-Agent"), snap)
+		if !id.Bot && !signed(r) {
+			return next.ServeHTTP(w, r)
+		}
+		// A signed request is checked whatever its User-Agent says:
+		// agents that sign (ChatGPT's, for one) send a browser's.
+		id, res = h.verifyIdentity(r, id)
+		if !id.Bot {
+			return next.ServeHTTP(w, r)
+		}
 	}
 
 	j := h.judge(r, u, id, res)
@@ -75,14 +84,14 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	if j.Action == judge.Logged {
 		msg := "robots.txt violation"
 		if j.Rule == nil {
-			msg = "robots.txt impostor (impostors block; monitor mode lets it through)"
+			msg = "robots.txt " + j.Identity.String() + " (refused everywhere; monitor mode lets it through)"
 		}
 		h.logger.Warn(msg, violationFields(r, j)...)
 		return next.ServeHTTP(w, r)
 	}
 	msg := "robots.txt violation blocked"
 	if j.Rule == nil {
-		msg = "robots.txt impostor blocked"
+		msg = "robots.txt " + j.Identity.String() + " blocked"
 	}
 	h.logger.Info(msg, violationFields(r, j)...)
 	if h.Body != "" {
@@ -111,7 +120,8 @@ func (h *Handler) judge(r *http.Request, u *url.URL, id identity, res verify.Res
 	req := judge.Request{UA: r.Header.Get("User-Agent"), Paths: judge.PathsOf(u), Now: now}
 	req.Fetch, req.Fetched = h.tracker.last(id.Name, clientAddr(r))
 	v := req.Paths.Decide(id.Group)
-	if res.Outcome == verify.Impostor && h.ImpostorPolicy() == config.ImpostorsBlock {
+	if res.Outcome == verify.Impostor && h.ImpostorPolicy() == config.ImpostorsBlock ||
+		res.Outcome == verify.Trapped && h.trapAction() == config.TrapBlock {
 		// Refused everywhere, whatever the rules say: no rule decided.
 		v = robots.Verdict{}
 	}
@@ -184,10 +194,11 @@ func (h *Handler) serveRobotsTxt(w http.ResponseWriter, r *http.Request, next ca
 	if !h.ServeEnabled() || snap.File == nil || !getOrHead {
 		return next.ServeHTTP(w, r)
 	}
+	body, etag := h.servedBody(snap)
 	hdr := w.Header()
 	hdr.Set("Content-Type", "text/plain; charset=utf-8")
-	hdr.Set("ETag", snap.ETag)
-	http.ServeContent(w, r, "robots.txt", snap.modTime, bytes.NewReader(snap.body))
+	hdr.Set("ETag", etag)
+	http.ServeContent(w, r, "robots.txt", snap.modTime, bytes.NewReader(body))
 	return nil
 }
 

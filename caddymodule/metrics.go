@@ -13,8 +13,8 @@ import (
 )
 
 // numOutcomes sizes the per-identity counters: unverified, verified,
-// impostor.
-const numOutcomes = 3
+// impostor, trapped.
+const numOutcomes = 4
 
 // The collectors are process-wide, so counts survive config reloads; each
 // config's registry gets them registered (Caddy serves that registry at the

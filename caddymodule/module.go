@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
@@ -78,6 +79,10 @@ type Handler struct {
 
 	checker    *checker
 	checkerKey string
+
+	// trapServed is the served body of the last snapshot, with a trap;
+	// a pointer, so that Handler values can be copied.
+	trapServed *atomic.Pointer[servedWithTrap]
 	// sigOptions and verifyOptions, when set (by tests), replace the
 	// defaults of Web Bot Auth directory fetches and of IP-list fetches
 	// and reverse DNS, so that tests reach no server but their own.
@@ -113,6 +118,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		return err
 	}
 	h.classifier = botdetect.New(h.Bots, h.Humans)
+	h.trapServed = new(atomic.Pointer[servedWithTrap])
 	idents, err := lru.New[string, identity](h.Cache)
 	if err != nil {
 		return fmt.Errorf("cache: %v", err)

@@ -2,6 +2,7 @@ package caddymodule
 
 import (
 	"net/netip"
+	"time"
 
 	"github.com/caddyserver/caddy/v2"
 	lru "github.com/hashicorp/golang-lru/v2"
@@ -23,8 +24,9 @@ type fetchKey struct {
 // schedules of the bots. It lives in a UsagePool, so a config reload hands
 // it to the new handler instead of forgetting.
 type fetchTracker struct {
-	recent *lru.Cache[fetchKey, judge.Fetch]
-	pace   *pace.Limiter
+	recent  *lru.Cache[fetchKey, judge.Fetch]
+	pace    *pace.Limiter
+	trapped *lru.Cache[netip.Addr, int64] // until, unix nanoseconds
 }
 
 // pacedClients bounds the client addresses whose Crawl-delay schedules
@@ -42,7 +44,11 @@ func loadTracker(key string) (*fetchTracker, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &fetchTracker{recent: c, pace: pace.New(pacedClients)}, nil
+		trapped, err := lru.New[netip.Addr, int64](trappedClients)
+		if err != nil {
+			return nil, err
+		}
+		return &fetchTracker{recent: c, pace: pace.New(pacedClients), trapped: trapped}, nil
 	})
 	if err != nil {
 		return nil, err
@@ -56,4 +62,19 @@ func (t *fetchTracker) record(bot string, ip netip.Addr, f judge.Fetch) {
 
 func (t *fetchTracker) last(bot string, ip netip.Addr) (judge.Fetch, bool) {
 	return t.recent.Get(fetchKey{bot, ip})
+}
+
+// trap remembers addr as trapped until the time given.
+func (t *fetchTracker) trap(addr netip.Addr, until time.Time) {
+	t.trapped.Add(addr, until.UnixNano())
+}
+
+// isTrapped tells whether addr is trapped now.
+func (t *fetchTracker) isTrapped(addr netip.Addr, now time.Time) bool {
+	until, ok := t.trapped.Get(addr)
+	if ok && until < now.UnixNano() {
+		t.trapped.Remove(addr)
+		return false
+	}
+	return ok
 }

@@ -25,6 +25,8 @@ var subdirectives = []struct{ name, usage string }{
 	{"grace", "grace <duration>|off"},
 	{"strict", "strict"},
 	{"crawl_delay", "crawl_delay enforce|monitor|off"},
+	{"trap", "trap <path> [hold|block]"},
+	{"trap_ttl", "trap_ttl <duration>"},
 	{"impostors", "impostors judge|block|trust"},
 	{"crawler", "crawler <token> { ranges <cidr|file|https-url>...; rdns <suffix>...; signature_agent <url>...; category <name> }"},
 	{"resolvers", "resolvers <host:port>..."},
@@ -67,6 +69,8 @@ func usage(name string) string {
 //	    cache   <entries>
 //	    strict
 //	    crawl_delay enforce|monitor|off
+//	    trap <path> [hold|block]
+//	    trap_ttl <duration>
 //	    impostors judge|block|trust
 //	    crawler <token> {
 //	        ranges          <cidr|file|https-url>...
@@ -137,7 +141,7 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		line := d.Line()
 
 		switch name {
-		case "file", "inline", "mode", "status", "body", "serve", "reload", "cache", "url", "grace", "strict", "impostors", "crawl_delay":
+		case "file", "inline", "mode", "status", "body", "serve", "reload", "cache", "url", "grace", "strict", "impostors", "crawl_delay", "trap", "trap_ttl":
 			if first, ok := seen[name]; ok {
 				return d.Errf("robots_txt: %s is given more than once (first at line %d); give it once", name, first)
 			}
@@ -181,6 +185,20 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 				}
 			}
 			c.Resolvers = append(c.Resolvers, vals...)
+			continue
+		}
+		if name == "trap" {
+			vals := d.RemainingArgs()
+			if len(vals) < 1 || len(vals) > 2 {
+				return d.Errf("robots_txt: trap takes a path and an optional action; usage: %s", usage(name))
+			}
+			c.Trap = vals[0]
+			if len(vals) == 2 {
+				c.TrapAction = vals[1]
+			}
+			if err := checkTrap(c.Trap, c.TrapAction, 0); err != nil {
+				return d.Errf("robots_txt: %w", err)
+			}
 			continue
 		}
 		if name == "strict" {
@@ -274,6 +292,13 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 				return d.Errf("robots_txt: grace: %q is not allowed; use a duration such as 24h or 1h, or off (0)", val)
 			}
 			c.Grace = new(caddy.Duration(dur))
+
+		case "trap_ttl":
+			dur, err := caddy.ParseDuration(val)
+			if err != nil || dur <= 0 {
+				return d.Errf("robots_txt: trap_ttl: %q is not allowed; use a positive duration such as 24h", val)
+			}
+			c.TrapTTL = caddy.Duration(dur)
 
 		case "crawl_delay":
 			if err := checkCrawlDelay(val); err != nil {

@@ -167,6 +167,26 @@ type Config struct {
 	// read as 0.1 s and over 60 s as 60 s.
 	CrawlDelay string `json:"crawl_delay,omitempty"`
 
+	// A path that robots.txt disallows for every group (the served
+	// robots.txt gets a Disallow line for it in each group that lacks
+	// one, and the load is logged), so that no client that obeys
+	// robots.txt requests it, and that no page links to visibly. A client
+	// that requests it anyway, whatever its User-Agent, gets a plain 404
+	// and its address is remembered for "trap_ttl": its requests are then
+	// a bot named "trapped", held to the * group ("trap_action" hold) or
+	// refused everywhere but /robots.txt ("block"). A verified crawler
+	// that requests it is logged as that crawler's violation instead. The
+	// default is no trap; the path must start with "/" and may not be
+	// "/" or "/robots.txt".
+	Trap string `json:"trap,omitempty"`
+
+	// What happens to a trapped address: "hold" (the default) or
+	// "block".
+	TrapAction string `json:"trap_action,omitempty"`
+
+	// How long a trapped address is remembered. The default is 24h.
+	TrapTTL caddy.Duration `json:"trap_ttl,omitempty"`
+
 	// What happens to a client whose User-Agent claims a known crawler
 	// that publishes how to verify it (IP ranges, reverse DNS, HTTP
 	// message signatures) when the request fails the check or cannot be
@@ -289,6 +309,7 @@ func (c Config) Validate() error {
 	add(checkList("humans", c.Humans))
 	add(checkImpostors(c.Impostors))
 	add(checkCrawlDelay(c.CrawlDelay))
+	add(checkTrap(c.Trap, c.TrapAction, c.TrapTTL))
 	for i, cr := range c.Crawlers {
 		add(cr.check(fmt.Sprintf("crawlers[%d]", i)))
 	}
@@ -436,6 +457,42 @@ func checkCrawlDelay(v string) error {
 		return nil
 	}
 	return fmt.Errorf("crawl_delay: %q is not allowed; use %q, %q or %q (the default follows mode)", v, ModeEnforce, ModeMonitor, CrawlDelayOff)
+}
+
+// Values of Config.TrapAction, and the default of TrapTTL.
+const (
+	TrapHold       = "hold"
+	TrapBlock      = "block"
+	DefaultTrapTTL = caddy.Duration(24 * time.Hour)
+)
+
+// TrapTTLOrDefault is TrapTTL, or its default.
+func (c Config) TrapTTLOrDefault() time.Duration {
+	if c.TrapTTL == 0 {
+		return time.Duration(DefaultTrapTTL)
+	}
+	return time.Duration(c.TrapTTL)
+}
+
+func checkTrap(path, action string, ttl caddy.Duration) error {
+	if path == "" {
+		if action != "" || ttl != 0 {
+			return errors.New("trap_action and trap_ttl need trap: give the trap's path, such as \"/.well-known/robots-trap/\"")
+		}
+		return nil
+	}
+	if !strings.HasPrefix(path, "/") || path == "/" || path == "/robots.txt" || strings.ContainsAny(path, "*$?# ") {
+		return fmt.Errorf("trap: %q is not allowed; give a path of its own that starts with \"/\", such as \"/.well-known/robots-trap/\" (not / or /robots.txt, no wildcards)", path)
+	}
+	switch action {
+	case "", TrapHold, TrapBlock:
+	default:
+		return fmt.Errorf("trap_action: %q is not allowed; use %q (the default) or %q", action, TrapHold, TrapBlock)
+	}
+	if ttl < 0 {
+		return fmt.Errorf("trap_ttl: %s is not allowed; use a positive duration such as \"24h\"", time.Duration(ttl))
+	}
+	return nil
 }
 
 // ImpostorPolicy returns Impostors, or its default.

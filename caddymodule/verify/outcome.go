@@ -25,9 +25,13 @@ const (
 	// be confirmed is not trusted when the crawler publishes how to confirm
 	// it.
 	Impostor
+	// Trapped: the client's address requested the trap path that
+	// robots.txt disallows for everyone. Verify never concludes it; the
+	// handler does, whatever the User-Agent says.
+	Trapped
 )
 
-var outcomeNames = [...]string{Unverified: "unverified", Verified: "verified", Impostor: "impostor"}
+var outcomeNames = [...]string{Unverified: "unverified", Verified: "verified", Impostor: "impostor", Trapped: "trapped"}
 
 // String returns "unverified", "verified" or "impostor", the spelling used
 // in logs, metrics and placeholders.

@@ -1,0 +1,207 @@
+package caddymodule
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"net/http"
+	"strings"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/verify"
+	"github.com/robotsguard/caddy-robots-txt/config"
+	"github.com/robotsguard/caddy-robots-txt/robots"
+)
+
+// trappedName names, in logs and metrics, a client caught by the trap.
+const trappedName = "trapped"
+
+// trappedClients bounds the addresses the trap remembers.
+const trappedClients = 100_000
+
+// servedWithTrap is robots.txt as served with the trap's Disallow lines,
+// for one snapshot.
+type servedWithTrap struct {
+	snap *snapshot
+	body []byte
+	etag string
+}
+
+// servedBody returns the body and ETag /robots.txt is served with: the
+// file itself, or with a trap, the file with the trap disallowed in every
+// group. The file on disk, and so the rules' line numbers in logs, stay
+// as the operator wrote them.
+func (h *Handler) servedBody(snap *snapshot) ([]byte, string) {
+	if h.Trap == "" {
+		return snap.body, snap.ETag
+	}
+	if s := h.trapServed.Load(); s != nil && s.snap == snap {
+		return s.body, s.etag
+	}
+	body, added := withTrap(snap.body, snap.File, h.Trap)
+	sum := sha256.Sum256(body)
+	s := &servedWithTrap{snap: snap, body: body, etag: `"` + hex.EncodeToString(sum[:12]) + `"`}
+	h.trapServed.Store(s)
+	if added > 0 {
+		h.logger.Info("robots.txt served with the trap disallowed in every group",
+			zap.String("trap", h.Trap), zap.Int("groups_added_to", added))
+	}
+	return s.body, s.etag
+}
+
+// withTrap adds "Disallow: <trap>" to every group of body that does not
+// disallow trap already, just before the group's first rule (or at its
+// end), so that no group's extent changes: only allow and disallow lines
+// end a run of user-agent lines. A file with no * group gets one.
+func withTrap(body []byte, f *robots.File, trap string) ([]byte, int) {
+	var out bytes.Buffer
+	out.Grow(len(body) + 64)
+	added := 0
+	var agents []string // of the current run of user-agent lines
+	inRun, groups := false, 0 // groups counts runs, for a file with none
+	line := "Disallow: " + trap + "\n"
+	flush := func() {
+		if inRun && needsTrap(f, agents, trap) {
+			out.WriteString(line)
+			added++
+		}
+		inRun, agents = false, agents[:0]
+	}
+	rest := body
+	for len(rest) > 0 {
+		var l []byte
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			l, rest = rest[:i+1], rest[i+1:]
+		} else {
+			l, rest = append(rest, '\n'), nil
+		}
+		switch key, value := fieldOf(l); {
+		case isUserAgentKey(key):
+			if !inRun {
+				inRun = true
+				groups++
+			}
+			agents = append(agents, value)
+		case isRuleKey(key):
+			flush()
+		}
+		out.Write(l)
+	}
+	flush()
+	if groups == 0 || f.GroupFor("*") == nil {
+		// Bots no group names are held to nothing without a * group:
+		// one is added, with the trap its only rule.
+		out.WriteString("\nUser-agent: *\n" + line)
+		added++
+	}
+	return out.Bytes(), added
+}
+
+// needsTrap tells whether any agent of a run obeys a group that does not
+// disallow trap yet.
+func needsTrap(f *robots.File, agents []string, trap string) bool {
+	for _, a := range agents {
+		if f.GroupFor(a).Decide(trap).Allowed {
+			return true
+		}
+	}
+	return false
+}
+
+// fieldOf returns a robots.txt line's key (lower-cased) and value,
+// without comment; "key value" without a colon counts, as Google reads it.
+func fieldOf(l []byte) (key, value string) {
+	s := string(l)
+	if i := strings.IndexByte(s, '#'); i >= 0 {
+		s = s[:i]
+	}
+	s = strings.TrimSpace(s)
+	k, v, ok := strings.Cut(s, ":")
+	if !ok {
+		words := strings.Fields(s)
+		if len(words) != 2 {
+			return "", ""
+		}
+		k, v = words[0], words[1]
+	}
+	v = strings.TrimSpace(v)
+	if !strings.HasPrefix(v, "*") {
+		// A user-agent value counts by its product token.
+		if end := strings.IndexFunc(v, func(r rune) bool {
+			return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '-' || r == '_')
+		}); end >= 0 {
+			v = v[:end]
+		}
+	} else {
+		v = "*"
+	}
+	return strings.ToLower(strings.TrimSpace(k)), v
+}
+
+func isUserAgentKey(k string) bool {
+	return strings.HasPrefix(k, "user-agent") || strings.HasPrefix(k, "useragent") || strings.HasPrefix(k, "user agent")
+}
+
+func isRuleKey(k string) bool {
+	switch {
+	case strings.HasPrefix(k, "allow"), strings.HasPrefix(k, "disallow"):
+		return true
+	}
+	switch k {
+	case "dissallow", "dissalow", "disalow", "diasllow", "disallaw":
+		return true
+	}
+	return false
+}
+
+// springTrap answers a request for the trap path: a plain 404 to anyone.
+// A verified crawler has broken robots.txt, and is logged as itself; any
+// other client's address is remembered as trapped.
+func (h *Handler) springTrap(w http.ResponseWriter, r *http.Request, snap *snapshot) error {
+	now := time.Now()
+	id := h.identify(r.Header.Get("User-Agent"), snap)
+	res := verify.Result{}
+	if id.Bot || signed(r) {
+		id, res = h.verifyIdentity(r, id)
+	}
+	rule := &robots.Rule{Directive: robots.Disallow, Pattern: h.Trap}
+	j := judgmentOf(r)
+	*j = judge.Judgment{
+		Verdict: judge.Disallowed, Action: judge.Blocked, Mode: h.Mode, Rule: rule, Judged: true,
+		Identity: res.Outcome, VerifiedBy: res.By, Category: id.category,
+	}
+	if res.Outcome == verify.Verified {
+		j.Bot, j.Group = id.Name, snap.GroupName(id.Group)
+		id.counters.request(res.Outcome, j.Verdict, j.Action, now.UnixNano())
+		h.logger.Warn("robots.txt violation: a verified crawler requested the trap", violationFields(r, j)...)
+	} else {
+		addr := clientAddr(r)
+		h.tracker.trap(addr, now.Add(h.TrapTTLOrDefault()))
+		j.Bot, j.Group, j.Identity = trappedName, "*", verify.Trapped
+		countersFor(trappedName).request(verify.Trapped, j.Verdict, j.Action, now.UnixNano())
+		h.logger.Warn("robots.txt trap sprung: this address is now held to robots.txt",
+			append(violationFields(r, j), zap.Duration("trap_ttl", h.TrapTTLOrDefault()), zap.String("trap_action", h.trapAction()))...)
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.WriteHeader(http.StatusNotFound)
+	_, err := w.Write([]byte("404 page not found\n"))
+	return err
+}
+
+func (h *Handler) trapAction() string {
+	if h.TrapAction == "" {
+		return config.TrapHold
+	}
+	return h.TrapAction
+}
+
+// trappedIdentity is how a trapped address is judged: a bot held to the
+// * group, whatever its User-Agent.
+func (h *Handler) trappedIdentity(snap *snapshot) identity {
+	id := identity{snap: snap, counters: countersFor(trappedName)}
+	id.Identity = judge.Identity{Bot: true, Name: trappedName, Group: snap.File.GroupFor("*")}
+	return id
+}

@@ -1,0 +1,131 @@
+package caddymodule
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/caddyserver/caddy/v2"
+
+	"github.com/robotsguard/caddy-robots-txt/config"
+	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
+	"github.com/robotsguard/caddy-robots-txt/robots"
+)
+
+func TestWithTrap(t *testing.T) {
+	const trap = "/.well-known/robots-trap/"
+	for _, tc := range []struct {
+		name, body, want string
+		added            int
+	}{
+		{"each group gets it before its first rule",
+			"User-agent: a\nUser-agent: b\nDisallow: /x\n\nUser-agent: *\nAllow: /\n",
+			"User-agent: a\nUser-agent: b\nDisallow: " + trap + "\nDisallow: /x\n\nUser-agent: *\nDisallow: " + trap + "\nAllow: /\n", 2},
+		{"a group that disallows it already is left alone; a * group is added",
+			"User-agent: GPTBot\nDisallow: /\n",
+			"User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nDisallow: " + trap + "\n", 1},
+		// Only allow and disallow end a run of user-agent lines: a
+		// sitemap line inside the run must not split the group.
+		{"a field inside a run of user-agent lines",
+			"User-agent: a\nSitemap: https://e.com/s.xml\nUser-agent: b\nDisallow: /y\n",
+			"User-agent: a\nSitemap: https://e.com/s.xml\nUser-agent: b\nDisallow: " + trap + "\nDisallow: /y\n\nUser-agent: *\nDisallow: " + trap + "\n", 2},
+		{"a group with no rules, at the end, without a final newline",
+			"User-agent: *\nDisallow: /a\nUser-agent: last",
+			"User-agent: *\nDisallow: " + trap + "\nDisallow: /a\nUser-agent: last\nDisallow: " + trap + "\n", 2},
+		{"no group at all", "# nothing\n", "# nothing\n\nUser-agent: *\nDisallow: " + trap + "\n", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := robots.Parse([]byte(tc.body))
+			got, added := withTrap([]byte(tc.body), f, trap)
+			if string(got) != tc.want {
+				t.Errorf("body:\n%s\nwant:\n%s", got, tc.want)
+			}
+			if added != tc.added {
+				t.Errorf("added to %d groups, want %d", added, tc.added)
+			}
+			// Every agent of the served file is kept out of the trap, and
+			// the original rules are unchanged.
+			served := robots.Parse(got)
+			for _, a := range append(f.Agents(), "*", "anybot") {
+				if served.GroupFor(a).Decide(trap + "x").Allowed {
+					t.Errorf("%s may fetch the trap", a)
+				}
+				if g, o := served.GroupFor(a).Decide("/y"), f.GroupFor(a).Decide("/y"); g.Allowed != o.Allowed {
+					t.Errorf("%s: /y allowed %v, was %v", a, g.Allowed, o.Allowed)
+				}
+			}
+		})
+	}
+}
+
+// TestTrap: a client that requests the trap path — a browser's
+// User-Agent included — is held to robots.txt afterwards; a verified
+// crawler that does is logged as its own violation.
+func TestTrap(t *testing.T) {
+	const robotsTxt = "User-agent: *\nDisallow: /private/\n\nUser-agent: GPTBot\nAllow: /\n"
+	const trap = "/.well-known/robots-trap/"
+	status := func(h *Handler, path, ua, ip string) (int, string) {
+		r := withIP(newRequest("GET", path, ua), ip)
+		w, err := serve(h, r)
+		repl := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer)
+		bot, _ := repl.GetString("http.robots_txt.bot")
+		if err != nil {
+			return 403, bot
+		}
+		if w.Code == 0 {
+			return 200, bot
+		}
+		return w.Code, bot
+	}
+	t.Run("hold", func(t *testing.T) {
+		h, logs := newTestHandler(t, config.Config{Inline: robotsTxt, Trap: trap})
+		if c, _ := status(h, "/private/x", testfixtures.UAChrome, "192.0.2.1"); c != 200 {
+			t.Fatalf("a browser before the trap: %d, want 200", c)
+		}
+		if c, bot := status(h, trap+"page", testfixtures.UAChrome, "192.0.2.1"); c != http.StatusNotFound || bot != "trapped" {
+			t.Fatalf("the trap: %d %q, want 404 trapped", c, bot)
+		}
+		if c, bot := status(h, "/private/x", testfixtures.UAChrome, "192.0.2.1"); c != 403 || bot != "trapped" {
+			t.Errorf("the trapped browser on /private/x: %d %q, want 403 as trapped", c, bot)
+		}
+		if c, _ := status(h, "/public", testfixtures.UAChrome, "192.0.2.1"); c != 200 {
+			t.Errorf("the trapped browser on /public (the * group allows it): %d, want 200", c)
+		}
+		if c, _ := status(h, "/private/x", testfixtures.UAChrome, "192.0.2.2"); c != 200 {
+			t.Errorf("another address: %d, want 200", c)
+		}
+		if logs.FilterMessageSnippet("trap sprung").Len() != 1 {
+			t.Errorf("want one 'trap sprung' log entry, got %v", logs.All())
+		}
+		// The served robots.txt keeps every group out of the trap.
+		r := newRequest("GET", "/robots.txt", testfixtures.UAChrome)
+		w, _ := serve(h, r)
+		if strings.Count(w.Body.String(), "Disallow: "+trap) != 2 || !strings.Contains(w.Body.String(), "User-agent: *\nDisallow: "+trap) {
+			t.Errorf("served robots.txt:\n%s", w.Body.String())
+		}
+	})
+	t.Run("block", func(t *testing.T) {
+		h, _ := newTestHandler(t, config.Config{Inline: robotsTxt, Trap: trap, TrapAction: config.TrapBlock})
+		status(h, trap, testfixtures.UACurl, "192.0.2.1")
+		if c, _ := status(h, "/public", testfixtures.UAChrome, "192.0.2.1"); c != 403 {
+			t.Errorf("a blocked address on /public: %d, want 403", c)
+		}
+		if c, _ := status(h, "/robots.txt", testfixtures.UAChrome, "192.0.2.1"); c != 200 {
+			t.Errorf("a blocked address on /robots.txt: %d, want 200", c)
+		}
+	})
+	t.Run("verified crawler", func(t *testing.T) {
+		h, logs := newTestHandler(t, config.Config{Inline: robotsTxt, Trap: trap, Impostors: config.ImpostorsJudge,
+			Crawlers: []config.Crawler{{Token: "GPTBot", Ranges: []string{"192.0.2.0/24"}}}})
+		if c, bot := status(h, trap, testfixtures.UAGPTBot, "192.0.2.9"); c != http.StatusNotFound || bot != "GPTBot" {
+			t.Errorf("GPTBot in the trap: %d %q, want 404 named GPTBot", c, bot)
+		}
+		if logs.FilterMessageSnippet("a verified crawler requested the trap").Len() != 1 {
+			t.Errorf("the crawler's violation is not logged: %v", logs.All())
+		}
+		// Its address is not trapped: crawlers share addresses.
+		if c, bot := status(h, "/private/x", testfixtures.UAGPTBot, "192.0.2.9"); c != 200 || bot != "GPTBot" {
+			t.Errorf("GPTBot afterwards: %d %q, want 200 as GPTBot", c, bot)
+		}
+	})
+}
