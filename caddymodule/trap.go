@@ -60,7 +60,7 @@ func withTrap(body []byte, f *robots.File, trap string) ([]byte, int) {
 	var out bytes.Buffer
 	out.Grow(len(body) + 64)
 	added := 0
-	var agents []string // of the current run of user-agent lines
+	var agents []string       // of the current run of user-agent lines
 	inRun, groups := false, 0 // groups counts runs, for a file with none
 	line := "Disallow: " + trap + "\n"
 	flush := func() {
