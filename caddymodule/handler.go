@@ -63,6 +63,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	}
 
 	j := h.judge(r, u, id, res)
+	if res.Outcome == verify.Impostor {
+		h.emit(r, EventImpostor, j)
+	}
+	if j.Verdict == judge.Disallowed || j.Verdict == judge.TooFast {
+		h.emit(r, EventViolation, j)
+	}
 	switch j.Verdict {
 	case judge.Allowed:
 		return next.ServeHTTP(w, r)

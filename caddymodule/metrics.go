@@ -27,6 +27,7 @@ var (
 	groupsInForce    *prometheus.GaugeVec
 	rulesInForce     *prometheus.GaugeVec
 	botCategory      *prometheus.GaugeVec
+	lastLoad         *prometheus.GaugeVec
 	metricCollectors []prometheus.Collector
 )
 
@@ -57,7 +58,11 @@ func initMetrics() {
 			Namespace: ns, Subsystem: sub, Name: "bot_category",
 			Help: "1 for each bot label that names a known crawler (or its impostors), with the crawler's category from the knowledge base.",
 		}, []string{"bot", "category"})
-		metricCollectors = []prometheus.Collector{requestsTotal, fetchesTotal, reloadsTotal, groupsInForce, rulesInForce, botCategory}
+		lastLoad = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Namespace: ns, Subsystem: sub, Name: "last_load_timestamp_seconds",
+			Help: "When robots.txt was last loaded successfully, by source, in seconds since the epoch.",
+		}, []string{"source"})
+		metricCollectors = []prometheus.Collector{requestsTotal, fetchesTotal, reloadsTotal, groupsInForce, rulesInForce, botCategory, lastLoad}
 	})
 }
 

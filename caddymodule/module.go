@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
+	"github.com/caddyserver/caddy/v2/modules/caddyevents"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 	lru "github.com/hashicorp/golang-lru/v2"
 	"go.uber.org/zap"
@@ -80,6 +81,9 @@ type Handler struct {
 	checker    *checker
 	checkerKey string
 
+	ctx    caddy.Context
+	events *caddyevents.App // nil without a configuration's events app
+
 	// trapServed is the served body of the last snapshot, with a trap;
 	// a pointer, so that Handler values can be copied.
 	trapServed *atomic.Pointer[servedWithTrap]
@@ -117,6 +121,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	if err := h.Config.Validate(); err != nil {
 		return err
 	}
+	h.ctx, h.events = ctx, eventsOf(ctx)
 	h.classifier = botdetect.New(h.Bots, h.Humans)
 	h.trapServed = new(atomic.Pointer[servedWithTrap])
 	idents, err := lru.New[string, identity](h.Cache)
@@ -124,7 +129,9 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		return fmt.Errorf("cache: %v", err)
 	}
 	h.idents = idents
-	if err := registerMetrics(ctx.GetMetricsRegistry()); err != nil {
+	if h.DisableMetrics {
+		initMetrics() // counted for the admin stats, exported nowhere
+	} else if err := registerMetrics(ctx.GetMetricsRegistry()); err != nil {
 		return fmt.Errorf("metrics: %v", err)
 	}
 	if err := h.loadChecker(ctx); err != nil {

@@ -276,6 +276,7 @@ func (s *source) logLoad(snap *snapshot) {
 	name := s.name()
 	groupsInForce.WithLabelValues(name).Set(float64(groups))
 	rulesInForce.WithLabelValues(name).Set(float64(rules))
+	lastLoad.WithLabelValues(name).SetToCurrentTime()
 	log := s.logger().Info
 	if snap.File.HasErrors() {
 		// A rule that can match no URL is a mistake the operator wants

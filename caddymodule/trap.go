@@ -176,12 +176,14 @@ func (h *Handler) springTrap(w http.ResponseWriter, r *http.Request, snap *snaps
 	if res.Outcome == verify.Verified {
 		j.Bot, j.Group = id.Name, snap.GroupName(id.Group)
 		id.counters.request(res.Outcome, j.Verdict, j.Action, now.UnixNano())
+		h.emit(r, EventViolation, j)
 		h.logger.Warn("robots.txt violation: a verified crawler requested the trap", violationFields(r, j)...)
 	} else {
 		addr := clientAddr(r)
 		h.tracker.trap(addr, now.Add(h.TrapTTLOrDefault()))
 		j.Bot, j.Group, j.Identity = trappedName, "*", verify.Trapped
 		countersFor(trappedName).request(verify.Trapped, j.Verdict, j.Action, now.UnixNano())
+		h.emit(r, EventTrapped, j)
 		h.logger.Warn("robots.txt trap sprung: this address is now held to robots.txt",
 			append(violationFields(r, j), zap.Duration("trap_ttl", h.TrapTTLOrDefault()), zap.String("trap_action", h.trapAction()))...)
 	}

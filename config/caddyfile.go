@@ -27,6 +27,7 @@ var subdirectives = []struct{ name, usage string }{
 	{"crawl_delay", "crawl_delay enforce|monitor|off"},
 	{"trap", "trap <path> [hold|block]"},
 	{"trap_ttl", "trap_ttl <duration>"},
+	{"disable_metrics", "disable_metrics"},
 	{"impostors", "impostors judge|block|trust"},
 	{"crawler", "crawler <token> { ranges <cidr|file|https-url>...; rdns <suffix>...; signature_agent <url>...; category <name> }"},
 	{"resolvers", "resolvers <host:port>..."},
@@ -71,6 +72,7 @@ func usage(name string) string {
 //	    crawl_delay enforce|monitor|off
 //	    trap <path> [hold|block]
 //	    trap_ttl <duration>
+//	    disable_metrics
 //	    impostors judge|block|trust
 //	    crawler <token> {
 //	        ranges          <cidr|file|https-url>...
@@ -141,7 +143,7 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		line := d.Line()
 
 		switch name {
-		case "file", "inline", "mode", "status", "body", "serve", "reload", "cache", "url", "grace", "strict", "impostors", "crawl_delay", "trap", "trap_ttl":
+		case "file", "inline", "mode", "status", "body", "serve", "reload", "cache", "url", "grace", "strict", "impostors", "crawl_delay", "trap", "trap_ttl", "disable_metrics":
 			if first, ok := seen[name]; ok {
 				return d.Errf("robots_txt: %s is given more than once (first at line %d); give it once", name, first)
 			}
@@ -201,11 +203,15 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			}
 			continue
 		}
-		if name == "strict" {
+		if name == "strict" || name == "disable_metrics" {
 			if d.NextArg() {
-				return d.Errf("robots_txt: strict takes no argument; usage: strict")
+				return d.Errf("robots_txt: %s takes no argument; usage: %s", name, name)
 			}
-			c.Strict = true
+			if name == "strict" {
+				c.Strict = true
+			} else {
+				c.DisableMetrics = true
+			}
 			continue
 		}
 

@@ -187,6 +187,11 @@ type Config struct {
 	// How long a trapped address is remembered. The default is 24h.
 	TrapTTL caddy.Duration `json:"trap_ttl,omitempty"`
 
+	// Keeps the handler's metrics out of Caddy's metrics registry (the
+	// admin API's /metrics); the admin stats still count. The default is
+	// false.
+	DisableMetrics bool `json:"disable_metrics,omitempty"`
+
 	// What happens to a client whose User-Agent claims a known crawler
 	// that publishes how to verify it (IP ranges, reverse DNS, HTTP
 	// message signatures) when the request fails the check or cannot be
