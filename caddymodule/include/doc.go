@@ -23,7 +23,9 @@
 // union: its user-agent lines, then its allow and disallow lines with the
 // patterns exactly as written, its valid crawl-delay lines and its
 // content-signal lines, in their order, each field in its standard
-// spelling. Comments, blank lines, sitemaps (they point at other sites)
+// spelling (a crawl-delay or content-signal line that came before the
+// group's first kept user-agent line is written just after it, where it
+// still belongs to the group). Comments, blank lines, sitemaps (they point at other sites)
 // and other fields are not copied. When the text before a group ends in a
 // run of user-agent lines with no rule after them (which would otherwise
 // take in the next user-agent lines), an empty "Disallow:" line, which

@@ -75,12 +75,12 @@ func Merge(site Source, includes ...Source) *Merged {
 	w.buf = append(w.buf, site.Body...)
 	if len(includes) == 0 {
 		m.Body = w.buf
-		m.siteLines = countLines(w.buf)
+		m.siteLines = countLines(w.buf) + 1 // and the line after the last line end
 		return m
 	}
 	if len(site.Body) >= robots.DefaultMaxSize {
 		m.Body = w.buf
-		m.siteLines = countLines(w.buf)
+		m.siteLines = countLines(w.buf) + 1
 		for _, inc := range includes {
 			m.warn("%s: not included: the site's own robots.txt already fills the %d bytes robots.txt readers read", inc.Name, robots.DefaultMaxSize)
 		}
@@ -229,6 +229,11 @@ func (w *writer) addSource(src int32, name string, f *robots.File, s *scanned, o
 		if !named {
 			continue
 		}
+		// A field between dropped user-agent lines and the first kept one
+		// is written after that one: written before, it would belong to
+		// the group above.
+		var held []*srcLine
+		started := false
 		for i := range lines {
 			l := &lines[i]
 			switch l.kind {
@@ -240,7 +245,17 @@ func (w *writer) addSource(src int32, name string, f *robots.File, s *scanned, o
 			case kAllow, kDisallow:
 				w.open = false
 			}
+			if !started && l.kind != kAgent {
+				held = append(held, l)
+				continue
+			}
 			w.line(l.render(), src, l.num)
+			if !started {
+				started = true
+				for _, h := range held {
+					w.line(h.render(), src, h.num)
+				}
+			}
 		}
 	}
 	if w.open {
