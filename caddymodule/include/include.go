@@ -142,6 +142,12 @@ func (w *writer) line(text string, src int32, num int) {
 	w.m.origins = append(w.m.origins, origin{src: src, line: int32(num)})
 }
 
+func (w *writer) srcLine(l *srcLine, src int32) {
+	w.buf = l.appendTo(w.buf)
+	w.buf = append(w.buf, '\n')
+	w.m.origins = append(w.m.origins, origin{src: src, line: int32(l.num)})
+}
+
 // addSource appends the groups of include src that name agents nobody
 // before it names, and records the agents as owned. It reports whether the
 // size limit stopped it.
@@ -179,7 +185,9 @@ func (w *writer) addSource(src int32, name string, f *robots.File, s *scanned, o
 	cut := len(s.groups)
 	for g := range s.groups {
 		n, agents, rules := 0, 0, false
-		for _, l := range s.group(g) {
+		lines := s.group(g)
+		for i := range lines {
+			l := &lines[i]
 			switch {
 			case l.kind == kAgent:
 				if !keep[l.agent] {
@@ -189,7 +197,7 @@ func (w *writer) addSource(src int32, name string, f *robots.File, s *scanned, o
 			case l.kind == kAllow || l.kind == kDisallow:
 				rules = true
 			}
-			n += len(l.render()) + 1
+			n += l.renderLen() + 1
 		}
 		if agents == 0 {
 			continue
@@ -249,11 +257,11 @@ func (w *writer) addSource(src int32, name string, f *robots.File, s *scanned, o
 				held = append(held, l)
 				continue
 			}
-			w.line(l.render(), src, l.num)
+			w.srcLine(l, src)
 			if !started {
 				started = true
 				for _, h := range held {
-					w.line(h.render(), src, h.num)
+					w.srcLine(h, src)
 				}
 			}
 		}

@@ -130,7 +130,8 @@ func scan(body []byte) *scanned {
 	for i := 0; i < len(bom) && len(text) > 0 && text[0] == bom[i]; i++ {
 		text = text[1:]
 	}
-	s := &scanned{}
+	// Most lines of a list are kept: size the slice once.
+	s := &scanned{lines: make([]srcLine, 0, strings.Count(text, "\n")+1)}
 	num, start := 0, 0
 	for i := 0; i < len(text); i++ {
 		c := text[i]
@@ -204,28 +205,56 @@ func (s *scanned) line(num int, t string) {
 	s.lines = append(s.lines, l)
 }
 
-// render returns the line as the merged file writes it: the standard
-// spelling of its field, then its value as written. A line that would be
-// longer than robots reads is written as the parser saw it instead.
-func (l *srcLine) render() string {
-	var key string
+// key returns the standard spelling of the line's field, with its colon.
+func (l *srcLine) stdKey() string {
 	switch l.kind {
 	case kAgent:
-		key = "User-agent:"
+		return "User-agent:"
 	case kAllow:
-		key = "Allow:"
+		return "Allow:"
 	case kDisallow:
-		key = "Disallow:"
+		return "Disallow:"
 	case kCrawlDelay:
-		key = "Crawl-delay:"
-	default:
-		key = l.key + ":"
+		return "Crawl-delay:"
+	}
+	return ""
+}
+
+// appendTo appends the line as the merged file writes it: the standard
+// spelling of its field, then its value as written. A line that would be
+// longer than robots reads is written as the parser saw it instead.
+func (l *srcLine) appendTo(b []byte) []byte {
+	key := l.stdKey()
+	if key == "" {
+		b = append(b, l.key...)
+		b = append(b, ':')
+	} else {
+		b = append(b, key...)
 	}
 	if l.value == "" {
-		return key
+		return b
 	}
-	if len(key)+1+len(l.value) > maxLineLen {
-		return l.text
+	if l.renderLen() > maxLineLen {
+		return append(b[:len(b)-l.keyLen()], l.text...)
 	}
-	return key + " " + l.value
+	b = append(b, ' ')
+	return append(b, l.value...)
+}
+
+func (l *srcLine) keyLen() int {
+	if k := l.stdKey(); k != "" {
+		return len(k)
+	}
+	return len(l.key) + 1
+}
+
+// renderLen is the length of what appendTo appends.
+func (l *srcLine) renderLen() int {
+	if l.value == "" {
+		return l.keyLen()
+	}
+	if n := l.keyLen() + 1 + len(l.value); n <= maxLineLen {
+		return n
+	}
+	return len(l.text)
 }
