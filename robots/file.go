@@ -67,6 +67,9 @@ func newFile(p *parser) *File {
 	// Agents named by the same set of written groups share one Group, and
 	// a Group never copies what it can share: see mergedGroups.
 	mg := mergedGroups{src: p.groups, byKey: map[string]*Group{}, budget: f.nRules}
+	for _, s := range p.groups {
+		s.compileUsage(&mg.gb)
+	}
 	var tokens []string
 	for _, key := range order {
 		m := byName[key]
@@ -131,6 +134,8 @@ func (mg *mergedGroups) groupOf(members []int) (g *Group, isNew bool) {
 		if g.CrawlDelay == 0 {
 			g.CrawlDelay = s.crawlDelay
 		}
+		g.signal = g.signal.stricter(s.signal)
+		g.hasUsage = g.hasUsage || len(s.usage) > 0
 		n += len(s.rules)
 	}
 	switch {
