@@ -352,6 +352,22 @@ func TestSignalsDoesNotAllocate(t *testing.T) {
 			t.Errorf("Signals(%q) allocates %v times", path, n)
 		}
 	}
+	// Enough wildcard paths at one node for the matcher's trigram index.
+	var large strings.Builder
+	large.WriteString("User-agent: *\n")
+	for i := 0; i < 2000; i++ {
+		fmt.Fprintf(&large, "Content-Usage: /*x%dy*z train-ai=y\n", i)
+	}
+	lg := Parse([]byte(large.String())).GroupFor("x")
+	if lg.src[0].um.grams == nil {
+		t.Fatal("the large group's usage matcher is not indexed")
+	}
+	if got := lg.Signals("/a/x1y/x20y/x300y/x1999y?q=z"); got.AITrain != Yes {
+		t.Errorf("indexed usage paths: Signals = %+v", got)
+	}
+	if n := testing.AllocsPerRun(100, func() { bnSinkSignals = lg.Signals("/a/x1y/x20y/x300y/x1999y?q=x42y") }); n != 0 {
+		t.Errorf("Signals over an indexed matcher allocates %v times", n)
+	}
 	if n := testing.AllocsPerRun(100, func() { bnSinkString = g.Signals("/docs/x").ContentUsage() }); n != 0 {
 		t.Errorf("ContentUsage allocates %v times", n)
 	}
