@@ -251,8 +251,8 @@ func (f *File) Counts() (groups, rules int) {
 
 // Fields returns the number of lines read as a field robots.txt knows
 // (user-agent, allow, disallow, sitemap, crawl-delay, content-signal,
-// content-usage, or a common non-standard one). A non-empty body with none is probably not a
-// robots.txt at all, such as an HTML error page.
+// content-usage, or a common non-standard one). A non-empty body with
+// none is probably not a robots.txt at all, such as an HTML error page.
 func (f *File) Fields() int {
 	if f == nil {
 		return 0
