@@ -48,6 +48,15 @@ const (
 	KindInvalidUTF8      Kind = "invalid-utf8"
 	KindLongLine         Kind = "long-line"
 	KindNUL              Kind = "nul-byte"
+	// KindBadContentSignal is a Content-Signal line, or an entry of one,
+	// that is not read: an unknown signal, a value other than yes or no,
+	// an entry that is not key=value.
+	KindBadContentSignal Kind = "bad-content-signal"
+	// KindBadContentUsage is a Content-Usage line, or a member of one,
+	// that states no preference: a value that is not a Structured Fields
+	// dictionary, a label outside the aipref vocabulary, a value other
+	// than the token y or n, a missing statement.
+	KindBadContentUsage Kind = "bad-content-usage"
 	// KindTooMany stands for the findings past the first thousand, which
 	// are not listed one by one; its severity is the worst of them.
 	KindTooMany Kind = "too-many-findings"

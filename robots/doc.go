@@ -28,13 +28,19 @@
 //     "disalow", "diasllow" or "disallaw" is disallow; "sitemap" or
 //     "site-map" is sitemap. Any spelling other than the standard one is
 //     accepted and reported as a misspelling. "crawl-delay" is read into
-//     Group.CrawlDelay; other fields are ignored and reported.
+//     Group.CrawlDelay; "content-signal" and "content-usage" into the
+//     group's usage preferences (see below); other fields are ignored and
+//     reported.
 //   - A group is a run of user-agent lines and the lines after it. Only
 //     an allow or disallow line (even one with an empty pattern) ends the
 //     run, so a user-agent line after a rule starts a new group. A sitemap,
 //     crawl-delay or unknown line between two user-agent lines does not:
 //     the agents before and after it share one group, as in Google's
-//     parser, and a crawl-delay there belongs to that group. Blank lines
+//     parser, and a crawl-delay there belongs to that group. Neither does
+//     a content-signal or content-usage line, although
+//     draft-ietf-aipref-attach-05 calls content-usage a rule: Google's
+//     parser does not know it, and which agents share a group must not
+//     depend on it. Blank lines
 //     mean nothing. Rules before the first user-agent line belong to no
 //     group and are ignored (and reported).
 //   - A user-agent value "*", alone or followed by white space, names the
@@ -79,6 +85,59 @@
 //
 // As in Google's parser, "allow: /dir/index.html" (or index.htm) also
 // allows "/dir/" alone, the URL that usually serves that page.
+//
+// # Usage preferences
+//
+// Beside access rules a robots.txt can say what crawlers may do with the
+// content they fetch. Two fields say it, and Group.Signals reads both; they
+// never change what Decide answers.
+//
+// Content-Signal is Cloudflare's Content Signals Policy (contentsignals.org,
+// released under CC0): comma-separated key=value entries, as in
+// "Content-Signal: search=yes, ai-input=no, ai-train=no". The keys are
+// search (a search index with links and short excerpts, not AI summaries),
+// ai-input (input to an AI model at answer time: retrieval-augmented
+// generation, grounding) and ai-train (training or fine-tuning AI models),
+// each yes or no; an absent key states nothing. Keys and values are read
+// case-insensitively. The "use" entry Cloudflare's managed robots.txt
+// writes (immediate, reference or full) is checked and not kept. A line
+// applies to every path of the group it is written in.
+//
+// Content-Usage is the robots.txt attachment of the IETF's AI preferences
+// (draft-ietf-aipref-attach-05, section 3): "Content-Usage: [path ]prefs".
+// A value starting with "/" has a path, which ends at the first space or
+// tab; without one the line applies to "/". The path matches as allow and
+// disallow patterns do ("*", a final "$", canonical spelling), and for a
+// given URL the line with the longest matching path applies; lines with
+// the same path are combined. The preferences are a Structured Fields
+// Dictionary (RFC 9651) in the vocabulary of draft-ietf-aipref-vocab-07:
+// the labels train-ai and search, with the tokens y or n, as in
+// "train-ai=n, search=y". As the vocabulary draft says, unknown labels,
+// other values and parameters state nothing, and a value that is not a
+// dictionary (upper-case keys, a trailing comma...) states nothing at all.
+//
+// Both fields belong to the group they are written in. Before the first
+// user-agent line they address no crawler and are ignored: Cloudflare's
+// examples write Content-Signal under "User-agent: *", and the aipref
+// draft defines Content-Usage as a rule of a group, which in RFC 9309 a
+// line outside any group is not. Malformed lines are reported
+// (bad-content-signal, bad-content-usage; rule-outside-group before any
+// group), and what they state correctly still counts.
+//
+// The two vocabularies map onto each other: ai-train is train-ai and
+// search is search, the two categories draft-ietf-aipref-vocab-07 defines.
+// ai-input has no aipref category (the working group has discussed an "AI
+// Input" one but not defined it; labels of earlier drafts such as ai-use,
+// ai-output and train-genai are gone), so only Content-Signal sets it and
+// Signals.ContentUsage leaves it out.
+//
+// Precedence: a group's Content-Signal lines give its preferences for every
+// path, and the best-matching Content-Usage line overrides each preference
+// it sets, being path-scoped and the IETF's. Where statements of equal rank
+// conflict (two lines of one group, the parts of a merged group, lines
+// with one path) the stricter applies, No over Yes over unset, which is how
+// draft-ietf-aipref-vocab-07, section 7.1, combines preferences: a crawler
+// named in two groups is addressed by both.
 //
 // Before matching, both the pattern and the path are brought to one
 // canonical spelling (see Canonical): escapes of unreserved characters are

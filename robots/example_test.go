@@ -111,3 +111,21 @@ Sitemap: /sitemap.xml
 	// line 7: warning: sitemap "/sitemap.xml" is not an absolute URL
 	// errors: true
 }
+
+// A group's usage preferences for a path, and the Content-Usage response
+// header that states them.
+func ExampleGroup_Signals() {
+	f := robots.Parse([]byte(`User-agent: *
+Content-Signal: search=yes, ai-input=no, ai-train=no
+Content-Usage: /docs/ train-ai=y
+Allow: /
+`))
+	g := f.GroupFor("ExampleBot")
+	for _, path := range []string{"/blog/post", "/docs/intro"} {
+		s := g.Signals(path)
+		fmt.Printf("%s: search=%s ai-input=%s ai-train=%s; Content-Usage: %s\n", path, s.Search, s.AIInput, s.AITrain, s.ContentUsage())
+	}
+	// Output:
+	// /blog/post: search=yes ai-input=no ai-train=no; Content-Usage: train-ai=n, search=y
+	// /docs/intro: search=yes ai-input=no ai-train=yes; Content-Usage: train-ai=y, search=y
+}

@@ -67,6 +67,9 @@ func newFile(p *parser) *File {
 	// Agents named by the same set of written groups share one Group, and
 	// a Group never copies what it can share: see mergedGroups.
 	mg := mergedGroups{src: p.groups, byKey: map[string]*Group{}, budget: f.nRules}
+	for _, s := range p.groups {
+		s.compileUsage(&mg.gb)
+	}
 	var tokens []string
 	for _, key := range order {
 		m := byName[key]
@@ -131,6 +134,8 @@ func (mg *mergedGroups) groupOf(members []int) (g *Group, isNew bool) {
 		if g.CrawlDelay == 0 {
 			g.CrawlDelay = s.crawlDelay
 		}
+		g.signal = g.signal.stricter(s.signal)
+		g.hasUsage = g.hasUsage || len(s.usage) > 0
 		n += len(s.rules)
 	}
 	switch {
@@ -245,9 +250,9 @@ func (f *File) Counts() (groups, rules int) {
 }
 
 // Fields returns the number of lines read as a field robots.txt knows
-// (user-agent, allow, disallow, sitemap, crawl-delay, or a common
-// non-standard one). A non-empty body with none is probably not a
-// robots.txt at all, such as an HTML error page.
+// (user-agent, allow, disallow, sitemap, crawl-delay, content-signal,
+// content-usage, or a common non-standard one). A non-empty body with
+// none is probably not a robots.txt at all, such as an HTML error page.
 func (f *File) Fields() int {
 	if f == nil {
 		return 0

@@ -14,6 +14,9 @@ import (
 // fzSeedFiles are realistic robots.txt bodies used as seeds by both fuzz
 // targets.
 var fzSeedFiles = []string{
+	// Content signals and aipref usage preferences, some malformed.
+	"User-agent: *\nContent-Signal: search=yes, ai-train=no, use=reference\nContent-Usage: /docs/ train-ai=y;p=\"x\", search=n\nContent-Usage: train-genai=n\nAllow: /\n\nUser-agent: GPTBot\nContent-Usage: /*.pdf$ Train-AI=?1,\nContent-Signal: ai-input\nDisallow: /private/\n",
+	"content-signal: ai-train=no\r\nUser-agent: a\r\nContent-Usage: /a%7e/\t:aGk=:, b=@1, c=%\"%c3\"\r\nUser-agent: b\r\nUser-agent: a\r\nContent-Signal: search=no\r\nDisallow: /x\r\n",
 	// Plain, LF.
 	"User-agent: *\nDisallow: /private/\nAllow: /private/public.html\nSitemap: https://example.com/sitemap.xml\n",
 	// BOM, CRLF, comments, several groups.
@@ -98,6 +101,11 @@ func FuzzParse(f *testing.F) {
 			}
 			for _, p := range fzPathsFor(file, string(body)) {
 				_ = g.Decide(p)
+				s := g.Signals(p)
+				if s.Search > No || s.AIInput > No || s.AITrain > No {
+					t.Fatalf("Signals(%q) = %+v", p, s)
+				}
+				_ = s.ContentUsage()
 			}
 		}
 		for _, name := range file.Agents() {

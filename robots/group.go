@@ -68,6 +68,9 @@ type Group struct {
 	src   []*srcGroup // the written groups merged, in file order
 	m     *matcher    // compiled rules, possibly shared; nil when parts are
 	parts []*matcher  // the matchers of the written groups, when m is nil
+
+	signal   Signals // the written groups' Content-Signal lines, combined
+	hasUsage bool    // a written group has a Content-Usage line
 }
 
 // Rules returns the group's allow and disallow rules in file order. Rules

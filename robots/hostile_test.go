@@ -293,6 +293,18 @@ var hsShapes = []struct {
 		}
 		return []byte(b.String())
 	}},
+	{"tiny content-usage lines", func() []byte {
+		var b strings.Builder
+		b.WriteString("user-agent:*\n")
+		for i := 0; b.Len() < DefaultMaxSize-30; i++ {
+			if i%2 == 0 {
+				fmt.Fprintf(&b, "content-usage:/%c%c%c x\n", 'a'+i%26, 'a'+i/26%26, 'a'+i/676%26)
+			} else {
+				fmt.Fprintf(&b, "content-usage:/*%c%c x\n", 'a'+i%26, 'a'+i/26%26)
+			}
+		}
+		return []byte(b.String())
+	}},
 	{"one diagnostic per line", func() []byte {
 		return []byte(strings.Repeat("x:\n", DefaultMaxSize/3))
 	}},

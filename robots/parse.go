@@ -40,6 +40,8 @@ const (
 	fieldSitemap
 	fieldCrawlDelay
 	fieldNonStandard
+	fieldContentSignal
+	fieldContentUsage
 )
 
 // keySpellings lists, in the order google/robotstxt tries them, the key
@@ -81,8 +83,13 @@ func classifyKey(key string) field {
 			return s.field
 		}
 	}
-	if strings.EqualFold(key, "crawl-delay") {
+	switch {
+	case strings.EqualFold(key, "crawl-delay"):
 		return fieldCrawlDelay
+	case strings.EqualFold(key, "content-signal"):
+		return fieldContentSignal
+	case strings.EqualFold(key, "content-usage"):
+		return fieldContentUsage
 	}
 	for _, k := range nonStandardFields {
 		if strings.EqualFold(key, k) {
@@ -104,6 +111,11 @@ type srcGroup struct {
 	rules      []*Rule
 	crawlDelay time.Duration
 	m          *matcher // compiled when a Group first needs it
+	// signal combines the group's Content-Signal lines; usage holds its
+	// Content-Usage lines in file order, and um ranks their paths.
+	signal Signals
+	usage  []usageRule
+	um     *matcher
 }
 
 type parser struct {
@@ -307,6 +319,21 @@ func (p *parser) line(num int, s string) {
 		if cur.crawlDelay == 0 {
 			cur.crawlDelay = time.Duration(secs * float64(time.Second))
 		}
+	case fieldContentSignal, fieldContentUsage:
+		// Usage preferences belong to the group they are written in,
+		// like a rule, but do not end its run of user-agent lines:
+		// Google's parser does not know them, so they must not change
+		// which agents share a group.
+		if cur == nil {
+			p.diag(num, Warning, KindRuleOutsideGroup, "%s comes before any user-agent line, so it applies to no crawler; ignored (put it under \"User-agent: *\" to address every crawler)", strings.ToLower(key))
+			return
+		}
+		if f == fieldContentSignal {
+			cur.signal = cur.signal.stricter(p.parseContentSignal(num, value))
+			return
+		}
+		path, s := p.parseContentUsage(num, value)
+		cur.usage = append(cur.usage, usageRule{rule: Rule{Directive: Disallow, Pattern: path, Line: num, priority: googlePriority(path)}, prefs: s})
 	case fieldNonStandard:
 		p.diag(num, Info, KindNonStandardField, "field %q is not part of RFC 9309; ignored", key)
 	default:

@@ -96,3 +96,60 @@ func TestNoInheritIsBounded(t *testing.T) {
 		t.Errorf("%d no-inherit findings, want %d and a summary", n, maxNoInherit)
 	}
 }
+
+// TestContentSignals: valid Content-Signal and Content-Usage lines are
+// robots.txt fields and draw no finding; malformed ones draw the parser's
+// bad-content-signal and bad-content-usage warnings, and lines before any
+// user-agent line a rule-outside-group one.
+func TestContentSignals(t *testing.T) {
+	type finding struct {
+		line int
+		kind robots.Kind
+		text string
+	}
+	for _, tc := range []struct {
+		name string
+		body string
+		want []finding
+	}{
+		{
+			name: "valid lines",
+			body: "User-agent: *\nContent-Signal: search=yes, ai-input=no, ai-train=no\nContent-Usage: train-ai=n, search=y\n" +
+				"Content-Usage: /docs/ train-ai=y\nAllow: /\n\nUser-agent: GPTBot\nContent-Signal: search=yes,ai-train=no,use=reference\nDisallow: /\n",
+		},
+		{
+			name: "only signals is still a robots.txt",
+			body: "User-agent: *\nContent-Signal: ai-train=no\n",
+		},
+		{
+			name: "malformed lines",
+			body: "User-agent: *\nContent-Signal: search=yes, ai-training=no\nContent-Signal: ai-train=n\n" +
+				"Content-Usage: Train-AI=n\nContent-Usage: train-genai=n\nContent-Usage: /docs/\nAllow: /\n",
+			want: []finding{
+				{2, robots.KindBadContentSignal, `unknown content signal "ai-training"`},
+				{3, robots.KindBadContentSignal, "the values are yes and no"},
+				{4, robots.KindBadContentUsage, "not a Structured Fields dictionary"},
+				{5, robots.KindBadContentUsage, `"train-genai" is from draft-ietf-aipref-vocab-02`},
+				{6, robots.KindBadContentUsage, "has a path but no preferences"},
+			},
+		},
+		{
+			name: "before any user-agent line",
+			body: "Content-Signal: search=yes, ai-train=no\nUser-agent: *\nAllow: /\n",
+			want: []finding{{1, robots.KindRuleOutsideGroup, `put it under "User-agent: *"`}},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := Check([]byte(tc.body)).Diagnostics
+			if len(got) != len(tc.want) {
+				t.Fatalf("got %d findings, want %d: %v", len(got), len(tc.want), got)
+			}
+			for i, w := range tc.want {
+				d := got[i]
+				if d.Line != w.line || d.Kind != w.kind || d.Severity != robots.Warning || !strings.Contains(d.Message, w.text) {
+					t.Errorf("finding %d = %v (%s), want a warning of kind %s on line %d containing %q", i, d, d.Kind, w.kind, w.line, w.text)
+				}
+			}
+		})
+	}
+}
