@@ -35,6 +35,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	if orig, ok := r.Context().Value(caddyhttp.OriginalRequestCtxKey).(http.Request); ok && orig.URL != nil {
 		u = orig.URL
 	}
+	h.setContentUsage(w, snap, u.Path)
 	if u.Path == "/robots.txt" {
 		return h.serveRobotsTxt(w, r, next, snap)
 	}
@@ -89,14 +90,18 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	}
 	if j.Action == judge.Logged {
 		msg := "robots.txt violation"
-		if j.Rule == nil {
+		if j.Signal != "" {
+			msg = "robots.txt content-signal violation"
+		} else if j.Rule == nil {
 			msg = "robots.txt " + j.Identity.String() + " (refused everywhere; monitor mode lets it through)"
 		}
 		h.logger.Warn(msg, violationFields(r, j)...)
 		return next.ServeHTTP(w, r)
 	}
 	msg := "robots.txt violation blocked"
-	if j.Rule == nil {
+	if j.Signal != "" {
+		msg = "robots.txt content-signal violation blocked"
+	} else if j.Rule == nil {
 		msg = "robots.txt " + j.Identity.String() + " blocked"
 	}
 	h.logger.Info(msg, violationFields(r, j)...)
@@ -149,6 +154,14 @@ func (h *Handler) judge(r *http.Request, u *url.URL, id identity, res verify.Res
 			j.Verdict, j.Action = judge.Disallowed, judge.Logged
 		default:
 			j.Verdict, j.Action = judge.Disallowed, judge.Blocked
+		}
+	}
+	if v.Allowed {
+		if sig := h.signalRefuses(id, req.Paths.Primary); sig != "" {
+			j.Verdict, j.Action, j.Signal = judge.Disallowed, judge.Blocked, sig
+			if h.Signals == config.ModeMonitor || h.Monitor() {
+				j.Action = judge.Logged
+			}
 		}
 	}
 	if j.Verdict != judge.Disallowed && id.Group != nil && id.Group.CrawlDelay > 0 && h.CrawlDelayPolicy() != config.CrawlDelayOff {
@@ -274,6 +287,8 @@ func violationFields(r *http.Request, j *judge.Judgment) []zap.Field {
 		zap.String(judge.FieldBot, j.Bot),
 		zap.String(judge.FieldGroup, j.Group),
 		zap.String(judge.FieldIdentity, j.Identity.String()),
+		zap.String(judge.FieldViolation, j.Violation()),
+		zap.String(judge.FieldSignal, j.Signal),
 		zap.String(judge.FieldRule, j.Rule.String()),
 		zap.Int(judge.FieldLine, j.Line()),
 	}

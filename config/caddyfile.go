@@ -28,6 +28,8 @@ var subdirectives = []struct{ name, usage string }{
 	{"trap", "trap <path> [hold|block]"},
 	{"trap_ttl", "trap_ttl <duration>"},
 	{"disable_metrics", "disable_metrics"},
+	{"content_usage_header", "content_usage_header on|off"},
+	{"signals", "signals enforce|monitor|off"},
 	{"impostors", "impostors judge|block|trust"},
 	{"crawler", "crawler <token> { ranges <cidr|file|https-url>...; rdns <suffix>...; signature_agent <url>...; category <name> }"},
 	{"resolvers", "resolvers <host:port>..."},
@@ -73,6 +75,8 @@ func usage(name string) string {
 //	    trap <path> [hold|block]
 //	    trap_ttl <duration>
 //	    disable_metrics
+//	    content_usage_header on|off
+//	    signals enforce|monitor|off
 //	    impostors judge|block|trust
 //	    crawler <token> {
 //	        ranges          <cidr|file|https-url>...
@@ -143,7 +147,7 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		line := d.Line()
 
 		switch name {
-		case "file", "inline", "mode", "status", "body", "serve", "reload", "cache", "url", "grace", "strict", "impostors", "crawl_delay", "trap", "trap_ttl", "disable_metrics":
+		case "file", "inline", "mode", "status", "body", "serve", "reload", "cache", "url", "grace", "strict", "impostors", "crawl_delay", "trap", "trap_ttl", "disable_metrics", "content_usage_header", "signals":
 			if first, ok := seen[name]; ok {
 				return d.Errf("robots_txt: %s is given more than once (first at line %d); give it once", name, first)
 			}
@@ -305,6 +309,18 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 				return d.Errf("robots_txt: trap_ttl: %q is not allowed; use a positive duration such as 24h", val)
 			}
 			c.TrapTTL = caddy.Duration(dur)
+
+		case "content_usage_header":
+			if err := checkOneOf(name, val, "on", "off"); err != nil {
+				return d.Errf("robots_txt: %w", err)
+			}
+			c.ContentUsageHeader = val
+
+		case "signals":
+			if err := checkOneOf(name, val, ModeEnforce, ModeMonitor, CrawlDelayOff); err != nil {
+				return d.Errf("robots_txt: %w", err)
+			}
+			c.Signals = val
 
 		case "crawl_delay":
 			if err := checkCrawlDelay(val); err != nil {

@@ -15,6 +15,7 @@ import (
 	"net/netip"
 	"net/url"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -187,6 +188,22 @@ type Config struct {
 	// How long a trapped address is remembered. The default is 24h.
 	TrapTTL caddy.Duration `json:"trap_ttl,omitempty"`
 
+	// Whether every response carries a Content-Usage header with the
+	// usage preferences the * group states for the requested path
+	// (Content-Signal and Content-Usage lines of robots.txt), so that a
+	// crawler that never read robots.txt still sees them: "on" (the
+	// default) or "off".
+	ContentUsageHeader string `json:"content_usage_header,omitempty"`
+
+	// Whether the usage preferences of robots.txt are enforced on
+	// crawlers of the knowledge base: "enforce" refuses a crawler of
+	// category ai-training where its group (or, stating none, the *
+	// group) says ai-train=no or train-ai=n, and an ai-user or ai-search
+	// fetcher where it says ai-input=no; "monitor" logs such requests as
+	// content-signal violations; "off" (the default) only passes the
+	// preferences on.
+	Signals string `json:"signals,omitempty"`
+
 	// Keeps the handler's metrics out of Caddy's metrics registry (the
 	// admin API's /metrics); the admin stats still count. The default is
 	// false.
@@ -315,6 +332,8 @@ func (c Config) Validate() error {
 	add(checkImpostors(c.Impostors))
 	add(checkCrawlDelay(c.CrawlDelay))
 	add(checkTrap(c.Trap, c.TrapAction, c.TrapTTL))
+	add(checkOneOf("content_usage_header", c.ContentUsageHeader, "on", "off"))
+	add(checkOneOf("signals", c.Signals, ModeEnforce, ModeMonitor, CrawlDelayOff))
 	for i, cr := range c.Crawlers {
 		add(cr.check(fmt.Sprintf("crawlers[%d]", i)))
 	}
@@ -462,6 +481,14 @@ func checkCrawlDelay(v string) error {
 		return nil
 	}
 	return fmt.Errorf("crawl_delay: %q is not allowed; use %q, %q or %q (the default follows mode)", v, ModeEnforce, ModeMonitor, CrawlDelayOff)
+}
+
+// checkOneOf checks that a field is empty (its default) or one of allowed.
+func checkOneOf(field, v string, allowed ...string) error {
+	if v == "" || slices.Contains(allowed, v) {
+		return nil
+	}
+	return fmt.Errorf("%s: %q is not allowed; use %s", field, v, strings.Join(allowed, ", "))
 }
 
 // Values of Config.TrapAction, and the default of TrapTTL.

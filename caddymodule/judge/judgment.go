@@ -27,6 +27,7 @@ const (
 	FieldVerifiedBy = "verified_by"
 	FieldCategory   = "category"
 	FieldViolation  = "violation"
+	FieldSignal     = "signal"
 )
 
 // Judgment is the handler's conclusion about one bot request. It is built
@@ -62,6 +63,18 @@ type Judgment struct {
 	// RetryAfter is, for a request refused as too fast, how long the
 	// client should wait. It is sent, not logged.
 	RetryAfter time.Duration
+	// Signal is the usage preference that decided a disallowed request
+	// ("ai-train=no"), when one did rather than a rule.
+	Signal string
+}
+
+// Violation names the kind of violation the request is: "disallow",
+// "crawl-delay", "content-signal", or "" for none.
+func (j *Judgment) Violation() string {
+	if j.Signal != "" && j.Verdict == Disallowed {
+		return "content-signal"
+	}
+	return j.Verdict.Violation()
 }
 
 // Line is the line of the deciding rule; 0 when none decided.
@@ -77,8 +90,11 @@ func (j *Judgment) MarshalLogObject(enc zapcore.ObjectEncoder) error {
 	enc.AddString(FieldBot, j.Bot)
 	enc.AddString(FieldGroup, j.Group)
 	enc.AddString(FieldVerdict, j.Verdict.String())
-	if v := j.Verdict.Violation(); v != "" {
+	if v := j.Violation(); v != "" {
 		enc.AddString(FieldViolation, v)
+	}
+	if j.Signal != "" {
+		enc.AddString(FieldSignal, j.Signal)
 	}
 	if j.Rule != nil {
 		enc.AddString(FieldRule, j.Rule.String())
@@ -122,7 +138,9 @@ func (j *Judgment) Placeholder(name string) (v any, ok bool) {
 	case FieldAction:
 		return j.Action.String(), true
 	case FieldViolation:
-		return j.Verdict.Violation(), true
+		return j.Violation(), true
+	case FieldSignal:
+		return j.Signal, true
 	case FieldIdentity:
 		return j.Identity.String(), true
 	case FieldVerifiedBy:
@@ -154,6 +172,7 @@ type Record struct {
 	VerifiedBy string   `json:"verified_by"`
 	Category   string   `json:"category"`
 	Violation  string   `json:"violation"`
+	Signal     string   `json:"signal"`
 }
 
 // Interface guards

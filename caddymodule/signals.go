@@ -1,0 +1,69 @@
+package caddymodule
+
+import (
+	"net/http"
+
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/crawlers"
+	"github.com/robotsguard/caddy-robots-txt/config"
+	"github.com/robotsguard/caddy-robots-txt/robots"
+)
+
+// contentUsageValues holds a one-element slice per header value that
+// Signals.ContentUsage can return, so that setting the header on every
+// response allocates nothing. Each has a capacity of one: a handler that
+// adds a value appends to a copy, never to the shared array.
+var contentUsageValues = map[string][]string{}
+
+func init() {
+	for _, ai := range []robots.Pref{robots.Unset, robots.Yes, robots.No} {
+		for _, search := range []robots.Pref{robots.Unset, robots.Yes, robots.No} {
+			if v := (robots.Signals{AITrain: ai, Search: search}).ContentUsage(); v != "" {
+				contentUsageValues[v] = []string{v}[:1:1]
+			}
+		}
+	}
+}
+
+// setContentUsage adds the Content-Usage header the * group states for
+// the path, so that a crawler that never read robots.txt still sees the
+// site's preferences. People's responses get it too: it is metadata.
+func (h *Handler) setContentUsage(w http.ResponseWriter, snap *snapshot, path string) {
+	if h.ContentUsageHeader == "off" || snap.File == nil {
+		return
+	}
+	v := snap.File.GroupFor("*").Signals(path).ContentUsage()
+	if v == "" {
+		return
+	}
+	if vs, ok := contentUsageValues[v]; ok {
+		w.Header()["Content-Usage"] = vs
+		return
+	}
+	w.Header().Set("Content-Usage", v)
+}
+
+// signalRefuses returns the usage preference that refuses a crawler of
+// category the path, with signals enforce or monitor: ai-train=no for
+// training crawlers, ai-input=no for user-triggered and AI search
+// fetchers. The crawler's group speaks first; one that states nothing
+// defers to the * group.
+func (h *Handler) signalRefuses(id identity, path string) string {
+	if h.Signals == "" || h.Signals == config.CrawlDelayOff || id.category == "" {
+		return ""
+	}
+	sig := id.Group.Signals(path)
+	if sig.IsZero() {
+		sig = id.snap.File.GroupFor("*").Signals(path)
+	}
+	switch crawlers.Category(id.category) {
+	case crawlers.AITraining:
+		if sig.AITrain == robots.No {
+			return "ai-train=no"
+		}
+	case crawlers.AIUser, crawlers.AISearch:
+		if sig.AIInput == robots.No {
+			return "ai-input=no"
+		}
+	}
+	return ""
+}

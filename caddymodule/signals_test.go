@@ -1,0 +1,67 @@
+package caddymodule
+
+import (
+	"testing"
+
+	"github.com/caddyserver/caddy/v2"
+
+	"github.com/robotsguard/caddy-robots-txt/config"
+	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
+)
+
+func TestContentUsageHeader(t *testing.T) {
+	const robotsTxt = "User-agent: *\nContent-Signal: search=yes, ai-train=no\nContent-Usage: /open/ train-ai=y\nDisallow: /private/\n"
+	for _, tc := range []struct {
+		name, setting, ua, path, want string
+	}{
+		{"a person's response carries it", "", testfixtures.UAChrome, "/page", "train-ai=n, search=y"},
+		{"a path-scoped line overrides", "", testfixtures.UAChrome, "/open/x", "train-ai=y, search=y"},
+		{"a bot's too", "", testfixtures.UACurl, "/page", "train-ai=n, search=y"},
+		{"off", "off", testfixtures.UAChrome, "/page", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h, _ := newTestHandler(t, config.Config{Inline: robotsTxt, ContentUsageHeader: tc.setting})
+			w, _ := serve(h, newRequest("GET", tc.path, tc.ua))
+			if got := w.Header().Get("Content-Usage"); got != tc.want {
+				t.Errorf("Content-Usage %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestSignalsEnforce(t *testing.T) {
+	const robotsTxt = "User-agent: *\nContent-Signal: search=yes, ai-train=no, ai-input=no\nAllow: /\n\nUser-agent: Googlebot\nAllow: /\n"
+	const uaChatGPTUser = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot"
+	type want struct {
+		refused           bool
+		violation, signal string
+	}
+	for _, tc := range []struct {
+		name, policy, ua string
+		want             want
+	}{
+		{"a training crawler refused by ai-train=no", config.ModeEnforce, testfixtures.UAGPTBot, want{true, "content-signal", "ai-train=no"}},
+		{"a user-triggered fetcher refused by ai-input=no", config.ModeEnforce, uaChatGPTUser, want{true, "content-signal", "ai-input=no"}},
+		{"a search crawler is not", config.ModeEnforce, testfixtures.UAGooglebot, want{false, "", ""}},
+		{"monitor logs it", config.ModeMonitor, testfixtures.UAGPTBot, want{false, "content-signal", "ai-train=no"}},
+		{"off passes", "", testfixtures.UAGPTBot, want{false, "", ""}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h, _ := newTestHandler(t, config.Config{Inline: robotsTxt, Signals: tc.policy})
+			r := withIP(newRequest("GET", "/article", tc.ua), "192.0.2.1")
+			_, err := serve(h, r)
+			repl := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer)
+			violation, _ := repl.GetString("http.robots_txt.violation")
+			signal, _ := repl.GetString("http.robots_txt.signal")
+			if (err != nil) != tc.want.refused {
+				t.Errorf("refused = %v, want %v", err != nil, tc.want.refused)
+			}
+			if violation != tc.want.violation {
+				t.Errorf("violation = %q, want %q", violation, tc.want.violation)
+			}
+			if signal != tc.want.signal {
+				t.Errorf("signal = %q, want %q", signal, tc.want.signal)
+			}
+		})
+	}
+}
