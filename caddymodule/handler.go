@@ -146,6 +146,9 @@ func (h *Handler) judge(r *http.Request, u *url.URL, id identity, res verify.Res
 	if req.Fetched {
 		j.FetchedAgo = int64(now.Sub(req.Fetch.At) / time.Second)
 	}
+	if v.Rule != nil {
+		j.RuleSource = snap.sourceLine(v.Rule.Line)
+	}
 	if !v.Allowed {
 		switch {
 		case v.Rule != nil && snap.GraceAllows(&req, h.GraceWindow()):
@@ -291,5 +294,6 @@ func violationFields(r *http.Request, j *judge.Judgment) []zap.Field {
 		zap.String(judge.FieldSignal, j.Signal),
 		zap.String(judge.FieldRule, j.Rule.String()),
 		zap.Int(judge.FieldLine, j.Line()),
+		zap.String(judge.FieldRuleSource, j.RuleSource),
 	}
 }

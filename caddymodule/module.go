@@ -145,7 +145,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	if h.tracker, err = loadTracker(h.trackerKey); err != nil {
 		return fmt.Errorf("fetch tracking: %v", err)
 	}
-	set := &sourceSettings{logger: h.logger, grace: h.GraceWindow()}
+	set := &sourceSettings{logger: h.logger, grace: h.GraceWindow(), includes: h.Include}
 	if !h.DisableReload {
 		set.reload = time.Duration(h.Reload)
 	}
@@ -196,6 +196,13 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		}
 		if loaded {
 			src.refresh() // it may have changed while no config watched it
+		}
+	}
+	if h.fixed != nil && h.fixed.includesFetched != nil {
+		select {
+		case <-h.fixed.includesFetched:
+		case <-time.After(upstreamStartWait):
+			h.logger.Warn("included robots.txt lists are still being fetched; they apply once they arrive")
 		}
 	}
 	if h.Strict && h.fixed != nil {
@@ -285,7 +292,7 @@ func strictCheck(src *source) error {
 // from the same place, handing it set, or to a new one made by open and
 // started; loaded tells which.
 func (h *Handler) shareSource(set *sourceSettings, open func() (*source, error)) (*source, bool, error) {
-	key := h.sourceKey()
+	key := h.poolKey()
 	v, loaded, err := sources.LoadOrNew(key, func() (caddy.Destructor, error) {
 		s, err := open()
 		if err != nil {
@@ -318,6 +325,15 @@ func (h *Handler) sourceKey() string {
 		return "file:" + h.File
 	}
 	return "root"
+}
+
+// poolKey is the key of the source pool: where robots.txt comes from,
+// and the lists included with it.
+func (h *Handler) poolKey() string {
+	if len(h.Include) == 0 {
+		return h.sourceKey()
+	}
+	return h.sourceKey() + "+include:" + strings.Join(h.Include, "\x00")
 }
 
 // Validate checks the configuration.

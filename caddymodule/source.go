@@ -18,6 +18,7 @@ import (
 	"github.com/caddyserver/caddy/v2"
 	"go.uber.org/zap"
 
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/include"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
 	"github.com/robotsguard/caddy-robots-txt/robots"
 )
@@ -31,8 +32,13 @@ const maxFileBytes = 8 << 20
 // immutable; a reload replaces it whole.
 type snapshot struct {
 	*judge.Version
-	body    []byte
+	body    []byte // as served and parsed: the site's file, with included lists merged
 	modTime time.Time
+	// site is the site's own file and siteETag names it; body differs
+	// from it only with included lists, whose line map origin is.
+	site     []byte
+	siteETag string
+	origin   *include.Merged
 	// unknown marks the stand-in of an upstream file not fetched yet,
 	// which was never in force as a version of the file.
 	unknown bool
@@ -40,10 +46,12 @@ type snapshot struct {
 
 func newSnapshot(body []byte, modTime time.Time) *snapshot {
 	sum := sha256.Sum256(body)
+	etag := `"` + hex.EncodeToString(sum[:12]) + `"`
 	return &snapshot{
-		Version: judge.NewVersion(robots.Parse(body), `"`+hex.EncodeToString(sum[:12])+`"`),
+		Version: judge.NewVersion(robots.Parse(body), etag),
 		body:    body,
 		modTime: modTime,
+		site:    body, siteETag: etag,
 	}
 }
 
@@ -59,6 +67,10 @@ type sourceSettings struct {
 	logger *zap.Logger
 	grace  time.Duration
 	reload time.Duration // how often a file is checked; 0: never
+	// includes are robots.txt lists (files or URLs) merged after the
+	// site's file; they are part of the source's key, so a source keeps
+	// the ones it was made with.
+	includes []string
 }
 
 // source is one robots.txt file (or inline text, or upstream URL) and its
@@ -80,6 +92,11 @@ type source struct {
 	// fetchNow asks the upstream poller to fetch at once; it closes the
 	// channel it receives when the fetch ends.
 	fetchNow chan chan struct{}
+	// includes are the lists merged after the site's file; nil for none.
+	// includesFetched is closed when the first fetch of every included
+	// URL has ended.
+	includes        *includeSet
+	includesFetched chan struct{}
 
 	mu sync.Mutex // serializes checks; only the poller and tests take it
 	// What the file looked like at the last check; guarded by mu.
@@ -92,6 +109,14 @@ type source struct {
 func newSource(path, url string, set *sourceSettings) *source {
 	s := &source{path: path, url: url, kick: make(chan struct{}, 1)}
 	s.settings.Store(set)
+	if len(set.includes) > 0 {
+		// Included files are read now, so that the first version in
+		// force has them; included URLs are fetched once the source
+		// starts.
+		s.includes = newIncludeSet(set.includes)
+		s.includes.refreshFiles(set.logger)
+		s.includesFetched = make(chan struct{})
+	}
 	return s
 }
 
@@ -132,9 +157,13 @@ func (s *source) name() string {
 	return s.path
 }
 
-// publish makes next the version in force, keeping the versions before it
-// that were in force within the grace window.
-func (s *source) publish(next *snapshot) {
+// publish makes next, with the included lists merged, the version in
+// force.
+func (s *source) publish(next *snapshot) { s.publishMerged(s.merged(next)) }
+
+// publishMerged makes next the version in force, keeping the versions
+// before it that were in force within the grace window.
+func (s *source) publishMerged(next *snapshot) {
 	var prev *judge.Version
 	if old := s.cur.Load(); old != nil && !old.unknown {
 		prev = old.Version
@@ -258,7 +287,7 @@ func (s *source) refresh() {
 	}
 	old := s.current()
 	s.modTime, s.size, s.exists, s.failing = info.ModTime(), info.Size(), true, false
-	if old != nil && old.ETag == snap.ETag {
+	if old != nil && old.siteETag == snap.siteETag {
 		return // touched, not changed
 	}
 	s.publish(snap)
@@ -272,6 +301,11 @@ func (s *source) logLoad(snap *snapshot) {
 	lines := make([]string, len(diags))
 	for i, d := range diags {
 		lines[i] = d.String()
+		if src := snap.sourceLine(d.Line); src != "" {
+			// With included lists, a line of the merged text says
+			// little: name the file or list, and its line.
+			lines[i] = src + ": " + d.Severity.String() + ": " + d.Message
+		}
 	}
 	name := s.name()
 	groupsInForce.WithLabelValues(name).Set(float64(groups))
@@ -292,10 +326,16 @@ func (s *source) logLoad(snap *snapshot) {
 		zap.Strings("diagnostics", lines))
 }
 
-// start runs the source's poller until Destruct.
+// start runs the source's pollers until Destruct.
 func (s *source) start() {
 	ctx, stop := context.WithCancel(context.Background())
 	s.stop = stop
+	if s.includes != nil {
+		if s.client == nil {
+			s.client = newUpstreamClient()
+		}
+		go s.includes.pollURLs(ctx, s, s.includesFetched)
+	}
 	if s.url != "" {
 		go s.pollUpstream(ctx)
 		return
@@ -323,5 +363,8 @@ func (s *source) watch(ctx context.Context) {
 		case <-t.C:
 		}
 		s.refresh()
+		if s.includes != nil && s.includes.refreshFiles(s.logger()) {
+			s.remerge()
+		}
 	}
 }

@@ -179,7 +179,7 @@ func (s *source) loadUpstream(ctx context.Context, failures int) (time.Duration,
 		}
 		return res.refresh, true
 	}
-	if old := s.current(); old.ETag != res.snap.ETag {
+	if old := s.current(); old.siteETag != res.snap.siteETag || old.unknown {
 		s.publish(res.snap)
 		if res.err != nil {
 			log.Warn("robots.txt from the upstream was cut", fields...)

@@ -30,6 +30,7 @@ var subdirectives = []struct{ name, usage string }{
 	{"disable_metrics", "disable_metrics"},
 	{"content_usage_header", "content_usage_header on|off"},
 	{"signals", "signals enforce|monitor|off"},
+	{"include", "include <file|http(s)-url>..."},
 	{"impostors", "impostors judge|block|trust"},
 	{"crawler", "crawler <token> { ranges <cidr|file|https-url>...; rdns <suffix>...; signature_agent <url>...; category <name> }"},
 	{"resolvers", "resolvers <host:port>..."},
@@ -77,6 +78,7 @@ func usage(name string) string {
 //	    disable_metrics
 //	    content_usage_header on|off
 //	    signals enforce|monitor|off
+//	    include <file|http(s)-url>...
 //	    impostors judge|block|trust
 //	    crawler <token> {
 //	        ranges          <cidr|file|https-url>...
@@ -152,7 +154,7 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 				return d.Errf("robots_txt: %s is given more than once (first at line %d); give it once", name, first)
 			}
 			seen[name] = line
-		case "bots", "humans", "resolvers":
+		case "bots", "humans", "resolvers", "include":
 		case "crawler":
 			cr, err := parseCrawler(d)
 			if err != nil {
@@ -180,6 +182,21 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			continue
 		}
 
+		if name == "include" {
+			vals := d.RemainingArgs()
+			if len(vals) == 0 {
+				return d.Errf("robots_txt: include needs at least one file or URL; usage: %s", usage(name))
+			}
+			for _, v := range vals {
+				if strings.Contains(v, "://") {
+					if err := checkURL(v); err != nil {
+						return d.Errf("robots_txt: include: %v", err)
+					}
+				}
+			}
+			c.Include = append(c.Include, vals...)
+			continue
+		}
 		if name == "resolvers" {
 			vals := d.RemainingArgs()
 			if len(vals) == 0 {

@@ -188,6 +188,15 @@ type Config struct {
 	// How long a trapped address is remembered. The default is 24h.
 	TrapTTL caddy.Duration `json:"trap_ttl,omitempty"`
 
+	// robots.txt lists served and enforced after the site's own rules,
+	// such as a community list of AI crawlers: file paths, or http(s)
+	// URLs fetched as "url" is (redirects, size cap, the last good copy
+	// kept, refreshed after max-age). The site's own file wins: an
+	// included group adds only agents that neither the site's file nor
+	// an earlier list names. The served /robots.txt is the merged text,
+	// each list under a comment naming it. The default is none.
+	Include []string `json:"include,omitempty"`
+
 	// Whether every response carries a Content-Usage header with the
 	// usage preferences the * group states for the requested path
 	// (Content-Signal and Content-Usage lines of robots.txt), so that a
@@ -332,6 +341,15 @@ func (c Config) Validate() error {
 	add(checkImpostors(c.Impostors))
 	add(checkCrawlDelay(c.CrawlDelay))
 	add(checkTrap(c.Trap, c.TrapAction, c.TrapTTL))
+	for i, inc := range c.Include {
+		if strings.Contains(inc, "://") {
+			if err := checkURL(inc); err != nil {
+				add(fmt.Errorf("include[%d]: %v", i, err))
+			}
+		} else if inc == "" {
+			add(fmt.Errorf("include[%d]: empty; give a file path or an http(s) URL", i))
+		}
+	}
 	add(checkOneOf("content_usage_header", c.ContentUsageHeader, "on", "off"))
 	add(checkOneOf("signals", c.Signals, ModeEnforce, ModeMonitor, CrawlDelayOff))
 	for i, cr := range c.Crawlers {

@@ -28,6 +28,7 @@ const (
 	FieldCategory   = "category"
 	FieldViolation  = "violation"
 	FieldSignal     = "signal"
+	FieldRuleSource = "rule_source"
 )
 
 // Judgment is the handler's conclusion about one bot request. It is built
@@ -63,6 +64,9 @@ type Judgment struct {
 	// RetryAfter is, for a request refused as too fast, how long the
 	// client should wait. It is sent, not logged.
 	RetryAfter time.Duration
+	// RuleSource is, when robots.txt merges included lists, where the
+	// deciding rule came from: "path:line" of the site's file or a list.
+	RuleSource string
 	// Signal is the usage preference that decided a disallowed request
 	// ("ai-train=no"), when one did rather than a rule.
 	Signal string
@@ -99,6 +103,9 @@ func (j *Judgment) MarshalLogObject(enc zapcore.ObjectEncoder) error {
 	if j.Rule != nil {
 		enc.AddString(FieldRule, j.Rule.String())
 		enc.AddInt(FieldLine, j.Rule.Line)
+		if j.RuleSource != "" {
+			enc.AddString(FieldRuleSource, j.RuleSource)
+		}
 	}
 	enc.AddString(FieldMode, j.Mode)
 	enc.AddString(FieldAction, j.Action.String())
@@ -141,6 +148,8 @@ func (j *Judgment) Placeholder(name string) (v any, ok bool) {
 		return j.Violation(), true
 	case FieldSignal:
 		return j.Signal, true
+	case FieldRuleSource:
+		return j.RuleSource, true
 	case FieldIdentity:
 		return j.Identity.String(), true
 	case FieldVerifiedBy:

@@ -1,0 +1,208 @@
+package caddymodule
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io"
+	"strconv"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/include"
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
+	"github.com/robotsguard/caddy-robots-txt/robots"
+)
+
+// includeSet holds the current bodies of the robots.txt lists included
+// beside a site's own file, and keeps them up to date: files are checked
+// with the site's file, URLs are fetched as an upstream robots.txt is
+// (redirects, size cap, last good copy, refreshed after max-age).
+type includeSet struct {
+	mu      sync.Mutex
+	entries []*includeEntry
+}
+
+type includeEntry struct {
+	name   string // the path or URL, as configured
+	isURL  bool
+	body   []byte // the last good body; nil until one is read
+	failed bool   // the last read failed; logged once
+}
+
+func newIncludeSet(names []string) *includeSet {
+	set := &includeSet{}
+	for _, n := range names {
+		set.entries = append(set.entries, &includeEntry{name: n, isURL: isURL(n)})
+	}
+	return set
+}
+
+// sources returns the included bodies, in order, for include.Merge.
+func (set *includeSet) sources() []include.Source {
+	set.mu.Lock()
+	defer set.mu.Unlock()
+	out := make([]include.Source, 0, len(set.entries))
+	for _, e := range set.entries {
+		out = append(out, include.Source{Name: redactURL(e.name), Body: e.body})
+	}
+	return out
+}
+
+// refreshFiles rereads the included files; it reports whether any body
+// changed. A file that cannot be read keeps its last good body.
+func (set *includeSet) refreshFiles(log *zap.Logger) bool {
+	changed := false
+	for _, e := range set.entries {
+		if e.isURL {
+			continue
+		}
+		body, err := readIncluded(e.name)
+		set.mu.Lock()
+		switch {
+		case err != nil:
+			if !e.failed {
+				log.Error("an included robots.txt could not be read; its last good copy stays", zap.String("include", e.name), zap.Error(err))
+			}
+			e.failed = true
+		case !bytes.Equal(body, e.body):
+			e.body, e.failed, changed = body, false, true
+		default:
+			e.failed = false
+		}
+		set.mu.Unlock()
+	}
+	return changed
+}
+
+func readIncluded(path string) ([]byte, error) {
+	f, _, err := openRegular(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	body, err := io.ReadAll(io.LimitReader(f, robots.DefaultMaxSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(body) > robots.DefaultMaxSize {
+		body = body[:robots.DefaultMaxSize]
+	}
+	if !robots.Parse(body).LooksLikeRobotsTxt() {
+		return nil, errors.New("no line is a robots.txt field (is it an HTML page?)")
+	}
+	return body, nil
+}
+
+// fetchURL fetches one included URL; it reports whether the body changed,
+// and when to fetch again.
+func (set *includeSet) fetchURL(ctx context.Context, s *source, e *includeEntry) (bool, time.Duration) {
+	res := fetchUpstream(ctx, s.client, e.name)
+	set.mu.Lock()
+	defer set.mu.Unlock()
+	switch res.result {
+	case "loaded":
+		changed := !bytes.Equal(res.snap.body, e.body)
+		e.body, e.failed = res.snap.body, false
+		return changed, res.refresh
+	case "unreachable": // 4xx: the list is gone, and adds nothing
+		changed := e.body != nil
+		e.body, e.failed = nil, false
+		return changed, res.refresh
+	}
+	if !e.failed {
+		s.logger().Error("an included robots.txt could not be fetched; its last good copy stays",
+			zap.String("include", redactURL(e.name)), zap.Int("status", res.status), zap.Error(withoutURL(res.err)))
+	}
+	e.failed = true
+	return false, retryFirst
+}
+
+// pollURLs fetches each included URL at once, closes first when every
+// first fetch has ended, and then fetches each again when its copy
+// expires, re-merging the site's robots.txt whenever a list changed.
+func (set *includeSet) pollURLs(ctx context.Context, s *source, first chan<- struct{}) {
+	var wg sync.WaitGroup
+	for _, e := range set.entries {
+		if !e.isURL {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			changed, wait := set.fetchURL(ctx, s, e)
+			wg.Done()
+			for {
+				if changed {
+					s.remerge()
+				}
+				t := time.NewTimer(wait)
+				select {
+				case <-ctx.Done():
+					t.Stop()
+					return
+				case <-t.C:
+				}
+				changed, wait = set.fetchURL(ctx, s, e)
+			}
+		}()
+	}
+	wg.Wait()
+	close(first)
+}
+
+func isURL(s string) bool {
+	return len(s) > 7 && (s[:7] == "http://" || len(s) > 8 && s[:8] == "https://")
+}
+
+// merged returns snap with the included lists merged after the site's
+// own rules: what is served, parsed and judged. Its line map tells
+// diagnostics and violations which source a line came from.
+func (s *source) merged(snap *snapshot) *snapshot {
+	if s.includes == nil {
+		return snap
+	}
+	name := s.name()
+	m := include.Merge(include.Source{Name: name, Body: snap.site}, s.includes.sources()...)
+	sum := sha256.Sum256(m.Body)
+	out := &snapshot{
+		Version: judge.NewVersion(robots.Parse(m.Body), `"`+hex.EncodeToString(sum[:12])+`"`),
+		body:    m.Body, site: snap.site, siteETag: snap.siteETag, modTime: snap.modTime, origin: m,
+	}
+	for _, w := range m.Warnings {
+		s.logger().Warn("robots.txt includes: "+w, zap.String("file", name))
+	}
+	return out
+}
+
+// remerge merges the current site file with the included lists again,
+// after a list changed.
+func (s *source) remerge() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	cur := s.current()
+	if cur == nil || cur.unknown {
+		return
+	}
+	next := s.merged(&snapshot{Version: judge.NewVersion(nil, ""), site: cur.site, siteETag: cur.siteETag, modTime: cur.modTime})
+	if next.ETag == cur.ETag {
+		return
+	}
+	s.publishMerged(next)
+	reloadsTotal.WithLabelValues("loaded").Inc()
+	s.logLoad(next)
+}
+
+// sourceLine names where line of the served robots.txt came from, for
+// diagnostics and violations: "path:line" of the site's file or of an
+// included list.
+func (snap *snapshot) sourceLine(line int) string {
+	if snap.origin == nil || line <= 0 {
+		return ""
+	}
+	name, l := snap.origin.Origin(line)
+	return name + ":" + strconv.Itoa(l)
+}
