@@ -208,9 +208,6 @@ func clientAddr(r *http.Request) netip.Addr {
 func (h *Handler) serveRobotsTxt(w http.ResponseWriter, r *http.Request, next caddyhttp.Handler, snap *snapshot) error {
 	getOrHead := r.Method == http.MethodGet || r.Method == http.MethodHead
 	if snap.File != nil && getOrHead {
-		// Someone read this version: from now on it may excuse a
-		// crawler that still obeys it after the file changes.
-		snap.MarkServed()
 		h.recordFetch(r, snap)
 	}
 	if !h.ServeEnabled() || snap.File == nil || !getOrHead {

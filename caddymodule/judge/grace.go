@@ -2,7 +2,6 @@ package judge
 
 import (
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/robotsguard/caddy-robots-txt/robots"
@@ -25,7 +24,6 @@ type Version struct {
 	Earlier []*Version
 
 	groupNames map[*robots.Group]string
-	served     atomic.Bool
 }
 
 // NewVersion compiles a version of robots.txt; a nil file stands for no
@@ -48,26 +46,16 @@ func (v *Version) GroupName(g *robots.Group) string { return v.groupNames[g] }
 // MaxEarlier bounds the versions kept for grace, whatever the window.
 const MaxEarlier = 32
 
-// MarkServed records that this version was handed to a client asking for
-// /robots.txt. Only such versions are kept for grace: a version nobody
-// fetched (a half-written file an editor saved for a moment) is no
-// version any crawler can be obeying.
-func (v *Version) MarkServed() {
-	if !v.served.Load() {
-		v.served.Store(true)
-	}
-}
-
 // Follow makes v the successor of prev at now: v comes into force and
-// keeps the versions before it that were served and were in force within
-// window. It must be called before v is published.
+// keeps the versions before it that were in force within window ("no
+// file" is no version). It must be called before v is published.
 func (v *Version) Follow(prev *Version, now time.Time, window time.Duration) {
 	v.Since = now
 	if prev == nil || window <= 0 {
 		return
 	}
 	cutoff := now.Add(-window)
-	if prev.served.Load() && prev.File != nil {
+	if prev.File != nil {
 		v.Earlier = append(v.Earlier, prev.withoutHistory())
 	}
 	for i, old := range prev.Earlier {
@@ -89,9 +77,7 @@ func (v *Version) withoutHistory() *Version {
 	if len(v.Earlier) == 0 {
 		return v
 	}
-	c := &Version{File: v.File, ETag: v.ETag, Since: v.Since, groupNames: v.groupNames}
-	c.served.Store(true)
-	return c
+	return &Version{File: v.File, ETag: v.ETag, Since: v.Since, groupNames: v.groupNames}
 }
 
 // Fetch is a client's last fetch of robots.txt: when, and which version.
@@ -119,7 +105,9 @@ type Request struct {
 // robots.txt within the window, what it got was an earlier version (not
 // v), and that version allows the request. A client with no fetch on
 // record gets none, however recent the change: it did not read any
-// version, so none can excuse it.
+// version, so none can excuse it. The fetch record is the evidence that
+// the version was served: a version nobody fetched (a half-written file
+// in force for a moment) excuses nobody.
 func (v *Version) GraceAllows(r *Request, window time.Duration) bool {
 	if window <= 0 || !r.Fetched || r.Fetch.ETag == v.ETag || r.Now.Sub(r.Fetch.At) > window {
 		return false

@@ -23,9 +23,6 @@ func history(start time.Time, window time.Duration, served []bool, bodies ...str
 		}
 		v := NewVersion(f, strconv.Itoa(i))
 		v.Follow(prev, start.Add(time.Duration(i)*time.Minute), window)
-		if i < len(served) && served[i] {
-			v.MarkServed()
-		}
 		out = append(out, v)
 		prev = v
 	}
@@ -48,7 +45,7 @@ func TestGraceNeedsEvidence(t *testing.T) {
 		denyB  = "User-agent: *\nDisallow: /b\n"
 	)
 	vs := history(start, time.Hour, []bool{true, false, true}, allowB, allowB+"#unserved\n", denyB)
-	v0, unserved, cur := vs[0], vs[1], vs[2]
+	v0, cur := vs[0], vs[2]
 	now := start.Add(5 * time.Minute)
 
 	for _, tc := range []struct {
@@ -60,7 +57,6 @@ func TestGraceNeedsEvidence(t *testing.T) {
 		{"fetched the earlier version, which allows the path", time.Hour, request("/b", now, v0, start), true},
 		{"never seen fetching robots.txt", time.Hour, request("/b", now, nil, time.Time{}), false},
 		{"fetched the current version", time.Hour, request("/b", now, cur, now), false},
-		{"fetched a version nobody was served", time.Hour, request("/b", now, unserved, start), false},
 		{"fetched before the window", time.Hour, request("/b", start.Add(2*time.Hour), v0, start), false},
 		{"grace off", 0, request("/b", now, v0, start), false},
 		{"the fetched version disallows too", time.Hour, request("/a", now, v0, start), false},
