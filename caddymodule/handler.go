@@ -186,7 +186,11 @@ func (h *Handler) judge(r *http.Request, u *url.URL, id identity, res verify.Res
 func (h *Handler) pace(r *http.Request, id identity, now time.Time) (bool, time.Duration) {
 	delay := pace.Clamp(id.Group.CrawlDelay)
 	if id.Group != id.snap.File.GroupFor("*") {
-		return h.tracker.pace.Named(id.Name, delay, now)
+		ok, wait := h.tracker.pace.Named(id.Name, delay, now)
+		if ok && h.tracker.sharer != nil {
+			h.tracker.sharer.RecordPaced(id.Name)
+		}
+		return ok, wait
 	}
 	addr, _ := caddyhttp.GetVar(r.Context(), caddyhttp.ClientIPVarKey).(string)
 	return h.tracker.pace.Addr(addr, delay, now)

@@ -23,6 +23,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/botdetect"
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/share"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/verify"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/webbotauth"
 	"github.com/robotsguard/caddy-robots-txt/config"
@@ -142,7 +143,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	}
 	// Fetches are remembered per source, across config reloads.
 	h.trackerKey = h.sourceKey()
-	if h.tracker, err = loadTracker(h.trackerKey); err != nil {
+	if h.tracker, err = loadTracker(h.trackerKey, h.shareOptions(ctx)); err != nil {
 		return fmt.Errorf("fetch tracking: %v", err)
 	}
 	set := &sourceSettings{logger: h.logger, grace: h.GraceWindow(), includes: h.Include}
@@ -248,6 +249,28 @@ func (h *Handler) loadChecker(ctx caddy.Context) error {
 	}
 	h.checker = v.(*checker)
 	return nil
+}
+
+// shareOptions say how the bots' state is shared: through the
+// configuration's storage, under this instance's ID, unless share is off.
+func (h *Handler) shareOptions(ctx caddy.Context) shareOptions {
+	if h.Share == "off" {
+		return shareOptions{}
+	}
+	st := storageOf(ctx)
+	if st == nil {
+		return shareOptions{}
+	}
+	store, ok := st.(share.Storage)
+	if !ok {
+		return shareOptions{}
+	}
+	id, err := caddy.InstanceID()
+	if err != nil {
+		h.logger.Warn("no instance ID: state is not shared", zap.Error(err))
+		return shareOptions{}
+	}
+	return shareOptions{store: store, instance: id.String(), interval: h.ShareIntervalOrDefault()}
 }
 
 // storageOf is the configuration's storage, where verified crawler lists

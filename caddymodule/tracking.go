@@ -1,6 +1,7 @@
 package caddymodule
 
 import (
+	"context"
 	"net/netip"
 	"time"
 
@@ -9,6 +10,7 @@ import (
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/pace"
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/share"
 )
 
 // trackedClients bounds how many (bot, address) pairs are remembered.
@@ -27,18 +29,36 @@ type fetchTracker struct {
 	recent  *lru.Cache[fetchKey, judge.Fetch]
 	pace    *pace.Limiter
 	trapped *lru.Cache[netip.Addr, int64] // until, unix nanoseconds
+
+	// sharer, when storage is shared, keeps all of this in the storage
+	// for other instances and restarts; nil otherwise.
+	sharer *share.Sharer
+	stop   context.CancelFunc
+}
+
+// shareOptions say how a tracker shares its state.
+type shareOptions struct {
+	store    share.Storage // nil: no sharing
+	instance string
+	interval time.Duration
 }
 
 // pacedClients bounds the client addresses whose Crawl-delay schedules
 // are remembered.
 const pacedClients = 100_000
 
-// Destruct implements caddy.Destructor.
-func (*fetchTracker) Destruct() error { return nil }
+// Destruct implements caddy.Destructor: the last configuration that used
+// the tracker is gone; what it learnt since the last write is written.
+func (t *fetchTracker) Destruct() error {
+	if t.stop != nil {
+		t.stop()
+	}
+	return nil
+}
 
 var trackers = caddy.NewUsagePool()
 
-func loadTracker(key string) (*fetchTracker, error) {
+func loadTracker(key string, opts shareOptions) (*fetchTracker, error) {
 	v, _, err := trackers.LoadOrNew(key, func() (caddy.Destructor, error) {
 		c, err := lru.New[fetchKey, judge.Fetch](trackedClients)
 		if err != nil {
@@ -48,7 +68,11 @@ func loadTracker(key string) (*fetchTracker, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &fetchTracker{recent: c, pace: pace.New(pacedClients), trapped: trapped}, nil
+		t := &fetchTracker{recent: c, pace: pace.New(pacedClients), trapped: trapped}
+		if opts.store != nil {
+			t.startSharing(key, opts)
+		}
+		return t, nil
 	})
 	if err != nil {
 		return nil, err
@@ -56,8 +80,40 @@ func loadTracker(key string) (*fetchTracker, error) {
 	return v.(*fetchTracker), nil
 }
 
+// startSharing shares the tracker's state with the other instances that
+// use the same storage for the same robots.txt, in the background.
+func (t *fetchTracker) startSharing(key string, opts shareOptions) {
+	t.sharer = share.New(opts.store, key, opts.instance, opts.interval, share.Callbacks{
+		Fetch: func(f share.Fetch) {
+			addr, err := netip.ParseAddr(f.Addr)
+			if err != nil {
+				return
+			}
+			k := fetchKey{f.Bot, addr}
+			if cur, ok := t.recent.Peek(k); ok && cur.At.UnixNano() >= f.At {
+				return
+			}
+			t.recent.Add(k, judge.Fetch{At: time.Unix(0, f.At), ETag: f.ETag})
+		},
+		Trap: func(tr share.Trap) {
+			if addr, err := netip.ParseAddr(tr.Addr); err == nil {
+				if cur, ok := t.trapped.Peek(addr); !ok || cur < tr.Until {
+					t.trapped.Add(addr, tr.Until)
+				}
+			}
+		},
+		Paced: func(name string, n int64) { t.pace.Charge(name, n, time.Now()) },
+	})
+	ctx, stop := context.WithCancel(context.Background())
+	t.stop = stop
+	go t.sharer.Run(ctx)
+}
+
 func (t *fetchTracker) record(bot string, ip netip.Addr, f judge.Fetch) {
 	t.recent.Add(fetchKey{bot, ip}, f)
+	if t.sharer != nil {
+		t.sharer.RecordFetch(share.Fetch{Bot: bot, Addr: ip.String(), At: f.At.UnixNano(), ETag: f.ETag})
+	}
 }
 
 func (t *fetchTracker) last(bot string, ip netip.Addr) (judge.Fetch, bool) {
@@ -67,6 +123,9 @@ func (t *fetchTracker) last(bot string, ip netip.Addr) (judge.Fetch, bool) {
 // trap remembers addr as trapped until the time given.
 func (t *fetchTracker) trap(addr netip.Addr, until time.Time) {
 	t.trapped.Add(addr, until.UnixNano())
+	if t.sharer != nil {
+		t.sharer.RecordTrap(share.Trap{Addr: addr.String(), Until: until.UnixNano()})
+	}
 }
 
 // isTrapped tells whether addr is trapped now.

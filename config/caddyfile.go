@@ -31,6 +31,8 @@ var subdirectives = []struct{ name, usage string }{
 	{"content_usage_header", "content_usage_header on|off"},
 	{"signals", "signals enforce|monitor|off"},
 	{"include", "include <file|http(s)-url>..."},
+	{"share", "share on|off"},
+	{"share_interval", "share_interval <duration>"},
 	{"impostors", "impostors judge|block|trust"},
 	{"crawler", "crawler <token> { ranges <cidr|file|https-url>...; rdns <suffix>...; signature_agent <url>...; category <name> }"},
 	{"resolvers", "resolvers <host:port>..."},
@@ -79,6 +81,8 @@ func usage(name string) string {
 //	    content_usage_header on|off
 //	    signals enforce|monitor|off
 //	    include <file|http(s)-url>...
+//	    share on|off
+//	    share_interval <duration>
 //	    impostors judge|block|trust
 //	    crawler <token> {
 //	        ranges          <cidr|file|https-url>...
@@ -149,7 +153,7 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		line := d.Line()
 
 		switch name {
-		case "file", "inline", "mode", "status", "body", "serve", "reload", "cache", "url", "grace", "strict", "impostors", "crawl_delay", "trap", "trap_ttl", "disable_metrics", "content_usage_header", "signals":
+		case "file", "inline", "mode", "status", "body", "serve", "reload", "cache", "url", "grace", "strict", "impostors", "crawl_delay", "trap", "trap_ttl", "disable_metrics", "content_usage_header", "signals", "share", "share_interval":
 			if first, ok := seen[name]; ok {
 				return d.Errf("robots_txt: %s is given more than once (first at line %d); give it once", name, first)
 			}
@@ -332,6 +336,19 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 				return d.Errf("robots_txt: %w", err)
 			}
 			c.ContentUsageHeader = val
+
+		case "share":
+			if err := checkOneOf(name, val, "on", "off"); err != nil {
+				return d.Errf("robots_txt: %w", err)
+			}
+			c.Share = val
+
+		case "share_interval":
+			dur, err := caddy.ParseDuration(val)
+			if err != nil || dur <= 0 {
+				return d.Errf("robots_txt: share_interval: %q is not allowed; use a positive duration such as 5s", val)
+			}
+			c.ShareInterval = caddy.Duration(dur)
 
 		case "signals":
 			if err := checkOneOf(name, val, ModeEnforce, ModeMonitor, CrawlDelayOff); err != nil {

@@ -213,6 +213,16 @@ type Config struct {
 	// preferences on.
 	Signals string `json:"signals,omitempty"`
 
+	// Whether what the handler learns about bots (their robots.txt
+	// fetches, trapped addresses, Crawl-delay usage) is kept in Caddy's
+	// storage, where other instances sharing that storage, and this one
+	// after a restart, read it: "on" (the default) or "off".
+	Share string `json:"share,omitempty"`
+
+	// How often the shared state is written and read, as a duration
+	// such as "5s". The default is 5s.
+	ShareInterval caddy.Duration `json:"share_interval,omitempty"`
+
 	// Keeps the handler's metrics out of Caddy's metrics registry (the
 	// admin API's /metrics); the admin stats still count. The default is
 	// false.
@@ -351,6 +361,10 @@ func (c Config) Validate() error {
 		}
 	}
 	add(checkOneOf("content_usage_header", c.ContentUsageHeader, "on", "off"))
+	add(checkOneOf("share", c.Share, "on", "off"))
+	if c.ShareInterval < 0 {
+		add(fmt.Errorf("share_interval: %s is not allowed; use a positive duration such as \"5s\"", time.Duration(c.ShareInterval)))
+	}
 	add(checkOneOf("signals", c.Signals, ModeEnforce, ModeMonitor, CrawlDelayOff))
 	for i, cr := range c.Crawlers {
 		add(cr.check(fmt.Sprintf("crawlers[%d]", i)))
@@ -499,6 +513,17 @@ func checkCrawlDelay(v string) error {
 		return nil
 	}
 	return fmt.Errorf("crawl_delay: %q is not allowed; use %q, %q or %q (the default follows mode)", v, ModeEnforce, ModeMonitor, CrawlDelayOff)
+}
+
+// DefaultShareInterval is how often shared state is written and read.
+const DefaultShareInterval = caddy.Duration(5 * time.Second)
+
+// ShareIntervalOrDefault is ShareInterval, or its default.
+func (c Config) ShareIntervalOrDefault() time.Duration {
+	if c.ShareInterval <= 0 {
+		return time.Duration(DefaultShareInterval)
+	}
+	return time.Duration(c.ShareInterval)
 }
 
 // checkOneOf checks that a field is empty (its default) or one of allowed.

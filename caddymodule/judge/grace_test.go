@@ -11,9 +11,8 @@ import (
 
 // history publishes the bodies one after another, an hour's grace
 // window apart by a minute each, and returns the versions. A body of
-// "-" stands for no robots.txt. served says which versions a client
-// fetched before the next came in.
-func history(start time.Time, window time.Duration, served []bool, bodies ...string) []*Version {
+// "-" stands for no robots.txt.
+func history(start time.Time, window time.Duration, bodies ...string) []*Version {
 	var out []*Version
 	var prev *Version
 	for i, b := range bodies {
@@ -44,7 +43,7 @@ func TestGraceNeedsEvidence(t *testing.T) {
 		allowB = "User-agent: *\nDisallow: /a\n"
 		denyB  = "User-agent: *\nDisallow: /b\n"
 	)
-	vs := history(start, time.Hour, []bool{true, false, true}, allowB, allowB+"#unserved\n", denyB)
+	vs := history(start, time.Hour, allowB, allowB+"#unserved\n", denyB)
 	v0, cur := vs[0], vs[2]
 	now := start.Add(5 * time.Minute)
 
@@ -71,7 +70,7 @@ func TestGraceNeedsEvidence(t *testing.T) {
 // editor's save) must not become a version that excuses everything.
 func TestNoFileIsNoGraceSource(t *testing.T) {
 	start := time.Now()
-	vs := history(start, time.Hour, []bool{true, true, true}, "-", "User-agent: *\nDisallow: /b\n")
+	vs := history(start, time.Hour, "-", "User-agent: *\nDisallow: /b\n")
 	none, cur := vs[0], vs[1]
 	if len(cur.Earlier) != 0 {
 		t.Errorf("no file kept as an earlier version: %d", len(cur.Earlier))
@@ -83,15 +82,14 @@ func TestNoFileIsNoGraceSource(t *testing.T) {
 
 func TestHistoryBounds(t *testing.T) {
 	start := time.Now()
-	if off := history(start, 0, []bool{true, true}, "x", "y"); len(off[1].Earlier) != 0 {
+	if off := history(start, 0, "x", "y"); len(off[1].Earlier) != 0 {
 		t.Error("with grace off no history is kept")
 	}
 	bodies := make([]string, 3*MaxEarlier)
-	served := make([]bool, len(bodies))
 	for i := range bodies {
-		bodies[i], served[i] = "User-agent: *\nDisallow: /"+strconv.Itoa(i)+"\n", true
+		bodies[i] = "User-agent: *\nDisallow: /" + strconv.Itoa(i) + "\n"
 	}
-	long := history(start, 24*time.Hour, served, bodies...)
+	long := history(start, 24*time.Hour, bodies...)
 	last := long[len(long)-1]
 	if n := len(last.Earlier); n != MaxEarlier {
 		t.Errorf("history of %d versions, want the cap %d", n, MaxEarlier)

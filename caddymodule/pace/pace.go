@@ -41,13 +41,20 @@ func Clamp(d time.Duration) time.Duration {
 }
 
 // slot is one key's schedule: the theoretical arrival time of its next
-// request, in unix nanoseconds (the generic cell rate algorithm).
-type slot struct{ tat atomic.Int64 }
+// request, in unix nanoseconds (the generic cell rate algorithm), and the
+// delay it was last taken with.
+type slot struct {
+	tat   atomic.Int64
+	delay atomic.Int64
+}
 
 // take admits a request at now for a rate of one per delay with Burst,
 // and returns how long the client should wait when it does not.
 func (s *slot) take(now int64, delay time.Duration) (bool, time.Duration) {
 	d := int64(delay)
+	if s.delay.Load() != d {
+		s.delay.Store(d)
+	}
 	slack := int64(Burst-1) * d
 	for {
 		old := s.tat.Load()
@@ -106,4 +113,24 @@ func (l *Limiter) Addr(addr string, delay time.Duration, now time.Time) (bool, t
 		}
 	}
 	return s.take(now.UnixNano(), delay)
+}
+
+// Charge counts n requests another instance admitted for the crawler
+// called name against its schedule here, so that instances sharing a
+// site hold a crawler to one rate between them. A crawler not seen here
+// yet has no delay to charge with and is left alone.
+func (l *Limiter) Charge(name string, n int64, now time.Time) {
+	l.mu.Lock()
+	s := l.named[name]
+	l.mu.Unlock()
+	if s == nil || n <= 0 {
+		return
+	}
+	d := s.delay.Load()
+	for {
+		old := s.tat.Load()
+		if s.tat.CompareAndSwap(old, max(old, now.UnixNano())+n*d) {
+			return
+		}
+	}
 }

@@ -91,3 +91,20 @@ func BenchmarkAddr(b *testing.B) {
 		l.Addr("203.0.113.7", time.Millisecond, now)
 	}
 }
+
+// TestCharge: requests another instance admitted count here too.
+func TestCharge(t *testing.T) {
+	l := New(10)
+	t0 := time.Unix(1_700_000_000, 0)
+	if ok, _ := l.Named("Bingbot", 10*time.Second, t0); !ok {
+		t.Fatal("the first request is refused")
+	}
+	l.Charge("Bingbot", 2, t0) // the other instance admitted two
+	if ok, retry := l.Named("Bingbot", 10*time.Second, t0); ok || retry != 10*time.Second {
+		t.Errorf("after two requests elsewhere: admitted %v, retry %v; want refused, 10s", ok, retry)
+	}
+	l.Charge("Unknown", 5, t0) // a crawler never seen here: nothing to charge
+	if ok, _ := l.Named("Unknown", 10*time.Second, t0); !ok {
+		t.Error("a crawler charged before it was seen is refused")
+	}
+}

@@ -1,0 +1,265 @@
+// Package share keeps what one Caddy instance learns about bots — which
+// bot fetched which version of robots.txt from where, the versions that
+// were served, the addresses the trap caught, and how fast each crawler
+// asks — in a storage that several instances (and a restarted one) read.
+// It imports no Caddy package: the Storage interface is the part of
+// certmagic.Storage (Caddy's storage modules) it needs.
+//
+// Nothing here runs on the request path. Record* calls append to bounded
+// buffers; Run writes this instance's state as one blob per interval (so a
+// flood of a million fetches is one write per interval, its newest
+// records kept), and reads the other instances' blobs, handing what is
+// new to the callbacks.
+package share
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Storage is what share needs of a storage: certmagic.Storage has it.
+type Storage interface {
+	Store(ctx context.Context, key string, value []byte) error
+	Load(ctx context.Context, key string) ([]byte, error)
+	List(ctx context.Context, path string, recursive bool) ([]string, error)
+}
+
+// Limits that bound a blob, whatever the traffic.
+const (
+	// MaxFetches is how many fetch records a blob holds: the newest.
+	MaxFetches = 10_000
+	// MaxTrapped is how many trapped addresses a blob holds.
+	MaxTrapped = 10_000
+	// MaxServed is how many served versions a blob names.
+	MaxServed = 64
+)
+
+// Fetch is one bot's fetch of robots.txt from one address.
+type Fetch struct {
+	Bot  string `json:"bot"`
+	Addr string `json:"addr"`
+	At   int64  `json:"at"` // unix nanoseconds
+	ETag string `json:"etag"`
+}
+
+// Trap is an address the trap caught, until a time.
+type Trap struct {
+	Addr  string `json:"addr"`
+	Until int64  `json:"until"`
+}
+
+// blob is one instance's state.
+type blob struct {
+	Instance string           `json:"instance"`
+	Written  int64            `json:"written"`
+	Fetches  []Fetch          `json:"fetches"`
+	Trapped  []Trap           `json:"trapped"`
+	Served   []string         `json:"served"` // ETags of versions served to someone
+	Paced    map[string]int64 `json:"paced"`  // crawler name: requests admitted in the interval before Written
+}
+
+// Callbacks receive what other instances learnt (and, at the first read,
+// what this instance knew before a restart).
+type Callbacks struct {
+	Fetch  func(Fetch)
+	Trap   func(Trap)
+	Served func(etag string)
+	// Paced reports requests another instance admitted for a crawler in
+	// its last interval, to be charged to the local schedule.
+	Paced func(name string, n int64)
+}
+
+// Sharer shares one site's state through a storage.
+type Sharer struct {
+	store    Storage
+	prefix   string
+	instance string
+	interval time.Duration
+	cb       Callbacks
+
+	mu      sync.Mutex
+	fetches []Fetch // this instance's window, newest last
+	trapped []Trap
+	served  []string
+	paced   map[string]int64
+	dirty   bool
+
+	seen map[string]int64 // instance blob key: Written last applied
+}
+
+// New returns a sharer of the site named site (any string; it is hashed
+// into the storage key) for the instance named instance.
+func New(store Storage, site, instance string, interval time.Duration, cb Callbacks) *Sharer {
+	sum := sha256.Sum256([]byte(site))
+	return &Sharer{
+		store: store, prefix: path.Join("robots_txt", "shared", hex.EncodeToString(sum[:8])),
+		instance: instance, interval: interval, cb: cb,
+		paced: map[string]int64{}, seen: map[string]int64{},
+	}
+}
+
+func (s *Sharer) key(instance string) string { return path.Join(s.prefix, instance+".json") }
+
+// RecordFetch notes a fetch of robots.txt; the oldest records go first
+// when the window is full.
+func (s *Sharer) RecordFetch(f Fetch) {
+	s.mu.Lock()
+	if len(s.fetches) >= MaxFetches {
+		s.fetches = slices.Delete(s.fetches, 0, len(s.fetches)-MaxFetches+1)
+	}
+	s.fetches = append(s.fetches, f)
+	s.dirty = true
+	s.mu.Unlock()
+}
+
+// RecordTrap notes an address the trap caught.
+func (s *Sharer) RecordTrap(t Trap) {
+	s.mu.Lock()
+	if len(s.trapped) >= MaxTrapped {
+		s.trapped = slices.Delete(s.trapped, 0, len(s.trapped)-MaxTrapped+1)
+	}
+	s.trapped = append(s.trapped, t)
+	s.dirty = true
+	s.mu.Unlock()
+}
+
+// RecordServed notes that a version was served.
+func (s *Sharer) RecordServed(etag string) {
+	s.mu.Lock()
+	if !slices.Contains(s.served, etag) {
+		if len(s.served) >= MaxServed {
+			s.served = s.served[1:]
+		}
+		s.served = append(s.served, etag)
+		s.dirty = true
+	}
+	s.mu.Unlock()
+}
+
+// RecordPaced notes a request admitted for a named crawler.
+func (s *Sharer) RecordPaced(name string) {
+	s.mu.Lock()
+	if _, ok := s.paced[name]; ok || len(s.paced) < MaxFetches {
+		s.paced[name]++
+		s.dirty = true
+	}
+	s.mu.Unlock()
+}
+
+// Run shares until ctx ends: it first reads every blob (this instance's
+// from before a restart included), then each interval writes this
+// instance's blob when it changed and reads the others'.
+func (s *Sharer) Run(ctx context.Context) {
+	s.restore(ctx)
+	t := time.NewTicker(s.interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			s.Flush(context.Background())
+			return
+		case <-t.C:
+		}
+		s.Flush(ctx)
+		s.Sync(ctx)
+	}
+}
+
+// restore reads what this instance wrote before a restart, keeps it as
+// its own window, and reads the others.
+func (s *Sharer) restore(ctx context.Context) {
+	if b, err := s.load(ctx, s.key(s.instance)); err == nil {
+		s.mu.Lock()
+		s.fetches, s.trapped, s.served = b.Fetches, b.Trapped, b.Served
+		s.mu.Unlock()
+		s.apply(b, false)
+	}
+	s.Sync(ctx)
+}
+
+// Flush writes this instance's blob if anything changed since the last.
+func (s *Sharer) Flush(ctx context.Context) error {
+	s.mu.Lock()
+	if !s.dirty {
+		s.mu.Unlock()
+		return nil
+	}
+	b := blob{
+		Instance: s.instance, Written: time.Now().UnixNano(),
+		Fetches: slices.Clone(s.fetches), Trapped: slices.Clone(s.trapped), Served: slices.Clone(s.served),
+		Paced: s.paced,
+	}
+	s.paced, s.dirty = map[string]int64{}, false
+	s.mu.Unlock()
+	data, err := json.Marshal(b)
+	if err != nil {
+		return err
+	}
+	return s.store.Store(ctx, s.key(s.instance), data)
+}
+
+// Sync reads the blobs of the other instances that changed since the
+// last read, and hands what they hold to the callbacks.
+func (s *Sharer) Sync(ctx context.Context) error {
+	keys, err := s.store.List(ctx, s.prefix, false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	own := s.key(s.instance)
+	for _, k := range keys {
+		if k == own || !strings.HasSuffix(k, ".json") {
+			continue
+		}
+		b, err := s.load(ctx, k)
+		if err != nil || b.Written <= s.seen[k] {
+			continue
+		}
+		s.seen[k] = b.Written
+		s.apply(b, true)
+	}
+	return nil
+}
+
+func (s *Sharer) load(ctx context.Context, key string) (blob, error) {
+	var b blob
+	data, err := s.store.Load(ctx, key)
+	if err != nil {
+		return b, err
+	}
+	return b, json.Unmarshal(data, &b)
+}
+
+func (s *Sharer) apply(b blob, paced bool) {
+	for _, f := range b.Fetches {
+		if s.cb.Fetch != nil {
+			s.cb.Fetch(f)
+		}
+	}
+	for _, t := range b.Trapped {
+		if s.cb.Trap != nil {
+			s.cb.Trap(t)
+		}
+	}
+	for _, e := range b.Served {
+		if s.cb.Served != nil {
+			s.cb.Served(e)
+		}
+	}
+	if paced && s.cb.Paced != nil {
+		for name, n := range b.Paced {
+			s.cb.Paced(name, n)
+		}
+	}
+}
