@@ -87,8 +87,8 @@ type Sharer struct {
 	cb       Callbacks
 
 	mu      sync.Mutex
-	fetches []Fetch // this instance's window, newest last
-	trapped []Trap
+	fetches ring[Fetch] // this instance's window: the newest records
+	trapped ring[Trap]
 	served  []string
 	paced   map[string]int64
 	dirty   bool
@@ -113,10 +113,7 @@ func (s *Sharer) key(instance string) string { return path.Join(s.prefix, instan
 // when the window is full.
 func (s *Sharer) RecordFetch(f Fetch) {
 	s.mu.Lock()
-	if len(s.fetches) >= MaxFetches {
-		s.fetches = slices.Delete(s.fetches, 0, len(s.fetches)-MaxFetches+1)
-	}
-	s.fetches = append(s.fetches, f)
+	s.fetches.add(f, MaxFetches)
 	s.dirty = true
 	s.mu.Unlock()
 }
@@ -124,10 +121,7 @@ func (s *Sharer) RecordFetch(f Fetch) {
 // RecordTrap notes an address the trap caught.
 func (s *Sharer) RecordTrap(t Trap) {
 	s.mu.Lock()
-	if len(s.trapped) >= MaxTrapped {
-		s.trapped = slices.Delete(s.trapped, 0, len(s.trapped)-MaxTrapped+1)
-	}
-	s.trapped = append(s.trapped, t)
+	s.trapped.add(t, MaxTrapped)
 	s.dirty = true
 	s.mu.Unlock()
 }
@@ -179,7 +173,13 @@ func (s *Sharer) Run(ctx context.Context) {
 func (s *Sharer) restore(ctx context.Context) {
 	if b, err := s.load(ctx, s.key(s.instance)); err == nil {
 		s.mu.Lock()
-		s.fetches, s.trapped, s.served = b.Fetches, b.Trapped, b.Served
+		for _, f := range b.Fetches {
+			s.fetches.add(f, MaxFetches)
+		}
+		for _, t := range b.Trapped {
+			s.trapped.add(t, MaxTrapped)
+		}
+		s.served = b.Served
 		s.mu.Unlock()
 		s.apply(b, false)
 	}
@@ -195,7 +195,7 @@ func (s *Sharer) Flush(ctx context.Context) error {
 	}
 	b := blob{
 		Instance: s.instance, Written: time.Now().UnixNano(),
-		Fetches: slices.Clone(s.fetches), Trapped: slices.Clone(s.trapped), Served: slices.Clone(s.served),
+		Fetches: s.fetches.list(), Trapped: s.trapped.list(), Served: slices.Clone(s.served),
 		Paced: s.paced,
 	}
 	s.paced, s.dirty = map[string]int64{}, false
@@ -262,4 +262,26 @@ func (s *Sharer) apply(b blob, paced bool) {
 			s.cb.Paced(name, n)
 		}
 	}
+}
+
+// ring keeps the newest n items added, in constant time per item.
+type ring[T any] struct {
+	items []T
+	next  int // where the next item goes once items is full
+}
+
+func (r *ring[T]) add(v T, n int) {
+	if len(r.items) < n {
+		r.items = append(r.items, v)
+		return
+	}
+	r.items[r.next] = v
+	r.next = (r.next + 1) % n
+}
+
+// list returns the items oldest first.
+func (r *ring[T]) list() []T {
+	out := make([]T, 0, len(r.items))
+	out = append(out, r.items[r.next:]...)
+	return append(out, r.items[:r.next]...)
 }

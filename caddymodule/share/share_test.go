@@ -100,3 +100,24 @@ func TestShareBetweenInstances(t *testing.T) {
 	other := New(store, "other site", "c", time.Hour, Callbacks{Fetch: func(Fetch) { t.Error("another site's records leaked") }})
 	other.Sync(ctx)
 }
+
+// BenchmarkRecordFetch is what sharing adds to a bot's fetch of
+// robots.txt on the request path: an append to a bounded buffer.
+func BenchmarkRecordFetch(b *testing.B) {
+	s := New(&memStorage{data: map[string][]byte{}}, "site", "a", time.Hour, Callbacks{})
+	f := Fetch{Bot: "GPTBot", Addr: "203.0.113.7", At: 1, ETag: `"v1"`}
+	b.ReportAllocs()
+	for b.Loop() {
+		s.RecordFetch(f)
+	}
+}
+
+// BenchmarkRecordPaced is what sharing adds to a named crawler's request
+// under a Crawl-delay.
+func BenchmarkRecordPaced(b *testing.B) {
+	s := New(&memStorage{data: map[string][]byte{}}, "site", "a", time.Hour, Callbacks{})
+	b.ReportAllocs()
+	for b.Loop() {
+		s.RecordPaced("GPTBot")
+	}
+}
