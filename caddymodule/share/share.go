@@ -1,7 +1,6 @@
 // Package share keeps what one Caddy instance learns about bots — which
-// bot fetched which version of robots.txt from where, the versions that
-// were served, the addresses the trap caught, and how fast each crawler
-// asks — in a storage that several instances (and a restarted one) read.
+// bot fetched which version of robots.txt from where, the addresses the
+// trap caught, and how fast each crawler asks — in a storage that several instances (and a restarted one) read.
 // It imports no Caddy package: the Storage interface is the part of
 // certmagic.Storage (Caddy's storage modules) it needs.
 //
@@ -20,7 +19,6 @@ import (
 	"errors"
 	"io/fs"
 	"path"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -39,8 +37,6 @@ const (
 	MaxFetches = 10_000
 	// MaxTrapped is how many trapped addresses a blob holds.
 	MaxTrapped = 10_000
-	// MaxServed is how many served versions a blob names.
-	MaxServed = 64
 )
 
 // Fetch is one bot's fetch of robots.txt from one address.
@@ -63,16 +59,14 @@ type blob struct {
 	Written  int64            `json:"written"`
 	Fetches  []Fetch          `json:"fetches"`
 	Trapped  []Trap           `json:"trapped"`
-	Served   []string         `json:"served"` // ETags of versions served to someone
-	Paced    map[string]int64 `json:"paced"`  // crawler name: requests admitted in the interval before Written
+	Paced    map[string]int64 `json:"paced"` // crawler name: requests admitted in the interval before Written
 }
 
 // Callbacks receive what other instances learnt (and, at the first read,
 // what this instance knew before a restart).
 type Callbacks struct {
-	Fetch  func(Fetch)
-	Trap   func(Trap)
-	Served func(etag string)
+	Fetch func(Fetch)
+	Trap  func(Trap)
 	// Paced reports requests another instance admitted for a crawler in
 	// its last interval, to be charged to the local schedule.
 	Paced func(name string, n int64)
@@ -89,7 +83,6 @@ type Sharer struct {
 	mu      sync.Mutex
 	fetches ring[Fetch] // this instance's window: the newest records
 	trapped ring[Trap]
-	served  []string
 	paced   map[string]int64
 	dirty   bool
 
@@ -123,19 +116,6 @@ func (s *Sharer) RecordTrap(t Trap) {
 	s.mu.Lock()
 	s.trapped.add(t, MaxTrapped)
 	s.dirty = true
-	s.mu.Unlock()
-}
-
-// RecordServed notes that a version was served.
-func (s *Sharer) RecordServed(etag string) {
-	s.mu.Lock()
-	if !slices.Contains(s.served, etag) {
-		if len(s.served) >= MaxServed {
-			s.served = s.served[1:]
-		}
-		s.served = append(s.served, etag)
-		s.dirty = true
-	}
 	s.mu.Unlock()
 }
 
@@ -179,7 +159,6 @@ func (s *Sharer) restore(ctx context.Context) {
 		for _, t := range b.Trapped {
 			s.trapped.add(t, MaxTrapped)
 		}
-		s.served = b.Served
 		s.mu.Unlock()
 		s.apply(b, false)
 	}
@@ -195,7 +174,7 @@ func (s *Sharer) Flush(ctx context.Context) error {
 	}
 	b := blob{
 		Instance: s.instance, Written: time.Now().UnixNano(),
-		Fetches: s.fetches.list(), Trapped: s.trapped.list(), Served: slices.Clone(s.served),
+		Fetches: s.fetches.list(), Trapped: s.trapped.list(),
 		Paced: s.paced,
 	}
 	s.paced, s.dirty = map[string]int64{}, false
@@ -250,11 +229,6 @@ func (s *Sharer) apply(b blob, paced bool) {
 	for _, t := range b.Trapped {
 		if s.cb.Trap != nil {
 			s.cb.Trap(t)
-		}
-	}
-	for _, e := range b.Served {
-		if s.cb.Served != nil {
-			s.cb.Served(e)
 		}
 	}
 	if paced && s.cb.Paced != nil {
