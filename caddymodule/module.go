@@ -147,6 +147,9 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		return fmt.Errorf("fetch tracking: %v", err)
 	}
 	set := &sourceSettings{logger: h.logger, grace: h.GraceWindow(), includes: h.Include}
+	if opts := h.shareOptions(ctx); opts.store != nil {
+		set.share = versionShare{store: opts.store, site: h.poolKey()}
+	}
 	if !h.DisableReload {
 		set.reload = time.Duration(h.Reload)
 	}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/include"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/share"
 	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
@@ -71,6 +72,15 @@ type sourceSettings struct {
 	// site's file; they are part of the source's key, so a source keeps
 	// the ones it was made with.
 	includes []string
+	// share says where versions are kept for other instances and
+	// restarts; its store is nil when they are not.
+	share versionShare
+}
+
+// versionShare is where a source keeps its versions.
+type versionShare struct {
+	store share.Storage
+	site  string
 }
 
 // source is one robots.txt file (or inline text, or upstream URL) and its
@@ -165,11 +175,20 @@ func (s *source) publish(next *snapshot) { s.publishMerged(s.merged(next)) }
 // before it that were in force within the grace window.
 func (s *source) publishMerged(next *snapshot) {
 	var prev *judge.Version
-	if old := s.cur.Load(); old != nil && !old.unknown {
+	old := s.cur.Load()
+	if old != nil && !old.unknown {
 		prev = old.Version
 	}
-	next.Follow(prev, time.Now(), s.settings.Load().grace)
+	set := s.settings.Load()
+	now := time.Now()
+	next.Follow(prev, now, set.grace)
+	if prev == nil && next.File != nil {
+		// The first version this process has: the versions in force
+		// before it, kept in storage, are what bots may still obey.
+		next.Earlier = storedEarlier(set.share.store, set.share.site, next.ETag, now, set.grace)
+	}
 	s.cur.Store(next)
+	s.storeVersion(next)
 }
 
 func newUpstreamSource(url string, set *sourceSettings) *source {

@@ -83,6 +83,13 @@ func TestSharedState(t *testing.T) {
 	if rt, _ := lastEntry(b, n+1).obj("robots_txt"); rt["fetched"] != true {
 		t.Errorf("after B restarted: fetched %v, want true", rt["fetched"])
 	}
+	// ...and the version the bot read, kept in storage, still excuses it.
+	time.Sleep(2 * time.Second)
+	n = count(b)
+	got = b.get(t, "/drafts/d.html", testfixtures.UAAhrefs)
+	if rt, _ := lastEntry(b, n+1).obj("robots_txt"); got.status != http.StatusOK || rt.str("verdict") != "grace" {
+		t.Errorf("after B restarted, the path the change disallows: %d %v, want 200 grace", got.status, rt)
+	}
 
 	// Requests alternated between A and B hit the Crawl-delay as one
 	// site would: a burst of 3, then one per 2 s, across both.

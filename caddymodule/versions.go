@@ -1,0 +1,98 @@
+package caddymodule
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"path"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/share"
+	"github.com/robotsguard/caddy-robots-txt/robots"
+)
+
+// maxStoredVersions bounds the versions of a robots.txt kept in storage
+// for grace after a restart.
+const maxStoredVersions = 8
+
+// storedVersion is one version of a site's robots.txt, as kept in storage.
+type storedVersion struct {
+	ETag  string `json:"etag"`
+	Since int64  `json:"since"` // unix nanoseconds
+	Body  []byte `json:"body"`
+}
+
+// versionsKey is where a site's versions are kept.
+func versionsKey(site string) string {
+	sum := sha256.Sum256([]byte(site))
+	return path.Join("robots_txt", "versions", hex.EncodeToString(sum[:8])+".json")
+}
+
+// storeVersion adds the version in force to the stored ones, in the
+// background: a restarted instance (or another one that starts later)
+// finds the versions bots may still be obeying.
+func (s *source) storeVersion(snap *snapshot) {
+	set := s.settings.Load()
+	if set.share.store == nil || snap.File == nil {
+		return
+	}
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		key := versionsKey(set.share.site)
+		var vs []storedVersion
+		if data, err := set.share.store.Load(ctx, key); err == nil {
+			_ = json.Unmarshal(data, &vs)
+		}
+		for _, v := range vs {
+			if v.ETag == snap.ETag {
+				return
+			}
+		}
+		vs = append([]storedVersion{{ETag: snap.ETag, Since: snap.Since.UnixNano(), Body: snap.body}}, vs...)
+		if len(vs) > maxStoredVersions {
+			vs = vs[:maxStoredVersions]
+		}
+		data, err := json.Marshal(vs)
+		if err == nil {
+			err = set.share.store.Store(ctx, key, data)
+		}
+		if err != nil {
+			set.logger.Warn("robots.txt versions could not be kept in storage; grace after a restart may miss them", zap.Error(err))
+		}
+	}()
+}
+
+// storedEarlier returns the stored versions that were in force within the
+// grace window before now, other than etag, newest first, for a source's
+// first version: what bots may still be obeying across a restart.
+func storedEarlier(store share.Storage, site, etag string, now time.Time, window time.Duration) []*judge.Version {
+	if store == nil || window <= 0 {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	data, err := store.Load(ctx, versionsKey(site))
+	if err != nil {
+		return nil
+	}
+	var vs []storedVersion
+	if json.Unmarshal(data, &vs) != nil {
+		return nil
+	}
+	var out []*judge.Version
+	until := now // each version was in force until the one after it came in
+	for _, v := range vs {
+		if v.ETag != etag && until.After(now.Add(-window)) {
+			jv := judge.NewVersion(robots.Parse(v.Body), v.ETag)
+			jv.Since = time.Unix(0, v.Since)
+			out = append(out, jv)
+		}
+		until = time.Unix(0, v.Since)
+	}
+	return out
+}
