@@ -44,6 +44,7 @@ type statsReport struct {
 }
 
 type botStats struct {
+	Server     string     `json:"server,omitempty"`
 	Bot        string     `json:"bot"`
 	Category   string     `json:"category,omitempty"`
 	Requests   uint64     `json:"requests"`
@@ -81,6 +82,7 @@ func snapshotStats() statsReport {
 			continue
 		}
 		rep.Bots = append(rep.Bots, botStats{
+			Server:     c.server,
 			Bot:        c.name,
 			Category:   c.categoryName(),
 			Requests:   c.requests.Load(),
@@ -97,7 +99,7 @@ func snapshotStats() statsReport {
 		})
 	}
 	slices.SortFunc(rep.Bots, func(a, b botStats) int {
-		return cmp.Or(cmp.Compare(b.Violations, a.Violations), cmp.Compare(b.Requests, a.Requests), cmp.Compare(a.Bot, b.Bot))
+		return cmp.Or(cmp.Compare(b.Violations, a.Violations), cmp.Compare(b.Requests, a.Requests), cmp.Compare(a.Bot, b.Bot), cmp.Compare(a.Server, b.Server))
 	})
 	return rep
 }

@@ -33,12 +33,12 @@ func (h *Handler) identify(ua string, snap *snapshot) identity {
 	}
 	id := identity{Identity: judge.Identify(h.classifier, snap.File, ua), snap: snap}
 	if id.Bot {
-		id.counters = countersFor(id.Name)
+		id.counters = countersFor(h.serverName(), id.Name)
 		if cr := h.checker.base.Lookup(id.Name); cr != nil {
 			id.claim, id.category = cr, string(cr.Category)
 			id.counters.setCategory(id.category)
 			if cr.Verifiable() {
-				id.impostor = impostorOf(cr, snap)
+				id.impostor = impostorOf(h.serverName(), cr, snap)
 			}
 		}
 	}

@@ -37,11 +37,11 @@ func initMetrics() {
 		requestsTotal = prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: ns, Subsystem: sub, Name: "requests_total",
 			Help: "Bot requests judged against robots.txt, by bot (robots.txt agent name, known crawler, bots entry, impostor:<crawler>, or generic), identity (verified, unverified, impostor), verdict and action.",
-		}, []string{"bot", "identity", "verdict", "action"})
+		}, []string{"server", "bot", "identity", "verdict", "action"})
 		fetchesTotal = prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: ns, Subsystem: sub, Name: "fetches_total",
-			Help: "Requests for /robots.txt by bots.",
-		}, []string{"bot"})
+			Help: "Requests for /robots.txt by bots, by server (site) and bot.",
+		}, []string{"server", "bot"})
 		reloadsTotal = prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: ns, Subsystem: sub, Name: "reloads_total",
 			Help: "Loads of robots.txt after the first, by result: loaded, removed (allow all), unreachable (4xx upstream: allow all), failed (previous rules kept).",
@@ -88,6 +88,7 @@ func registerMetrics(reg *prometheus.Registry) error {
 // label for the life of the process, found through the identity cache, so
 // counting a request costs a few atomic adds and no lookups.
 type botCounters struct {
+	server   string // the Caddy server (site) the bot came to
 	name     string
 	category atomic.Pointer[string] // the knowledge base's, once known
 	series   [numOutcomes][judge.NumVerdicts][judge.NumActions]atomic.Pointer[prometheus.Counter]
@@ -104,22 +105,28 @@ type botCounters struct {
 
 var (
 	countersMu sync.Mutex
-	counters   = map[string]*botCounters{}
+	counters   = map[counterKey]*botCounters{}
 	startTime  = time.Now()
 )
 
 // countersFor returns the counters of a bot label, creating them.
-func countersFor(name string) *botCounters {
+func countersFor(server, name string) *botCounters {
+	key := counterKey{server, name}
 	countersMu.Lock()
 	defer countersMu.Unlock()
-	c := counters[name]
+	c := counters[key]
 	if c == nil {
 		initMetrics()
-		c = &botCounters{name: name, fetchCtr: fetchesTotal.WithLabelValues(name)}
-		counters[name] = c
+		c = &botCounters{server: server, name: name, fetchCtr: fetchesTotal.WithLabelValues(server, name)}
+		counters[key] = c
 	}
 	return c
 }
+
+// counterKey is one bot label on one server (site): both are bounded,
+// the servers by the configuration and the names by robots.txt and the
+// knowledge base.
+type counterKey struct{ server, name string }
 
 func (c *botCounters) categoryName() string {
 	if p := c.category.Load(); p != nil {
@@ -152,7 +159,7 @@ func (c *botCounters) request(identity verify.Outcome, verdict judge.Verdict, ac
 	slot := &c.series[identity%numOutcomes][verdict][action]
 	ctr := slot.Load()
 	if ctr == nil {
-		v := requestsTotal.WithLabelValues(c.name, identity.String(), verdict.String(), action.String())
+		v := requestsTotal.WithLabelValues(c.server, c.name, identity.String(), verdict.String(), action.String())
 		slot.Store(&v)
 		ctr = &v
 	}

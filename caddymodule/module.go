@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/http"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -85,6 +86,10 @@ type Handler struct {
 	ctx    caddy.Context
 	events *caddyevents.App // nil without a configuration's events app
 
+	// server is the name of the Caddy server (site) the handler serves,
+	// learnt from its first request: the metrics' server label.
+	server *atomic.Pointer[string]
+
 	// trapServed is the served body of the last snapshot, with a trap;
 	// a pointer, so that Handler values can be copied.
 	trapServed *atomic.Pointer[servedWithTrap]
@@ -125,6 +130,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	h.ctx, h.events = ctx, eventsOf(ctx)
 	h.classifier = botdetect.New(h.Bots, h.Humans)
 	h.trapServed = new(atomic.Pointer[servedWithTrap])
+	h.server = new(atomic.Pointer[string])
 	idents, err := lru.New[string, identity](h.Cache)
 	if err != nil {
 		return fmt.Errorf("cache: %v", err)
@@ -220,6 +226,26 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		go h.dynamic.watch(watchCtx)
 	}
 	return nil
+}
+
+// serverName is the name of the handler's Caddy server, "" before its
+// first request.
+func (h *Handler) serverName() string {
+	if p := h.server.Load(); p != nil {
+		return *p
+	}
+	return ""
+}
+
+// learnServer notes the name of the server a request came to.
+func (h *Handler) learnServer(r *http.Request) {
+	if h.server.Load() != nil {
+		return
+	}
+	if srv, ok := r.Context().Value(caddyhttp.ServerCtxKey).(*caddyhttp.Server); ok {
+		name := srv.Name()
+		h.server.CompareAndSwap(nil, &name)
+	}
 }
 
 // loadChecker takes the crawler checker of these crawler settings from

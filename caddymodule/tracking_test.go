@@ -71,18 +71,18 @@ func TestMetricsAndStats(t *testing.T) {
 	defer h.Cleanup()
 	reg := ctx.GetMetricsRegistry()
 	const bot = "python-requests"
-	before := testutil.ToFloat64(requestsTotal.WithLabelValues(bot, "unverified", "disallowed", "logged"))
-	beforeFetch := testutil.ToFloat64(fetchesTotal.WithLabelValues(bot))
+	before := testutil.ToFloat64(requestsTotal.WithLabelValues("", bot, "unverified", "disallowed", "logged"))
+	beforeFetch := testutil.ToFloat64(fetchesTotal.WithLabelValues("", bot))
 	ua := testfixtures.UAPythonRequests
 	serve(h, newRequest("GET", "/private/a", ua))
 	serve(h, newRequest("GET", "/private/b", ua))
 	serve(h, newRequest("GET", "/public", ua))
 	serve(h, newRequest("GET", "/robots.txt", ua))
 	serve(h, newRequest("GET", "/private/a", testfixtures.UAChrome))
-	if got := testutil.ToFloat64(requestsTotal.WithLabelValues(bot, "unverified", "disallowed", "logged")) - before; got != 2 {
+	if got := testutil.ToFloat64(requestsTotal.WithLabelValues("", bot, "unverified", "disallowed", "logged")) - before; got != 2 {
 		t.Errorf("disallowed/logged count rose by %v, want 2", got)
 	}
-	if got := testutil.ToFloat64(fetchesTotal.WithLabelValues(bot)) - beforeFetch; got != 1 {
+	if got := testutil.ToFloat64(fetchesTotal.WithLabelValues("", bot)) - beforeFetch; got != 1 {
 		t.Errorf("fetches rose by %v, want 1", got)
 	}
 	if n, err := testutil.GatherAndCount(reg, "caddy_robots_txt_requests_total", "caddy_robots_txt_rules"); err != nil || n == 0 {

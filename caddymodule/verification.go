@@ -117,6 +117,7 @@ func signed(r *http.Request) bool {
 
 // identityOf is the identity of a crawler proven by its signature.
 func (h *Handler) identityOf(cr *crawlers.Crawler, snap *snapshot) identity {
+	server := h.serverName()
 	id := identity{snap: snap, claim: cr, category: string(cr.Category)}
 	id.Bot, id.Name = true, cr.Name
 	for _, tok := range cr.Tokens {
@@ -125,7 +126,7 @@ func (h *Handler) identityOf(cr *crawlers.Crawler, snap *snapshot) identity {
 			break
 		}
 	}
-	id.counters = countersFor(id.Name)
+	id.counters = countersFor(server, id.Name)
 	id.counters.setCategory(id.category)
 	return id
 }
@@ -134,10 +135,10 @@ func (h *Handler) identityOf(cr *crawlers.Crawler, snap *snapshot) identity {
 // (with impostors judge or block): an unnamed bot, held to the * group,
 // named apart from the crawler so that no log, metric or report blames
 // the crawler for it.
-func impostorOf(cr *crawlers.Crawler, snap *snapshot) *identity {
+func impostorOf(server string, cr *crawlers.Crawler, snap *snapshot) *identity {
 	id := &identity{snap: snap, category: string(cr.Category)}
 	id.Identity = judge.Identity{Bot: true, Name: impostorPrefix + cr.Name, Group: snap.File.GroupFor("*")}
-	id.counters = countersFor(id.Name)
+	id.counters = countersFor(server, id.Name)
 	id.counters.setCategory(id.category)
 	return id
 }

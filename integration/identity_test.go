@@ -140,8 +140,8 @@ func TestIdentity(t *testing.T) {
 	// The metrics count impostors apart from the crawler.
 	m := monScrape(t, inst)
 	for _, k := range []string{
-		monKey("caddy_robots_txt_requests_total", map[string]string{"bot": "impostor:Googlebot", "identity": "impostor", "verdict": "disallowed", "action": "blocked"}),
-		monKey("caddy_robots_txt_requests_total", map[string]string{"bot": "Googlebot", "identity": "verified", "verdict": "allowed", "action": "passed"}),
+		monKey("caddy_robots_txt_requests_total", map[string]string{"server": "srv0", "bot": "impostor:Googlebot", "identity": "impostor", "verdict": "disallowed", "action": "blocked"}),
+		monKey("caddy_robots_txt_requests_total", map[string]string{"server": "srv0", "bot": "Googlebot", "identity": "verified", "verdict": "allowed", "action": "passed"}),
 	} {
 		if m[k] < 1 {
 			t.Errorf("metrics lack %s", k)

@@ -191,11 +191,11 @@ func monReqKey(bot, verdict, action string) string {
 	if bot == "GPTBot" || bot == "Googlebot" || bot == "AhrefsBot" {
 		identity = "verified" // by verifiedHere
 	}
-	return monKey("caddy_robots_txt_requests_total", map[string]string{"bot": bot, "identity": identity, "verdict": verdict, "action": action})
+	return monKey("caddy_robots_txt_requests_total", map[string]string{"server": "srv0", "bot": bot, "identity": identity, "verdict": verdict, "action": action})
 }
 
 func monFetchKey(bot string) string {
-	return monKey("caddy_robots_txt_fetches_total", map[string]string{"bot": bot})
+	return monKey("caddy_robots_txt_fetches_total", map[string]string{"server": "srv0", "bot": bot})
 }
 
 func monSourceKey(name, source string) string {
@@ -456,7 +456,7 @@ func TestAdminStats(t *testing.T) {
 		t.Errorf("since = %s, want the process start, between %s and %s", st.Since, start, end)
 	}
 	for i, b := range st.Bots {
-		wantKeys := []string{"allowed", "blocked", "bot", "first_seen", "grace", "last_fetch", "last_seen", "logged", "requests", "robots_txt_fetches", "too_fast", "violations"}
+		wantKeys := []string{"allowed", "blocked", "bot", "first_seen", "grace", "last_fetch", "last_seen", "logged", "requests", "robots_txt_fetches", "server", "too_fast", "violations"}
 		if b.Fetches == 0 {
 			// Never fetched: no last_fetch.
 			wantKeys = slices.DeleteFunc(wantKeys, func(k string) bool { return k == "last_fetch" })
