@@ -72,6 +72,10 @@ taken. --site names the site (its host) when the config has several.
     made canonical and dot-segments and repeated slashes resolved.
   - The longest matching rule decides; allow wins a tie; no rule: allowed.
 
+check judges the User-Agent as given: it has no client address, so it
+does not verify a claim to be a crawler (the handler judges a failed
+claim by the * group), nor does it apply Crawl-delay or a trap.
+
 For each path it prints the verdict, the group (its agent names, or none),
 the agent name that selected it (or none), and the deciding rule with its
 line (or "no rule matched"), then the name logs and metrics give the bot.
@@ -94,8 +98,18 @@ does and prints each finding of the parser as
   file:line: severity: message
 
 (severity: info, warning or error), then a summary: groups, rules,
-sitemaps and the agents the file names. A non-empty file in which no line
-is a robots.txt field is reported as an error: it is probably an HTML page.
+sitemaps and the agents the file names. Besides the parser's findings
+(unknown fields, misspellings, rules outside any group, patterns that
+match no URL, malformed Content-Signal and Content-Usage lines), it
+reports what operators most often get wrong:
+
+  - a non-empty file in which no line is a robots.txt field (an error: it
+    is probably an HTML page);
+  - a group naming crawlers that lacks a Disallow the * group has (an
+    info: a named group does not inherit the * rules);
+  - an agent name that is the product token of software people use, such
+    as Code or Cursor (a warning: its users would be held to the group);
+  - a rule anchored with "$" that a query string defeats (an info).
 
 --json prints {"file", "diagnostics": [{"line", "severity", "kind",
 "message"}], "groups", "rules", "sitemaps", "agents", "errors", "warnings",
