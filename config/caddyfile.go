@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -170,48 +171,15 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			return d.Errf("robots_txt: unknown subdirective %q; use one of: %s", name, subdirectiveNames)
 		}
 
-		if name == "bots" || name == "humans" {
+		if lists := map[string]*[]string{"bots": &c.Bots, "humans": &c.Humans, "include": &c.Include, "resolvers": &c.Resolvers}; lists[name] != nil {
 			vals := d.RemainingArgs()
 			if len(vals) == 0 {
 				return d.Errf("robots_txt: %s needs at least one argument; usage: %s", name, usage(name))
 			}
-			if err := checkList(name, vals); err != nil {
+			if err := checkListArgs(name, vals); err != nil {
 				return d.Errf("robots_txt: %w", err)
 			}
-			if name == "bots" {
-				c.Bots = append(c.Bots, vals...)
-			} else {
-				c.Humans = append(c.Humans, vals...)
-			}
-			continue
-		}
-
-		if name == "include" {
-			vals := d.RemainingArgs()
-			if len(vals) == 0 {
-				return d.Errf("robots_txt: include needs at least one file or URL; usage: %s", usage(name))
-			}
-			for _, v := range vals {
-				if strings.Contains(v, "://") {
-					if err := checkURL(v); err != nil {
-						return d.Errf("robots_txt: include: %v", err)
-					}
-				}
-			}
-			c.Include = append(c.Include, vals...)
-			continue
-		}
-		if name == "resolvers" {
-			vals := d.RemainingArgs()
-			if len(vals) == 0 {
-				return d.Errf("robots_txt: resolvers needs at least one argument; usage: %s", usage(name))
-			}
-			for _, v := range vals {
-				if _, err := ResolverAddr(v); err != nil {
-					return d.Errf("robots_txt: resolvers: %v", err)
-				}
-			}
-			c.Resolvers = append(c.Resolvers, vals...)
+			*lists[name] = append(*lists[name], vals...)
 			continue
 		}
 		if name == "trap" {
@@ -382,6 +350,29 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 
 	if err := c.Validate(); err != nil {
 		return directive.Errf("robots_txt: %w", err)
+	}
+	return nil
+}
+
+// checkListArgs checks the arguments of a subdirective that takes a list.
+func checkListArgs(name string, vals []string) error {
+	switch name {
+	case "bots", "humans":
+		return checkList(name, vals)
+	case "include":
+		for _, v := range vals {
+			if strings.Contains(v, "://") {
+				if err := checkURL(v); err != nil {
+					return fmt.Errorf("include: %v", err)
+				}
+			}
+		}
+	case "resolvers":
+		for _, v := range vals {
+			if _, err := ResolverAddr(v); err != nil {
+				return fmt.Errorf("resolvers: %v", err)
+			}
+		}
 	}
 	return nil
 }
