@@ -176,6 +176,12 @@ var shapedCrawlers = []struct {
 // wherever they appear, except inside an Android device-model comment (see
 // inAndroidComment).
 var genericWords = []string{
+	// A WebKit engine comment is exactly "(KHTML, like Gecko)": browsers
+	// add nothing inside it, tools add their name ("(KHTML, like Gecko;
+	// Google Page Speed Insights)", "(KHTML, like Gecko; compatible; …)").
+	"(khtml, like gecko; ",
+	// Browser automation: the frameworks that drive headless browsers.
+	"selenium", "puppeteer", "playwright", "webdriver", "|cypress/", "jsdom/", "slimerjs", "nightmarejs",
 	"bot|", "bots|", "robot", "crawl", "spider", "slurp", "scrap", "fetch",
 	"headless", "archiver", "monitor", "uptime", "check|", "checker",
 	"validator", "analyzer", "analyser", "extractor", "synthetic", "lighthouse",
@@ -483,6 +489,9 @@ var weakSigns = []struct {
 	// "(crawler@example.com)". Browsers do not say how to reach them.
 	{"://", nil},
 	{"@", emailAddress},
+	// An address written to dodge harvesters: "name(at)example.com".
+	{"(at)", nil},
+	{"[at]", nil},
 	{"+", plusDomain}, // "(+example.com)"
 	// "http" inside a product name, not a URL: "Pcore-HTTP/v0.23",
 	// "HTTPing v2.5", "http_get".
