@@ -159,8 +159,11 @@ func withTestSite(inst *instance) { writeTestSite(inst.t, inst.dir, true) }
 func (inst *instance) start(sites string) {
 	inst.t.Helper()
 	path := filepath.Join(inst.dir, "Caddyfile")
-	writeFile(inst.t, path, inst.expand(globalOptions+sites))
-	inst.launch(path, "caddyfile", "")
+	write := func() string {
+		writeFile(inst.t, path, inst.expand(globalOptions+sites))
+		return path
+	}
+	inst.launchRetry(write(), "caddyfile", "", write)
 }
 
 // caddyEnv keeps Caddy's config and data directories inside dir, and
@@ -180,6 +183,40 @@ func caddyEnv(dir string, adminPort int) []string {
 // repository root when empty), stops it when the test ends, and waits
 // until the site answers.
 func (inst *instance) launch(path, adapter, cwd string) {
+	inst.t.Helper()
+	inst.launchRetry(path, adapter, cwd, nil)
+}
+
+// errPortInUse is a Caddy that could not listen: another test's server
+// took the port between freePort and Caddy's start.
+var errPortInUse = errors.New("a port was taken before Caddy could listen")
+
+// launchRetry is launch; when rewrite is given and a port was taken in
+// the meantime, it picks new ports, has rewrite write the config again
+// (returning its path), and tries again.
+func (inst *instance) launchRetry(path, adapter, cwd string, rewrite func() string) {
+	t := inst.t
+	t.Helper()
+	for attempt := 1; ; attempt++ {
+		err := inst.tryLaunch(path, adapter, cwd)
+		if err == nil {
+			return
+		}
+		if errors.Is(err, errPortInUse) && rewrite != nil && attempt < 4 {
+			defaultHost := inst.host == fmt.Sprintf("127.0.0.1:%d", inst.port)
+			inst.port, inst.adminPort = freePort(t), freePort(t)
+			if defaultHost {
+				inst.host = fmt.Sprintf("127.0.0.1:%d", inst.port)
+			}
+			inst.stdout, inst.stderr = syncBuffer{}, syncBuffer{}
+			path = rewrite()
+			continue
+		}
+		t.Fatalf("%v\nstderr:\n%s\nstdout:\n%s", err, inst.stderr.String(), inst.stdout.String())
+	}
+}
+
+func (inst *instance) tryLaunch(path, adapter, cwd string) error {
 	t := inst.t
 	t.Helper()
 	args := []string{"run", "--config", path}
@@ -207,7 +244,7 @@ func (inst *instance) launch(path, adapter, cwd string) {
 		close(inst.exited)
 	}()
 	t.Cleanup(inst.stop)
-	inst.waitReady()
+	return inst.waitReady()
 }
 
 // stop sends SIGINT, kills the process if it has not exited after 5 s,
@@ -228,7 +265,7 @@ func (inst *instance) stop() {
 }
 
 // waitReady polls the site until it answers with any HTTP response.
-func (inst *instance) waitReady() {
+func (inst *instance) waitReady() error {
 	t := inst.t
 	t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
@@ -237,7 +274,10 @@ func (inst *instance) waitReady() {
 	for {
 		select {
 		case <-inst.exited:
-			t.Fatalf("caddy exited before serving (%v)\nstderr:\n%s\nstdout:\n%s", inst.waitE, inst.stderr.String(), inst.stdout.String())
+			if strings.Contains(inst.stderr.String(), "address already in use") {
+				return errPortInUse
+			}
+			return fmt.Errorf("caddy exited before serving (%v)", inst.waitE)
 		default:
 		}
 		req, _ := http.NewRequest(http.MethodGet, inst.url(readyPath), nil)
@@ -247,10 +287,16 @@ func (inst *instance) waitReady() {
 		if err == nil {
 			_, _ = io.Copy(io.Discard, resp.Body)
 			resp.Body.Close()
-			return
+			// Another test's server (or Caddy) on a stolen port answers
+			// too: ready is a Caddy answer once this Caddy has said it
+			// serves its configuration, which it says only after it
+			// could listen.
+			if resp.Header.Get("Server") == "Caddy" && strings.Contains(inst.stderr.String(), "serving initial configuration") {
+				return nil
+			}
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("caddy did not answer on port %d within 15s: %v\nstderr:\n%s", inst.port, err, inst.stderr.String())
+			return fmt.Errorf("caddy did not answer on port %d within 15s: %v", inst.port, err)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}

@@ -67,8 +67,11 @@ func monStartWithGlobals(t testing.TB, extra, sites string, setup ...func(inst *
 	i := strings.LastIndex(globalOptions, "}")
 	global := globalOptions[:i] + extra + "\n" + globalOptions[i:]
 	path := filepath.Join(inst.dir, "Caddyfile")
-	writeFile(t, path, inst.expand(global+sites))
-	inst.launch(path, "caddyfile", "")
+	write := func() string {
+		writeFile(t, path, inst.expand(global+sites))
+		return path
+	}
+	inst.launchRetry(write(), "caddyfile", "", write)
 	return inst
 }
 

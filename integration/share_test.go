@@ -40,8 +40,11 @@ func TestSharedState(t *testing.T) {
 		inst := newInstance(t)
 		cfg := globalOptions[:strings.LastIndex(globalOptions, "}")] + "\tstorage file_system " + filepath.Join(shared, "storage") + "\n}\n\n" + fmt.Sprintf(sites, site)
 		path := filepath.Join(inst.dir, "Caddyfile")
-		writeFile(t, path, inst.expand(cfg))
-		inst.launch(path, "caddyfile", "")
+		write := func() string {
+			writeFile(t, path, inst.expand(cfg))
+			return path
+		}
+		inst.launchRetry(write(), "caddyfile", "", write)
 		return inst
 	}
 	a, b := start(), start()
