@@ -149,12 +149,13 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	}
 	// Fetches are remembered per source, across config reloads.
 	h.trackerKey = h.sourceKey()
-	if h.tracker, err = loadTracker(h.trackerKey, h.shareOptions(ctx)); err != nil {
+	shareOpts := h.shareOptions(ctx)
+	if h.tracker, err = loadTracker(h.trackerKey, shareOpts); err != nil {
 		return fmt.Errorf("fetch tracking: %v", err)
 	}
 	set := &sourceSettings{logger: h.logger, grace: h.GraceWindow(), includes: h.Include}
-	if opts := h.shareOptions(ctx); opts.store != nil {
-		set.share = versionShare{store: opts.store, site: h.poolKey()}
+	if shareOpts.store != nil {
+		set.share = versionShare{store: shareOpts.store, site: h.poolKey()}
 	}
 	if !h.DisableReload {
 		set.reload = time.Duration(h.Reload)
