@@ -79,33 +79,20 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 			violationFields(r, j)...)
 		return next.ServeHTTP(w, r)
 	}
+	fields := violationFields(r, j)
 	if j.Verdict == judge.TooFast {
-		fields := append(violationFields(r, j), zap.Duration("crawl_delay", id.Group.CrawlDelay), zap.Duration("retry_after", j.RetryAfter))
-		if j.Action == judge.Logged {
-			h.logger.Warn("robots.txt crawl-delay violation", fields...)
-			return next.ServeHTTP(w, r)
-		}
-		h.logger.Info("robots.txt crawl-delay violation refused", fields...)
+		fields = append(fields, zap.Duration("crawl_delay", id.Group.CrawlDelay), zap.Duration("retry_after", j.RetryAfter))
+	}
+	msg := violationMessage(j)
+	if j.Action == judge.Logged {
+		h.logger.Warn(msg, fields...)
+		return next.ServeHTTP(w, r)
+	}
+	h.logger.Info(msg+" blocked", fields...)
+	if j.Verdict == judge.TooFast {
 		w.Header().Set("Retry-After", strconv.FormatInt(int64((j.RetryAfter+time.Second-1)/time.Second), 10))
 		return caddyhttp.Error(http.StatusTooManyRequests, errTooFast)
 	}
-	if j.Action == judge.Logged {
-		msg := "robots.txt violation"
-		if j.Signal != "" {
-			msg = "robots.txt content-signal violation"
-		} else if j.Rule == nil {
-			msg = "robots.txt " + j.Identity.String() + " (refused everywhere; monitor mode lets it through)"
-		}
-		h.logger.Warn(msg, violationFields(r, j)...)
-		return next.ServeHTTP(w, r)
-	}
-	msg := "robots.txt violation blocked"
-	if j.Signal != "" {
-		msg = "robots.txt content-signal violation blocked"
-	} else if j.Rule == nil {
-		msg = "robots.txt " + j.Identity.String() + " blocked"
-	}
-	h.logger.Info(msg, violationFields(r, j)...)
 	if h.Body != "" {
 		body := h.Body
 		if repl, ok := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer); ok {
@@ -117,6 +104,19 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 		return err
 	}
 	return caddyhttp.Error(h.Status, errDisallowed)
+}
+
+// violationMessage names what a refused or logged request broke.
+func violationMessage(j *judge.Judgment) string {
+	switch {
+	case j.Verdict == judge.TooFast:
+		return "robots.txt crawl-delay violation"
+	case j.Signal != "":
+		return "robots.txt content-signal violation"
+	case j.Rule == nil: // refused everywhere: an impostor or a trapped address
+		return "robots.txt " + j.Identity.String()
+	}
+	return "robots.txt violation"
 }
 
 var (
@@ -133,7 +133,7 @@ func (h *Handler) judge(r *http.Request, u *url.URL, id identity, res verify.Res
 	req.Fetch, req.Fetched = h.tracker.last(id.Name, clientAddr(r))
 	v := req.Paths.Decide(id.Group)
 	if res.Outcome == verify.Impostor && h.ImpostorPolicy() == config.ImpostorsBlock ||
-		res.Outcome == verify.Trapped && h.trapAction() == config.TrapBlock {
+		res.Outcome == verify.Trapped && h.TrapActionOrDefault() == config.TrapBlock {
 		// Refused everywhere, whatever the rules say: no rule decided.
 		v = robots.Verdict{}
 	}

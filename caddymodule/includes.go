@@ -8,6 +8,7 @@ import (
 	"errors"
 	"io"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -37,7 +38,7 @@ type includeEntry struct {
 func newIncludeSet(names []string) *includeSet {
 	set := &includeSet{}
 	for _, n := range names {
-		set.entries = append(set.entries, &includeEntry{name: n, isURL: isURL(n)})
+		set.entries = append(set.entries, &includeEntry{name: n, isURL: strings.HasPrefix(n, "http://") || strings.HasPrefix(n, "https://")})
 	}
 	return set
 }
@@ -152,10 +153,6 @@ func (set *includeSet) pollURLs(ctx context.Context, s *source, first chan<- str
 	}
 	wg.Wait()
 	close(first)
-}
-
-func isURL(s string) bool {
-	return len(s) > 7 && (s[:7] == "http://" || len(s) > 8 && s[:8] == "https://")
 }
 
 // merged returns snap with the included lists merged after the site's

@@ -12,7 +12,6 @@ import (
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/verify"
-	"github.com/robotsguard/caddy-robots-txt/config"
 	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
@@ -185,19 +184,12 @@ func (h *Handler) springTrap(w http.ResponseWriter, r *http.Request, snap *snaps
 		countersFor(h.serverName(), trappedName).request(verify.Trapped, j.Verdict, j.Action, now.UnixNano())
 		h.emit(r, EventTrapped, j)
 		h.logger.Warn("robots.txt trap sprung: this address is now held to robots.txt",
-			append(violationFields(r, j), zap.Duration("trap_ttl", h.TrapTTLOrDefault()), zap.String("trap_action", h.trapAction()))...)
+			append(violationFields(r, j), zap.Duration("trap_ttl", h.TrapTTLOrDefault()), zap.String("trap_action", h.TrapActionOrDefault()))...)
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.WriteHeader(http.StatusNotFound)
 	_, err := w.Write([]byte("404 page not found\n"))
 	return err
-}
-
-func (h *Handler) trapAction() string {
-	if h.TrapAction == "" {
-		return config.TrapHold
-	}
-	return h.TrapAction
 }
 
 // trappedIdentity is how a trapped address is judged: a bot held to the

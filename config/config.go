@@ -541,6 +541,14 @@ const (
 	DefaultTrapTTL = caddy.Duration(24 * time.Hour)
 )
 
+// TrapActionOrDefault is TrapAction, or its default, hold.
+func (c Config) TrapActionOrDefault() string {
+	if c.TrapAction == "" {
+		return TrapHold
+	}
+	return c.TrapAction
+}
+
 // TrapTTLOrDefault is TrapTTL, or its default.
 func (c Config) TrapTTLOrDefault() time.Duration {
 	if c.TrapTTL == 0 {
