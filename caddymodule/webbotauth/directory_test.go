@@ -84,11 +84,9 @@ func TestDirectoryFailures(t *testing.T) {
 	}
 }
 
-// TestSlowDirectory: a directory slower than Options.Wait leaves the first
-// request unverified after about Wait; the fetch completes in the background
-// and later requests verify from the cache.
-func TestSlowDirectory(t *testing.T) {
-	s := newSigner(t)
+// gatedDirectory serves s's key once release is closed: a directory as
+// slow as a test wants.
+func gatedDirectory(t *testing.T, s testSigner) (*dirHandler, *http.Client, chan struct{}) {
 	release := make(chan struct{})
 	h := &dirHandler{body: jwksFor(s.pub())}
 	h.override = func(w http.ResponseWriter, r *http.Request) {
@@ -97,6 +95,15 @@ func TestSlowDirectory(t *testing.T) {
 		w.Write(h.body)
 	}
 	_, client := startDirectory(t, h)
+	return h, client, release
+}
+
+// TestSlowDirectory: a directory slower than Options.Wait leaves the first
+// request unverified after about Wait; the fetch completes in the background
+// and later requests verify from the cache.
+func TestSlowDirectory(t *testing.T) {
+	s := newSigner(t)
+	h, client, release := gatedDirectory(t, s)
 	v := New(Options{Client: client, Now: newClock(testNow).Now, Wait: 50 * time.Millisecond})
 
 	start := time.Now()
@@ -129,14 +136,7 @@ func TestSlowDirectory(t *testing.T) {
 // single fetch.
 func TestFetchDedup(t *testing.T) {
 	s := newSigner(t)
-	release := make(chan struct{})
-	h := &dirHandler{body: jwksFor(s.pub())}
-	h.override = func(w http.ResponseWriter, r *http.Request) {
-		<-release
-		w.Header().Set("Content-Type", DirectoryMediaType)
-		w.Write(h.body)
-	}
-	_, client := startDirectory(t, h)
+	h, client, release := gatedDirectory(t, s)
 	v := New(Options{Client: client, Now: newClock(testNow).Now, Wait: 5 * time.Second})
 
 	const n = 20
