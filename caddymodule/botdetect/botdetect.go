@@ -20,11 +20,13 @@
 //     any token ("bot", "crawl", "spider", "scan", "fetch", "monitor",
 //     "probe", "check", "(... Agent)", ...), an HTTP library, command-line
 //     tool or language runtime ("python-requests", "CPython/", "Go-http-client",
-//     "Java/", "okhttp", "Dart/", "libwww", "curl", "Wget", ...), a Go build
-//     target written "linux/amd64", a headless browser, or the product token
-//     of an automated service. A marker inside the name of people's software
-//     (a "Cubot" phone, "Safari Technology Preview") or inside an Android
-//     device comment does not count.
+//     "Java/", "okhttp", "Dart/", "libwww", "curl", "Wget", "PHP/8.3",
+//     ...), a build target ("linux/amd64", "x86_64-pc-linux-gnu") or Go
+//     toolchain ("go1.22"), a headless browser, or the product token of an
+//     automated service. A marker inside the name of people's software (a
+//     "Cubot" phone, "Safari Technology Preview") or inside an Android
+//     device comment ("(Linux; Android 14; ROBOT X9 ...)", or an app's
+//     "Android (33/13; ...; CUBOT; ...)") does not count.
 //  5. A header longer than maxScan (2 KiB) is a bot: no person's software
 //     sends one (the longest in the data set is 681 bytes). Only its first
 //     maxScan bytes are read, which bounds the cost of a crafted header.
@@ -37,7 +39,9 @@
 //     Macintosh, X11, Linux, Android, iPhone, CPU OS, Tizen, SMART-TV,
 //     AppleWebKit, Gecko, Trident, Presto, CFNetwork/Darwin for iOS and
 //     macOS apps, Dalvik for Android apps, MIDP/CLDC for feature phones, ...),
-//     or the family of a browser, mail client, media player or podcast app.
+//     or the family of a browser, mail client, media player or podcast app
+//     (any "...Browser", "...Explorer", "...Viewer", "... Toolbar", "...mail",
+//     "...cast", ...).
 //     Anything else is a bot: a bare "Name/1.0" product with no platform,
 //     free text, a domain name.
 //
@@ -392,9 +396,12 @@ func (c *Classifier) classify(ua string) (bot bool, name string, steps int) {
 		signs  spans
 		vetoes spans
 		// The innermost parenthesised comment open at the current
-		// position, and the comment in which "android" was last seen.
+		// position, the comment in which "android" was last seen (or
+		// that it introduced), and where the last "android" outside a
+		// comment ended.
 		open       = -1
 		androidIn  = -2
+		androidEnd = -2
 		noMoreSign bool
 	)
 	win := newWindow(ua)
@@ -406,6 +413,11 @@ func (c *Classifier) classify(ua string) (bot bool, name string, steps int) {
 		switch byte(win) {
 		case '(':
 			open = i
+			// "Android (28/9; 480dpi; ...; CUBOT; ...)": apps write
+			// their device comment right after the word.
+			if i == androidEnd || i == androidEnd+1 && ua[androidEnd] == ' ' {
+				androidIn = i
+			}
 		case ')':
 			open = -1
 		}
@@ -467,6 +479,8 @@ func (c *Classifier) classify(ua string) (bot bool, name string, steps int) {
 			case kindPlatform: // only "android" is in this pass
 				if open >= 0 {
 					androidIn = open
+				} else {
+					androidEnd = end
 				}
 			}
 		}

@@ -49,6 +49,11 @@ func TestGeneralises(t *testing.T) {
 		{"invented Node library", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 marmot.js/2.0.1", true},
 		{"invented Node tool", "gizmo-cli/3.2.0 node/v22.3.0 linux x64", true},
 		{"home page in the platform comment", "Mozilla/5.0 (compatible; MSIE 9.0; Windows NT 6.1; www.examplewatch.example)", true},
+		{"invented tool naming its GNU target", "Skerry/2.4 (x86_64-pc-linux-gnu)", true},
+		{"invented tool naming its Rust target", "tidemark/0.8.1 (aarch64-unknown-linux-musl)", true},
+		{"invented tool naming its Go toolchain", "Fernwick/1.2.0 go/go1.23.4 os/linux", true},
+		{"invented PHP client", "Quillstack/3.0 (Linux) PHP/8.3.1", true},
+		{"invented Ruby client", "Brambler/0.4.2 Ruby/3.3.0 (x86_64-linux)", true},
 		{"invented agent appended to a browser", "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15 (Sentinelo Agent)", true},
 
 		// Invented people's software: new browsers, in-app browsers,
@@ -70,6 +75,9 @@ func TestGeneralises(t *testing.T) {
 		{"old Netscape", "Mozilla/4.7 [en] (X11; U; Linux 2.4.2 i686)", false},
 		{"new media renderer", "Lumiplay/2.3 DLNADOC/1.50 UPnP/1.0", false},
 		{"browser customised with an organisation's name", "Mozilla/5.0 (compatible; AcmeCollegeDesktop; Windows NT 10.0; Win64; x64; Trident/7.0; rv:11.0) like Gecko", false},
+		{"phone maker named like a bot, in an app's device comment", "Mozilla/5.0 (Linux; Android 13; P60 Build/TP1A; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/120.0.0.0 Mobile Safari/537.36 Pictogram 301.0.0.1 Android (33/13; 440dpi; 1080x2400; ROBOTEL; P60; p60; mt6789; en_US; 522136544)", false},
+		{"new browser named only by its family", "Glowbrowser/1.2 (beta)", false},
+		{"new toolbar", "Ferret Toolbar", false},
 		{"phone named like a bot", "Mozilla/5.0 (Linux; Android 14; ROBOT X9 Build/UP1A) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Mobile Safari/537.36", false},
 	} {
 		if bot, _ := c.Classify(tt.ua); bot != tt.bot {

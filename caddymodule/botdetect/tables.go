@@ -221,6 +221,16 @@ var toolNames = []string{
 	"linux/amd64", "linux/arm", "linux/386", "linux/ppc64", "linux/s390x", "linux/riscv64",
 	"darwin/amd64", "darwin/arm64", "windows/amd64", "windows/386", "windows/arm64",
 	"freebsd/amd64",
+	// A GNU or Rust target triplet ("x86_64-pc-linux-gnu", "linux-gnu",
+	// "aarch64-apple-darwin") is how compiled tools (curl, Wget, Siege)
+	// name their build; browsers and apps write "Linux x86_64".
+	"linux-gnu", "-linux-musl", "-unknown-linux", "-apple-darwin", "-pc-windows", "-mingw32",
+	// A Go toolchain version ("go/go1.12.17", "(go1.21)").
+	"|go1.",
+	// A language runtime and its version anywhere in the header
+	// ("PHP/7.0.15", "Ruby/3.1.2", "Python/3.8"): apps people use do not
+	// name the interpreter they would run in.
+	"|php/", "|ruby/", "|python/", "|perl/",
 	// Browser automation
 	"puppeteer", "playwright", "selenium", "webdriver", "phantom.js", "|splash|",
 	// Crawlers, archivers and site copiers
@@ -496,9 +506,8 @@ var weakSigns = []struct {
 	// "http" inside a product name, not a URL: "Pcore-HTTP/v0.23",
 	// "HTTPing v2.5", "http_get".
 	{"http", httpInName},
-	// Obfuscated contact addresses: "crawler(at)example.com",
-	// "scout at example dot com".
-	{"(at)", nil}, {"[at]", nil}, {" dot com", nil}, {" dot net", nil}, {" dot org", nil},
+	// Obfuscated contact addresses: "scout at example dot com".
+	{" dot com", nil}, {" dot net", nil}, {" dot org", nil},
 }
 
 // compatibleBrowsers are the products and platforms that follow
@@ -761,7 +770,7 @@ func mozillaGrammar(ua string, _, end int) int {
 var peopleSoftware = []string{
 	"|opera", "|opr/", "|konqueror", "|chrome/", "|chromium/", "|safari/", "|firefox/",
 	"|lynx/", "|links ", "|elinks", "|w3m/", "|dillo/", "|netsurf/", "|mosaic",
-	"|ucweb", "|ucbrowser", "|browser|",
+	"|ucweb", "browser", "explorer|", "viewer|", "toolbar",
 	"|microsoft office", "|outlook", "|thunderbird", "|ms-office",
 	"|vlc/", "|libvlc", "|itunes", "|nsplayer", "|windows-media-player", "|quicktime",
 	"|gstreamer", "|mplayer", "|winamp", "|spotify", "|chrome|", "|firefox",
