@@ -49,6 +49,7 @@ func TestGeneralises(t *testing.T) {
 		{"invented Node library", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 marmot.js/2.0.1", true},
 		{"invented Node tool", "gizmo-cli/3.2.0 node/v22.3.0 linux x64", true},
 		{"home page in the platform comment", "Mozilla/5.0 (compatible; MSIE 9.0; Windows NT 6.1; www.examplewatch.example)", true},
+		{"invented crawler behind Internet Explorer's .NET tokens", "Mozilla/4.0 (compatible; MSIE 8.0; Windows NT 6.1; Trident/4.0; .NET CLR 2.0.50727; Quillbot/1.0; +http://quill.example/bot)", true},
 		{"invented tool naming its GNU target", "Skerry/2.4 (x86_64-pc-linux-gnu)", true},
 		{"invented tool naming its Rust target", "tidemark/0.8.1 (aarch64-unknown-linux-musl)", true},
 		{"invented tool naming its Go toolchain", "Fernwick/1.2.0 go/go1.23.4 os/linux", true},
@@ -78,6 +79,7 @@ func TestGeneralises(t *testing.T) {
 		{"phone maker named like a bot, in an app's device comment", "Mozilla/5.0 (Linux; Android 13; P60 Build/TP1A; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/120.0.0.0 Mobile Safari/537.36 Pictogram 301.0.0.1 Android (33/13; 440dpi; 1080x2400; ROBOTEL; P60; p60; mt6789; en_US; 522136544)", false},
 		{"new browser named only by its family", "Glowbrowser/1.2 (beta)", false},
 		{"new toolbar", "Ferret Toolbar", false},
+		{"Internet Explorer with an add-on's home page", "Mozilla/4.0 (compatible; MSIE 8.0; Windows NT 6.1; Trident/4.0; SLCC2; Quillsoft Helper http://quillsoft.example; .NET CLR 2.0.50727; .NET CLR 3.5.30729; InfoPath.3)", false},
 		{"phone named like a bot", "Mozilla/5.0 (Linux; Android 14; ROBOT X9 Build/UP1A) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Mobile Safari/537.36", false},
 	} {
 		if bot, _ := c.Classify(tt.ua); bot != tt.bot {

@@ -529,6 +529,10 @@ var humanProducts = []string{
 	"camscanner", // document scanner app
 	// Browsers and browser components that put their home page in the header.
 	"bsalsa.com", "avantbrowser", "k-meleon/", "qtweb", "^w3m/",
+	// Internet Explorer's header carries a token for every .NET
+	// runtime installed on the person's Windows, and add-ons put their
+	// own tokens, home pages included, beside them.
+	".net clr",
 	// Media players and podcast apps, which name a home page or say
 	// "compatible".
 	"podcast", "overcast", "xbmc", "kodi/", "|miro/", "foobar2000", "nero home", "rhythmbox/",
