@@ -427,6 +427,13 @@ func TestDatasetHeldOutHalves(t *testing.T) {
 	for split := range halvesSplits {
 		pooled := heldOut(rows, disputed, 2, halfOf(split), func(int, int, tallies) {})
 		pooled.log(t, fmt.Sprintf("split %d, both halves: ", split))
+		// The same split with every row counted by its label, disputed
+		// or not, for comparison with figures measured that way.
+		labelled := heldOut(rows, nil, 2, halfOf(split), func(int, int, tallies) {})
+		for _, g := range []string{curatedBots, curatedHumans} {
+			l := labelled.get(g)
+			t.Logf("split %d, both halves, disputed rows counted by their labels: %s %d rows, flagged %d (%.3f%%)", split, g, l.rows, l.bots, 100*l.rate())
+		}
 		if g := pooled.get(curatedBots); g.rate() < minHalvesRecall {
 			t.Errorf("split %d: held-out recall on curated bots is %.3f%%, want at least %.1f%%; misses include:\n%s",
 				split, 100*g.rate(), 100*minHalvesRecall, sample(g.wrong, firstFewMistakes))
