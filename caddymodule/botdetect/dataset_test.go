@@ -267,14 +267,9 @@ func TestDataset(t *testing.T) {
 		writeMistakes(t, out, groups)
 	}
 
-	if g := groups.get(curatedBots); g.rate() < minCuratedRecall {
-		t.Errorf("recall on curated unambiguous bots is %.3f%%, want at least %.1f%%; misses include:\n%s",
-			100*g.rate(), 100*minCuratedRecall, sample(g.wrong, firstFewMistakes))
+	checkFloors(t, "whole set: ", groups, minCuratedRecall, maxCuratedFPRate)
+	if t.Failed() {
 		t.Logf("set %s=/some/file to write every misclassified row", missesEnv)
-	}
-	if g := groups.get(curatedHumans); g.rate() > maxCuratedFPRate {
-		t.Errorf("false-positive rate on curated unambiguous humans is %.3f%%, want at most %.1f%%; false positives include:\n%s",
-			100*g.rate(), 100*maxCuratedFPRate, sample(g.wrong, firstFewMistakes))
 	}
 }
 
@@ -385,22 +380,10 @@ func TestDatasetGroupedCV(t *testing.T) {
 		if out := os.Getenv(missesEnv); out != "" {
 			writeMistakes(t, fmt.Sprintf("%s.fold%d", out, f), groups)
 		}
-		if g := groups.get(curatedBots); g.rate() < minCVFoldRecall {
-			t.Errorf("fold %d: held-out recall on curated bots is %.3f%%, want at least %.1f%%; misses include:\n%s",
-				f, 100*g.rate(), 100*minCVFoldRecall, sample(g.wrong, firstFewMistakes))
-		}
-		if g := groups.get(curatedHumans); g.rate() > maxCVFoldFPRate {
-			t.Errorf("fold %d: held-out false positives on curated humans are %.3f%%, want at most %.1f%%; they include:\n%s",
-				f, 100*g.rate(), 100*maxCVFoldFPRate, sample(g.wrong, firstFewMistakes))
-		}
+		checkFloors(t, fmt.Sprintf("fold %d: held-out ", f), groups, minCVFoldRecall, maxCVFoldFPRate)
 	})
 	pooled.log(t, "all folds: ")
-	if g := pooled.get(curatedBots); g.rate() < minCVRecall {
-		t.Errorf("held-out recall on curated bots is %.3f%%, want at least %.1f%%", 100*g.rate(), 100*minCVRecall)
-	}
-	if g := pooled.get(curatedHumans); g.rate() > maxCVFPRate {
-		t.Errorf("held-out false positives on curated humans are %.3f%%, want at most %.1f%%", 100*g.rate(), 100*maxCVFPRate)
-	}
+	checkFloors(t, "all folds: held-out ", pooled, minCVRecall, maxCVFPRate)
 }
 
 // halfOf puts a header in one of two halves, by a hash of the whole
@@ -434,14 +417,21 @@ func TestDatasetHeldOutHalves(t *testing.T) {
 			l := labelled.get(g)
 			t.Logf("split %d, both halves, disputed rows counted by their labels: %s %d rows, flagged %d (%.3f%%)", split, g, l.rows, l.bots, 100*l.rate())
 		}
-		if g := pooled.get(curatedBots); g.rate() < minHalvesRecall {
-			t.Errorf("split %d: held-out recall on curated bots is %.3f%%, want at least %.1f%%; misses include:\n%s",
-				split, 100*g.rate(), 100*minHalvesRecall, sample(g.wrong, firstFewMistakes))
-		}
-		if g := pooled.get(curatedHumans); g.rate() > maxHalvesFPRate {
-			t.Errorf("split %d: held-out false positives on curated humans are %.3f%%, want at most %.2f%%; they include:\n%s",
-				split, 100*g.rate(), 100*maxHalvesFPRate, sample(g.wrong, firstFewMistakes))
-		}
+		checkFloors(t, fmt.Sprintf("split %d: held-out ", split), pooled, minHalvesRecall, maxHalvesFPRate)
+	}
+}
+
+// checkFloors fails the test when the curated figures of groups fall below
+// the floors; what names the figures in the message.
+func checkFloors(t *testing.T, what string, groups tallies, minRecall, maxFPRate float64) {
+	t.Helper()
+	if g := groups.get(curatedBots); g.rate() < minRecall {
+		t.Errorf("%srecall on curated bots is %.3f%%, want at least %.1f%%; misses include:\n%s",
+			what, 100*g.rate(), 100*minRecall, sample(g.wrong, firstFewMistakes))
+	}
+	if g := groups.get(curatedHumans); g.rate() > maxFPRate {
+		t.Errorf("%sfalse positives on curated humans are %.3f%%, want at most %.2f%%; they include:\n%s",
+			what, 100*g.rate(), 100*maxFPRate, sample(g.wrong, firstFewMistakes))
 	}
 }
 
