@@ -319,9 +319,9 @@ func foldOf(ua string) int {
 // tables had been written without the held-out fold. The grammar in code
 // (how browsers, apps and automation markers are shaped) is the same in
 // every fold; it names no product. each is called with every fold's
-// figures and the number of entries dropped for it; the pooled figures
-// are returned.
-func heldOut(rows []labelledUA, disputed map[string]string, folds int, fold func(ua string) int, each func(f, dropped int, groups tallies)) tallies {
+// figures and the number of entries dropped for it. heldOut returns the
+// pooled figures, and the same with disputed rows counted by their labels.
+func heldOut(rows []labelledUA, disputed map[string]string, folds int, fold func(ua string) int, each func(f, dropped int, groups tallies)) (pooled, labelled tallies) {
 	// Which folds each built-in entry matches a header of.
 	full := New(nil, nil)
 	foldsOf := make([]uint32, len(builtin))
@@ -329,7 +329,7 @@ func heldOut(rows []labelledUA, disputed map[string]string, folds int, fold func
 		f := fold(r.UA)
 		full.eachMatch(r.UA, func(ni int) { foldsOf[ni] |= 1 << f })
 	}
-	pooled := make(tallies)
+	pooled, labelled = make(tallies), make(tallies)
 	for f := range folds {
 		var table []needle
 		dropped := 0
@@ -350,10 +350,11 @@ func heldOut(rows []labelledUA, disputed map[string]string, folds int, fold func
 			g := r.group(disputed)
 			groups.get(g).add(r, bot)
 			pooled.get(g).add(r, bot)
+			labelled.get(r.group(nil)).add(r, bot)
 		}
 		each(f, dropped, groups)
 	}
-	return pooled
+	return pooled, labelled
 }
 
 // TestDatasetGroupedCV measures the classifier on products it was not
@@ -368,7 +369,7 @@ func heldOut(rows []labelledUA, disputed map[string]string, folds int, fold func
 func TestDatasetGroupedCV(t *testing.T) {
 	rows := loadDataset(t)
 	disputed := loadDisputed(t)
-	pooled := heldOut(rows, disputed, cvFolds, foldOf, func(f, dropped int, groups tallies) {
+	pooled, _ := heldOut(rows, disputed, cvFolds, foldOf, func(f, dropped int, groups tallies) {
 		products := make(map[string]bool)
 		for _, r := range rows {
 			if foldOf(r.UA) == f {
@@ -408,11 +409,10 @@ func TestDatasetHeldOutHalves(t *testing.T) {
 	rows := loadDataset(t)
 	disputed := loadDisputed(t)
 	for split := range halvesSplits {
-		pooled := heldOut(rows, disputed, 2, halfOf(split), func(int, int, tallies) {})
+		pooled, labelled := heldOut(rows, disputed, 2, halfOf(split), func(int, int, tallies) {})
 		pooled.log(t, fmt.Sprintf("split %d, both halves: ", split))
-		// The same split with every row counted by its label, disputed
-		// or not, for comparison with figures measured that way.
-		labelled := heldOut(rows, nil, 2, halfOf(split), func(int, int, tallies) {})
+		// Every row counted by its label, disputed or not, for
+		// comparison with figures measured that way.
 		for _, g := range []string{curatedBots, curatedHumans} {
 			l := labelled.get(g)
 			t.Logf("split %d, both halves, disputed rows counted by their labels: %s %d rows, flagged %d (%.3f%%)", split, g, l.rows, l.bots, 100*l.rate())
