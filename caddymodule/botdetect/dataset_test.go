@@ -1,31 +1,20 @@
 package botdetect
 
 import (
-	"bufio"
-	"compress/gzip"
-	"encoding/json"
 	"fmt"
 	"hash/fnv"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
 )
 
 // The tests in this file measure the classifier on the labelled data set
-// (see ../../../shared/data/README.md). They run only when asked:
-//
-//	BOTDETECT_DATASET=/path/to/useragents-labeled.jsonl.gz go test ./caddymodule/botdetect/
-//	BOTDETECT_DATASET=auto go test ./caddymodule/botdetect/   # walk up to shared/data
-//
-// Without the variable they skip; with it, a missing file is a failure.
-const datasetEnv = "BOTDETECT_DATASET"
-
-// datasetPath is where the labelled User-Agent data set lives relative to a
-// directory above the checkout: the repository is cloned beside shared/.
-const datasetPath = "shared/data/useragents-labeled.jsonl.gz"
+// (see ../../../shared/data/README.md); they run only when
+// BOTDETECT_DATASET is set (see testfixtures.DatasetFile).
 
 // Floors on the curated, unambiguous rows, less the rows listed in
 // testdata/disputed.txt. False positives are held to the project's target
@@ -50,60 +39,23 @@ const (
 	minDatasetRows     = 100000
 	missesEnv          = "BOTDETECT_MISSES"
 	firstFewMistakes   = 20
-	curatedBots        = "curated bots"
-	curatedHumans      = "curated humans"
-	bulkBots           = "bulk bots"
-	ambiguousBots      = "ambiguous bots"
-	ambiguousHumans    = "ambiguous humans"
+	curatedBots        = testfixtures.CuratedBots
+	curatedHumans      = testfixtures.CuratedHumans
+	bulkBots           = testfixtures.BulkBots
+	ambiguousBots      = testfixtures.AmbiguousBots
+	ambiguousHumans    = testfixtures.AmbiguousHumans
 	disputedGroupLabel = "disputed"
 )
 
-type labelledUA struct {
-	UA        string `json:"ua"`
-	Bot       bool   `json:"bot"`
-	Category  string `json:"category"`
-	Ambiguous bool   `json:"ambiguous"`
-	Tier      string `json:"tier"`
-}
+type labelledUA = testfixtures.LabelledUA
 
-// group names the row's part of the figures.
-func (r *labelledUA) group(disputed map[string]string) string {
+// groupOf names the row's part of the figures: disputed rows apart, the
+// others by their labels.
+func groupOf(r labelledUA, disputed map[string]string) string {
 	if _, ok := disputed[r.UA]; ok {
 		return disputedGroupLabel
 	}
-	switch {
-	case r.Ambiguous && r.Bot:
-		return ambiguousBots
-	case r.Ambiguous:
-		return ambiguousHumans
-	case r.Tier == "curated" && r.Bot:
-		return curatedBots
-	case r.Tier == "curated":
-		return curatedHumans
-	case r.Bot:
-		return r.Tier + " bots"
-	default:
-		return r.Tier + " humans"
-	}
-}
-
-// findDataset walks up from the working directory looking for datasetPath.
-func findDataset() (string, bool) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", false
-	}
-	for {
-		p := filepath.Join(dir, datasetPath)
-		if _, err := os.Stat(p); err == nil {
-			return p, true
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", false
-		}
-		dir = parent
-	}
+	return r.Group()
 }
 
 var (
@@ -114,50 +66,23 @@ var (
 
 // loadDataset returns the rows of the data set named by BOTDETECT_DATASET,
 // skipping the test when the variable is unset.
-func loadDataset(t *testing.T) []labelledUA {
+func loadDataset(t testing.TB) []labelledUA {
 	t.Helper()
-	path := os.Getenv(datasetEnv)
-	switch path {
-	case "":
-		t.Skipf("set %s to the path of useragents-labeled.jsonl.gz (or to \"auto\" to look for %s above the working directory) to run this test", datasetEnv, datasetPath)
-	case "auto":
-		p, ok := findDataset()
-		if !ok {
-			t.Fatalf("%s=auto: %s not found in any parent of the working directory", datasetEnv, datasetPath)
-		}
-		path = p
+	path, asked, err := testfixtures.DatasetFile()
+	switch {
+	case !asked:
+		t.Skipf("set %s to the path of useragents-labeled.jsonl.gz (or to \"auto\" to look for %s above the working directory) to run this test", testfixtures.DatasetEnv, testfixtures.DatasetPath)
+	case err != nil:
+		t.Fatal(err)
 	}
-	datasetOnce.Do(func() { datasetRows, datasetErr = readDataset(path) })
+	datasetOnce.Do(func() { datasetRows, datasetErr = testfixtures.ReadDataset(path) })
 	if datasetErr != nil {
-		t.Fatalf("%s=%s: %v", datasetEnv, os.Getenv(datasetEnv), datasetErr)
+		t.Fatalf("%s=%s: %v", testfixtures.DatasetEnv, os.Getenv(testfixtures.DatasetEnv), datasetErr)
 	}
 	if len(datasetRows) < minDatasetRows {
 		t.Fatalf("%s: %d rows, want at least %d", path, len(datasetRows), minDatasetRows)
 	}
 	return datasetRows
-}
-
-func readDataset(path string) ([]labelledUA, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		return nil, err
-	}
-	var rows []labelledUA
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
-	for line := 1; sc.Scan(); line++ {
-		var r labelledUA
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			return nil, fmt.Errorf("line %d: %v", line, err)
-		}
-		rows = append(rows, r)
-	}
-	return rows, sc.Err()
 }
 
 // loadDisputed reads testdata/disputed.txt: one row a line, the header as it
@@ -250,7 +175,7 @@ func TestDataset(t *testing.T) {
 	for _, r := range rows {
 		seen[r.UA] = true
 		bot, _ := c.Classify(r.UA)
-		groups.get(r.group(disputed)).add(r, bot)
+		groups.get(groupOf(r, disputed)).add(r, bot)
 	}
 	for ua := range disputed {
 		if !seen[ua] {
@@ -347,10 +272,10 @@ func heldOut(rows []labelledUA, disputed map[string]string, folds int, fold func
 				continue
 			}
 			bot, _ := c.Classify(r.UA)
-			g := r.group(disputed)
+			g := groupOf(r, disputed)
 			groups.get(g).add(r, bot)
 			pooled.get(g).add(r, bot)
-			labelled.get(r.group(nil)).add(r, bot)
+			labelled.get(r.Group()).add(r, bot)
 		}
 		each(f, dropped, groups)
 	}

@@ -1,7 +1,6 @@
 package botdetect
 
 import (
-	"os"
 	"strings"
 	"testing"
 )
@@ -106,21 +105,7 @@ func TestTooLong(t *testing.T) {
 // (every 50th row, about 2,500 headers), uncached: the cost of a typical
 // header as the traffic brings it. It runs only with BOTDETECT_DATASET set.
 func BenchmarkClassifyDataset(b *testing.B) {
-	if os.Getenv(datasetEnv) == "" {
-		b.Skipf("set %s to run", datasetEnv)
-	}
-	path := os.Getenv(datasetEnv)
-	if path == "auto" {
-		p, ok := findDataset()
-		if !ok {
-			b.Fatalf("%s not found", datasetPath)
-		}
-		path = p
-	}
-	rows, err := readDataset(path)
-	if err != nil {
-		b.Fatal(err)
-	}
+	rows := loadDataset(b)
 	var uas []string
 	for i := 0; i < len(rows); i += 50 {
 		uas = append(uas, rows[i].UA)
