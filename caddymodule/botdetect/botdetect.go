@@ -29,7 +29,9 @@
 //     "Android (33/13; ...; CUBOT; ...)") does not count.
 //  5. A header longer than maxScan (2 KiB) is a bot: no person's software
 //     sends one (the longest in the data set is 681 bytes). Only its first
-//     maxScan bytes are read, which bounds the cost of a crafted header.
+//     maxNameScan (512) bytes are read, for a crawler's name or the
+//     operator's markers, which bounds the cost of a crafted header at that
+//     of a short one.
 //  6. A weak marker (a contact URL or e-mail address, "compatible; SomeName"
 //     where a browser would put its engine or platform) makes a bot, unless
 //     the header names software people use.
@@ -355,13 +357,16 @@ func (c *Classifier) readsAsPeople(ua string) (bool, int) {
 	return false, steps
 }
 
-// maxScan is how much of a header Classify reads. Browsers send a few
-// hundred bytes (the longest header of people's software in the data set is
-// 681 bytes); a header longer than maxScan is not one a person's software
-// sends, so Classify calls it a bot, reading only its first maxScan bytes
-// for a crawler's name. The bound keeps the cost of a crafted 20 KB header
-// at that of a 2 KB one.
-const maxScan = 2048
+// maxScan is the longest header Classify reads as a whole. Browsers send a
+// few hundred bytes (the longest header of people's software in the data
+// set is 681 bytes); a header longer than maxScan is not one a person's
+// software sends, so Classify calls it a bot, reading only its first
+// maxNameScan bytes, where a crawler writes its name, for the label. The
+// bound keeps the cost of a crafted 20 KB header at that of a 512-byte one.
+const (
+	maxScan     = 2048
+	maxNameScan = 512
+)
 
 // Classify reports whether ua is an automated client and, when the header names a
 // known crawler, that crawler's canonical name (e.g. "Googlebot", "GPTBot",
@@ -387,7 +392,7 @@ func (c *Classifier) classify(ua string) (bot bool, name string, steps int) {
 	}
 	tooLong := len(ua) > maxScan
 	if tooLong {
-		ua = ua[:maxScan]
+		ua = ua[:maxNameScan]
 	}
 	var (
 		extra  = -1 // index of the first operator's bot marker found

@@ -45,10 +45,10 @@ func BenchmarkClassifyHostile(b *testing.B) {
 	}
 }
 
-// The work Classify does must grow linearly with the header, and stop
-// growing at maxScan: every crafted shape is measured in steps (bytes
-// looked at and candidate patterns tried, counted by classify) at several
-// lengths, never in time.
+// The work Classify does must grow linearly with the header, and past
+// maxScan cost no more than a header of maxNameScan bytes: every crafted
+// shape is measured in steps (bytes looked at and candidate patterns tried,
+// counted by classify) at several lengths, never in time.
 func TestClassifyLinear(t *testing.T) {
 	c := New([]string{"internaltool"}, []string{"trustedmonitor"})
 	// stepsPerByte bounds the steps per byte read: one for the byte, and
@@ -60,18 +60,22 @@ func TestClassifyLinear(t *testing.T) {
 		build func(n int) string
 	}{"browser", func(n int) string { return strings.Repeat(uaChromeWindows+" ", n/len(uaChromeWindows)+1)[:n] }})
 	for _, sh := range shapes {
-		var prev int
-		for _, n := range []int{256, 512, 1024, 2048, 4096, 20 << 10, 200 << 10} {
+		var short int // the steps for a header of maxNameScan bytes
+		for _, n := range []int{256, maxNameScan, 1024, maxScan, 4096, 20 << 10, 200 << 10} {
 			ua := sh.build(n)
 			_, _, steps := c.classify(ua)
-			if limit := stepsPerByte*min(len(ua), maxScan) + 100; steps > limit {
+			read := len(ua)
+			if read > maxScan {
+				read = maxNameScan
+			}
+			if limit := stepsPerByte*read + 100; steps > limit {
 				t.Errorf("%s, %d bytes: %d steps, more than %d", sh.name, len(ua), steps, limit)
 			}
-			if n > 2*maxScan && steps > prev+prev/10 {
-				t.Errorf("%s, %d bytes: %d steps, more than past maxScan (%d)", sh.name, len(ua), steps, prev)
+			if n == maxNameScan {
+				short = steps
 			}
-			if n <= 2*maxScan {
-				prev = max(prev, steps)
+			if len(ua) > maxScan && steps > short+short/10 {
+				t.Errorf("%s, %d bytes: %d steps, more than at %d bytes (%d)", sh.name, len(ua), steps, maxNameScan, short)
 			}
 		}
 	}
