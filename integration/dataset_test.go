@@ -3,9 +3,10 @@ package integration
 import (
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"path/filepath"
-	"sort"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -128,7 +129,7 @@ func TestDatasetThroughCaddy(t *testing.T) {
 		t.Errorf("%d of %d headers could not be sent, want at most %d", unsent, len(rows), maxUnsendable)
 	}
 	t.Logf("%d headers sent, %d with control bytes left out", sent, len(rows)-sent)
-	sort.Strings(mismatches)
+	slices.Sort(mismatches)
 	for i, m := range mismatches {
 		if i == 20 {
 			t.Errorf("... and %d more", len(mismatches)-i)
@@ -136,11 +137,7 @@ func TestDatasetThroughCaddy(t *testing.T) {
 		}
 		t.Error(m)
 	}
-	groups := make([]string, 0, len(figures))
-	for g := range figures {
-		groups = append(groups, g)
-	}
-	sort.Strings(groups)
+	groups := slices.Sorted(maps.Keys(figures))
 	for _, g := range groups {
 		f := figures[g]
 		t.Logf("through Caddy, %-16s %6d rows, refused %6d (%.3f%%)", g, f.rows, f.refused, 100*float64(f.refused)/float64(f.rows))
