@@ -2,6 +2,7 @@ package robots
 
 import (
 	"bytes"
+	"encoding/binary"
 	"slices"
 	"strings"
 	"sync"
@@ -72,11 +73,41 @@ type gramIndex struct {
 // beats trying them in order.
 const minIndexedWilds = 32
 
-func trigram(b []byte) uint32 { return uint32(b[0])<<16 | uint32(b[1])<<8 | uint32(b[2]) }
+// trigram packs b[:3] in little-endian order, so that a scan can read it
+// with one load of four bytes.
+func trigram(b []byte) uint32 { return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 }
 
-func (gi *gramIndex) bit(g uint32) (int, uint64) {
-	h := (g * 0x9E3779B1) >> gi.shift
-	return int(h >> 6), 1 << (h & 63)
+// skip returns the first j' >= j at which a trigram of p that may be filed
+// starts, and that trigram; j' is len(p) when there is none. Nearly every
+// position fails the filter, so this loop is kept small and out of line
+// (inlined, its state would be spilled to the stack at every byte), and
+// each position's trigram is one load, not a function of the last one, so
+// that positions do not wait on each other.
+//
+//go:noinline
+func (gi *gramIndex) skip(p []byte, j int) (int, uint32) {
+	filter, shift := gi.filter, gi.shift
+	for ; j+4 <= len(p); j++ {
+		g := binary.LittleEndian.Uint32(p[j:j+4:j+4]) & 0xFFFFFF
+		if w, b := filterBit(g, shift); filter[w]&b != 0 {
+			return j, g
+		}
+	}
+	if j+3 == len(p) {
+		g := trigram(p[j:])
+		if w, b := filterBit(g, shift); filter[w]&b != 0 {
+			return j, g
+		}
+	}
+	return len(p), 0
+}
+
+// filterBit returns the word and bit of the filter of an index with the
+// given shift that stand for g. Masking the shift, which is below 32
+// anyway, spares the scan the code Go adds for longer shifts.
+func filterBit(g, shift uint32) (uint32, uint64) {
+	h := (g * 0x9E3779B1) >> (shift & 31)
+	return h >> 6, 1 << (h & 63)
 }
 
 type gramSlotEntry struct {
@@ -187,7 +218,9 @@ func (m *matcher) best(p []byte) *Rule {
 	var queue [32]pending
 	nq := 0
 	scanFrom := -1 // depth of the first indexed node reached
-	var sig uint64 // byteSig of p[scanFrom:]
+	// sig is the byteSig of p[scanFrom:], worked out only once a rule is
+	// about to be tried: most paths pass no indexed rule's trigram.
+	var sig uint64
 	n, depth := int32(0), 0
 	for n >= 0 {
 		nd := &m.nodes[n]
@@ -203,14 +236,13 @@ func (m *matcher) best(p []byte) *Rule {
 			case nr.indexed:
 				if scanFrom < 0 {
 					scanFrom = depth
-					sig = byteSig(0, p[depth:])
 				}
 				if nr.alwaysN > 0 {
 					if nq < len(queue) {
 						queue[nq] = pending{nd.val, int32(depth)}
 						nq++
 					} else {
-						best = m.bestAlways(nr, p[depth:], sig, best)
+						best = m.bestAlways(nr, p[depth:], pathSig(&sig, p[scanFrom:]), best)
 					}
 				}
 			case nr.wildN > 0:
@@ -227,15 +259,25 @@ func (m *matcher) best(p []byte) *Rule {
 	for i := 0; i < nq; i++ {
 		nr := &m.infos[queue[i].info]
 		if nr.indexed {
-			best = m.bestAlways(nr, p[queue[i].depth:], sig, best)
+			best = m.bestAlways(nr, p[queue[i].depth:], pathSig(&sig, p[scanFrom:]), best)
 		} else {
 			best = m.bestWild(nr, p[queue[i].depth:], best)
 		}
 	}
 	if scanFrom >= 0 {
-		best = m.bestIndexed(p, scanFrom, sig, best)
+		best = m.bestIndexed(p, scanFrom, &sig, best)
 	}
 	return best
+}
+
+// pathSig returns *sig, first setting it to the byteSig of p if it is
+// still 0. A p whose byteSig is 0 is empty, so working it out again costs
+// nothing.
+func pathSig(sig *uint64, p []byte) uint64 {
+	if *sig == 0 {
+		*sig = byteSig(0, p)
+	}
+	return *sig
 }
 
 // bestWild tries the wildcard rules of a node that is not indexed, best
@@ -271,11 +313,14 @@ func (m *matcher) bestAlways(nr *nodeRules, tail []byte, sig uint64, best *Rule)
 // tries the rules filed under each trigram of it, each distinct trigram
 // once. A rule whose node the walk did not reach does not have its prefix
 // at the start of p and is skipped, and so is one needing a byte missing
-// from sig, the byteSig of p[from:].
-func (m *matcher) bestIndexed(p []byte, from int, sig uint64, best *Rule) *Rule {
+// from *sig, the byteSig of p[from:] (see pathSig).
+func (m *matcher) bestIndexed(p []byte, from int, sig *uint64, best *Rule) *Rule {
 	gi := &m.grams[0]
 	if best != nil && best.priority > gi.maxPriority {
 		return best // no indexed rule can beat it
+	}
+	if len(p)-from < 3 || len(gi.grams) == 0 {
+		return best // nothing to look up
 	}
 	// The set of trigrams looked up so far: a bitset on the stack for a
 	// small index, else generation stamps from a pool. Two variables, not
@@ -290,21 +335,23 @@ func (m *matcher) bestIndexed(p []byte, from int, sig uint64, best *Rule) *Rule 
 		defer putStamps(stamps)
 	}
 	left := len(gi.grams) // distinct trigrams not yet seen
-	for j := from; j+3 <= len(p) && left > 0; j++ {
-		g := trigram(p[j:])
-		if w, b := gi.bit(g); gi.filter[w]&b == 0 {
-			continue
+	var g uint32
+	for j := from; ; j++ {
+		if j, g = gi.skip(p, j); j == len(p) {
+			break
 		}
 		k := gi.find(g)
 		if k < 0 || seenBefore(bits, stamps, k) {
 			continue
 		}
-		left--
 		for _, i := range gi.wildOf[gi.lo[k]:gi.lo[k+1]] {
 			w := &m.wilds[i]
-			if w.sig&^sig == 0 && better(w.rule, best) && len(w.lit) <= len(p) && string(p[:len(w.lit)]) == w.lit && w.match(p[len(w.lit):]) {
+			if w.sig&^pathSig(sig, p[from:]) == 0 && better(w.rule, best) && len(w.lit) <= len(p) && string(p[:len(w.lit)]) == w.lit && w.match(p[len(w.lit):]) {
 				best = w.rule
 			}
+		}
+		if left--; left == 0 {
+			break
 		}
 	}
 	return best
@@ -418,7 +465,7 @@ func indexWilds(m *matcher, counts *gramCounts) gramIndex {
 			}
 			entries = append(entries, gramRule{best, i})
 			gi.maxPriority = max(gi.maxPriority, m.wilds[i].rule.priority)
-			w, b := gi.bit(best)
+			w, b := filterBit(best, gi.shift)
 			gi.filter[w] |= b
 		}
 		nr.alwaysN = int32(len(gi.always)) - nr.alwaysLo
