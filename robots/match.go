@@ -506,14 +506,20 @@ type groupBuilder struct {
 	pend   []pendingRule
 	segs   []string    // the segments of every wildcard rule, for reuse
 	counts *gramCounts // scratch space of indexWilds
+	// Scratch space of compile, kept from group to group: a file
+	// compiles hundreds of groups.
+	order []int32
+	keys  []string
+	vals  []int32
 }
 
 // pendingRule is a rule split into its literal prefix and the rest.
 type pendingRule struct {
 	lit          string
-	kind         uint8
+	rule         *Rule
 	segLo, segHi int32 // the rule's segments in groupBuilder.segs
-	wild         wildRule
+	kind         uint8
+	anchored     bool
 }
 
 const (
@@ -537,7 +543,7 @@ func (gb *groupBuilder) add(r *Rule, canon string) {
 		if anchored {
 			kind = kindExact
 		}
-		gb.pend = append(gb.pend, pendingRule{lit: body, kind: kind, wild: wildRule{rule: r}})
+		gb.pend = append(gb.pend, pendingRule{lit: body, rule: r, kind: kind})
 		return
 	}
 	lit, tail := body[:star], body[star:]
@@ -548,12 +554,12 @@ func (gb *groupBuilder) add(r *Rule, canon string) {
 	gb.segs = appendSegments(gb.segs, tail)
 	if len(gb.segs) == lo {
 		// "/fish*" and "/fish*$" match what "/fish" matches.
-		gb.pend = append(gb.pend, pendingRule{lit: lit, kind: kindPrefix, wild: wildRule{rule: r}})
+		gb.pend = append(gb.pend, pendingRule{lit: lit, rule: r, kind: kindPrefix})
 		return
 	}
 	// segs is filled in by compile, when gb.segs has stopped growing.
-	gb.pend = append(gb.pend, pendingRule{lit: lit, kind: kindWild, segLo: int32(lo), segHi: int32(len(gb.segs)),
-		wild: wildRule{rule: r, anchored: anchored}})
+	gb.pend = append(gb.pend, pendingRule{lit: lit, rule: r, kind: kindWild, segLo: int32(lo), segHi: int32(len(gb.segs)),
+		anchored: anchored})
 }
 
 // appendSegments appends the non-empty runs between the "*"s of tail.
@@ -581,17 +587,17 @@ func (gb *groupBuilder) compile() matcher {
 	// Sort indices, not the wide pendingRules. Equal prefixes sort by
 	// line, so the order is total (an implied index rule has its own
 	// prefix) and the same on every run.
-	order := make([]int32, len(pend))
-	for i := range order {
-		order[i] = int32(i)
+	order := slices.Grow(gb.order[:0], len(pend))
+	for i := range pend {
+		order = append(order, int32(i))
 	}
 	slices.SortFunc(order, func(a, b int32) int {
 		if c := strings.Compare(pend[a].lit, pend[b].lit); c != 0 {
 			return c
 		}
-		return pend[a].wild.rule.Line - pend[b].wild.rule.Line
+		return pend[a].rule.Line - pend[b].rule.Line
 	})
-	keys := make([]string, 0, len(pend))
+	keys := slices.Grow(gb.keys[:0], len(pend))
 	nw := 0
 	for i, o := range order {
 		if i == 0 || pend[o].lit != keys[len(keys)-1] {
@@ -601,7 +607,8 @@ func (gb *groupBuilder) compile() matcher {
 			nw++
 		}
 	}
-	vals := make([]int32, len(keys))
+	vals := slices.Grow(gb.vals[:0], len(keys))[:len(keys)]
+	gb.order, gb.keys, gb.vals = order, keys, vals
 	m.infos = make([]nodeRules, len(keys))
 	m.wilds = make([]wildRule, 0, nw)
 	segs := slices.Clone(gb.segs) // one copy for the whole group
@@ -616,17 +623,15 @@ func (gb *groupBuilder) compile() matcher {
 		nr := &m.infos[k]
 		switch p.kind {
 		case kindPrefix:
-			if better(p.wild.rule, nr.prefix) {
-				nr.prefix = p.wild.rule
+			if better(p.rule, nr.prefix) {
+				nr.prefix = p.rule
 			}
 		case kindExact:
-			if better(p.wild.rule, nr.exact) {
-				nr.exact = p.wild.rule
+			if better(p.rule, nr.exact) {
+				nr.exact = p.rule
 			}
 		default:
-			w := p.wild
-			w.lit = p.lit
-			w.segs = segs[p.segLo:p.segHi:p.segHi]
+			w := wildRule{rule: p.rule, lit: p.lit, segs: segs[p.segLo:p.segHi:p.segHi], anchored: p.anchored}
 			for _, sg := range w.segs {
 				w.sig = byteSig(w.sig, bytesOf(sg))
 			}

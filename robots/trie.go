@@ -71,7 +71,6 @@ func (t *trie) build(n int32, keys []string, vals []int32, depth int) {
 	}
 	first := int32(len(t.nodes))
 	t.nodes[n].edgeLo = int32(len(t.edges))
-	var depths []int // small: one entry per child
 	for i := 0; i < len(keys); {
 		j := groupEnd(keys, i, depth)
 		// Sorted keys: what the first and last share, they all share.
@@ -82,13 +81,12 @@ func (t *trie) build(n int32, keys []string, vals []int32, depth int) {
 		}
 		t.edges = append(t.edges, trieEdge{first: a[depth], child: int32(len(t.nodes))})
 		t.nodes = append(t.nodes, trieNode{label: a[depth:l], val: -1})
-		depths = append(depths, l)
 		i = j
 	}
 	t.nodes[n].edgeN = int32(len(t.nodes)) - first
-	for i, k := 0, 0; i < len(keys); k++ {
+	for i, c := 0, first; i < len(keys); c++ {
 		j := groupEnd(keys, i, depth)
-		t.build(first+int32(k), keys[i:j], vals[i:j], depths[k])
+		t.build(c, keys[i:j], vals[i:j], depth+len(t.nodes[c].label))
 		i = j
 	}
 }
