@@ -511,6 +511,7 @@ type groupBuilder struct {
 	order []int32
 	keys  []string
 	vals  []int32
+	wilds []wildRule
 }
 
 // pendingRule is a rule split into its literal prefix and the rest.
@@ -610,7 +611,7 @@ func (gb *groupBuilder) compile() matcher {
 	vals := slices.Grow(gb.vals[:0], len(keys))[:len(keys)]
 	gb.order, gb.keys, gb.vals = order, keys, vals
 	m.infos = make([]nodeRules, len(keys))
-	m.wilds = make([]wildRule, 0, nw)
+	wilds := slices.Grow(gb.wilds[:0], nw) // by node, each node's in line order
 	segs := slices.Clone(gb.segs) // one copy for the whole group
 	k := -1
 	for i, o := range order {
@@ -618,7 +619,7 @@ func (gb *groupBuilder) compile() matcher {
 		if i == 0 || p.lit != keys[k] {
 			k++
 			vals[k] = int32(k)
-			m.infos[k].wildLo = int32(len(m.wilds))
+			m.infos[k].wildLo = int32(len(wilds))
 		}
 		nr := &m.infos[k]
 		switch p.kind {
@@ -635,7 +636,7 @@ func (gb *groupBuilder) compile() matcher {
 			for _, sg := range w.segs {
 				w.sig = byteSig(w.sig, bytesOf(sg))
 			}
-			m.wilds = append(m.wilds, w)
+			wilds = append(wilds, w)
 			nr.wildN++
 		}
 	}
@@ -644,35 +645,46 @@ func (gb *groupBuilder) compile() matcher {
 	// copies of one rule (same tail, priority and directive) sit together
 	// and only the first, the one Google reports, is kept: a file that
 	// repeats a rule thousands of times costs one try, not thousands.
-	kept := m.wilds[:0]
+	// The sort moves indices, not wildRules, and breaks the last ties by
+	// index, which within a node is line order.
+	gb.wilds = wilds
+	m.wilds = make([]wildRule, 0, len(wilds))
 	for i := range m.infos {
 		nr := &m.infos[i]
-		ws := m.wilds[nr.wildLo : nr.wildLo+nr.wildN]
-		slices.SortFunc(ws, func(a, b wildRule) int {
-			if c := cmpRank(a.rule, b.rule); c != 0 {
+		order = order[:0]
+		for k := nr.wildLo; k < nr.wildLo+nr.wildN; k++ {
+			order = append(order, k)
+		}
+		slices.SortFunc(order, func(a, b int32) int {
+			x, y := &wilds[a], &wilds[b]
+			if c := cmpRank(x.rule, y.rule); c != 0 {
 				return c
 			}
-			if c := slices.Compare(a.segs, b.segs); c != 0 {
-				return c
+			for k := 0; k < len(x.segs) && k < len(y.segs); k++ {
+				if c := strings.Compare(x.segs[k], y.segs[k]); c != 0 {
+					return c
+				}
 			}
-			if a.anchored != b.anchored {
-				if a.anchored {
+			if len(x.segs) != len(y.segs) {
+				return len(x.segs) - len(y.segs)
+			}
+			if x.anchored != y.anchored {
+				if x.anchored {
 					return 1
 				}
 				return -1
 			}
-			return a.rule.Line - b.rule.Line
+			return int(a - b)
 		})
-		lo := len(kept)
-		for k, w := range ws {
-			if k > 0 && sameWild(&w, &kept[len(kept)-1]) {
+		lo := len(m.wilds)
+		for _, k := range order {
+			if len(m.wilds) > lo && sameWild(&wilds[k], &m.wilds[len(m.wilds)-1]) {
 				continue
 			}
-			kept = append(kept, w)
+			m.wilds = append(m.wilds, wilds[k])
 		}
-		nr.wildLo, nr.wildN = int32(lo), int32(len(kept)-lo)
+		nr.wildLo, nr.wildN = int32(lo), int32(len(m.wilds)-lo)
 	}
-	m.wilds = kept
 	indexed := false
 	for i := range m.infos {
 		if nr := &m.infos[i]; nr.wildN >= minIndexedWilds {
