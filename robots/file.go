@@ -30,8 +30,10 @@ type agentEntry struct {
 
 func newFile(p *parser) *File {
 	f := &File{sitemaps: p.sitemaps, diags: p.diags, nGroups: len(p.groups), nFields: p.fields}
+	most := 0 // rules of the largest written group
 	for _, g := range p.groups {
 		f.nRules += len(g.rules)
+		most = max(most, len(g.rules))
 	}
 
 	// Which groups name each token, and which name "*". A crawler obeys
@@ -67,6 +69,7 @@ func newFile(p *parser) *File {
 	// Agents named by the same set of written groups share one Group, and
 	// a Group never copies what it can share: see mergedGroups.
 	mg := mergedGroups{src: p.groups, byKey: map[string]*Group{}, budget: f.nRules}
+	mg.gb.reserve(most)
 	for _, s := range p.groups {
 		s.compileUsage(&mg.gb)
 	}
@@ -97,7 +100,7 @@ func newFile(p *parser) *File {
 		vals[i] = int32(i)
 	}
 	sort.Sort(byKey{tokens, vals})
-	f.names = buildTrie(tokens, vals)
+	f.names = buildTrie(tokens, vals, &mg.gb.trie)
 	return f
 }
 

@@ -512,6 +512,7 @@ type groupBuilder struct {
 	keys  []string
 	vals  []int32
 	wilds []wildRule
+	trie  trie
 }
 
 // pendingRule is a rule split into its literal prefix and the rest.
@@ -528,6 +529,13 @@ const (
 	kindExact               // matches when the path ends at its prefix
 	kindWild                // has a tail to check
 )
+
+// reserve makes room for a group of n rules at once, sparing the
+// builder's buffers their growth one doubling at a time.
+func (gb *groupBuilder) reserve(n int) {
+	gb.pend = slices.Grow(gb.pend[:0], n)
+	gb.segs = slices.Grow(gb.segs[:0], n)
+}
 
 // reset empties the builder for the next group, keeping its buffer.
 func (gb *groupBuilder) reset() { gb.pend, gb.segs = gb.pend[:0], gb.segs[:0] }
@@ -697,6 +705,6 @@ func (gb *groupBuilder) compile() matcher {
 		}
 		m.grams = []gramIndex{indexWilds(&m, gb.counts)}
 	}
-	m.trie = buildTrie(keys, vals)
+	m.trie = buildTrie(keys, vals, &gb.trie)
 	return m
 }

@@ -1,5 +1,7 @@
 package robots
 
+import "slices"
+
 // trie is a radix tree flattened into two arrays, so that a lookup touches
 // few cache lines and allocates nothing. Each edge carries a run of bytes
 // (the label of the node it leads to); nodes exist only where a key ends
@@ -51,15 +53,18 @@ func (t *trie) child(n int32, c byte) int32 {
 // buildTrie lays out a trie of keys, which must be sorted and distinct,
 // giving the node of keys[i] the value vals[i] and every other node -1. It
 // works depth-first on the sorted keys, so each node's children are placed
-// side by side without any intermediate tree.
-func buildTrie(keys []string, vals []int32) trie {
+// side by side without any intermediate tree. It builds in scratch, whose
+// buffers it keeps for the next call, and returns a copy of exactly the
+// size needed: the bound on the size is about twice the usual one.
+func buildTrie(keys []string, vals []int32, scratch *trie) trie {
 	// A radix tree of n keys has at most 2n nodes.
-	t := trie{nodes: make([]trieNode, 1, 2*len(keys)+1), edges: make([]trieEdge, 0, 2*len(keys))}
-	t.nodes[0].val = -1
+	t := trie{nodes: slices.Grow(scratch.nodes[:0], 2*len(keys)+1), edges: slices.Grow(scratch.edges[:0], 2*len(keys))}
+	t.nodes = append(t.nodes, trieNode{val: -1})
 	if len(keys) > 0 {
 		t.build(0, keys, vals, 0)
 	}
-	return t
+	*scratch = t
+	return trie{nodes: slices.Clone(t.nodes), edges: slices.Clone(t.edges)}
 }
 
 // build fills node n from keys, all of which share their first depth bytes.
