@@ -45,24 +45,22 @@ func newFile(p *parser) *File {
 	}
 	var order []string // lower-cased tokens, and "*", in order of first appearance
 	byName := map[string]*member{}
-	for i, g := range p.groups {
-		for _, a := range g.agents {
-			key, name := "*", "*"
-			if !a.global {
-				if a.token == "" {
-					continue
-				}
-				key, name = strings.ToLower(a.token), a.token
+	for _, a := range p.agents {
+		key, name := "*", "*"
+		if !a.global {
+			if a.token == "" {
+				continue
 			}
-			m := byName[key]
-			if m == nil {
-				m = &member{name: name}
-				byName[key] = m
-				order = append(order, key)
-			}
-			if len(m.groups) == 0 || m.groups[len(m.groups)-1] != i {
-				m.groups = append(m.groups, i)
-			}
+			key, name = strings.ToLower(a.token), a.token
+		}
+		m := byName[key]
+		if m == nil {
+			m = &member{name: name}
+			byName[key] = m
+			order = append(order, key)
+		}
+		if i := int(a.group); len(m.groups) == 0 || m.groups[len(m.groups)-1] != i {
+			m.groups = append(m.groups, i)
 		}
 	}
 
@@ -89,11 +87,6 @@ func newFile(p *parser) *File {
 		tokens = append(tokens, key)
 		f.first[key[0]] = true
 		f.first[upper(key[0])] = true
-	}
-	// Groups keep their written groups for Rules; the agent lines are no
-	// longer needed.
-	for _, s := range p.groups {
-		s.agents = nil
 	}
 	vals := make([]int32, len(tokens))
 	for i := range vals {
