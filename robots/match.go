@@ -619,7 +619,8 @@ func (gb *groupBuilder) compile() matcher {
 	vals := slices.Grow(gb.vals[:0], len(keys))[:len(keys)]
 	gb.order, gb.keys, gb.vals = order, keys, vals
 	m.infos = make([]nodeRules, len(keys))
-	wilds := slices.Grow(gb.wilds[:0], nw) // by node, each node's in line order
+	// The wildcard rules by node, each node's in line order.
+	wilds := slices.Grow(gb.wilds[:0], nw)
 	segs := slices.Clone(gb.segs) // one copy for the whole group
 	k := -1
 	for i, o := range order {
