@@ -42,6 +42,7 @@ const (
 	fieldNonStandard
 	fieldContentSignal
 	fieldContentUsage
+	numFields
 )
 
 // keySpellings lists, in the order google/robotstxt tries them, the key
@@ -70,7 +71,9 @@ var keySpellings = []struct {
 // robots.txt needs; they are reported, not kept.
 var nonStandardFields = []string{"host", "clean-param", "request-rate", "visit-time", "noindex", "nofollow", "noarchive"}
 
-var canonicalKey = map[field]string{
+// canonicalKey is the spelling of each field whose misspellings are
+// reported; "" for the others.
+var canonicalKey = [numFields]string{
 	fieldUserAgent: "user-agent",
 	fieldAllow:     "allow",
 	fieldDisallow:  "disallow",
@@ -209,7 +212,9 @@ func Parse(body []byte, opts ...Option) *File {
 		text = text[1:]
 	}
 
-	p := &parser{}
+	// Room for the agents and rules of a typical file from the start, not
+	// after a dozen doublings.
+	p := &parser{agents: make([]srcAgent, 0, 32), rules: make([]*Rule, 0, 128)}
 	line := 0
 	start := 0
 	for i := 0; i < len(text); i++ {
@@ -294,7 +299,7 @@ func (p *parser) line(num int, s string) {
 	if f != fieldUnknown {
 		p.fields++
 	}
-	if name, ok := canonicalKey[f]; ok && !strings.EqualFold(key, name) {
+	if name := canonicalKey[f]; name != "" && !strings.EqualFold(key, name) {
 		p.diag(num, Warning, KindMisspelling, "field %q is read as %q", key, name)
 	}
 	if f == fieldUserAgent {
