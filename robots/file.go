@@ -39,29 +39,33 @@ func newFile(p *parser) *File {
 	// Which groups name each token, and which name "*". A crawler obeys
 	// the union of every group that names it. "*" takes part in the
 	// order of first appearance under the key "*", which no token can be.
+	// A member's lines in p.agents are chained by next, and its groups
+	// gathered in scratch when needed: no member has a slice of its own.
 	type member struct {
-		name   string
-		groups []int
+		key, name   string
+		first, last int32 // its first and last lines in p.agents
 	}
-	var order []string // lower-cased tokens, and "*", in order of first appearance
-	byName := map[string]*member{}
-	for _, a := range p.agents {
+	lowered := lowerTokens(p.agents)
+	members := make([]member, 0, len(p.agents)) // in order of first appearance
+	byName := make(map[string]int32, len(p.agents))
+	next := make([]int32, len(p.agents))
+	off := 0 // of the agent's token in lowered
+	for k, a := range p.agents {
 		key, name := "*", "*"
 		if !a.global {
 			if a.token == "" {
 				continue
 			}
-			key, name = strings.ToLower(a.token), a.token
+			key, name = lowered[off:off+len(a.token)], a.token
+			off += len(a.token)
 		}
-		m := byName[key]
-		if m == nil {
-			m = &member{name: name}
-			byName[key] = m
-			order = append(order, key)
+		next[k] = -1
+		if i, ok := byName[key]; ok {
+			next[members[i].last], members[i].last = int32(k), int32(k)
+			continue
 		}
-		if i := int(a.group); len(m.groups) == 0 || m.groups[len(m.groups)-1] != i {
-			m.groups = append(m.groups, i)
-		}
+		byName[key] = int32(len(members))
+		members = append(members, member{key: key, name: name, first: int32(k), last: int32(k)})
 	}
 
 	// Agents named by the same set of written groups share one Group, and
@@ -71,22 +75,29 @@ func newFile(p *parser) *File {
 	for _, s := range p.groups {
 		s.compileUsage(&mg.gb)
 	}
-	var tokens []string
-	for _, key := range order {
-		m := byName[key]
-		g, isNew := mg.groupOf(m.groups)
+	f.agents = make([]agentEntry, 0, len(members))
+	tokens := make([]string, 0, len(members))
+	var groups []int
+	for _, m := range members {
+		groups = groups[:0]
+		for k := m.first; k >= 0; k = next[k] {
+			if i := int(p.agents[k].group); len(groups) == 0 || groups[len(groups)-1] != i {
+				groups = append(groups, i)
+			}
+		}
+		g, isNew := mg.groupOf(groups)
 		if isNew {
 			f.groups = append(f.groups, g)
 		}
 		g.Agents = append(g.Agents, m.name)
-		if key == "*" {
+		if m.key == "*" {
 			f.global = g
 			continue
 		}
 		f.agents = append(f.agents, agentEntry{name: m.name, group: g})
-		tokens = append(tokens, key)
-		f.first[key[0]] = true
-		f.first[upper(key[0])] = true
+		tokens = append(tokens, m.key)
+		f.first[m.key[0]] = true
+		f.first[upper(m.key[0])] = true
 	}
 	vals := make([]int32, len(tokens))
 	for i := range vals {
@@ -95,6 +106,23 @@ func newFile(p *parser) *File {
 	sort.Sort(byKey{tokens, vals})
 	f.names = buildTrie(tokens, vals, &mg.gb.trie)
 	return f
+}
+
+// lowerTokens returns the product tokens of agents, lower-cased, end to end
+// in one string: one allocation for all of them.
+func lowerTokens(agents []srcAgent) string {
+	n := 0
+	for _, a := range agents {
+		n += len(a.token)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, a := range agents {
+		for i := 0; i < len(a.token); i++ {
+			b.WriteByte(lower(a.token[i]))
+		}
+	}
+	return b.String()
 }
 
 // mergedGroups builds the Group of each distinct set of written groups.
