@@ -70,10 +70,11 @@ func newFile(p *parser) *File {
 
 	// Agents named by the same set of written groups share one Group, and
 	// a Group never copies what it can share: see mergedGroups.
-	mg := mergedGroups{src: p.groups, byKey: map[string]*Group{}, budget: f.nRules}
+	mg := mergedGroups{src: p.groups, byKey: map[string]*Group{}, budget: f.nRules, gb: builders.Get().(*groupBuilder)}
+	defer mg.gb.release()
 	mg.gb.reserve(most)
 	for _, s := range p.groups {
-		s.compileUsage(&mg.gb)
+		s.compileUsage(mg.gb)
 	}
 	f.agents = make([]agentEntry, 0, len(members))
 	tokens := make([]string, 0, len(members))
@@ -137,7 +138,7 @@ type mergedGroups struct {
 	src    []*srcGroup
 	byKey  map[string]*Group
 	budget int // rules that merged matchers may still compile
-	gb     groupBuilder
+	gb     *groupBuilder
 	key    []byte
 }
 
@@ -174,7 +175,7 @@ func (mg *mergedGroups) groupOf(members []int) (g *Group, isNew bool) {
 		}
 		mg.gb.reset()
 		for _, s := range g.src {
-			addRules(&mg.gb, s.rules)
+			addRules(mg.gb, s.rules)
 		}
 		m := mg.gb.compile()
 		g.m = &m
@@ -195,7 +196,7 @@ func (mg *mergedGroups) matcherOf(i int) *matcher {
 	s := mg.src[i]
 	if s.m == nil {
 		mg.gb.reset()
-		addRules(&mg.gb, s.rules)
+		addRules(mg.gb, s.rules)
 		m := mg.gb.compile()
 		s.m = &m
 	}
