@@ -3,6 +3,7 @@ package robots
 import (
 	"bytes"
 	"encoding/binary"
+	"math/bits"
 	"slices"
 	"strings"
 	"sync"
@@ -610,6 +611,71 @@ func appendSegments(segs []string, tail string) []string {
 	return segs
 }
 
+// sortByLit sorts order, indices into pend whose prefixes agree on their
+// first depth bytes, by prefix and then by index. It is a three-way radix
+// quicksort: each pass splits on one byte, so that no comparison rereads
+// the bytes the prefixes share, which a comparison sort does at every
+// step (a group's prefixes often share most of their bytes, or are a few
+// bytes long, where the call to compare costs more than the compare).
+// A part split budget times at one byte or another falls back to a
+// comparison sort, so that no file can make it quadratic; going on to the
+// next byte costs nothing, as it happens at most once per byte of a
+// prefix.
+func sortByLit(order []int32, pend []pendingRule, depth, budget int) {
+	// at is the byte of rule i's prefix at depth, or -1 past its end.
+	at := func(i int32) int {
+		if l := pend[i].lit; depth < len(l) {
+			return int(l[depth])
+		}
+		return -1
+	}
+	for len(order) > 16 {
+		if budget < 0 {
+			slices.SortFunc(order, func(a, b int32) int {
+				if c := strings.Compare(pend[a].lit[depth:], pend[b].lit[depth:]); c != 0 {
+					return c
+				}
+				return int(a - b)
+			})
+			return
+		}
+		// The median of three bytes splits better than any one of them.
+		x, y, z := at(order[0]), at(order[len(order)/2]), at(order[len(order)-1])
+		pivot := max(min(x, y), min(max(x, y), z))
+		lt, gt := 0, len(order)
+		for i := 0; i < gt; {
+			switch c := at(order[i]); {
+			case c < pivot:
+				order[lt], order[i] = order[i], order[lt]
+				lt++
+				i++
+			case c > pivot:
+				gt--
+				order[i], order[gt] = order[gt], order[i]
+			default:
+				i++
+			}
+		}
+		sortByLit(order[:lt], pend, depth, budget-1)
+		sortByLit(order[gt:], pend, depth, budget-1)
+		if pivot < 0 {
+			// Equal prefixes, in the order the swaps left them.
+			slices.Sort(order[lt:gt])
+			return
+		}
+		order, depth = order[lt:gt], depth+1
+	}
+	for i := 1; i < len(order); i++ {
+		for j := i; j > 0; j-- {
+			a, b := order[j-1], order[j]
+			if c := strings.Compare(pend[a].lit[depth:], pend[b].lit[depth:]); c < 0 || c == 0 && a < b {
+				break
+			}
+			order[j-1], order[j] = b, a
+		}
+	}
+}
+
 func (gb *groupBuilder) compile() matcher {
 	var m matcher
 	if len(gb.pend) == 0 {
@@ -623,12 +689,7 @@ func (gb *groupBuilder) compile() matcher {
 	for i := range pend {
 		order = append(order, int32(i))
 	}
-	slices.SortFunc(order, func(a, b int32) int {
-		if c := strings.Compare(pend[a].lit, pend[b].lit); c != 0 {
-			return c
-		}
-		return pend[a].rule.Line - pend[b].rule.Line
-	})
+	sortByLit(order, pend, 0, 2*bits.Len(uint(len(order))))
 	keys := slices.Grow(gb.keys[:0], len(pend))
 	nw := 0
 	for i, o := range order {
