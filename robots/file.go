@@ -173,7 +173,7 @@ func (mg *mergedGroups) groupOf(members []int) (g *Group, isNew bool) {
 		for k, i := range members {
 			g.src[k] = mg.src[i]
 		}
-		mg.gb.reset()
+		mg.gb.reserve(n)
 		for _, s := range g.src {
 			addRules(mg.gb, s.rules)
 		}

@@ -554,8 +554,8 @@ func (gb *groupBuilder) release() {
 	builders.Put(gb)
 }
 
-// reserve makes room for a group of n rules at once, sparing the
-// builder's buffers their growth one doubling at a time.
+// reserve empties the builder and makes room for a group of n rules at
+// once, sparing its buffers their growth a step at a time.
 func (gb *groupBuilder) reserve(n int) {
 	gb.pend = slices.Grow(gb.pend[:0], n)
 	gb.segs = slices.Grow(gb.segs[:0], n)

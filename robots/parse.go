@@ -3,6 +3,7 @@ package robots
 import (
 	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -144,6 +145,16 @@ type parser struct {
 	dropped     int
 	droppedLine int
 	droppedSev  Severity
+}
+
+// appendDoubling appends x to s, doubling the capacity of s when it is
+// full: append grows a large slice by a quarter at a time, which for the
+// file-sized slices of Parse makes several times their size in garbage.
+func appendDoubling[T any](s []T, x T) []T {
+	if len(s) == cap(s) {
+		s = slices.Grow(s, len(s))
+	}
+	return append(s, x)
 }
 
 // endGroup gives the last group its rules.
@@ -332,7 +343,7 @@ func (p *parser) line(num int, s string) {
 		}
 		r := p.newRule()
 		*r = Rule{Directive: d, Pattern: value, Line: num, priority: googlePriority(value)}
-		p.rules = append(p.rules, r)
+		p.rules = appendDoubling(p.rules, r)
 	case fieldSitemap:
 		if u, err := url.Parse(value); err != nil || u.Scheme == "" || u.Host == "" {
 			p.diag(num, Warning, KindBadSitemap, "sitemap %q is not an absolute URL", value)
@@ -383,7 +394,7 @@ func (p *parser) userAgent(num int, value string) {
 	// value is cut to its product token, the leading run of letters, "-"
 	// and "_" ("Googlebot/2.1" is "Googlebot", "*bot" is nothing).
 	if value != "" && value[0] == '*' && (len(value) == 1 || isASCIISpace(value[1])) {
-		p.agents = append(p.agents, srcAgent{global: true, group: group})
+		p.agents = appendDoubling(p.agents, srcAgent{global: true, group: group})
 		return
 	}
 	token := extractToken(value)
@@ -393,7 +404,7 @@ func (p *parser) userAgent(num int, value string) {
 	case token != value:
 		p.diag(num, Info, KindAgentToken, "user-agent %q is read as %q", value, token)
 	}
-	p.agents = append(p.agents, srcAgent{token: token, group: group})
+	p.agents = appendDoubling(p.agents, srcAgent{token: token, group: group})
 }
 
 func isTokenChar(c byte) bool {
