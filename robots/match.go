@@ -659,7 +659,8 @@ func sortByLit(order []int32, pend []pendingRule, depth, budget int) {
 		sortByLit(order[:lt], pend, depth, budget-1)
 		sortByLit(order[gt:], pend, depth, budget-1)
 		if pivot < 0 {
-			// Equal prefixes, in the order the swaps left them.
+			// Equal prefixes: back to index order, which the swaps
+			// disturbed.
 			slices.Sort(order[lt:gt])
 			return
 		}
@@ -682,9 +683,9 @@ func (gb *groupBuilder) compile() matcher {
 		return m
 	}
 	pend := gb.pend
-	// Sort indices, not the wide pendingRules. Equal prefixes sort by
-	// line, so the order is total (an implied index rule has its own
-	// prefix) and the same on every run.
+	// Sort indices, not the wide pendingRules, by prefix and then by
+	// index, which is line order (rules are added in file order): the
+	// order is total and the same on every run.
 	order := slices.Grow(gb.order[:0], len(pend))
 	for i := range pend {
 		order = append(order, int32(i))
