@@ -30,75 +30,100 @@ type agentEntry struct {
 
 func newFile(p *parser) *File {
 	f := &File{sitemaps: p.sitemaps, diags: p.diags, nGroups: len(p.groups), nFields: p.fields}
+	most := 0 // rules of the largest written group
 	for _, g := range p.groups {
 		f.nRules += len(g.rules)
+		most = max(most, len(g.rules))
 	}
 
 	// Which groups name each token, and which name "*". A crawler obeys
 	// the union of every group that names it. "*" takes part in the
 	// order of first appearance under the key "*", which no token can be.
+	// A member's lines in p.agents are chained by next, and its groups
+	// gathered in scratch when needed: no member has a slice of its own.
 	type member struct {
-		name   string
-		groups []int
+		key, name   string
+		first, last int32 // its first and last lines in p.agents
 	}
-	var order []string // lower-cased tokens, and "*", in order of first appearance
-	byName := map[string]*member{}
-	for i, g := range p.groups {
-		for _, a := range g.agents {
-			key, name := "*", "*"
-			if !a.global {
-				if a.token == "" {
-					continue
-				}
-				key, name = strings.ToLower(a.token), a.token
+	lowered := lowerTokens(p.agents)
+	members := make([]member, 0, len(p.agents)) // in order of first appearance
+	byName := make(map[string]int32, len(p.agents))
+	next := make([]int32, len(p.agents))
+	off := 0 // of the agent's token in lowered
+	for k, a := range p.agents {
+		key, name := "*", "*"
+		if !a.global {
+			if a.token == "" {
+				continue
 			}
-			m := byName[key]
-			if m == nil {
-				m = &member{name: name}
-				byName[key] = m
-				order = append(order, key)
-			}
-			if len(m.groups) == 0 || m.groups[len(m.groups)-1] != i {
-				m.groups = append(m.groups, i)
-			}
+			key, name = lowered[off:off+len(a.token)], a.token
+			off += len(a.token)
 		}
+		next[k] = -1
+		if i, ok := byName[key]; ok {
+			next[members[i].last], members[i].last = int32(k), int32(k)
+			continue
+		}
+		byName[key] = int32(len(members))
+		members = append(members, member{key: key, name: name, first: int32(k), last: int32(k)})
 	}
 
 	// Agents named by the same set of written groups share one Group, and
 	// a Group never copies what it can share: see mergedGroups.
-	mg := mergedGroups{src: p.groups, byKey: map[string]*Group{}, budget: f.nRules}
+	mg := mergedGroups{src: p.groups, byKey: map[string]*Group{}, budget: f.nRules, gb: builders.Get().(*groupBuilder)}
+	defer mg.gb.release()
+	mg.gb.reserve(most)
 	for _, s := range p.groups {
-		s.compileUsage(&mg.gb)
+		s.compileUsage(mg.gb)
 	}
-	var tokens []string
-	for _, key := range order {
-		m := byName[key]
-		g, isNew := mg.groupOf(m.groups)
+	f.agents = make([]agentEntry, 0, len(members))
+	tokens := make([]string, 0, len(members))
+	var groups []int
+	for _, m := range members {
+		groups = groups[:0]
+		for k := m.first; k >= 0; k = next[k] {
+			if i := int(p.agents[k].group); len(groups) == 0 || groups[len(groups)-1] != i {
+				groups = append(groups, i)
+			}
+		}
+		g, isNew := mg.groupOf(groups)
 		if isNew {
 			f.groups = append(f.groups, g)
 		}
 		g.Agents = append(g.Agents, m.name)
-		if key == "*" {
+		if m.key == "*" {
 			f.global = g
 			continue
 		}
 		f.agents = append(f.agents, agentEntry{name: m.name, group: g})
-		tokens = append(tokens, key)
-		f.first[key[0]] = true
-		f.first[upper(key[0])] = true
-	}
-	// Groups keep their written groups for Rules; the agent lines are no
-	// longer needed.
-	for _, s := range p.groups {
-		s.agents = nil
+		tokens = append(tokens, m.key)
+		f.first[m.key[0]] = true
+		f.first[upper(m.key[0])] = true
 	}
 	vals := make([]int32, len(tokens))
 	for i := range vals {
 		vals[i] = int32(i)
 	}
 	sort.Sort(byKey{tokens, vals})
-	f.names = buildTrie(tokens, vals)
+	f.names = buildTrie(tokens, vals, &mg.gb.trie)
 	return f
+}
+
+// lowerTokens returns the product tokens of agents, lower-cased, end to end
+// in one string: one allocation for all of them.
+func lowerTokens(agents []srcAgent) string {
+	n := 0
+	for _, a := range agents {
+		n += len(a.token)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, a := range agents {
+		for i := 0; i < len(a.token); i++ {
+			b.WriteByte(lower(a.token[i]))
+		}
+	}
+	return b.String()
 }
 
 // mergedGroups builds the Group of each distinct set of written groups.
@@ -113,7 +138,7 @@ type mergedGroups struct {
 	src    []*srcGroup
 	byKey  map[string]*Group
 	budget int // rules that merged matchers may still compile
-	gb     groupBuilder
+	gb     *groupBuilder
 	key    []byte
 }
 
@@ -148,9 +173,9 @@ func (mg *mergedGroups) groupOf(members []int) (g *Group, isNew bool) {
 		for k, i := range members {
 			g.src[k] = mg.src[i]
 		}
-		mg.gb.reset()
+		mg.gb.reserve(n)
 		for _, s := range g.src {
-			addRules(&mg.gb, s.rules)
+			addRules(mg.gb, s.rules)
 		}
 		m := mg.gb.compile()
 		g.m = &m
@@ -171,7 +196,7 @@ func (mg *mergedGroups) matcherOf(i int) *matcher {
 	s := mg.src[i]
 	if s.m == nil {
 		mg.gb.reset()
-		addRules(&mg.gb, s.rules)
+		addRules(mg.gb, s.rules)
 		m := mg.gb.compile()
 		s.m = &m
 	}

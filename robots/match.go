@@ -2,6 +2,8 @@ package robots
 
 import (
 	"bytes"
+	"encoding/binary"
+	"math/bits"
 	"slices"
 	"strings"
 	"sync"
@@ -72,11 +74,41 @@ type gramIndex struct {
 // beats trying them in order.
 const minIndexedWilds = 32
 
-func trigram(b []byte) uint32 { return uint32(b[0])<<16 | uint32(b[1])<<8 | uint32(b[2]) }
+// trigram packs b[:3] in little-endian order, so that a scan can read it
+// with one load of four bytes.
+func trigram(b []byte) uint32 { return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 }
 
-func (gi *gramIndex) bit(g uint32) (int, uint64) {
-	h := (g * 0x9E3779B1) >> gi.shift
-	return int(h >> 6), 1 << (h & 63)
+// skip returns the first j' >= j at which a trigram of p that may be filed
+// starts, and that trigram; j' is len(p) when there is none. Nearly every
+// position fails the filter, so this loop is kept small and out of line
+// (inlined, its state would be spilled to the stack at every byte), and
+// each position's trigram is one load, not a function of the last one, so
+// that positions do not wait on each other.
+//
+//go:noinline
+func (gi *gramIndex) skip(p []byte, j int) (int, uint32) {
+	filter, shift := gi.filter, gi.shift
+	for ; j+4 <= len(p); j++ {
+		g := binary.LittleEndian.Uint32(p[j:j+4:j+4]) & 0xFFFFFF
+		if w, b := filterBit(g, shift); filter[w]&b != 0 {
+			return j, g
+		}
+	}
+	if j+3 == len(p) {
+		g := trigram(p[j:])
+		if w, b := filterBit(g, shift); filter[w]&b != 0 {
+			return j, g
+		}
+	}
+	return len(p), 0
+}
+
+// filterBit returns the word and bit of the filter of an index with the
+// given shift that stand for g. Masking the shift, which is below 32
+// anyway, spares the scan the code Go adds for longer shifts.
+func filterBit(g, shift uint32) (uint32, uint64) {
+	h := (g * 0x9E3779B1) >> (shift & 31)
+	return h >> 6, 1 << (h & 63)
 }
 
 type gramSlotEntry struct {
@@ -187,7 +219,9 @@ func (m *matcher) best(p []byte) *Rule {
 	var queue [32]pending
 	nq := 0
 	scanFrom := -1 // depth of the first indexed node reached
-	var sig uint64 // byteSig of p[scanFrom:]
+	// sig is the byteSig of p[scanFrom:], worked out only once a rule is
+	// about to be tried: most paths pass no indexed rule's trigram.
+	var sig uint64
 	n, depth := int32(0), 0
 	for n >= 0 {
 		nd := &m.nodes[n]
@@ -203,14 +237,13 @@ func (m *matcher) best(p []byte) *Rule {
 			case nr.indexed:
 				if scanFrom < 0 {
 					scanFrom = depth
-					sig = byteSig(0, p[depth:])
 				}
 				if nr.alwaysN > 0 {
 					if nq < len(queue) {
 						queue[nq] = pending{nd.val, int32(depth)}
 						nq++
 					} else {
-						best = m.bestAlways(nr, p[depth:], sig, best)
+						best = m.bestAlways(nr, p[depth:], pathSig(&sig, p[scanFrom:]), best)
 					}
 				}
 			case nr.wildN > 0:
@@ -227,15 +260,25 @@ func (m *matcher) best(p []byte) *Rule {
 	for i := 0; i < nq; i++ {
 		nr := &m.infos[queue[i].info]
 		if nr.indexed {
-			best = m.bestAlways(nr, p[queue[i].depth:], sig, best)
+			best = m.bestAlways(nr, p[queue[i].depth:], pathSig(&sig, p[scanFrom:]), best)
 		} else {
 			best = m.bestWild(nr, p[queue[i].depth:], best)
 		}
 	}
 	if scanFrom >= 0 {
-		best = m.bestIndexed(p, scanFrom, sig, best)
+		best = m.bestIndexed(p, scanFrom, &sig, best)
 	}
 	return best
+}
+
+// pathSig returns *sig, first setting it to the byteSig of p if it is
+// still 0. A p whose byteSig is 0 is empty, so working it out again costs
+// nothing.
+func pathSig(sig *uint64, p []byte) uint64 {
+	if *sig == 0 {
+		*sig = byteSig(0, p)
+	}
+	return *sig
 }
 
 // bestWild tries the wildcard rules of a node that is not indexed, best
@@ -271,11 +314,14 @@ func (m *matcher) bestAlways(nr *nodeRules, tail []byte, sig uint64, best *Rule)
 // tries the rules filed under each trigram of it, each distinct trigram
 // once. A rule whose node the walk did not reach does not have its prefix
 // at the start of p and is skipped, and so is one needing a byte missing
-// from sig, the byteSig of p[from:].
-func (m *matcher) bestIndexed(p []byte, from int, sig uint64, best *Rule) *Rule {
+// from *sig, the byteSig of p[from:] (see pathSig).
+func (m *matcher) bestIndexed(p []byte, from int, sig *uint64, best *Rule) *Rule {
 	gi := &m.grams[0]
 	if best != nil && best.priority > gi.maxPriority {
 		return best // no indexed rule can beat it
+	}
+	if len(p)-from < 3 || len(gi.grams) == 0 {
+		return best // nothing to look up
 	}
 	// The set of trigrams looked up so far: a bitset on the stack for a
 	// small index, else generation stamps from a pool. Two variables, not
@@ -290,21 +336,23 @@ func (m *matcher) bestIndexed(p []byte, from int, sig uint64, best *Rule) *Rule 
 		defer putStamps(stamps)
 	}
 	left := len(gi.grams) // distinct trigrams not yet seen
-	for j := from; j+3 <= len(p) && left > 0; j++ {
-		g := trigram(p[j:])
-		if w, b := gi.bit(g); gi.filter[w]&b == 0 {
-			continue
+	var g uint32
+	for j := from; ; j++ {
+		if j, g = gi.skip(p, j); j == len(p) {
+			break
 		}
 		k := gi.find(g)
 		if k < 0 || seenBefore(bits, stamps, k) {
 			continue
 		}
-		left--
 		for _, i := range gi.wildOf[gi.lo[k]:gi.lo[k+1]] {
 			w := &m.wilds[i]
-			if w.sig&^sig == 0 && better(w.rule, best) && len(w.lit) <= len(p) && string(p[:len(w.lit)]) == w.lit && w.match(p[len(w.lit):]) {
+			if w.sig&^pathSig(sig, p[from:]) == 0 && better(w.rule, best) && len(w.lit) <= len(p) && string(p[:len(w.lit)]) == w.lit && w.match(p[len(w.lit):]) {
 				best = w.rule
 			}
+		}
+		if left--; left == 0 {
+			break
 		}
 	}
 	return best
@@ -418,7 +466,7 @@ func indexWilds(m *matcher, counts *gramCounts) gramIndex {
 			}
 			entries = append(entries, gramRule{best, i})
 			gi.maxPriority = max(gi.maxPriority, m.wilds[i].rule.priority)
-			w, b := gi.bit(best)
+			w, b := filterBit(best, gi.shift)
 			gi.filter[w] |= b
 		}
 		nr.alwaysN = int32(len(gi.always)) - nr.alwaysLo
@@ -459,14 +507,22 @@ type groupBuilder struct {
 	pend   []pendingRule
 	segs   []string    // the segments of every wildcard rule, for reuse
 	counts *gramCounts // scratch space of indexWilds
+	// Scratch space of compile, kept from group to group: a file
+	// compiles hundreds of groups.
+	order []int32
+	keys  []string
+	vals  []int32
+	wilds []wildRule
+	trie  trie
 }
 
 // pendingRule is a rule split into its literal prefix and the rest.
 type pendingRule struct {
 	lit          string
-	kind         uint8
+	rule         *Rule
 	segLo, segHi int32 // the rule's segments in groupBuilder.segs
-	wild         wildRule
+	kind         uint8
+	anchored     bool
 }
 
 const (
@@ -474,6 +530,36 @@ const (
 	kindExact               // matches when the path ends at its prefix
 	kindWild                // has a tail to check
 )
+
+// builders keeps group builders from one Parse to the next: their
+// scratch space is most of what compiling a small file allocates.
+var builders = sync.Pool{New: func() any { return new(groupBuilder) }}
+
+// maxPooled is the most pending rules a builder returned to the pool may
+// have room for: one grown by a large file would keep its buffers in
+// memory for little gain.
+const maxPooled = 1024
+
+// release returns gb to builders, unless it is large, emptied so that it
+// keeps nothing of the file alive.
+func (gb *groupBuilder) release() {
+	if cap(gb.pend) > maxPooled || cap(gb.wilds) > maxPooled || cap(gb.trie.nodes) > 2*maxPooled+1 {
+		return
+	}
+	clear(gb.pend[:cap(gb.pend)])
+	clear(gb.segs[:cap(gb.segs)])
+	clear(gb.keys[:cap(gb.keys)])
+	clear(gb.wilds[:cap(gb.wilds)])
+	clear(gb.trie.nodes[:cap(gb.trie.nodes)])
+	builders.Put(gb)
+}
+
+// reserve empties the builder and makes room for a group of n rules at
+// once, sparing its buffers their growth a step at a time.
+func (gb *groupBuilder) reserve(n int) {
+	gb.pend = slices.Grow(gb.pend[:0], n)
+	gb.segs = slices.Grow(gb.segs[:0], n)
+}
 
 // reset empties the builder for the next group, keeping its buffer.
 func (gb *groupBuilder) reset() { gb.pend, gb.segs = gb.pend[:0], gb.segs[:0] }
@@ -490,7 +576,7 @@ func (gb *groupBuilder) add(r *Rule, canon string) {
 		if anchored {
 			kind = kindExact
 		}
-		gb.pend = append(gb.pend, pendingRule{lit: body, kind: kind, wild: wildRule{rule: r}})
+		gb.pend = append(gb.pend, pendingRule{lit: body, rule: r, kind: kind})
 		return
 	}
 	lit, tail := body[:star], body[star:]
@@ -501,12 +587,12 @@ func (gb *groupBuilder) add(r *Rule, canon string) {
 	gb.segs = appendSegments(gb.segs, tail)
 	if len(gb.segs) == lo {
 		// "/fish*" and "/fish*$" match what "/fish" matches.
-		gb.pend = append(gb.pend, pendingRule{lit: lit, kind: kindPrefix, wild: wildRule{rule: r}})
+		gb.pend = append(gb.pend, pendingRule{lit: lit, rule: r, kind: kindPrefix})
 		return
 	}
 	// segs is filled in by compile, when gb.segs has stopped growing.
-	gb.pend = append(gb.pend, pendingRule{lit: lit, kind: kindWild, segLo: int32(lo), segHi: int32(len(gb.segs)),
-		wild: wildRule{rule: r, anchored: anchored}})
+	gb.pend = append(gb.pend, pendingRule{lit: lit, rule: r, kind: kindWild, segLo: int32(lo), segHi: int32(len(gb.segs)),
+		anchored: anchored})
 }
 
 // appendSegments appends the non-empty runs between the "*"s of tail.
@@ -525,26 +611,87 @@ func appendSegments(segs []string, tail string) []string {
 	return segs
 }
 
+// sortByLit sorts order, indices into pend whose prefixes agree on their
+// first depth bytes, by prefix and then by index. It is a three-way radix
+// quicksort: each pass splits on one byte, so that no comparison rereads
+// the bytes the prefixes share, which a comparison sort does at every
+// step (a group's prefixes often share most of their bytes, or are a few
+// bytes long, where the call to compare costs more than the compare).
+// A part split budget times at one byte or another falls back to a
+// comparison sort, so that no file can make it quadratic; going on to the
+// next byte costs nothing, as it happens at most once per byte of a
+// prefix.
+func sortByLit(order []int32, pend []pendingRule, depth, budget int) {
+	// at is the byte of rule i's prefix at depth, or -1 past its end.
+	at := func(i int32) int {
+		if l := pend[i].lit; depth < len(l) {
+			return int(l[depth])
+		}
+		return -1
+	}
+	for len(order) > 16 {
+		if budget < 0 {
+			slices.SortFunc(order, func(a, b int32) int {
+				if c := strings.Compare(pend[a].lit[depth:], pend[b].lit[depth:]); c != 0 {
+					return c
+				}
+				return int(a - b)
+			})
+			return
+		}
+		// The median of three bytes splits better than any one of them.
+		x, y, z := at(order[0]), at(order[len(order)/2]), at(order[len(order)-1])
+		pivot := max(min(x, y), min(max(x, y), z))
+		lt, gt := 0, len(order)
+		for i := 0; i < gt; {
+			switch c := at(order[i]); {
+			case c < pivot:
+				order[lt], order[i] = order[i], order[lt]
+				lt++
+				i++
+			case c > pivot:
+				gt--
+				order[i], order[gt] = order[gt], order[i]
+			default:
+				i++
+			}
+		}
+		sortByLit(order[:lt], pend, depth, budget-1)
+		sortByLit(order[gt:], pend, depth, budget-1)
+		if pivot < 0 {
+			// Equal prefixes: back to index order, which the swaps
+			// disturbed.
+			slices.Sort(order[lt:gt])
+			return
+		}
+		order, depth = order[lt:gt], depth+1
+	}
+	for i := 1; i < len(order); i++ {
+		for j := i; j > 0; j-- {
+			a, b := order[j-1], order[j]
+			if c := strings.Compare(pend[a].lit[depth:], pend[b].lit[depth:]); c < 0 || c == 0 && a < b {
+				break
+			}
+			order[j-1], order[j] = b, a
+		}
+	}
+}
+
 func (gb *groupBuilder) compile() matcher {
 	var m matcher
 	if len(gb.pend) == 0 {
 		return m
 	}
 	pend := gb.pend
-	// Sort indices, not the wide pendingRules. Equal prefixes sort by
-	// line, so the order is total (an implied index rule has its own
-	// prefix) and the same on every run.
-	order := make([]int32, len(pend))
-	for i := range order {
-		order[i] = int32(i)
+	// Sort indices, not the wide pendingRules, by prefix and then by
+	// index, which is line order (rules are added in file order): the
+	// order is total and the same on every run.
+	order := slices.Grow(gb.order[:0], len(pend))
+	for i := range pend {
+		order = append(order, int32(i))
 	}
-	slices.SortFunc(order, func(a, b int32) int {
-		if c := strings.Compare(pend[a].lit, pend[b].lit); c != 0 {
-			return c
-		}
-		return pend[a].wild.rule.Line - pend[b].wild.rule.Line
-	})
-	keys := make([]string, 0, len(pend))
+	sortByLit(order, pend, 0, 2*bits.Len(uint(len(order))))
+	keys := slices.Grow(gb.keys[:0], len(pend))
 	nw := 0
 	for i, o := range order {
 		if i == 0 || pend[o].lit != keys[len(keys)-1] {
@@ -554,9 +701,11 @@ func (gb *groupBuilder) compile() matcher {
 			nw++
 		}
 	}
-	vals := make([]int32, len(keys))
+	vals := slices.Grow(gb.vals[:0], len(keys))[:len(keys)]
+	gb.order, gb.keys, gb.vals = order, keys, vals
 	m.infos = make([]nodeRules, len(keys))
-	m.wilds = make([]wildRule, 0, nw)
+	// The wildcard rules by node, each node's in line order.
+	wilds := slices.Grow(gb.wilds[:0], nw)
 	segs := slices.Clone(gb.segs) // one copy for the whole group
 	k := -1
 	for i, o := range order {
@@ -564,26 +713,24 @@ func (gb *groupBuilder) compile() matcher {
 		if i == 0 || p.lit != keys[k] {
 			k++
 			vals[k] = int32(k)
-			m.infos[k].wildLo = int32(len(m.wilds))
+			m.infos[k].wildLo = int32(len(wilds))
 		}
 		nr := &m.infos[k]
 		switch p.kind {
 		case kindPrefix:
-			if better(p.wild.rule, nr.prefix) {
-				nr.prefix = p.wild.rule
+			if better(p.rule, nr.prefix) {
+				nr.prefix = p.rule
 			}
 		case kindExact:
-			if better(p.wild.rule, nr.exact) {
-				nr.exact = p.wild.rule
+			if better(p.rule, nr.exact) {
+				nr.exact = p.rule
 			}
 		default:
-			w := p.wild
-			w.lit = p.lit
-			w.segs = segs[p.segLo:p.segHi:p.segHi]
+			w := wildRule{rule: p.rule, lit: p.lit, segs: segs[p.segLo:p.segHi:p.segHi], anchored: p.anchored}
 			for _, sg := range w.segs {
 				w.sig = byteSig(w.sig, bytesOf(sg))
 			}
-			m.wilds = append(m.wilds, w)
+			wilds = append(wilds, w)
 			nr.wildN++
 		}
 	}
@@ -592,35 +739,46 @@ func (gb *groupBuilder) compile() matcher {
 	// copies of one rule (same tail, priority and directive) sit together
 	// and only the first, the one Google reports, is kept: a file that
 	// repeats a rule thousands of times costs one try, not thousands.
-	kept := m.wilds[:0]
+	// The sort moves indices, not wildRules, and breaks the last ties by
+	// index, which within a node is line order.
+	gb.wilds = wilds
+	m.wilds = make([]wildRule, 0, len(wilds))
 	for i := range m.infos {
 		nr := &m.infos[i]
-		ws := m.wilds[nr.wildLo : nr.wildLo+nr.wildN]
-		slices.SortFunc(ws, func(a, b wildRule) int {
-			if c := cmpRank(a.rule, b.rule); c != 0 {
+		order = order[:0]
+		for k := nr.wildLo; k < nr.wildLo+nr.wildN; k++ {
+			order = append(order, k)
+		}
+		slices.SortFunc(order, func(a, b int32) int {
+			x, y := &wilds[a], &wilds[b]
+			if c := cmpRank(x.rule, y.rule); c != 0 {
 				return c
 			}
-			if c := slices.Compare(a.segs, b.segs); c != 0 {
-				return c
+			for k := 0; k < len(x.segs) && k < len(y.segs); k++ {
+				if c := strings.Compare(x.segs[k], y.segs[k]); c != 0 {
+					return c
+				}
 			}
-			if a.anchored != b.anchored {
-				if a.anchored {
+			if len(x.segs) != len(y.segs) {
+				return len(x.segs) - len(y.segs)
+			}
+			if x.anchored != y.anchored {
+				if x.anchored {
 					return 1
 				}
 				return -1
 			}
-			return a.rule.Line - b.rule.Line
+			return int(a - b)
 		})
-		lo := len(kept)
-		for k, w := range ws {
-			if k > 0 && sameWild(&w, &kept[len(kept)-1]) {
+		lo := len(m.wilds)
+		for _, k := range order {
+			if len(m.wilds) > lo && sameWild(&wilds[k], &m.wilds[len(m.wilds)-1]) {
 				continue
 			}
-			kept = append(kept, w)
+			m.wilds = append(m.wilds, wilds[k])
 		}
-		nr.wildLo, nr.wildN = int32(lo), int32(len(kept)-lo)
+		nr.wildLo, nr.wildN = int32(lo), int32(len(m.wilds)-lo)
 	}
-	m.wilds = kept
 	indexed := false
 	for i := range m.infos {
 		if nr := &m.infos[i]; nr.wildN >= minIndexedWilds {
@@ -633,6 +791,6 @@ func (gb *groupBuilder) compile() matcher {
 		}
 		m.grams = []gramIndex{indexWilds(&m, gb.counts)}
 	}
-	m.trie = buildTrie(keys, vals)
+	m.trie = buildTrie(keys, vals, &gb.trie)
 	return m
 }

@@ -1,6 +1,11 @@
 package robots
 
-import "testing"
+import (
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+)
 
 // decide parses a one-group file for every crawler and decides path.
 func decide(t *testing.T, rules, path string) Verdict {
@@ -208,6 +213,47 @@ func TestDecideDoesNotAllocate(t *testing.T) {
 	for _, p := range []string{"/private/a", "/private/ok", "/a/b.php", "/a?sid=1", "/%70rivate/a", "/ü/x", "/public"} {
 		if n := testing.AllocsPerRun(100, func() { g.Decide(p) }); n != 0 {
 			t.Errorf("Decide(%q) allocates %v times", p, n)
+		}
+	}
+}
+
+// TestSortByLit checks compile's radix quicksort against a comparison
+// sort, on sets of prefixes that share much, little or all of their bytes,
+// with budgets small enough to take the fallback as well.
+func TestSortByLit(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	pieces := []string{"", "a", "b", "/", "/section", "ab", "\xff", "z", "/page1/", strings.Repeat("a", 40)}
+	for iter := 0; iter < 3000; iter++ {
+		n := rng.IntN(200)
+		if iter%100 == 0 {
+			n = 3000
+		}
+		pend := make([]pendingRule, n)
+		words := 1 + rng.IntN(6)
+		for i := range pend {
+			var b strings.Builder
+			for k := rng.IntN(words); k >= 0; k-- {
+				b.WriteString(pieces[rng.IntN(len(pieces))])
+			}
+			pend[i].lit = b.String()
+		}
+		got := make([]int32, n)
+		for i := range got {
+			got[i] = int32(i)
+		}
+		want := slices.Clone(got)
+		slices.SortFunc(want, func(a, b int32) int {
+			if c := strings.Compare(pend[a].lit, pend[b].lit); c != 0 {
+				return c
+			}
+			return int(a - b)
+		})
+		budget := 24
+		if iter%3 == 0 {
+			budget = rng.IntN(3)
+		}
+		if sortByLit(got, pend, 0, budget); !slices.Equal(got, want) {
+			t.Fatalf("set %d of %d prefixes, budget %d: sorted differently from the comparison sort", iter, n, budget)
 		}
 	}
 }

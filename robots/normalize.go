@@ -38,11 +38,14 @@ var byteClass = func() (t [256]uint8) {
 	return t
 }()
 
+// The classes of bytes that stand for themselves in canonical form share
+// the bit classPlain, so that one AND tests several bytes at once.
 const (
-	classEncode uint8 = iota
-	classUnreserved
-	classReserved
-	classPercent
+	classEncode     uint8 = 0
+	classPercent    uint8 = 1
+	classPlain      uint8 = 2
+	classUnreserved       = classPlain
+	classReserved         = classPlain | 1
 )
 
 func unhex(c byte) (byte, bool) {
@@ -61,6 +64,12 @@ func unhex(c byte) (byte, bool) {
 // case for nearly every real request path; it lets Decide skip the copy.
 func isCanonical(s string) bool {
 	for i := 0; i < len(s); i++ {
+		for i+4 <= len(s) && byteClass[s[i]]&byteClass[s[i+1]]&byteClass[s[i+2]]&byteClass[s[i+3]]&classPlain != 0 {
+			i += 4
+		}
+		if i == len(s) {
+			break
+		}
 		switch byteClass[s[i]] {
 		case classEncode:
 			return false

@@ -3,6 +3,7 @@ package robots
 import (
 	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -42,6 +43,7 @@ const (
 	fieldNonStandard
 	fieldContentSignal
 	fieldContentUsage
+	numFields
 )
 
 // keySpellings lists, in the order google/robotstxt tries them, the key
@@ -70,7 +72,9 @@ var keySpellings = []struct {
 // robots.txt needs; they are reported, not kept.
 var nonStandardFields = []string{"host", "clean-param", "request-rate", "visit-time", "noindex", "nofollow", "noarchive"}
 
-var canonicalKey = map[field]string{
+// canonicalKey is the spelling of each field whose misspellings are
+// reported; "" for the others.
+var canonicalKey = [numFields]string{
 	fieldUserAgent: "user-agent",
 	fieldAllow:     "allow",
 	fieldDisallow:  "disallow",
@@ -103,11 +107,11 @@ func classifyKey(key string) field {
 type srcAgent struct {
 	token  string // product token as written; "" for "*"
 	global bool
+	group  int32 // the index of its written group
 }
 
 // srcGroup is one group as written in the file, before merging.
 type srcGroup struct {
-	agents     []srcAgent
 	rules      []*Rule
 	crawlDelay time.Duration
 	m          *matcher // compiled when a Group first needs it
@@ -120,18 +124,54 @@ type srcGroup struct {
 
 type parser struct {
 	groups []*srcGroup
+	// Agent and rule lines go to one slice each for the whole file, not
+	// to a slice per group grown one doubling at a time: a group's lines
+	// all come before the next group's. Agents carry their group's index;
+	// the last group's rules are rules[ruleLo:] until endGroup hands them
+	// over.
+	agents []srcAgent
+	rules  []*Rule
+	ruleLo int
 	// open is true while user-agent lines are being collected, i.e. no
 	// allow or disallow line has been seen since the last user-agent line.
-	open     bool
-	sitemaps []string
-	diags    []Diagnostic
-	fields   int    // lines read as a known field
-	slab     []Rule // rules are allocated from here, a chunk at a time
+	open      bool
+	sitemaps  []string
+	diags     []Diagnostic
+	fields    int        // lines read as a known field
+	slab      []Rule     // rules are allocated from here, a chunk at a time
+	groupSlab []srcGroup // and groups from here
 	// Diagnostics past maxDiagnostics: how many, the last one's line and
 	// the most severe.
 	dropped     int
 	droppedLine int
 	droppedSev  Severity
+}
+
+// appendDoubling appends x to s, doubling the capacity of s when it is
+// full: append grows a large slice by a quarter at a time, which for the
+// file-sized slices of Parse makes several times their size in garbage.
+func appendDoubling[T any](s []T, x T) []T {
+	if len(s) == cap(s) {
+		s = slices.Grow(s, len(s))
+	}
+	return append(s, x)
+}
+
+// endGroup gives the last group its rules.
+func (p *parser) endGroup() {
+	if len(p.groups) > 0 && len(p.rules) > p.ruleLo {
+		p.groups[len(p.groups)-1].rules = p.rules[p.ruleLo:len(p.rules):len(p.rules)]
+	}
+	p.ruleLo = len(p.rules)
+}
+
+func (p *parser) newGroup() {
+	p.endGroup()
+	if len(p.groupSlab) == 0 {
+		p.groupSlab = make([]srcGroup, 16)
+	}
+	p.groups = append(p.groups, &p.groupSlab[0])
+	p.groupSlab = p.groupSlab[1:]
 }
 
 func (p *parser) newRule() *Rule {
@@ -183,7 +223,9 @@ func Parse(body []byte, opts ...Option) *File {
 		text = text[1:]
 	}
 
-	p := &parser{}
+	// Room for the agents and rules of a typical file from the start, not
+	// after a dozen doublings.
+	p := &parser{agents: make([]srcAgent, 0, 32), rules: make([]*Rule, 0, 128)}
 	line := 0
 	start := 0
 	for i := 0; i < len(text); i++ {
@@ -200,6 +242,7 @@ func Parse(body []byte, opts ...Option) *File {
 	}
 	line++
 	p.line(line, text[start:])
+	p.endGroup()
 	if p.dropped > 0 {
 		p.diags = append(p.diags, Diagnostic{Line: p.droppedLine, Severity: p.droppedSev, Kind: KindTooMany,
 			Message: fmt.Sprintf("%d more findings, up to line %d, are not listed", p.dropped, p.droppedLine)})
@@ -267,7 +310,7 @@ func (p *parser) line(num int, s string) {
 	if f != fieldUnknown {
 		p.fields++
 	}
-	if name, ok := canonicalKey[f]; ok && !strings.EqualFold(key, name) {
+	if name := canonicalKey[f]; name != "" && !strings.EqualFold(key, name) {
 		p.diag(num, Warning, KindMisspelling, "field %q is read as %q", key, name)
 	}
 	if f == fieldUserAgent {
@@ -300,7 +343,7 @@ func (p *parser) line(num int, s string) {
 		}
 		r := p.newRule()
 		*r = Rule{Directive: d, Pattern: value, Line: num, priority: googlePriority(value)}
-		cur.rules = append(cur.rules, r)
+		p.rules = appendDoubling(p.rules, r)
 	case fieldSitemap:
 		if u, err := url.Parse(value); err != nil || u.Scheme == "" || u.Host == "" {
 			p.diag(num, Warning, KindBadSitemap, "sitemap %q is not an absolute URL", value)
@@ -343,15 +386,15 @@ func (p *parser) line(num int, s string) {
 
 func (p *parser) userAgent(num int, value string) {
 	if !p.open || len(p.groups) == 0 {
-		p.groups = append(p.groups, &srcGroup{})
+		p.newGroup()
 		p.open = true
 	}
-	g := p.groups[len(p.groups)-1]
+	group := int32(len(p.groups) - 1)
 	// "*" alone, or followed by white space, is the global group; any other
 	// value is cut to its product token, the leading run of letters, "-"
 	// and "_" ("Googlebot/2.1" is "Googlebot", "*bot" is nothing).
 	if value != "" && value[0] == '*' && (len(value) == 1 || isASCIISpace(value[1])) {
-		g.agents = append(g.agents, srcAgent{global: true})
+		p.agents = appendDoubling(p.agents, srcAgent{global: true, group: group})
 		return
 	}
 	token := extractToken(value)
@@ -361,7 +404,7 @@ func (p *parser) userAgent(num int, value string) {
 	case token != value:
 		p.diag(num, Info, KindAgentToken, "user-agent %q is read as %q", value, token)
 	}
-	g.agents = append(g.agents, srcAgent{token: token})
+	p.agents = appendDoubling(p.agents, srcAgent{token: token, group: group})
 }
 
 func isTokenChar(c byte) bool {

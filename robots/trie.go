@@ -1,5 +1,7 @@
 package robots
 
+import "slices"
+
 // trie is a radix tree flattened into two arrays, so that a lookup touches
 // few cache lines and allocates nothing. Each edge carries a run of bytes
 // (the label of the node it leads to); nodes exist only where a key ends
@@ -51,15 +53,18 @@ func (t *trie) child(n int32, c byte) int32 {
 // buildTrie lays out a trie of keys, which must be sorted and distinct,
 // giving the node of keys[i] the value vals[i] and every other node -1. It
 // works depth-first on the sorted keys, so each node's children are placed
-// side by side without any intermediate tree.
-func buildTrie(keys []string, vals []int32) trie {
+// side by side without any intermediate tree. It builds in scratch, whose
+// buffers it keeps for the next call, and returns a copy of exactly the
+// size needed: the bound on the size is about twice the usual one.
+func buildTrie(keys []string, vals []int32, scratch *trie) trie {
 	// A radix tree of n keys has at most 2n nodes.
-	t := trie{nodes: make([]trieNode, 1, 2*len(keys)+1), edges: make([]trieEdge, 0, 2*len(keys))}
-	t.nodes[0].val = -1
+	t := trie{nodes: slices.Grow(scratch.nodes[:0], 2*len(keys)+1), edges: slices.Grow(scratch.edges[:0], 2*len(keys))}
+	t.nodes = append(t.nodes, trieNode{val: -1})
 	if len(keys) > 0 {
 		t.build(0, keys, vals, 0)
 	}
-	return t
+	*scratch = t
+	return trie{nodes: slices.Clone(t.nodes), edges: slices.Clone(t.edges)}
 }
 
 // build fills node n from keys, all of which share their first depth bytes.
@@ -71,7 +76,6 @@ func (t *trie) build(n int32, keys []string, vals []int32, depth int) {
 	}
 	first := int32(len(t.nodes))
 	t.nodes[n].edgeLo = int32(len(t.edges))
-	var depths []int // small: one entry per child
 	for i := 0; i < len(keys); {
 		j := groupEnd(keys, i, depth)
 		// Sorted keys: what the first and last share, they all share.
@@ -82,13 +86,12 @@ func (t *trie) build(n int32, keys []string, vals []int32, depth int) {
 		}
 		t.edges = append(t.edges, trieEdge{first: a[depth], child: int32(len(t.nodes))})
 		t.nodes = append(t.nodes, trieNode{label: a[depth:l], val: -1})
-		depths = append(depths, l)
 		i = j
 	}
 	t.nodes[n].edgeN = int32(len(t.nodes)) - first
-	for i, k := 0, 0; i < len(keys); k++ {
+	for i, c := 0, first; i < len(keys); c++ {
 		j := groupEnd(keys, i, depth)
-		t.build(first+int32(k), keys[i:j], vals[i:j], depths[k])
+		t.build(c, keys[i:j], vals[i:j], depth+len(t.nodes[c].label))
 		i = j
 	}
 }
