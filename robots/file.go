@@ -70,8 +70,7 @@ func newFile(p *parser) *File {
 
 	// Agents named by the same set of written groups share one Group, and
 	// a Group never copies what it can share: see mergedGroups.
-	mg := mergedGroups{src: p.groups, byKey: map[string]*Group{}, budget: f.nRules, gb: builders.Get().(*groupBuilder)}
-	defer mg.gb.release()
+	mg := mergedGroups{src: p.groups, byKey: map[string]*Group{}, budget: f.nRules, gb: new(groupBuilder)}
 	mg.gb.reserve(most)
 	for _, s := range p.groups {
 		s.compileUsage(mg.gb)

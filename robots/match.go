@@ -531,29 +531,6 @@ const (
 	kindWild                // has a tail to check
 )
 
-// builders keeps group builders from one Parse to the next: their
-// scratch space is most of what compiling a small file allocates.
-var builders = sync.Pool{New: func() any { return new(groupBuilder) }}
-
-// maxPooled is the most pending rules a builder returned to the pool may
-// have room for: one grown by a large file would keep its buffers in
-// memory for little gain.
-const maxPooled = 1024
-
-// release returns gb to builders, unless it is large, emptied so that it
-// keeps nothing of the file alive.
-func (gb *groupBuilder) release() {
-	if cap(gb.pend) > maxPooled || cap(gb.wilds) > maxPooled || cap(gb.trie.nodes) > 2*maxPooled+1 {
-		return
-	}
-	clear(gb.pend[:cap(gb.pend)])
-	clear(gb.segs[:cap(gb.segs)])
-	clear(gb.keys[:cap(gb.keys)])
-	clear(gb.wilds[:cap(gb.wilds)])
-	clear(gb.trie.nodes[:cap(gb.trie.nodes)])
-	builders.Put(gb)
-}
-
 // reserve empties the builder and makes room for a group of n rules at
 // once, sparing its buffers their growth a step at a time.
 func (gb *groupBuilder) reserve(n int) {
