@@ -33,15 +33,18 @@
 //     operator's markers, which bounds the cost of a crafted header at that
 //     of a short one.
 //  6. A weak marker (a contact URL or e-mail address, "compatible; SomeName"
-//     where a browser would put its engine or platform) makes a bot, unless
-//     the header names software people use.
+//     where a browser would put its engine or platform, but not in an
+//     Android device comment) makes a bot, unless the header names software
+//     people use or the family of a podcast, radio or media app ("...pod",
+//     "...cast", "Radio", "Player", a ".fm" domain), which give their home
+//     page as crawlers do.
 //  7. A header that is a bare lowercase "name/version" is a library.
 //  8. What is left is a human only if it reads as people's software: it
 //     names a platform, device or engine of people's software (Windows,
 //     Macintosh, X11, Linux, Android, iPhone, CPU OS, Tizen, SMART-TV,
 //     AppleWebKit, Gecko, Trident, Presto, CFNetwork/Darwin for iOS and
-//     macOS apps, Dalvik for Android apps, MIDP/CLDC for feature phones, ...),
-//     or the family of a browser, mail client, media player or podcast app
+//     macOS apps, Dalvik for Android apps, MIDP/CLDC for feature phones,
+//     Apple hardware models such as "Watch4,3", ...), or the family of a browser, mail client, media player or podcast app
 //     (any "...Browser", "...Explorer", "...Viewer", "... Toolbar", "...mail",
 //     "...cast", ...).
 //     Anything else is a bot: a bare "Name/1.0" product with no platform,
@@ -58,9 +61,9 @@
 //
 // The rules are plain data (see tables.go), matched case-insensitively (ASCII
 // only, for the operator's markers too) in one pass over at most maxScan bytes
-// of the header, without allocating; the words of step 8 are looked for in a
-// second pass, only when steps 1-7 did not decide, which stops at the first
-// match (for a browser, its first byte). Every check that looks around a match
+// of the header, without allocating; the words of steps 6 and 8 are looked
+// for in a second pass, only when the steps before did not decide, which
+// stops at the first match (for a browser, its first byte). Every check that looks around a match
 // looks at most maxLabel bytes, so the work is linear in the header length.
 package botdetect
 
@@ -149,6 +152,7 @@ type needle struct {
 	shape       func(ua string, start, end int) int // where the sign ends, or -1
 	skipAndroid bool                                // ignore matches inside an Android device comment
 	android     bool                                // this is the word "android", which opens a device comment
+	family      bool                                // a kindPlatform word of appFamilies, which excuses a weak sign
 }
 
 // New returns a classifier. extraBots are case-insensitive substrings that mark a
@@ -207,7 +211,7 @@ func compileTables() []needle {
 		add(kindKnown, func(n *needle) { n.name, n.shape = sh.name, sh.shape }, sh.match)
 	}
 	for _, sh := range weakSigns {
-		add(kindWeak, func(n *needle) { n.shape = sh.shape }, sh.match)
+		add(kindWeak, func(n *needle) { n.shape, n.skipAndroid = sh.shape, sh.inDevice }, sh.match)
 	}
 	add(kindGeneric, func(n *needle) { n.skipAndroid = true }, genericWords...)
 	for _, sh := range shapedSigns {
@@ -222,6 +226,7 @@ func compileTables() []needle {
 	isAndroid := func(n *needle) { n.android = n.text == "android" }
 	add(kindPlatform, isAndroid, platformWords...)
 	add(kindPlatform, isAndroid, peopleSoftware...)
+	add(kindPlatform, func(n *needle) { n.family = true }, appFamilies...)
 	return ns
 }
 
@@ -326,8 +331,9 @@ func (w window) next(ua string, i int) window {
 
 // readsAsPeople reports whether ua names a platform, device or engine of
 // people's software, or the family of a browser or app (a kindPlatform
-// needle), and the steps it took. It stops at the first match.
-func (c *Classifier) readsAsPeople(ua string) (bool, int) {
+// needle), or with familyOnly the family of a podcast, radio or media app
+// (appFamilies), and the steps it took. It stops at the first match.
+func (c *Classifier) readsAsPeople(ua string, familyOnly bool) (bool, int) {
 	steps := 0
 	win := newWindow(ua)
 	for i := 0; i < len(ua); i++ {
@@ -345,6 +351,9 @@ func (c *Classifier) readsAsPeople(ua string) (bool, int) {
 				continue
 			}
 			n := &c.needles[p.needle]
+			if familyOnly && !n.family {
+				continue
+			}
 			steps += len(n.text)
 			if n.shape != nil {
 				steps += shapeSteps
@@ -480,7 +489,9 @@ func (c *Classifier) classify(ua string) (bot bool, name string, steps int) {
 					noMoreSign = signs.overflow
 				}
 			case kindWeak:
-				weak = true
+				if !n.skipAndroid || open < 0 || androidIn != open {
+					weak = true
+				}
 			case kindPlatform: // only "android" is in this pass
 				if open >= 0 {
 					androidIn = open
@@ -503,7 +514,13 @@ func (c *Classifier) classify(ua string) (bot bool, name string, steps int) {
 		// Weak signs do not count against software known to be used by people.
 		return false, "", steps + len(ua)
 	case weak:
-		return true, "", steps + len(ua)
+		// A podcast or radio app gives its home page too. Looked for
+		// only now, since few headers have a weak sign.
+		family, n := c.readsAsPeople(ua, true)
+		steps += n
+		if !family {
+			return true, "", steps + len(ua)
+		}
 	}
 	steps += len(ua)
 	for _, shape := range headerShapes {
@@ -516,7 +533,7 @@ func (c *Classifier) classify(ua string) (bot bool, name string, steps int) {
 	// it reads as one: a platform or engine of people's software. Anything
 	// else (a bare "Name/1.0", free text) is not how people's software
 	// introduces itself.
-	people, n := c.readsAsPeople(ua)
+	people, n := c.readsAsPeople(ua, false)
 	return !people, "", steps + n
 }
 

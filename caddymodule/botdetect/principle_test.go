@@ -56,6 +56,8 @@ func TestGeneralises(t *testing.T) {
 		{"invented PHP client", "Quillstack/3.0 (Linux) PHP/8.3.1", true},
 		{"invented Ruby client", "Brambler/0.4.2 Ruby/3.3.0 (x86_64-linux)", true},
 		{"invented agent appended to a browser", "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15 (Sentinelo Agent)", true},
+		{"invented podcast index: a crawler word is not excused by the app family", "Podscanner/1.0 (+https://podscanner.example)", true},
+		{"invented fetcher with a contact URL and a comma in its version", "Tessellate/1.0 (v1,2; +https://tessellate.example)", true},
 
 		// Invented people's software: new browsers, in-app browsers,
 		// webviews and apps that no table names.
@@ -80,6 +82,12 @@ func TestGeneralises(t *testing.T) {
 		{"new browser named only by its family", "Glowbrowser/1.2 (beta)", false},
 		{"new toolbar", "Ferret Toolbar", false},
 		{"Internet Explorer with an add-on's home page", "Mozilla/4.0 (compatible; MSIE 8.0; Windows NT 6.1; Trident/4.0; SLCC2; Quillsoft Helper http://quillsoft.example; .NET CLR 2.0.50727; .NET CLR 3.5.30729; InfoPath.3)", false},
+		{"new podcast app with its home page", "Whistlecast/2.3 (+https://whistle.example.fm/)", false},
+		{"new radio app with its home page", "Dialtone Radio/5.0 (https://dialtone.example)", false},
+		{"new app on an Apple Watch, named by its hardware model", "Watch7,4/11.2 (22S555)", false},
+		{"new app naming an Apple hardware model", "Pebblestone/4.1 (MacBookPro18,3; 15.1)", false},
+		{"Android device comment calling itself compatible", "Dalvik/2.1.0 (Linux; U; Android 9 Compatible; Tabulo X1 Build/PPR1.180610.011)", false},
+		{"new TV app on Fire OS", "Streamlet/3.2.0 (Fire OS 8.1; AFTKRT; Build/RS8141)", false},
 		{"phone named like a bot", "Mozilla/5.0 (Linux; Android 14; ROBOT X9 Build/UP1A) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Mobile Safari/537.36", false},
 	} {
 		if bot, _ := c.Classify(tt.ua); bot != tt.bot {

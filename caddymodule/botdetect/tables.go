@@ -488,26 +488,29 @@ var shapedSigns = []struct {
 // (see humanProducts). shape, if set, checks the header around the match as
 // for shapedCrawlers.
 var weakSigns = []struct {
-	match string
-	shape func(ua string, start, end int) int
+	match    string
+	shape    func(ua string, start, end int) int
+	inDevice bool // ignore it inside an Android device comment
 }{
 	// "Mozilla/5.0 (compatible; Name/1.0; +http://...)" is the convention
 	// crawlers follow; browsers that wrote "compatible" put their own
 	// engine or platform first ("compatible; MSIE 9.0; Windows NT 6.1").
-	{"compatible", compatibleNotBrowser},
+	// Inside an Android device comment it describes the device
+	// ("(...; Android 4.4.4 Compatible; lephone T2 Build/KTU84P)").
+	{"compatible", compatibleNotBrowser, true},
 	// A contact address: "(+http://example.com/bot.html)",
 	// "(crawler@example.com)". Browsers do not say how to reach them.
-	{"://", nil},
-	{"@", emailAddress},
+	{"://", nil, false},
+	{"@", emailAddress, false},
 	// An address written to dodge harvesters: "name(at)example.com".
-	{"(at)", nil},
-	{"[at]", nil},
-	{"+", plusDomain}, // "(+example.com)"
+	{"(at)", nil, false},
+	{"[at]", nil, false},
+	{"+", plusDomain, false}, // "(+example.com)"
 	// "http" inside a product name, not a URL: "Pcore-HTTP/v0.23",
 	// "HTTPing v2.5", "http_get".
-	{"http", httpInName},
+	{"http", httpInName, false},
 	// Obfuscated contact addresses: "scout at example dot com".
-	{" dot com", nil}, {" dot net", nil}, {" dot org", nil},
+	{" dot com", nil, false}, {" dot net", nil, false}, {" dot org", nil, false},
 }
 
 // compatibleBrowsers are the products and platforms that follow
@@ -727,7 +730,7 @@ var platformWords = []string{
 	"|bb10", "|playbook", "|symbian", "|series60", "|series40", "|s60|", "|j2me",
 	"|midp", "|cldc", "|tizen", "|kaios", "|webos", "|web0s", "|playstation",
 	"|nintendo", "|xbox", "|smart-tv", "|smarttv", "|smart tv", "|hbbtv", "|crkey",
-	"|bada", "|meego", "|maemo", "|sailfish", "|kindle", "|tvos", "|watchos",
+	"|bada", "|meego", "|maemo", "|sailfish", "|kindle", "|fire os", "|fireos", "|tvos", "|watchos",
 	"|appletv", "|apple tv", "|googletv", "|netcast", "|mobile|", "|tablet",
 	"|windows phone", "|iemobile", "|wap", "|maui", "|win7", "|win8", "|win10", "|win11",
 	"|watch os", "|roku", "|vizio", "|docomo", "|kddi", "|softbank", "|vodafone/",
@@ -750,6 +753,34 @@ var mozillaShapes = []struct {
 	shape func(ua string, start, end int) int
 }{
 	{"|mozilla/", mozillaGrammar},
+	// Apple's hardware model identifiers ("iPhone14,2", "iPad8,1",
+	// "Watch4,3", "MacBookPro10,1"), which apps on Apple devices write.
+	{",", appleModel},
+}
+
+// appleModel accepts the comma of a hardware model identifier: a word of at
+// least three letters, one or two digits, the comma, one or two digits.
+func appleModel(ua string, start, end int) int {
+	i := start
+	for i > 0 && start-i < 2 && isDigit(ua[i-1]) {
+		i--
+	}
+	if i == start {
+		return -1
+	}
+	letters := 0
+	for i > 0 && letters < maxLabel && isLetter(ua[i-1]) {
+		i--
+		letters++
+	}
+	if letters < 3 || i > 0 && isAlnum(ua[i-1]) {
+		return -1
+	}
+	j := end
+	for j < len(ua) && j-end < 2 && isDigit(ua[j]) {
+		j++
+	}
+	return yes(j > end && (j == len(ua) || !isDigit(ua[j]) && ua[j] != ','), end)
 }
 
 // mozillaGrammar accepts "Mozilla/" followed by a version and then a
@@ -780,9 +811,18 @@ var peopleSoftware = []string{
 	"|gstreamer", "|mplayer", "|winamp", "|spotify", "|chrome|", "|firefox",
 	// In-app browsers that send only their own bracket ("[FBAN/FB4A;FBAV/...]").
 	"|fban/",
-	// The families of apps people use: mail, podcasts, radio and music players.
-	"mail", "|pod", "pod|", "cast|", "casts|", "radio", "music", "player", "episode",
-	"stream|", ".fm|", "|fm/", "|tv|", "tpapi",
+	// The families of apps people use: mail, streaming and TV apps (see
+	// also appFamilies).
+	"mail", "stream|", "|tv|", "tpapi",
+}
+
+// appFamilies are the families of podcast, radio, music and media apps.
+// They read as people's software like peopleSoftware, and they also excuse
+// a weak sign, since these apps give their home page in the header
+// ("Bullhorn/1.0 (+http://bullhorn.fm/)"). They do not excuse a generic
+// sign ("Podscanner", "Castopod").
+var appFamilies = []string{
+	"|pod", "pod|", "cast|", "casts|", "radio", "music", "player", "episode", ".fm|", "|fm/",
 }
 
 // agentWord accepts "agent" that starts a word, or that starts the last
