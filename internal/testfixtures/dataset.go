@@ -22,6 +22,12 @@ const (
 	DatasetPath = "shared/data/useragents-labeled.jsonl.gz" // relative to a directory above the checkout
 )
 
+// ExternalEnv names a file of headers the data set does not hold, from the
+// same public sources and in the same format, built by
+// ./internal/testfixtures/external. The classifier's tests measure it
+// when the variable is set.
+const ExternalEnv = "BOTDETECT_EXTERNAL"
+
 // LabelledUA is one row of the data set.
 type LabelledUA struct {
 	UA        string `json:"ua"`
