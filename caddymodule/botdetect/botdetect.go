@@ -208,7 +208,7 @@ func compileTables() []needle {
 		add(kindKnown, func(n *needle) { n.name, n.client = cl.name, true }, cl.match...)
 	}
 	for _, sh := range shapedCrawlers {
-		add(kindKnown, func(n *needle) { n.name, n.shape = sh.name, sh.shape }, sh.match)
+		add(kindKnown, func(n *needle) { n.name, n.shape, n.client = sh.name, sh.shape, sh.client }, sh.match)
 	}
 	for _, sh := range weakSigns {
 		add(kindWeak, func(n *needle) { n.shape, n.skipAndroid = sh.shape, sh.inDevice }, sh.match)

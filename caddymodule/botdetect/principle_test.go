@@ -87,6 +87,7 @@ func TestGeneralises(t *testing.T) {
 		{"new app on an Apple Watch, named by its hardware model", "Watch7,4/11.2 (22S555)", false},
 		{"new app naming an Apple hardware model", "Pebblestone/4.1 (MacBookPro18,3; 15.1)", false},
 		{"Android device comment calling itself compatible", "Dalvik/2.1.0 (Linux; U; Android 9 Compatible; Tabulo X1 Build/PPR1.180610.011)", false},
+		{"feature phone naming its Java ME virtual machine", "Zentel-Z310/1.0 Browser/Obigo-Q05A/3.6 Java/ASVM/1.0 Profile/MIDP-2.0 Configuration/CLDC-1.1", false},
 		{"new TV app on Fire OS", "Streamlet/3.2.0 (Fire OS 8.1; AFTKRT; Build/RS8141)", false},
 		{"phone named like a bot", "Mozilla/5.0 (Linux; Android 14; ROBOT X9 Build/UP1A) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Mobile Safari/537.36", false},
 	} {

@@ -149,7 +149,6 @@ var knownClients = []crawler{
 	{"okhttp", []string{"^okhttp"}},
 	{"axios", []string{"|axios/"}},
 	{"node-fetch", []string{"node-fetch"}},
-	{"Java", []string{"|java/"}},
 	{"Apache-HttpClient", []string{"apache-httpclient"}},
 	{"libwww-perl", []string{"libwww-perl"}},
 	{"Scrapy", []string{"scrapy"}},
@@ -162,14 +161,24 @@ var knownClients = []crawler{
 // human app uses it too. shape checks the header around the match
 // ua[start:end] and returns where the sign ends, or -1 if it does not apply.
 var shapedCrawlers = []struct {
-	name  string
-	match string
-	shape func(ua string, start, end int) int
+	name   string
+	match  string
+	shape  func(ua string, start, end int) int
+	client bool // as in knownClients
 }{
 	// WhatsApp's link-preview fetcher sends "WhatsApp/2.23.20.0 A" (a
 	// version and a platform letter); the app itself sends
 	// "WhatsApp/2.17.427 Android/4.4.2 Device/...".
-	{"WhatsApp", "^whatsapp/", versionThenLetter},
+	{"WhatsApp", "^whatsapp/", versionThenLetter, false},
+	// Java's HTTP client writes its version ("Java/1.8.0_151"); a
+	// feature phone names its Java ME virtual machine ("Java/ASVM/1.0
+	// Profile/MIDP-2.0", "Java/Jbed/7.0").
+	{"Java", "|java/", versionNext, true},
+}
+
+// versionNext accepts a match followed by a digit.
+func versionNext(ua string, _, end int) int {
+	return yes(end < len(ua) && isDigit(ua[end]), end)
 }
 
 // genericWords are words that describe an automated client. They count
