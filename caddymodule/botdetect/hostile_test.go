@@ -23,6 +23,61 @@ var hostileShapes = []struct {
 	{"products", func(n int) string { return strings.Repeat("A/1 ", n/4) }},
 	{"nested-parens", func(n int) string { return strings.Repeat("(", n/2) + strings.Repeat(")", n/2) }},
 	{"browser-padded", func(n int) string { return uaChromeWindows + strings.Repeat(" Safari/537.36", n/14) }},
+	{"commas", func(n int) string { return strings.Repeat("a1,", n/3) }}, // each comma is looked at as an Apple model's
+}
+
+// stepsPerByte is the most steps classify can count for one byte read,
+// whatever the header: the byte itself in each pass (the first, and the
+// second for the words of people's software, run at most twice), every
+// candidate of the byte's bucket, the comparison and shape window of the
+// candidates whose first eight bytes can all match the same header bytes,
+// and the whole-header checks after the scan. It is a constant of the
+// tables, not of the header.
+func stepsPerByte(c *Classifier) int {
+	busiest := func(buckets []span, probes []probe) int {
+		most := 0
+		for _, b := range buckets {
+			ps := probes[b.lo:b.hi]
+			for _, p := range ps {
+				n := len(ps)
+				for _, q := range ps {
+					// q can match where p does only if they agree
+					// on the bytes both look at.
+					both := p.mask & q.mask
+					if p.bits&both != q.bits&both {
+						continue
+					}
+					nd := &c.needles[q.needle]
+					n += len(nd.text)
+					if nd.shape != nil {
+						n += shapeSteps
+					}
+				}
+				most = max(most, n)
+			}
+		}
+		return most
+	}
+	return 1 + busiest(c.buckets[:], c.probes) + 2*(1+busiest(c.plat.buckets[:], c.plat.probes)) + 2 + len(headerShapes)
+}
+
+// stepLimit is the most steps classify may take for ua.
+func stepLimit(c *Classifier, ua string) int {
+	read := len(ua)
+	if read > maxScan {
+		read = maxNameScan
+	}
+	return stepsPerByte(c)*read + 100
+}
+
+// The bound must stay a small constant: a table change that piles
+// patterns onto one bucket shows up here before it shows up in time.
+func TestStepsPerByte(t *testing.T) {
+	c := New(nil, nil)
+	if n := stepsPerByte(c); n > 600 {
+		t.Errorf("the busiest buckets cost %d steps per byte, want at most 600", n)
+	}
+	t.Logf("at most %d steps per byte read", stepsPerByte(c))
 }
 
 func BenchmarkClassifyHostile(b *testing.B) {
@@ -51,10 +106,6 @@ func BenchmarkClassifyHostile(b *testing.B) {
 // counted by classify) at several lengths, never in time.
 func TestClassifyLinear(t *testing.T) {
 	c := New([]string{"internaltool"}, []string{"trustedmonitor"})
-	// stepsPerByte bounds the steps per byte read: one for the byte, and
-	// the candidates of its bucket with their lengths and shape windows.
-	// It is a constant of the tables, not of the header.
-	const stepsPerByte = 100
 	shapes := append(hostileShapes, struct {
 		name  string
 		build func(n int) string
@@ -64,11 +115,7 @@ func TestClassifyLinear(t *testing.T) {
 		for _, n := range []int{256, maxNameScan, 1024, maxScan, 4096, 20 << 10, 200 << 10} {
 			ua := sh.build(n)
 			_, _, steps := c.classify(ua)
-			read := len(ua)
-			if read > maxScan {
-				read = maxNameScan
-			}
-			if limit := stepsPerByte*read + 100; steps > limit {
+			if limit := stepLimit(c, ua); steps > limit {
 				t.Errorf("%s, %d bytes: %d steps, more than %d", sh.name, len(ua), steps, limit)
 			}
 			if n == maxNameScan {
@@ -87,6 +134,39 @@ func TestClassifyLinear(t *testing.T) {
 			t.Errorf("%q: %d steps, doubled %d", ua, one, two)
 		}
 	}
+}
+
+// FuzzClassify feeds Classify any header: it must not panic, must name a
+// crawler only for a bot, must take no more steps than the linear bound, and
+// must let the operator's human marker win wherever it stands.
+func FuzzClassify(f *testing.F) {
+	for _, ua := range benchMix {
+		f.Add(ua)
+	}
+	for _, sh := range hostileShapes {
+		f.Add(sh.build(300))
+	}
+	f.Add("Watch4,3/5.3.8 (16U680)")
+	f.Add("Bullhorn/1.0 (+http://bullhorn.fm/) trustedmonitor")
+	c := New([]string{"internaltool"}, []string{"trustedmonitor"})
+	f.Fuzz(func(t *testing.T, ua string) {
+		bot, name, steps := c.classify(ua)
+		if name != "" && !bot {
+			t.Errorf("Classify(%q) names %q but calls it human", ua, name)
+		}
+		if limit := stepLimit(c, ua); steps > limit {
+			t.Errorf("Classify(%q): %d steps, more than %d", ua, steps, limit)
+		}
+		if b, n := c.Classify(ua); b != bot || n != name {
+			t.Errorf("Classify(%q) = %v, %q, then %v, %q", ua, bot, name, b, n)
+		}
+		// The marker is found only in the part of a long header read.
+		if marked := "trustedmonitor " + ua; len(marked) <= maxScan {
+			if b, _ := c.Classify(marked); b {
+				t.Errorf("Classify(%q) = bot despite the operator's human marker", marked)
+			}
+		}
+	})
 }
 
 // A header longer than maxScan is no person's software.
