@@ -44,9 +44,9 @@
 //     Macintosh, X11, Linux, Android, iPhone, CPU OS, Tizen, SMART-TV,
 //     AppleWebKit, Gecko, Trident, Presto, CFNetwork/Darwin for iOS and
 //     macOS apps, Dalvik for Android apps, MIDP/CLDC for feature phones,
-//     Apple hardware models such as "Watch4,3", ...), or the family of a browser, mail client, media player or podcast app
-//     (any "...Browser", "...Explorer", "...Viewer", "... Toolbar", "...mail",
-//     "...cast", ...).
+//     Apple hardware models such as "Watch4,3", ...), or the family of a
+//     browser, mail client, media player or podcast app (any "...Browser",
+//     "...Explorer", "...Viewer", "... Toolbar", "...mail", "...cast", ...).
 //     Anything else is a bot: a bare "Name/1.0" product with no platform,
 //     free text, a domain name.
 //
@@ -63,8 +63,9 @@
 // only, for the operator's markers too) in one pass over at most maxScan bytes
 // of the header, without allocating; the words of steps 6 and 8 are looked
 // for in a second pass, only when the steps before did not decide, which
-// stops at the first match (for a browser, its first byte). Every check that looks around a match
-// looks at most maxLabel bytes, so the work is linear in the header length.
+// stops at the first match (for a browser, its first byte). Every check that
+// looks around a match looks at most maxLabel bytes, so the work is linear in
+// the header length.
 package botdetect
 
 import (
@@ -220,7 +221,7 @@ func compileTables() []needle {
 	add(kindGeneric, nil, toolNames...)
 	add(kindGeneric, nil, automatedServices...)
 	add(kindVeto, nil, humanProducts...)
-	for _, sh := range mozillaShapes {
+	for _, sh := range platformShapes {
 		add(kindPlatform, func(n *needle) { n.shape = sh.shape }, sh.match)
 	}
 	isAndroid := func(n *needle) { n.android = n.text == "android" }
@@ -468,6 +469,12 @@ func (c *Classifier) classify(ua string) (bot bool, name string, steps int) {
 			if end < 0 {
 				continue
 			}
+			// Words inside an Android device comment name phones
+			// ("Cubot", "M BOT 60", "Android 4.4.4 Compatible"), not
+			// automation.
+			if n.skipAndroid && open >= 0 && androidIn == open {
+				continue
+			}
 			switch n.kind {
 			case kindHuman:
 				return false, "", steps
@@ -482,16 +489,10 @@ func (c *Classifier) classify(ua string) (bot bool, name string, steps int) {
 			case kindVeto:
 				vetoes.add(i, end)
 			case kindGeneric:
-				// Words inside an Android device comment name phones
-				// ("Cubot", "M BOT 60"), not automation.
-				if !n.skipAndroid || open < 0 || androidIn != open {
-					signs.add(i, end)
-					noMoreSign = signs.overflow
-				}
+				signs.add(i, end)
+				noMoreSign = signs.overflow
 			case kindWeak:
-				if !n.skipAndroid || open < 0 || androidIn != open {
-					weak = true
-				}
+				weak = true
 			case kindPlatform: // only "android" is in this pass
 				if open >= 0 {
 					androidIn = open

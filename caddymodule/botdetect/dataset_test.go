@@ -170,14 +170,10 @@ func (ts tallies) log(t *testing.T, prefix string) {
 func TestDataset(t *testing.T) {
 	rows := loadDataset(t)
 	disputed := loadDisputed(t)
-	c := New(nil, nil)
-
-	groups := make(tallies)
-	seen := make(map[string]bool)
+	groups := classifyAll(New(nil, nil), rows, func(r labelledUA) string { return groupOf(r, disputed) })
+	seen := make(map[string]bool, len(rows))
 	for _, r := range rows {
 		seen[r.UA] = true
-		bot, _ := c.Classify(r.UA)
-		groups.get(groupOf(r, disputed)).add(r, bot)
 	}
 	for ua := range disputed {
 		if !seen[ua] {
@@ -198,6 +194,16 @@ func TestDataset(t *testing.T) {
 	if t.Failed() {
 		t.Logf("set %s=/some/file to write every misclassified row", missesEnv)
 	}
+}
+
+// classifyAll classifies every row with c and tallies it in its group.
+func classifyAll(c *Classifier, rows []labelledUA, group func(labelledUA) string) tallies {
+	groups := make(tallies)
+	for _, r := range rows {
+		bot, _ := c.Classify(r.UA)
+		groups.get(group(r)).add(r, bot)
+	}
+	return groups
 }
 
 func writeMistakes(t *testing.T, out string, groups tallies) {
@@ -391,12 +397,7 @@ func TestDatasetExternal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := New(nil, nil)
-	groups := make(tallies)
-	for _, r := range rows {
-		bot, _ := c.Classify(r.UA)
-		groups.get(r.Group()).add(r, bot)
-	}
+	groups := classifyAll(New(nil, nil), rows, labelledUA.Group)
 	groups.log(t, "external: ")
 	if out := os.Getenv(missesEnv); out != "" {
 		writeMistakes(t, out+".external", groups)

@@ -61,23 +61,25 @@ func stepsPerByte(c *Classifier) int {
 	return 1 + busiest(c.buckets[:], c.probes) + 2*(1+busiest(c.plat.buckets[:], c.plat.probes)) + 2 + len(headerShapes)
 }
 
-// stepLimit is the most steps classify may take for ua.
-func stepLimit(c *Classifier, ua string) int {
+// stepLimit is the most steps classify may take for ua, given its tables'
+// stepsPerByte.
+func stepLimit(perByte int, ua string) int {
 	read := len(ua)
 	if read > maxScan {
 		read = maxNameScan
 	}
-	return stepsPerByte(c)*read + 100
+	return perByte*read + 100
 }
 
 // The bound must stay a small constant: a table change that piles
 // patterns onto one bucket shows up here before it shows up in time.
 func TestStepsPerByte(t *testing.T) {
 	c := New(nil, nil)
-	if n := stepsPerByte(c); n > 600 {
+	n := stepsPerByte(c)
+	if n > 600 {
 		t.Errorf("the busiest buckets cost %d steps per byte, want at most 600", n)
 	}
-	t.Logf("at most %d steps per byte read", stepsPerByte(c))
+	t.Logf("at most %d steps per byte read", n)
 }
 
 func BenchmarkClassifyHostile(b *testing.B) {
@@ -106,6 +108,7 @@ func BenchmarkClassifyHostile(b *testing.B) {
 // counted by classify) at several lengths, never in time.
 func TestClassifyLinear(t *testing.T) {
 	c := New([]string{"internaltool"}, []string{"trustedmonitor"})
+	perByte := stepsPerByte(c)
 	shapes := append(hostileShapes, struct {
 		name  string
 		build func(n int) string
@@ -115,7 +118,7 @@ func TestClassifyLinear(t *testing.T) {
 		for _, n := range []int{256, maxNameScan, 1024, maxScan, 4096, 20 << 10, 200 << 10} {
 			ua := sh.build(n)
 			_, _, steps := c.classify(ua)
-			if limit := stepLimit(c, ua); steps > limit {
+			if limit := stepLimit(perByte, ua); steps > limit {
 				t.Errorf("%s, %d bytes: %d steps, more than %d", sh.name, len(ua), steps, limit)
 			}
 			if n == maxNameScan {
@@ -149,12 +152,13 @@ func FuzzClassify(f *testing.F) {
 	f.Add("Watch4,3/5.3.8 (16U680)")
 	f.Add("Bullhorn/1.0 (+http://bullhorn.fm/) trustedmonitor")
 	c := New([]string{"internaltool"}, []string{"trustedmonitor"})
+	perByte := stepsPerByte(c)
 	f.Fuzz(func(t *testing.T, ua string) {
 		bot, name, steps := c.classify(ua)
 		if name != "" && !bot {
 			t.Errorf("Classify(%q) names %q but calls it human", ua, name)
 		}
-		if limit := stepLimit(c, ua); steps > limit {
+		if limit := stepLimit(perByte, ua); steps > limit {
 			t.Errorf("Classify(%q): %d steps, more than %d", ua, steps, limit)
 		}
 		if b, n := c.Classify(ua); b != bot || n != name {

@@ -752,15 +752,17 @@ var platformWords = []string{
 	"|polaris", "|dolfin", "|jasmine/",
 }
 
-// mozillaShapes are the Mozilla grammar: "Mozilla/<version>" followed by a
-// comment or a language tag, or nothing ("Mozilla/4.0 (compatible; MSIE
-// 6.0; ...)", "Mozilla/4.7 [en] (X11; U; Linux)"). "Mozilla/5.0
-// SomeTool/1.0" borrows the word without the grammar and is judged by the
-// rest of the header.
-var mozillaShapes = []struct {
+// platformShapes are words of the grammar of people's software that need a
+// look at their neighbours.
+var platformShapes = []struct {
 	match string
 	shape func(ua string, start, end int) int
 }{
+	// The Mozilla grammar: "Mozilla/<version>" followed by a comment or a
+	// language tag, or nothing ("Mozilla/4.0 (compatible; MSIE 6.0;
+	// ...)", "Mozilla/4.7 [en] (X11; U; Linux)"). "Mozilla/5.0
+	// SomeTool/1.0" borrows the word without the grammar and is judged by
+	// the rest of the header.
 	{"|mozilla/", mozillaGrammar},
 	// Apple's hardware model identifiers ("iPhone14,2", "iPad8,1",
 	// "Watch4,3", "MacBookPro10,1"), which apps on Apple devices write.

@@ -94,8 +94,13 @@ func main() {
 		inShared[r.UA] = true
 	}
 	var uas []string
+	held := 0
 	for ua := range c.rows {
-		if !inShared[ua] && !c.conflict[ua] {
+		switch {
+		case c.conflict[ua]:
+		case inShared[ua]:
+			held++
+		default:
 			uas = append(uas, ua)
 		}
 	}
@@ -111,7 +116,7 @@ func main() {
 	if err := w.Flush(); err != nil {
 		log.Fatal(err)
 	}
-	log.Printf("%d headers read, %d in the shared set, %d labelled both ways; %d written", len(c.rows), len(c.rows)-len(uas)-len(c.conflict), len(c.conflict), len(uas))
+	log.Printf("%d headers read, %d labelled both ways, %d more in the shared set; %d written", len(c.rows), len(c.conflict), held, len(uas))
 }
 
 // readCrawlerDetect reads Crawler-Detect's test lists, one header a line.
