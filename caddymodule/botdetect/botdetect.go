@@ -44,7 +44,8 @@
 //     Macintosh, X11, Linux, Android, iPhone, CPU OS, Tizen, SMART-TV,
 //     AppleWebKit, Gecko, Trident, Presto, CFNetwork/Darwin for iOS and
 //     macOS apps, Dalvik for Android apps, MIDP/CLDC for feature phones,
-//     Apple hardware models such as "Watch4,3", ...), or the family of a
+//     Apple hardware models such as "Watch4,3", an installed application's
+//     build number of four parts such as "9.2.2157.0", ...), or the family of a
 //     browser, mail client, media player or podcast app (any "...Browser",
 //     "...Explorer", "...Viewer", "... Toolbar", "...mail", "...cast", ...).
 //     Anything else is a bot: a bare "Name/1.0" product with no platform,

@@ -23,7 +23,8 @@ var hostileShapes = []struct {
 	{"products", func(n int) string { return strings.Repeat("A/1 ", n/4) }},
 	{"nested-parens", func(n int) string { return strings.Repeat("(", n/2) + strings.Repeat(")", n/2) }},
 	{"browser-padded", func(n int) string { return uaChromeWindows + strings.Repeat(" Safari/537.36", n/14) }},
-	{"commas", func(n int) string { return strings.Repeat("a1,", n/3) }}, // each comma is looked at as an Apple model's
+	{"commas", func(n int) string { return strings.Repeat("a1,", n/3) }},           // each comma is looked at as an Apple model's
+	{"build-numbers", func(n int) string { return strings.Repeat(" 1.2.3", n/6) }}, // each first dot is looked at as a build number's
 }
 
 // stepsPerByte is the most steps classify can count for one byte read,

@@ -58,6 +58,8 @@ func TestGeneralises(t *testing.T) {
 		{"invented agent appended to a browser", "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15 (Sentinelo Agent)", true},
 		{"invented podcast index: a crawler word is not excused by the app family", "Podscanner/1.0 (+https://podscanner.example)", true},
 		{"invented fetcher with a contact URL and a comma in its version", "Tessellate/1.0 (v1,2; +https://tessellate.example)", true},
+		{"invented library with a forwarded address, not a build number", "quiverjs/0.4.1, XFF:203.0.113.54", true},
+		{"invented tool with a three-part version", "Lanternfish 4.12.0", true},
 
 		// Invented people's software: new browsers, in-app browsers,
 		// webviews and apps that no table names.
@@ -89,6 +91,8 @@ func TestGeneralises(t *testing.T) {
 		{"Android device comment calling itself compatible", "Dalvik/2.1.0 (Linux; U; Android 9 Compatible; Tabulo X1 Build/PPR1.180610.011)", false},
 		{"feature phone naming its Java ME virtual machine", "Zentel-Z310/1.0 Browser/Obigo-Q05A/3.6 Java/ASVM/1.0 Profile/MIDP-2.0 Configuration/CLDC-1.1", false},
 		{"new TV app on Fire OS", "Streamlet/3.2.0 (Fire OS 8.1; AFTKRT; Build/RS8141)", false},
+		{"new desktop app with its build number", "Ravenhall/7.3.1402.0", false},
+		{"new chat app with its build number and platform letter", "Chatterly/2.24.11.8 A", false},
 		{"phone named like a bot", "Mozilla/5.0 (Linux; Android 14; ROBOT X9 Build/UP1A) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Mobile Safari/537.36", false},
 	} {
 		if bot, _ := c.Classify(tt.ua); bot != tt.bot {

@@ -767,6 +767,42 @@ var platformShapes = []struct {
 	// Apple's hardware model identifiers ("iPhone14,2", "iPad8,1",
 	// "Watch4,3", "MacBookPro10,1"), which apps on Apple devices write.
 	{",", appleModel},
+	// A build number of four or more parts ("9.2.2157.0", "2.22.10.73"):
+	// the file version of an installed application, which desktop and
+	// phone apps report. Crawlers, libraries and tools number their
+	// releases in three parts at most.
+	{".", buildNumber},
+}
+
+// buildNumber accepts the first dot of a version number of at least four
+// parts, each of digits, written after a product's slash or a space
+// ("Name/9.2.2157.0", "Name 4.1.1.1703"). Written after anything else, four
+// numbers are more likely an address ("XFF:35.228.69.34").
+func buildNumber(ua string, start, end int) int {
+	i := start
+	for i > 0 && start-i < maxLabel && isDigit(ua[i-1]) {
+		i--
+	}
+	if i == start || i == 0 || ua[i-1] != '/' && ua[i-1] != ' ' {
+		return -1
+	}
+	j, lim := end, limit(ua, end)
+	for parts := 1; parts < 4; parts++ {
+		k := j
+		for j < lim && isDigit(ua[j]) {
+			j++
+		}
+		if j == k {
+			return -1
+		}
+		if parts < 3 {
+			if j == lim || ua[j] != '.' {
+				return -1
+			}
+			j++
+		}
+	}
+	return end
 }
 
 // appleModel accepts the comma of a hardware model identifier: a word of at
