@@ -22,8 +22,9 @@
 //     tool or language runtime ("python-requests", "CPython/", "Go-http-client",
 //     "Java/", "okhttp", "Dart/", "libwww", "curl", "Wget", "PHP/8.3",
 //     ...), a build target ("linux/amd64", "x86_64-pc-linux-gnu") or Go
-//     toolchain ("go1.22"), a headless browser, or the product token of an
-//     automated service. A marker inside the name of people's software (a
+//     toolchain ("go1.22"), a headless browser, an e-mail address
+//     ("crawler@example.com"), or the product token of an automated
+//     service. A marker inside the name of people's software (a
 //     "Cubot" phone, "Safari Technology Preview") or inside an Android
 //     device comment ("(Linux; Android 14; ROBOT X9 ...)", or an app's
 //     "Android (33/13; ...; CUBOT; ...)") does not count.
@@ -32,7 +33,7 @@
 //     maxNameScan (512) bytes are read, for a crawler's name or the
 //     operator's markers, which bounds the cost of a crafted header at that
 //     of a short one.
-//  6. A weak marker (a contact URL or e-mail address, "compatible; SomeName"
+//  6. A weak marker (a contact URL, "compatible; SomeName"
 //     where a browser would put its engine or platform, but not in an
 //     Android device comment) makes a bot, unless the header names software
 //     people use or the family of a podcast, radio or media app ("...pod",

@@ -25,15 +25,15 @@ import (
 // rules were not written from (see TestDatasetGroupedCV).
 const (
 	minCuratedRecall   = 0.99
-	maxCuratedFPRate   = 0.001   // the project's target
-	minCVRecall        = 0.955   // pooled over the held-out folds
-	minCVFoldRecall    = 0.93    // every fold
-	maxCVFPRate        = 0.00115 // pooled
-	maxCVFoldFPRate    = 0.14    // every fold: see BENCHMARKS.md, the small folds hold the long tail of apps
-	minHalvesRecall    = 0.975   // each split, both halves pooled
-	maxHalvesFPRate    = 0.001   // the project's target
-	minExternalRecall  = 0.95    // see TestDatasetExternal
-	maxExternalFPRate  = 0.0055
+	maxCuratedFPRate   = 0.001 // the project's target
+	minCVRecall        = 0.955 // pooled over the held-out folds
+	minCVFoldRecall    = 0.93  // every fold
+	maxCVFPRate        = 0.001 // pooled: the project's target
+	maxCVFoldFPRate    = 0.14  // every fold: see BENCHMARKS.md, the small folds hold the long tail of apps
+	minHalvesRecall    = 0.975 // each split, both halves pooled
+	maxHalvesFPRate    = 0.001 // the project's target
+	minExternalRecall  = 0.95  // see TestDatasetExternal
+	maxExternalFPRate  = 0.0045
 	halvesSplits       = 3
 	cvFolds            = 5
 	disputedPath       = "testdata/disputed.txt"

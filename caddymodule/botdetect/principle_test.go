@@ -60,6 +60,7 @@ func TestGeneralises(t *testing.T) {
 		{"invented fetcher with a contact URL and a comma in its version", "Tessellate/1.0 (v1,2; +https://tessellate.example)", true},
 		{"invented library with a forwarded address, not a build number", "quiverjs/0.4.1, XFF:203.0.113.54", true},
 		{"invented tool with a three-part version", "Lanternfish 4.12.0", true},
+		{"invented crawler posing as Internet Explorer, with an address to write to", "Mozilla/4.0 (compatible; MSIE 8.0; Windows NT 6.1; Trident/4.0; .NET CLR 2.0.50727); contact: ops@quillsoft.example", true},
 
 		// Invented people's software: new browsers, in-app browsers,
 		// webviews and apps that no table names.

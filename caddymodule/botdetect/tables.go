@@ -489,6 +489,10 @@ var shapedSigns = []struct {
 	// ("ThousandEyes Agent", "GomezAgent", "ips-agent"), but not the
 	// "User-Agent" of a pasted header or "Magenta".
 	{"agent", agentWord},
+	// An e-mail address ("crawler@example.com"). People's software gives
+	// a home page at most, an add-on's or a podcast's; an address to
+	// write to about the requests is a crawler's.
+	{"@", emailAddress},
 }
 
 // weakSigns are signs of automation that some human software shows too: a
@@ -507,10 +511,9 @@ var weakSigns = []struct {
 	// Inside an Android device comment it describes the device
 	// ("(...; Android 4.4.4 Compatible; lephone T2 Build/KTU84P)").
 	{"compatible", compatibleNotBrowser, true},
-	// A contact address: "(+http://example.com/bot.html)",
-	// "(crawler@example.com)". Browsers do not say how to reach them.
+	// A contact address: "(+http://example.com/bot.html)". Browsers do
+	// not say how to reach them.
 	{"://", nil, false},
-	{"@", emailAddress, false},
 	// An address written to dodge harvesters: "name(at)example.com".
 	{"(at)", nil, false},
 	{"[at]", nil, false},
