@@ -772,8 +772,9 @@ var platformShapes = []struct {
 	{",", appleModel},
 	// A build number of four or more parts ("9.2.2157.0", "2.22.10.73"):
 	// the file version of an installed application, which desktop and
-	// phone apps report. Crawlers, libraries and tools number their
-	// releases in three parts at most.
+	// phone apps report. Crawlers and tools seldom do; the .NET ones that
+	// do ("RestSharp/105.2.3.0") are in the tables, and no sign of
+	// automation is excused by it, since this pass comes after them.
 	{".", buildNumber},
 }
 
@@ -789,8 +790,9 @@ func buildNumber(ua string, start, end int) int {
 	if i == start || i == 0 || ua[i-1] != '/' && ua[i-1] != ' ' {
 		return -1
 	}
+	// The second to fourth parts: "2.2157.0" of "9.2.2157.0".
 	j, lim := end, limit(ua, end)
-	for parts := 1; parts < 4; parts++ {
+	for part := 2; part <= 4; part++ {
 		k := j
 		for j < lim && isDigit(ua[j]) {
 			j++
@@ -798,7 +800,7 @@ func buildNumber(ua string, start, end int) int {
 		if j == k {
 			return -1
 		}
-		if parts < 3 {
+		if part < 4 {
 			if j == lim || ua[j] != '.' {
 				return -1
 			}
