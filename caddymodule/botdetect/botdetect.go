@@ -23,8 +23,10 @@
 //     "Java/", "okhttp", "Dart/", "libwww", "curl", "Wget", "PHP/8.3",
 //     ...), a build target ("linux/amd64", "x86_64-pc-linux-gnu") or Go
 //     toolchain ("go1.22"), a headless browser, an e-mail address
-//     ("crawler@example.com"), or the product token of an automated
-//     service. A marker inside the name of people's software (a
+//     ("crawler@example.com", "crawler(at)example.com", "crawler at
+//     example.com"), a name and a comma before a copied browser header
+//     ("Thumbor/6.7.5, Mozilla/5.0 (...)"), or the product token of an
+//     automated service. A marker inside the name of people's software (a
 //     "Cubot" phone, "Safari Technology Preview") or inside an Android
 //     device comment ("(Linux; Android 14; ROBOT X9 ...)", or an app's
 //     "Android (33/13; ...; CUBOT; ...)") does not count.

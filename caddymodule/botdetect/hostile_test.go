@@ -23,8 +23,10 @@ var hostileShapes = []struct {
 	{"products", func(n int) string { return strings.Repeat("A/1 ", n/4) }},
 	{"nested-parens", func(n int) string { return strings.Repeat("(", n/2) + strings.Repeat(")", n/2) }},
 	{"browser-padded", func(n int) string { return uaChromeWindows + strings.Repeat(" Safari/537.36", n/14) }},
-	{"commas", func(n int) string { return strings.Repeat("a1,", n/3) }},           // each comma is looked at as an Apple model's
-	{"build-numbers", func(n int) string { return strings.Repeat(" 1.2.3", n/6) }}, // each first dot is looked at as a build number's
+	{"commas", func(n int) string { return strings.Repeat("a1,", n/3) }},                  // each comma is looked at as an Apple model's
+	{"build-numbers", func(n int) string { return strings.Repeat(" 1.2.3", n/6) }},        // each first dot is looked at as a build number's
+	{"spelt-addresses", func(n int) string { return strings.Repeat("a at b", n/6) }},      // each " at " is looked at as an address's
+	{"copied-headers", func(n int) string { return strings.Repeat("a, Mozilla/", n/11) }}, // each as a copied header's
 }
 
 // stepsPerByte is the most steps classify can count for one byte read,

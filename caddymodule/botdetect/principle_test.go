@@ -60,6 +60,9 @@ func TestGeneralises(t *testing.T) {
 		{"invented fetcher with a contact URL and a comma in its version", "Tessellate/1.0 (v1,2; +https://tessellate.example)", true},
 		{"invented library with a forwarded address, not a build number", "quiverjs/0.4.1, XFF:203.0.113.54", true},
 		{"invented tool with a three-part version", "Lanternfish 4.12.0", true},
+		{"invented dodged address behind Internet Explorer's .NET tokens", "Mozilla/4.0 (compatible; MSIE 8.0; Windows NT 6.1; Trident/4.0; .NET CLR 2.0.50727; ops(at)zentrix.example)", true},
+		{"invented address spelt out", "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0 (research at netlab.example.org)", true},
+		{"invented proxy naming itself before a copied header", "Pellucid/2.0.1, Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36", true},
 		{"invented crawler posing as Internet Explorer, with an address to write to", "Mozilla/4.0 (compatible; MSIE 8.0; Windows NT 6.1; Trident/4.0; .NET CLR 2.0.50727); contact: ops@quillsoft.example", true},
 
 		// Invented people's software: new browsers, in-app browsers,
@@ -94,6 +97,8 @@ func TestGeneralises(t *testing.T) {
 		{"new TV app on Fire OS", "Streamlet/3.2.0 (Fire OS 8.1; AFTKRT; Build/RS8141)", false},
 		{"new desktop app with its build number", "Ravenhall/7.3.1402.0", false},
 		{"new chat app with its build number and platform letter", "Chatterly/2.24.11.8 A", false},
+		{"browser header sent twice", "Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0, Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0", false},
+		{"new app whose name says at", "Mozilla/5.0 (iPhone; CPU iPhone OS 18_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Meet at Noon/4.2", false},
 		{"phone named like a bot", "Mozilla/5.0 (Linux; Android 14; ROBOT X9 Build/UP1A) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Mobile Safari/537.36", false},
 	} {
 		if bot, _ := c.Classify(tt.ua); bot != tt.bot {

@@ -493,6 +493,15 @@ var shapedSigns = []struct {
 	// a home page at most, an add-on's or a podcast's; an address to
 	// write to about the requests is a crawler's.
 	{"@", emailAddress},
+	// The same address written to dodge harvesters: "name(at)example.com",
+	// "name [at] example.com", "name at example.com". Without a domain
+	// after it, "(at)" is only a weak sign (see weakSigns).
+	{"(at)", emailAddress}, {"[at]", emailAddress}, {" at ", emailAddress},
+	// A name and a comma before another client's whole header
+	// ("Thumbor/6.7.5, Mozilla/5.0 (Linux; ...) ..."): a proxy or tool
+	// that sends on a header it copied, naming itself first. People's
+	// software writes one header; a repeated one starts with "Mozilla".
+	{", mozilla/", prefixedHeader},
 }
 
 // weakSigns are signs of automation that some human software shows too: a
@@ -666,10 +675,19 @@ func httpInName(ua string, start, end int) int {
 }
 
 // emailAddress accepts an '@' between a name and a domain with a dot:
-// "bot@example.com", but not "android@101.0" or "@calendar=gregorian".
+// "bot@example.com", but not "android@101.0" or "@calendar=gregorian". The
+// bracketed stand-ins for '@' may have a space on either side
+// ("bot [at] example.com").
 func emailAddress(ua string, start, end int) int {
+	bracket := ua[start] == '(' || ua[start] == '['
+	if bracket && start > 0 && ua[start-1] == ' ' {
+		start--
+	}
 	if start == 0 || !isAlnum(ua[start-1]) {
 		return -1
+	}
+	if bracket && end < len(ua) && ua[end] == ' ' {
+		end++
 	}
 	i, lim := end, limit(ua, end)
 	for i < lim && (isAlnum(ua[i]) || ua[i] == '-') {
@@ -679,6 +697,21 @@ func emailAddress(ua string, start, end int) int {
 		return -1
 	}
 	return yes(isLetter(ua[i+1]) && isLetter(ua[i+2]), end)
+}
+
+// prefixedHeader accepts ", Mozilla/" after a single token that starts the
+// header and is not itself "Mozilla/...": "Anonymous, Mozilla/5.0 (...)".
+func prefixedHeader(ua string, start, end int) int {
+	if start == 0 || start > maxLabel || hasPrefixFold(ua, "mozilla") {
+		return -1
+	}
+	for i := range start {
+		switch ua[i] {
+		case ' ', '(', ')', ',', ';':
+			return -1
+		}
+	}
+	return end
 }
 
 // plusDomain accepts a '+' followed by a domain name, the contact
