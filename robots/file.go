@@ -411,7 +411,9 @@ func (f *File) nameChild(n int32, s string, i int) int32 {
 // Allowed reports whether the crawler whose product token is agent may
 // fetch url, a full URL or a path. It answers the question
 // google/robotstxt's OneAgentAllowedByRobots answers, with GroupFor's
-// group selection.
+// group selection. The answers differ only where Google compares two
+// spellings of one URL byte for byte: a rule "/%62az" matches "/baz" here,
+// and a raw non-ASCII URL is encoded before matching (see the package doc).
 func (f *File) Allowed(agent, url string) bool {
 	return f.GroupFor(agent).Decide(PathFromURL(url)).Allowed
 }
