@@ -125,7 +125,12 @@ func (d *dynamicSources) get(path string) *source {
 // open reads a file for the first time. Whatever goes wrong, the request
 // gets a source: one that allows all until the watcher can read the file.
 func (d *dynamicSources) open(path string) *source {
-	s, err := openFileSource(path, d.set)
+	// Each file is its own robots.txt: fetches of it, and its versions
+	// kept in storage, are apart from the other files'.
+	set := *d.set
+	set.scope = path
+	set.share.site += "\x00" + path
+	s, err := openFileSource(path, &set)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		// With a {host} root, any Host a client makes up names a file
@@ -137,7 +142,7 @@ func (d *dynamicSources) open(path string) *source {
 	case err != nil:
 		d.set.logger.Error("robots.txt could not be read; every bot is allowed until it can be",
 			zap.String("file", path), zap.Error(err))
-		s = newSource(path, "", d.set)
+		s = newSource(path, "", &set)
 		s.failing = true
 		s.publish(newEmptySnapshot())
 	}

@@ -1,7 +1,9 @@
 package caddymodule
 
 import (
+	"net/http"
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -103,5 +105,46 @@ func TestGraceIgnoresUnservedVersions(t *testing.T) {
 	}
 	if got := len(h.fixed.current().Earlier); got != 2 {
 		t.Errorf("history holds %d versions, want 2", got)
+	}
+}
+
+// TestGraceKeepsHostsApart: with a robots.txt per host (a {host} root),
+// a bot's fetch of one host's file gives it no grace on another, even
+// when that host's earlier version was the same text.
+func TestGraceKeepsHostsApart(t *testing.T) {
+	dirA, dirB := t.TempDir(), t.TempDir()
+	const old = "User-agent: *\nDisallow: /a\n"
+	pathB := filepath.Join(dirB, "robots.txt")
+	os.WriteFile(filepath.Join(dirA, "robots.txt"), []byte(old), 0o644)
+	os.WriteFile(pathB, []byte(old), 0o644)
+	h, _ := newTestHandler(t, config.Config{DisableReload: true})
+	at := func(root, path, ip string) *http.Request {
+		r := withIP(newRequest("GET", path, testfixtures.UAAhrefs), ip)
+		r.Context().Value(caddyhttpVarsKey()).(map[string]any)["root"] = root
+		return r
+	}
+
+	serve(h, at(dirA, "/robots.txt", "198.51.100.1")) // read host A's file only
+	serve(h, at(dirB, "/robots.txt", "198.51.100.2")) // read host B's old file
+	os.WriteFile(pathB, []byte("User-agent: *\nDisallow: /x\n"), 0o644)
+	bump(t, pathB, time.Second)
+	srcB, ok := h.dynamic.sources.Get(pathB)
+	if !ok {
+		t.Fatal("host B's robots.txt was not loaded")
+	}
+	srcB.refresh()
+
+	for _, tc := range []struct {
+		name, ip, verdict string
+	}{
+		{"fetched host A's file, which was the same text", "198.51.100.1", "disallowed"},
+		{"fetched host B's old file", "198.51.100.2", "grace"},
+	} {
+		r := at(dirB, "/x", tc.ip)
+		serve(h, r)
+		v, _ := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer).GetString("http.robots_txt.verdict")
+		if v != tc.verdict {
+			t.Errorf("%s: verdict on host B %q, want %q", tc.name, v, tc.verdict)
+		}
 	}
 }

@@ -130,7 +130,7 @@ func (h *Handler) judge(r *http.Request, u *url.URL, id identity, res verify.Res
 	now := time.Now()
 	snap := id.snap
 	req := judge.Request{UA: r.Header.Get("User-Agent"), Paths: judge.PathsOf(u), Now: now}
-	req.Fetch, req.Fetched = h.tracker.last(id.Name, clientAddr(r))
+	req.Fetch, req.Fetched = h.tracker.last(id.Name, clientAddr(r), snap.scope)
 	v := req.Paths.Decide(id.Group)
 	if res.Outcome == verify.Impostor && h.ImpostorPolicy() == config.ImpostorsBlock ||
 		res.Outcome == verify.Trapped && h.TrapActionOrDefault() == config.TrapBlock {
@@ -240,7 +240,7 @@ func (h *Handler) recordFetch(r *http.Request, snap *snapshot) {
 	}
 	now := time.Now()
 	id.counters.fetch(now.UnixNano())
-	h.tracker.record(id.Name, clientAddr(r), judge.Fetch{At: now, ETag: snap.ETag})
+	h.tracker.record(id.Name, clientAddr(r), snap.scope, judge.Fetch{At: now, ETag: snap.ETag})
 	j := judgmentOf(r)
 	*j = judge.Judgment{
 		Bot: id.Name, Group: snap.GroupName(id.Group), Verdict: judge.Allowed,

@@ -43,6 +43,8 @@ type snapshot struct {
 	// unknown marks the stand-in of an upstream file not fetched yet,
 	// which was never in force as a version of the file.
 	unknown bool
+	// scope is the source's scope (see sourceSettings.scope).
+	scope string
 }
 
 func newSnapshot(body []byte, modTime time.Time) *snapshot {
@@ -75,6 +77,11 @@ type sourceSettings struct {
 	// share says where versions are kept for other instances and
 	// restarts; its store is nil when they are not.
 	share versionShare
+	// scope tells apart the files of one handler whose path depends on
+	// the request (a root with {host} in it): a fetch of one host's
+	// robots.txt says nothing about another's. "" for a handler's only
+	// source.
+	scope string
 }
 
 // versionShare is where a source keeps its versions.
@@ -181,6 +188,7 @@ func (s *source) publishMerged(next *snapshot) {
 	}
 	set := s.settings.Load()
 	now := time.Now()
+	next.scope = set.scope
 	next.Follow(prev, now, set.grace)
 	if prev == nil && next.File != nil {
 		// The first version this process has: the versions in force

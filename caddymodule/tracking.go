@@ -16,10 +16,12 @@ import (
 // trackedClients bounds how many (bot, address) pairs are remembered.
 const trackedClients = 100_000
 
-// fetchKey is one crawler at one address.
+// fetchKey is one crawler at one address, fetching one robots.txt (scope,
+// see sourceSettings).
 type fetchKey struct {
-	bot string
-	ip  netip.Addr
+	bot   string
+	ip    netip.Addr
+	scope string
 }
 
 // fetchTracker remembers robots.txt fetches, and the Crawl-delay
@@ -89,7 +91,7 @@ func (t *fetchTracker) startSharing(key string, opts shareOptions) {
 			if err != nil {
 				return
 			}
-			k := fetchKey{f.Bot, addr}
+			k := fetchKey{f.Bot, addr, f.Scope}
 			if cur, ok := t.recent.Peek(k); ok && cur.At.UnixNano() >= f.At {
 				return
 			}
@@ -109,15 +111,16 @@ func (t *fetchTracker) startSharing(key string, opts shareOptions) {
 	go t.sharer.Run(ctx)
 }
 
-func (t *fetchTracker) record(bot string, ip netip.Addr, f judge.Fetch) {
-	t.recent.Add(fetchKey{bot, ip}, f)
+func (t *fetchTracker) record(bot string, ip netip.Addr, scope string, f judge.Fetch) {
+	t.recent.Add(fetchKey{bot, ip, scope}, f)
 	if t.sharer != nil {
-		t.sharer.RecordFetch(share.Fetch{Bot: bot, Addr: ip.String(), At: f.At.UnixNano(), ETag: f.ETag})
+		t.sharer.RecordFetch(share.Fetch{Bot: bot, Addr: ip.String(), Scope: scope, At: f.At.UnixNano(), ETag: f.ETag})
 	}
 }
 
-func (t *fetchTracker) last(bot string, ip netip.Addr) (judge.Fetch, bool) {
-	return t.recent.Get(fetchKey{bot, ip})
+// last is bot's last fetch from ip of the robots.txt of scope.
+func (t *fetchTracker) last(bot string, ip netip.Addr, scope string) (judge.Fetch, bool) {
+	return t.recent.Get(fetchKey{bot, ip, scope})
 }
 
 // trap remembers addr as trapped until the time given.

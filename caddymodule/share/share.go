@@ -43,8 +43,12 @@ const (
 type Fetch struct {
 	Bot  string `json:"bot"`
 	Addr string `json:"addr"`
-	At   int64  `json:"at"` // unix nanoseconds
-	ETag string `json:"etag"`
+	// Scope names which of a handler's robots.txt files was fetched when
+	// its path depends on the request ({host} in the root); "" when the
+	// handler has one.
+	Scope string `json:"scope,omitempty"`
+	At    int64  `json:"at"` // unix nanoseconds
+	ETag  string `json:"etag"`
 }
 
 // Trap is an address the trap caught, until a time.
