@@ -117,8 +117,7 @@ type source struct {
 
 	mu sync.Mutex // serializes checks; only the poller and tests take it
 	// What the file looked like at the last check; guarded by mu.
-	modTime time.Time
-	size    int64
+	seen    fs.FileInfo
 	exists  bool
 	failing bool // the last check failed; log only on a change
 }
@@ -226,7 +225,7 @@ func openFileSource(path string, set *sourceSettings) (*source, error) {
 	case err != nil:
 		return nil, err
 	}
-	s.modTime, s.size, s.exists = info.ModTime(), info.Size(), true
+	s.seen, s.exists = info, true
 	s.publish(snap)
 	if !snap.File.LooksLikeRobotsTxt() {
 		set.logger.Warn("robots.txt has no robots.txt field; read as allowing everything", zap.String("file", path))
@@ -293,7 +292,7 @@ func (s *source) refresh() {
 		}
 		return
 	}
-	if err == nil && s.exists && !s.failing && info.ModTime().Equal(s.modTime) && info.Size() == s.size {
+	if err == nil && s.exists && !s.failing && unchanged(s.seen, info) {
 		return
 	}
 	var snap *snapshot
@@ -313,13 +312,26 @@ func (s *source) refresh() {
 		return
 	}
 	old := s.current()
-	s.modTime, s.size, s.exists, s.failing = info.ModTime(), info.Size(), true, false
+	s.seen, s.exists, s.failing = info, true, false
 	if old != nil && old.siteETag == snap.siteETag {
 		return // touched, not changed
 	}
 	s.publish(snap)
 	reloadsTotal.WithLabelValues("loaded").Inc()
 	s.logLoad(snap)
+}
+
+// unchanged reports whether a file that looked like prev at the last
+// check and like cur now can be taken as not rewritten, without reading
+// it. Size and modification time alone miss a deploy that keeps them
+// (cp -p, rsync -t, tar, reproducible builds) for an edit of the same
+// length; a file put in place by a rename is another file, and an edit in
+// place moves the change time (where the system reports it), which no
+// tool sets back.
+func unchanged(prev, cur fs.FileInfo) bool {
+	return prev != nil && os.SameFile(prev, cur) &&
+		cur.ModTime().Equal(prev.ModTime()) && cur.Size() == prev.Size() &&
+		changeTime(cur).Equal(changeTime(prev))
 }
 
 func (s *source) logLoad(snap *snapshot) {

@@ -137,3 +137,33 @@ func TestProvisionErrors(t *testing.T) {
 		t.Error("a directory as file must fail provisioning")
 	}
 }
+
+// TestRefreshKeptTimes: a deploy may keep the old file's size and
+// modification time (rsync -t, cp -p, tar) for an edit of the same length;
+// the new rules must still take effect.
+func TestRefreshKeptTimes(t *testing.T) {
+	path := writeRobots(t, "User-agent: *\nDisallow: /a\n")
+	kept := time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC)
+	os.Chtimes(path, kept, kept)
+	h, _ := newTestHandler(t, config.Config{File: path, DisableReload: true, Grace: noGrace})
+	blocked := func(p string) bool {
+		_, err := serve(h, newRequest("GET", p, testfixtures.UACurl))
+		return err != nil
+	}
+	// A new file put in place by a rename, same size and time.
+	tmp := path + ".new"
+	os.WriteFile(tmp, []byte("User-agent: *\nDisallow: /b\n"), 0o644)
+	os.Chtimes(tmp, kept, kept)
+	if err := os.Rename(tmp, path); err != nil {
+		t.Fatal(err)
+	}
+	h.fixed.refresh()
+	if blocked("/a") || !blocked("/b") {
+		t.Fatal("a file renamed into place with the old size and time was not loaded")
+	}
+	// Checks of an unchanged file keep the rules (and do not reload).
+	h.fixed.refresh()
+	if !blocked("/b") {
+		t.Fatal("rules lost on an idle check")
+	}
+}
