@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"path"
 	"strconv"
 	"strings"
 	"time"
@@ -37,7 +38,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 		u = orig.URL
 	}
 	h.setContentUsage(w, snap, u.Path)
-	if u.Path == "/robots.txt" {
+	if isRobotsTxt(u.Path) {
 		return h.serveRobotsTxt(w, r, next, snap)
 	}
 	if h.Trap != "" && strings.HasPrefix(u.Path, h.Trap) {
@@ -203,6 +204,17 @@ func clientAddr(r *http.Request) netip.Addr {
 	s, _ := caddyhttp.GetVar(r.Context(), caddyhttp.ClientIPVarKey).(string)
 	ip, _ := netip.ParseAddr(s)
 	return ip
+}
+
+// isRobotsTxt reports whether p names /robots.txt: as written, or as a
+// server reads "//robots.txt", "/./robots.txt" or "/x/../robots.txt",
+// which the path rules judge as /robots.txt too, so none of them may be
+// refused (by a trap, an impostor rule or Crawl-delay) where it is not.
+func isRobotsTxt(p string) bool {
+	if p == "/robots.txt" {
+		return true
+	}
+	return strings.HasSuffix(p, "/robots.txt") && strings.HasPrefix(p, "/") && path.Clean(p) == "/robots.txt"
 }
 
 // serveRobotsTxt answers GET and HEAD for /robots.txt from the loaded file,

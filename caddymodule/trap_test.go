@@ -110,8 +110,16 @@ func TestTrap(t *testing.T) {
 		if c, _ := status(h, "/public", testfixtures.UAChrome, "192.0.2.1"); c != 403 {
 			t.Errorf("a blocked address on /public: %d, want 403", c)
 		}
-		if c, _ := status(h, "/robots.txt", testfixtures.UAChrome, "192.0.2.1"); c != 200 {
-			t.Errorf("a blocked address on /robots.txt: %d, want 200", c)
+		// Every spelling a server reads as /robots.txt is served too.
+		for _, p := range []string{"/robots.txt", "//robots.txt", "/./robots.txt", "/x/../robots.txt", "/%72obots.txt"} {
+			r := withIP(newRequest("GET", p, testfixtures.UAChrome), "192.0.2.1")
+			w, err := serve(h, r)
+			if err != nil || !strings.Contains(w.Body.String(), "Disallow: /private/") {
+				t.Errorf("a blocked address on %s: error %v, body %q; want robots.txt served", p, err, w.Body.String())
+			}
+		}
+		if c, _ := status(h, "/robots.txt/", testfixtures.UAChrome, "192.0.2.1"); c != 403 {
+			t.Errorf("a blocked address on /robots.txt/, another resource: %d, want 403", c)
 		}
 	})
 	t.Run("verified crawler", func(t *testing.T) {
