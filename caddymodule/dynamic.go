@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"net"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -87,11 +88,38 @@ func (d *dynamicSources) forRequest(r *http.Request) *source {
 			path = repl.ReplaceAll(path, "")
 		}
 	}
+	if strings.Contains(key, "{") {
+		path = lowerHost(path, r.Host)
+	}
 	src := d.get(path)
 	if d.pattern == "" && !strings.Contains(key, "{") {
 		d.last.Store(&lastSource{key: key, src: src})
 	}
 	return src
+}
+
+// lowerHost lower-cases the request's host where it was written into
+// path. Caddy picks the site whatever the case of the Host header, and
+// {host} gives it as sent: without this, "Host: EXAMPLE.com" would look for
+// a robots.txt that is not there and let every bot through.
+func lowerHost(path, hostport string) string {
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	}
+	if !hasUpper(host) {
+		return path
+	}
+	return strings.ReplaceAll(path, host, strings.ToLower(host))
+}
+
+func hasUpper(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			return true
+		}
+	}
+	return false
 }
 
 func (d *dynamicSources) get(path string) *source {

@@ -1,10 +1,15 @@
 package caddymodule
 
 import (
+	"context"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/caddyserver/caddy/v2"
+	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 
 	"github.com/robotsguard/caddy-robots-txt/config"
 	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
@@ -165,5 +170,29 @@ func TestRefreshKeptTimes(t *testing.T) {
 	h.fixed.refresh()
 	if !blocked("/b") {
 		t.Fatal("rules lost on an idle check")
+	}
+}
+
+// TestDynamicRootHostCase: Caddy serves a site whatever the case of the
+// Host header; the robots.txt of a {host} root must not depend on it.
+func TestDynamicRootHostCase(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "example.test"), 0o755)
+	os.WriteFile(filepath.Join(dir, "example.test", "robots.txt"), []byte("User-agent: *\nDisallow: /private/\n"), 0o644)
+	h, _ := newTestHandler(t, config.Config{DisableReload: true})
+	for _, host := range []string{"example.test", "EXAMPLE.test", "Example.Test:8080"} {
+		r := httptest.NewRequest("GET", "/private/x", nil)
+		r.Host = host
+		r.Header.Set("User-Agent", testfixtures.UACurl)
+		repl := caddyhttp.NewTestReplacer(r)
+		ctx := context.WithValue(r.Context(), caddy.ReplacerCtxKey, repl)
+		ctx = context.WithValue(ctx, caddyhttp.ExtraLogFieldsCtxKey, new(caddyhttp.ExtraLogFields))
+		ctx = context.WithValue(ctx, caddyhttp.VarsCtxKey, map[string]any{
+			caddyhttp.ClientIPVarKey: "192.0.2.7",
+			"root":                   filepath.Join(dir, "{http.request.host}"),
+		})
+		if _, err := serve(h, r.WithContext(ctx)); err == nil {
+			t.Errorf("Host %q: /private/x allowed; want the robots.txt of example.test to refuse it", host)
+		}
 	}
 }
