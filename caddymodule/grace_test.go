@@ -148,3 +148,23 @@ func TestGraceKeepsHostsApart(t *testing.T) {
 		}
 	}
 }
+
+// TestGraceKeepsUnnamedBotsApart: bots that nothing names share a name;
+// one's fetch of robots.txt earns no grace for another at its address.
+func TestGraceKeepsUnnamedBotsApart(t *testing.T) {
+	path := writeRobots(t, "User-agent: *\nDisallow: /old\n")
+	h, _ := newTestHandler(t, config.Config{File: path, DisableReload: true})
+	const reader, other = "Quillfetch/1.0 (+https://quill.example/bot)", "Brambleread/2.0 (+https://bramble.example/bot)"
+	serve(h, withIP(newRequest("GET", "/robots.txt", reader), "198.51.100.1"))
+	os.WriteFile(path, []byte("User-agent: *\nDisallow: /new\n"), 0o644)
+	bump(t, path, time.Second)
+	h.fixed.refresh()
+	for _, tc := range []struct{ ua, verdict string }{
+		{reader, "grace"},
+		{other, "disallowed"},
+	} {
+		if v, _ := verdictOf(t, h, "/new", tc.ua, "198.51.100.1"); v != tc.verdict {
+			t.Errorf("%s on /new: verdict %q, want %q", tc.ua, v, tc.verdict)
+		}
+	}
+}

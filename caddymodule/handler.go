@@ -131,7 +131,7 @@ func (h *Handler) judge(r *http.Request, u *url.URL, id identity, res verify.Res
 	now := time.Now()
 	snap := id.snap
 	req := judge.Request{UA: r.Header.Get("User-Agent"), Paths: judge.PathsOf(u), Now: now}
-	req.Fetch, req.Fetched = h.tracker.last(id.Name, clientAddr(r), snap.scope)
+	req.Fetch, req.Fetched = h.tracker.last(fetchKey{id.Name, clientAddr(r), snap.scope, agentOf(id.Name, req.UA)})
 	v := req.Paths.Decide(id.Group)
 	if res.Outcome == verify.Impostor && h.ImpostorPolicy() == config.ImpostorsBlock ||
 		res.Outcome == verify.Trapped && h.TrapActionOrDefault() == config.TrapBlock {
@@ -252,7 +252,8 @@ func (h *Handler) recordFetch(r *http.Request, snap *snapshot) {
 	}
 	now := time.Now()
 	id.counters.fetch(now.UnixNano())
-	h.tracker.record(id.Name, clientAddr(r), snap.scope, judge.Fetch{At: now, ETag: snap.ETag})
+	k := fetchKey{id.Name, clientAddr(r), snap.scope, agentOf(id.Name, r.Header.Get("User-Agent"))}
+	h.tracker.record(k, judge.Fetch{At: now, ETag: snap.ETag})
 	j := judgmentOf(r)
 	*j = judge.Judgment{
 		Bot: id.Name, Group: snap.GroupName(id.Group), Verdict: judge.Allowed,

@@ -17,11 +17,29 @@ import (
 const trackedClients = 100_000
 
 // fetchKey is one crawler at one address, fetching one robots.txt (scope,
-// see sourceSettings).
+// see sourceSettings). Bots that nothing names share the name
+// judge.Generic, so agent, a hash of their User-Agent header, tells them
+// apart: one scraper's fetch is no other's.
 type fetchKey struct {
 	bot   string
 	ip    netip.Addr
 	scope string
+	agent uint64
+}
+
+// agentOf is the agent part of a fetch key for a bot named name that sent
+// the User-Agent header ua: 0 for a named bot, else the header's FNV-1a
+// hash (stable across instances, which share fetch records).
+func agentOf(name, ua string) uint64 {
+	if name != judge.Generic {
+		return 0
+	}
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(ua); i++ {
+		h ^= uint64(ua[i])
+		h *= 1099511628211
+	}
+	return h
 }
 
 // fetchTracker remembers robots.txt fetches, and the Crawl-delay
@@ -91,7 +109,7 @@ func (t *fetchTracker) startSharing(key string, opts shareOptions) {
 			if err != nil {
 				return
 			}
-			k := fetchKey{f.Bot, addr, f.Scope}
+			k := fetchKey{f.Bot, addr, f.Scope, f.Agent}
 			if cur, ok := t.recent.Peek(k); ok && cur.At.UnixNano() >= f.At {
 				return
 			}
@@ -111,16 +129,16 @@ func (t *fetchTracker) startSharing(key string, opts shareOptions) {
 	go t.sharer.Run(ctx)
 }
 
-func (t *fetchTracker) record(bot string, ip netip.Addr, scope string, f judge.Fetch) {
-	t.recent.Add(fetchKey{bot, ip, scope}, f)
+func (t *fetchTracker) record(k fetchKey, f judge.Fetch) {
+	t.recent.Add(k, f)
 	if t.sharer != nil {
-		t.sharer.RecordFetch(share.Fetch{Bot: bot, Addr: ip.String(), Scope: scope, At: f.At.UnixNano(), ETag: f.ETag})
+		t.sharer.RecordFetch(share.Fetch{Bot: k.bot, Addr: k.ip.String(), Scope: k.scope, Agent: k.agent, At: f.At.UnixNano(), ETag: f.ETag})
 	}
 }
 
-// last is bot's last fetch from ip of the robots.txt of scope.
-func (t *fetchTracker) last(bot string, ip netip.Addr, scope string) (judge.Fetch, bool) {
-	return t.recent.Get(fetchKey{bot, ip, scope})
+// last is the last fetch of the bot k names.
+func (t *fetchTracker) last(k fetchKey) (judge.Fetch, bool) {
+	return t.recent.Get(k)
 }
 
 // trap remembers addr as trapped until the time given.

@@ -47,6 +47,9 @@ type Fetch struct {
 	// its path depends on the request ({host} in the root); "" when the
 	// handler has one.
 	Scope string `json:"scope,omitempty"`
+	// Agent tells apart bots that nothing names (a hash of the
+	// User-Agent header); 0 for named bots.
+	Agent uint64 `json:"agent,omitempty"`
 	At    int64  `json:"at"` // unix nanoseconds
 	ETag  string `json:"etag"`
 }
