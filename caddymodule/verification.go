@@ -4,8 +4,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"net/netip"
 	"net/url"
+	"os"
 	"strings"
 
 	"github.com/caddyserver/caddy/v2"
@@ -52,6 +55,9 @@ func checkerKey(cfg config.Config) string {
 func newChecker(cfg config.Config, verifyOpts verify.Options, sigOpts webbotauth.Options) (*checker, error) {
 	overrides := make([]crawlers.Crawler, len(cfg.Crawlers))
 	for i, cr := range cfg.Crawlers {
+		if err := checkRangeFiles(cr); err != nil {
+			return nil, err
+		}
 		overrides[i] = crawlers.Crawler{
 			Name: cr.Token, Ranges: cr.Ranges, RDNS: cr.RDNS,
 			SignatureAgents: cr.SignatureAgents, Category: crawlers.Category(cr.Category),
@@ -73,6 +79,32 @@ func newChecker(cfg config.Config, verifyOpts verify.Options, sigOpts webbotauth
 	}
 	ips.Start()
 	return c, nil
+}
+
+// checkRangeFiles checks that the files an operator's crawler entry names
+// as ranges can be read now. A missing file would leave the crawler with
+// no addresses to verify it by, and only a warning at each refresh; a
+// typo ("ranges googlebot.jsn") should stop the load instead.
+func checkRangeFiles(cr config.Crawler) error {
+	for _, r := range cr.Ranges {
+		if _, err := netip.ParsePrefix(r); err == nil {
+			continue
+		}
+		if _, err := netip.ParseAddr(r); err == nil {
+			continue
+		}
+		if u, err := url.Parse(r); err == nil && u.Scheme != "" {
+			continue
+		}
+		f, err := os.Open(r)
+		if err == nil {
+			err = f.Close()
+		}
+		if err != nil {
+			return fmt.Errorf("crawler %s: ranges: %v; give a CIDR (\"66.249.64.0/19\"), an address, a file of them that exists, or an https URL", cr.Token, err)
+		}
+	}
+	return nil
 }
 
 // origin is an https URL's scheme and host, as Signature-Agent values

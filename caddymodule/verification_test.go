@@ -11,6 +11,8 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -185,5 +187,31 @@ func TestWebBotAuth(t *testing.T) {
 	}
 	if !strings.Contains(h.checker.base.Lookup("SignedAgent").Name, "SignedAgent") {
 		t.Error("the operator's crawler is not in the knowledge base")
+	}
+}
+
+// TestRangeFileMustExist: a ranges entry that is neither an address nor a
+// URL names a file, which must be there when the configuration loads.
+func TestRangeFileMustExist(t *testing.T) {
+	good := filepath.Join(t.TempDir(), "ranges.txt")
+	os.WriteFile(good, []byte("192.0.2.0/24\n"), 0o644)
+	for _, tc := range []struct {
+		ranges []string
+		errHas string // "" for no error
+	}{
+		{[]string{"192.0.2.0/24", "2001:db8::1", good}, ""},
+		{[]string{"notacidr"}, "crawler FooBot: ranges: open notacidr"},
+	} {
+		h := &Handler{Config: config.Config{Inline: "User-agent: *\nDisallow: /x\n",
+			Crawlers: []config.Crawler{{Token: "FooBot", Ranges: tc.ranges}}}, verifyOptions: offlineVerify}
+		ctx, cancel := newContext()
+		err := h.Provision(ctx)
+		if tc.errHas == "" && err != nil || tc.errHas != "" && (err == nil || !strings.Contains(err.Error(), tc.errHas)) {
+			t.Errorf("ranges %q: provision error %v, want one containing %q", tc.ranges, err, tc.errHas)
+		}
+		if err == nil {
+			h.Cleanup()
+		}
+		cancel()
 	}
 }
