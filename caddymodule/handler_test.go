@@ -252,3 +252,22 @@ func TestCacheIsBounded(t *testing.T) {
 		t.Errorf("a %d-byte header was cached", maxCachedUserAgent+1)
 	}
 }
+
+// TestBroadHumansWarn: a humans entry that exempts well-known bots says so
+// when the configuration loads; a narrow one says nothing.
+func TestBroadHumansWarn(t *testing.T) {
+	for _, tc := range []struct {
+		humans string
+		warn   bool
+	}{
+		{"/", true},
+		{"Mozilla", true},
+		{"GPTBot", true},
+		{"AcmeUptime", false},
+	} {
+		_, logs := newTestHandler(t, config.Config{Inline: "User-agent: *\nDisallow: /x\n", Humans: []string{tc.humans}})
+		if got := logs.FilterMessageSnippet("humans entry matches").Len() > 0; got != tc.warn {
+			t.Errorf("humans %q: warned %v, want %v", tc.humans, got, tc.warn)
+		}
+	}
+}

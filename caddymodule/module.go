@@ -129,6 +129,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	}
 	h.ctx, h.events = ctx, eventsOf(ctx)
 	h.classifier = botdetect.New(h.Bots, h.Humans)
+	h.warnBroadHumans()
 	h.trapServed = new(atomic.Pointer[servedWithTrap])
 	h.server = new(atomic.Pointer[string])
 	idents, err := lru.New[string, identity](h.Cache)

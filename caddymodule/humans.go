@@ -1,0 +1,45 @@
+package caddymodule
+
+import (
+	"strings"
+
+	"go.uber.org/zap"
+)
+
+// wellKnownBots are the headers of widely seen crawlers and clients, as
+// their operators document them. A humans entry that matches one exempts
+// that bot from robots.txt, which is seldom what "humans" was written for
+// ("humans /", "humans Mozilla"), so Provision says so.
+var wellKnownBots = []struct{ name, ua string }{
+	{"Googlebot", "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"},
+	{"Googlebot (smartphone)", "Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.6778.69 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"},
+	{"bingbot", "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm) Chrome/131.0.0.0 Safari/537.36"},
+	{"GPTBot", "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.1; +https://openai.com/gptbot)"},
+	{"ClaudeBot", "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)"},
+	{"CCBot", "CCBot/2.0 (https://commoncrawl.org/faq/)"},
+	{"Applebot", "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/13.1.1 Safari/605.1.15 (Applebot/0.1; +http://www.apple.com/go/applebot)"},
+	{"AhrefsBot", "Mozilla/5.0 (compatible; AhrefsBot/7.0; +http://ahrefs.com/robot/)"},
+	{"curl", "curl/8.5.0"},
+	{"python-requests", "python-requests/2.31.0"},
+	{"Go-http-client", "Go-http-client/1.1"},
+	{"Wget", "Wget/1.21.4"},
+}
+
+// warnBroadHumans logs, for each humans entry that matches the header of a
+// well-known bot, which bots it exempts: an exemption that turns
+// enforcement off for them must not go unnoticed.
+func (h *Handler) warnBroadHumans() {
+	for _, m := range h.Humans {
+		lm := strings.ToLower(m)
+		var hit []string
+		for _, b := range wellKnownBots {
+			if strings.Contains(strings.ToLower(b.ua), lm) {
+				hit = append(hit, b.name)
+			}
+		}
+		if len(hit) > 0 {
+			h.logger.Warn("a humans entry matches the headers of well-known bots; they are never held to robots.txt",
+				zap.String("humans", m), zap.Int("bots", len(hit)), zap.Int("of", len(wellKnownBots)), zap.Strings("examples", hit))
+		}
+	}
+}
