@@ -54,15 +54,20 @@ func Identify(c *botdetect.Classifier, f *robots.File, ua string) Identity {
 	return id
 }
 
-// browserTokens are product tokens every browser sends. A robots.txt that
-// names one ("User-agent: Mozilla") would otherwise turn every person into
-// a bot; its group still applies to clients that are bots by their looks.
+// browserTokens are product tokens every browser of a family sends: the
+// engines and platforms, Chrome's, Firefox's and Edge's names on iOS and
+// Android, the "Build/" of every Android device. A robots.txt that names
+// one ("User-agent: Mozilla", "User-agent: CriOS") would otherwise turn
+// every person using it into a bot; its group still applies to clients
+// that are bots by their looks.
 var browserTokens = map[string]bool{
 	"mozilla": true, "applewebkit": true, "khtml": true, "gecko": true,
 	"like": true, "chrome": true, "safari": true, "firefox": true,
 	"version": true, "mobile": true, "compatible": true, "edg": true,
 	"opera": true, "windows": true, "linux": true, "android": true,
 	"macintosh": true, "iphone": true, "ipad": true,
+	"crios": true, "fxios": true, "edgios": true, "edga": true, "build": true,
+	"trident": true, "presto": true, "x11": true, "win64": true, "wow64": true,
 }
 
 // namesProduct reports whether ua names the agent name as a product, as

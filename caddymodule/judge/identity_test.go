@@ -21,6 +21,11 @@ func TestNamesProduct(t *testing.T) {
 		{"Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0", "Firefox", false},
 		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/131.0.0.0 Safari/537.36", "Safari", false},
 		{"NotGPTBot/1.0", "GPTBot", false},
+		// Tokens every browser of a family sends.
+		{"Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) CriOS/131.0.6778.73 Mobile/15E148 Safari/604.1", "CriOS", false},
+		{"Mozilla/5.0 (Linux; Android 14; SM-S921B Build/UP1A.231005.007; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/131.0.0.0 Mobile Safari/537.36", "Build", false},
+		{"Mozilla/5.0 (Windows NT 10.0; WOW64; Trident/7.0; rv:11.0) like Gecko", "Trident", false},
+		{"Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0", "X11", false},
 	} {
 		if got := namesProduct(tc.ua, tc.name); got != tc.want {
 			t.Errorf("namesProduct(%q, %q) = %v, want %v", tc.ua, tc.name, got, tc.want)
