@@ -45,7 +45,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 		return h.springTrap(w, r, snap)
 	}
 	if snap.File == nil {
-		return next.ServeHTTP(w, r)
+		// No robots.txt: nothing is disallowed, but bots are still
+		// told apart and counted, so that the access log, the metrics
+		// and the report keep them.
+		snap = noRobotsTxt
 	}
 	var id identity
 	var res verify.Result

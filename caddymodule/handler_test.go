@@ -174,8 +174,17 @@ func TestServeRobotsTxt(t *testing.T) {
 func TestMissingFileAllowsAll(t *testing.T) {
 	h, logs := newTestHandler(t, config.Config{File: t.TempDir() + "/nope/robots.txt"})
 	_ = logs
-	if w, err := serve(h, newRequest("GET", "/private/x", testfixtures.UAGPTBot)); err != nil || w.Body.String() != "next" {
+	r := newRequest("GET", "/private/x", testfixtures.UAGPTBot)
+	if w, err := serve(h, r); err != nil || w.Body.String() != "next" {
 		t.Errorf("no file: got %d %v", w.Code, err)
+	}
+	// The bot is still named and counted, for the access log and metrics.
+	repl := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer)
+	if bot, _ := repl.GetString("http.robots_txt.bot"); bot != "GPTBot" {
+		t.Errorf("no file: bot placeholder %q, want GPTBot", bot)
+	}
+	if v, _ := repl.GetString("http.robots_txt.verdict"); v != "allowed" {
+		t.Errorf("no file: verdict placeholder %q, want allowed", v)
 	}
 	if w, _ := serve(h, newRequest("GET", "/robots.txt", testfixtures.UAGPTBot)); w.Body.String() != "next" {
 		t.Errorf("no file: /robots.txt should pass on")

@@ -58,6 +58,10 @@ func newSnapshot(body []byte, modTime time.Time) *snapshot {
 	}
 }
 
+// noRobotsTxt is what bots are judged by while a site has no robots.txt:
+// a file with no groups, which allows everything.
+var noRobotsTxt = &snapshot{Version: judge.NewVersion(robots.Parse(nil), "")}
+
 // newEmptySnapshot stands for a missing robots.txt: every bot may fetch
 // everything, and /robots.txt is left to the next handler.
 func newEmptySnapshot() *snapshot {
