@@ -6,9 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/netip"
 	"net/url"
-	"os"
 	"strings"
 
 	"github.com/caddyserver/caddy/v2"
@@ -82,26 +80,13 @@ func newChecker(cfg config.Config, verifyOpts verify.Options, sigOpts webbotauth
 }
 
 // checkRangeFiles checks that the files an operator's crawler entry names
-// as ranges can be read now. A missing file would leave the crawler with
-// no addresses to verify it by, and only a warning at each refresh; a
-// typo ("ranges googlebot.jsn") should stop the load instead.
+// as ranges can be read now (the Caddyfile checks it at its line; JSON
+// only here). A typo ("ranges googlebot.jsn") stops the load instead of
+// leaving the crawler with no addresses and a warning at each refresh.
 func checkRangeFiles(cr config.Crawler) error {
 	for _, r := range cr.Ranges {
-		if _, err := netip.ParsePrefix(r); err == nil {
-			continue
-		}
-		if _, err := netip.ParseAddr(r); err == nil {
-			continue
-		}
-		if u, err := url.Parse(r); err == nil && u.Scheme != "" {
-			continue
-		}
-		f, err := os.Open(r)
-		if err == nil {
-			err = f.Close()
-		}
-		if err != nil {
-			return fmt.Errorf("crawler %s: ranges: %v; give a CIDR (\"66.249.64.0/19\"), an address, a file of them that exists, or an https URL", cr.Token, err)
+		if err := config.CheckRangeFile(r); err != nil {
+			return fmt.Errorf("crawler %s: ranges: %v", cr.Token, err)
 		}
 	}
 	return nil

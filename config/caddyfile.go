@@ -396,6 +396,15 @@ func parseCrawler(d *caddyfile.Dispenser) (Crawler, error) {
 		}
 		switch name {
 		case "ranges":
+			for _, v := range vals {
+				err := checkRange(v)
+				if err == nil {
+					err = CheckRangeFile(v)
+				}
+				if err != nil {
+					return cr, d.Errf("robots_txt: crawler %s: ranges: %v", cr.Token, err)
+				}
+			}
 			cr.Ranges = append(cr.Ranges, vals...)
 		case "rdns":
 			cr.RDNS = append(cr.RDNS, vals...)

@@ -23,6 +23,7 @@ import (
 	"github.com/caddyserver/caddy/v2"
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/crawlers"
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/verify"
 )
 
 // Allowed values of Config.Mode.
@@ -641,6 +642,32 @@ func checkRange(r string) error {
 	}
 	if r == "" {
 		return errors.New("an empty entry is not allowed; give a CIDR (\"66.249.64.0/19\"), a file of them, or an https URL")
+	}
+	if verify.LooksLikeAddress(r) {
+		return fmt.Errorf("%q is not a valid address or CIDR; give one such as \"66.249.64.0/19\" or \"2001:db8::/32\"", r)
+	}
+	return nil
+}
+
+// CheckRangeFile checks a crawler's ranges entry that names a file (not an
+// address, a CIDR or a URL): it must exist and be readable now. A missing
+// file would leave the crawler with no addresses to verify it by.
+func CheckRangeFile(r string) error {
+	if _, err := netip.ParsePrefix(r); err == nil {
+		return nil
+	}
+	if _, err := netip.ParseAddr(r); err == nil {
+		return nil
+	}
+	if u, err := url.Parse(r); err == nil && u.Scheme != "" {
+		return nil
+	}
+	f, err := os.Open(r)
+	if err == nil {
+		err = f.Close()
+	}
+	if err != nil {
+		return fmt.Errorf("%v; give a CIDR (\"66.249.64.0/19\"), an address, a file of them that exists, or an https URL", err)
 	}
 	return nil
 }

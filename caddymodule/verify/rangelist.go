@@ -167,7 +167,7 @@ func NewRangeList(entries []string, opts RangeOptions) (*RangeList, error) {
 				l.static = append(l.static, p)
 				continue
 			}
-			if looksLikeAddress(e) {
+			if LooksLikeAddress(e) {
 				return nil, fmt.Errorf("range source %q is not a valid CIDR", e)
 			}
 			l.sources = append(l.sources, &rangeSource{name: e})
@@ -544,9 +544,9 @@ func (l *RangeList) rebuild() {
 	l.status.Store(&st)
 }
 
-// looksLikeAddress tells a mistyped CIDR ("192.0.2.0/33") from a file name,
+// LooksLikeAddress tells a mistyped CIDR ("192.0.2.0/33") from a file name,
 // so the typo is reported at configuration time instead of as a missing file.
-func looksLikeAddress(s string) bool {
+func LooksLikeAddress(s string) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' || c == '.' || c == ':' || c == '/') {
