@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io/fs"
 	"net/http"
+	"os"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -301,7 +302,26 @@ func (h *Handler) shareOptions(ctx caddy.Context) shareOptions {
 		h.logger.Warn("no instance ID: state is not shared", zap.Error(err))
 		return shareOptions{}
 	}
-	return shareOptions{store: store, instance: id.String(), interval: h.ShareIntervalOrDefault()}
+	return shareOptions{store: store, instance: instanceName(id.String()), interval: h.ShareIntervalOrDefault(), logger: h.logger}
+}
+
+// instanceName is the name this process shares its state under: Caddy's
+// instance ID, which lives in its data directory, and the host's name,
+// since the replicas of a cluster often share that directory (and so the
+// ID) with the storage. Two processes on one host that share it are told
+// apart by the sharer (see share.Callbacks.Renamed).
+func instanceName(id string) string {
+	host, _ := os.Hostname()
+	host = strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '.' {
+			return r
+		}
+		return -1
+	}, host)
+	if host == "" {
+		return id
+	}
+	return id + "@" + host[:min(len(host), 64)]
 }
 
 // storageOf is the configuration's storage, where verified crawler lists

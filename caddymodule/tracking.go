@@ -7,6 +7,7 @@ import (
 
 	"github.com/caddyserver/caddy/v2"
 	lru "github.com/hashicorp/golang-lru/v2"
+	"go.uber.org/zap"
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/pace"
@@ -61,6 +62,7 @@ type shareOptions struct {
 	store    share.Storage // nil: no sharing
 	instance string
 	interval time.Duration
+	logger   *zap.Logger
 }
 
 // pacedClients bounds the client addresses whose Crawl-delay schedules
@@ -123,6 +125,12 @@ func (t *fetchTracker) startSharing(key string, opts shareOptions) {
 			}
 		},
 		Paced: func(name string, n int64) { t.pace.Charge(name, n, time.Now()) },
+		Renamed: func(old, name string) {
+			if opts.logger != nil {
+				opts.logger.Warn("another process shares this instance's name in the storage (a shared data directory?); this one now writes its robots_txt state under its own",
+					zap.String("shared_name", old), zap.String("name", name))
+			}
+		},
 	})
 	ctx, stop := context.WithCancel(context.Background())
 	t.stop = stop

@@ -13,6 +13,7 @@ package share
 
 import (
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -62,11 +63,14 @@ type Trap struct {
 
 // blob is one instance's state.
 type blob struct {
-	Instance string           `json:"instance"`
-	Written  int64            `json:"written"`
-	Fetches  []Fetch          `json:"fetches"`
-	Trapped  []Trap           `json:"trapped"`
-	Paced    map[string]int64 `json:"paced"` // crawler name: requests admitted in the interval before Written
+	Instance string `json:"instance"`
+	// Writer is the process that wrote it (random per process): another
+	// writer under the same instance name is another process.
+	Writer  string           `json:"writer,omitempty"`
+	Written int64            `json:"written"`
+	Fetches []Fetch          `json:"fetches"`
+	Trapped []Trap           `json:"trapped"`
+	Paced   map[string]int64 `json:"paced"` // crawler name: requests admitted in the interval before Written
 }
 
 // Callbacks receive what other instances learnt (and, at the first read,
@@ -77,6 +81,10 @@ type Callbacks struct {
 	// Paced reports requests another instance admitted for a crawler in
 	// its last interval, to be charged to the local schedule.
 	Paced func(name string, n int64)
+	// Renamed reports that another process wrote under this instance's
+	// name (processes that share Caddy's data directory share its
+	// instance ID), and the name this one writes under from now on.
+	Renamed func(old, name string)
 }
 
 // Sharer shares one site's state through a storage.
@@ -86,6 +94,8 @@ type Sharer struct {
 	instance string
 	interval time.Duration
 	cb       Callbacks
+	writer   string // this process, in the blobs it writes
+	started  int64  // when this process started sharing, unix nanoseconds
 
 	mu      sync.Mutex
 	fetches ring[Fetch] // this instance's window: the newest records
@@ -100,9 +110,12 @@ type Sharer struct {
 // into the storage key) for the instance named instance.
 func New(store Storage, site, instance string, interval time.Duration, cb Callbacks) *Sharer {
 	sum := sha256.Sum256([]byte(site))
+	var w [6]byte
+	rand.Read(w[:])
 	return &Sharer{
 		store: store, prefix: path.Join("robots_txt", "shared", hex.EncodeToString(sum[:8])),
 		instance: instance, interval: interval, cb: cb,
+		writer: hex.EncodeToString(w[:]), started: time.Now().UnixNano(),
 		paced: map[string]int64{}, seen: map[string]int64{},
 	}
 }
@@ -180,17 +193,41 @@ func (s *Sharer) Flush(ctx context.Context) error {
 		return nil
 	}
 	b := blob{
-		Instance: s.instance, Written: time.Now().UnixNano(),
+		Instance: s.instance, Writer: s.writer, Written: time.Now().UnixNano(),
 		Fetches: s.fetches.list(), Trapped: s.trapped.list(),
 		Paced: s.paced,
 	}
 	s.paced, s.dirty = map[string]int64{}, false
+	key := s.key(s.instance)
 	s.mu.Unlock()
 	data, err := json.Marshal(b)
 	if err != nil {
 		return err
 	}
-	return s.store.Store(ctx, s.key(s.instance), data)
+	return s.store.Store(ctx, key, data)
+}
+
+// checkOwn reads the blob under this instance's name. One that another
+// process wrote since this one started means two processes share the
+// name, and each write of one erases the other's: this one takes a name of
+// its own, writes its whole window there at the next flush, and applies
+// the other's records like any other instance's.
+func (s *Sharer) checkOwn(ctx context.Context) {
+	own := s.key(s.instance)
+	b, err := s.load(ctx, own)
+	if err != nil || b.Writer == "" || b.Writer == s.writer || b.Written < s.started {
+		return
+	}
+	s.mu.Lock()
+	old := s.instance
+	s.instance += "-" + s.writer
+	s.dirty = true
+	s.mu.Unlock()
+	s.seen[own] = b.Written
+	s.apply(b, true)
+	if s.cb.Renamed != nil {
+		s.cb.Renamed(old, s.instance)
+	}
 }
 
 // Sync reads the blobs of the other instances that changed since the
@@ -203,6 +240,7 @@ func (s *Sharer) Sync(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	s.checkOwn(ctx)
 	own := s.key(s.instance)
 	for _, k := range keys {
 		if k == own || !strings.HasSuffix(k, ".json") {

@@ -121,3 +121,48 @@ func BenchmarkRecordPaced(b *testing.B) {
 		s.RecordPaced("GPTBot")
 	}
 }
+
+// TestSharedInstanceName: processes that share Caddy's data directory
+// share its instance ID. Each write of one would erase the other's; they
+// must notice, part, and still see each other's records.
+func TestSharedInstanceName(t *testing.T) {
+	ctx := context.Background()
+	store := &memStorage{data: map[string][]byte{}}
+	var renamed []string
+	var gotA, gotB []Fetch
+	a := New(store, "site", "id", time.Hour, Callbacks{
+		Fetch:   func(f Fetch) { gotA = append(gotA, f) },
+		Renamed: func(_, name string) { renamed = append(renamed, name) },
+	})
+	b := New(store, "site", "id", time.Hour, Callbacks{
+		Fetch:   func(f Fetch) { gotB = append(gotB, f) },
+		Renamed: func(_, name string) { renamed = append(renamed, name) },
+	})
+	a.RecordFetch(Fetch{Bot: "GPTBot", Addr: "192.0.2.1", At: 1})
+	b.RecordFetch(Fetch{Bot: "CCBot", Addr: "192.0.2.2", At: 2})
+	// Three intervals of both: write, then read.
+	for range 3 {
+		a.Flush(ctx)
+		b.Flush(ctx)
+		a.Sync(ctx)
+		b.Sync(ctx)
+	}
+	if len(renamed) == 0 {
+		t.Fatal("neither process noticed the other writing under its name")
+	}
+	has := func(got []Fetch, bot string) bool {
+		for _, f := range got {
+			if f.Bot == bot {
+				return true
+			}
+		}
+		return false
+	}
+	if !has(gotA, "CCBot") || !has(gotB, "GPTBot") {
+		t.Errorf("records lost between processes sharing a name: A saw %v, B saw %v", gotA, gotB)
+	}
+	// A restarted process (same name, written before it started) is not
+	// another writer.
+	c := New(store, "site", a.instance, time.Hour, Callbacks{Renamed: func(_, name string) { t.Errorf("a restarted process renamed itself to %s", name) }})
+	c.restore(ctx)
+}
