@@ -93,7 +93,7 @@ func BenchmarkIdentify(b *testing.B) {
 func BenchmarkMonitoring(b *testing.B) {
 	h, _ := newTestHandler(b, config.Config{File: writeRobots(b, testfixtures.RobotsTxt), DisableReload: true})
 	r := withIP(newRequest("GET", "/private/x", testfixtures.UAAhrefs), "203.0.113.5")
-	h.tracker.record(fetchKey{bot: "AhrefsBot", ip: clientAddr(r)}, judge.Fetch{At: time.Now(), ETag: "\"v1\""})
+	h.tracker.record(fetchKey{bot: "AhrefsBot", ip: clientAddr(r), site: siteOf(r)}, judge.Fetch{At: time.Now(), ETag: "\"v1\""})
 	c := countersFor("", "AhrefsBot")
 	old := judge.NewVersion(robots.Parse([]byte("User-agent: *\nDisallow: /old/\n")), "\"v0\"")
 	old.Follow(nil, time.Now(), time.Hour)
@@ -102,7 +102,7 @@ func BenchmarkMonitoring(b *testing.B) {
 	b.Run("allowed", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			fetch, ok := h.tracker.last(fetchKey{bot: "AhrefsBot", ip: clientAddr(r)})
+			fetch, ok := h.tracker.last(fetchKey{bot: "AhrefsBot", ip: clientAddr(r), site: siteOf(r)})
 			_, _ = fetch, ok
 			c.request(verify.Unverified, judge.Allowed, judge.Passed, 1)
 		}
@@ -113,7 +113,7 @@ func BenchmarkMonitoring(b *testing.B) {
 		for b.Loop() {
 			// The client's fetch is unknown: the worst case, every
 			// version in the window is judged.
-			h.tracker.last(fetchKey{bot: "AhrefsBot", ip: clientAddr(r)})
+			h.tracker.last(fetchKey{bot: "AhrefsBot", ip: clientAddr(r), site: siteOf(r)})
 			cur.GraceAllows(&judge.Request{UA: testfixtures.UAAhrefs, Paths: judge.Paths{Primary: "/private/x"}, Now: now}, time.Hour)
 			c.request(verify.Unverified, judge.Grace, judge.Passed, 1)
 		}

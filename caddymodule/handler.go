@@ -52,7 +52,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	}
 	var id identity
 	var res verify.Result
-	if h.Trap != "" && h.tracker.isTrapped(clientAddr(r), time.Now()) {
+	if h.Trap != "" && h.tracker.isTrapped(trapKey{siteOf(r), clientAddr(r)}, time.Now()) {
 		// Caught by the trap: a bot, whatever its User-Agent says.
 		id, res = h.trappedIdentity(snap), verify.Result{Outcome: verify.Trapped}
 	} else {
@@ -134,7 +134,7 @@ func (h *Handler) judge(r *http.Request, u *url.URL, id identity, res verify.Res
 	now := time.Now()
 	snap := id.snap
 	req := judge.Request{UA: r.Header.Get("User-Agent"), Paths: judge.PathsOf(u), Now: now}
-	req.Fetch, req.Fetched = h.tracker.last(fetchKey{id.Name, clientAddr(r), snap.scope, agentOf(id.Name, req.UA)})
+	req.Fetch, req.Fetched = h.tracker.last(fetchKey{id.Name, clientAddr(r), siteOf(r), snap.scope, agentOf(id.Name, req.UA)})
 	v := req.Paths.Decide(id.Group)
 	if res.Outcome == verify.Impostor && h.ImpostorPolicy() == config.ImpostorsBlock ||
 		res.Outcome == verify.Trapped && h.TrapActionOrDefault() == config.TrapBlock {
@@ -191,14 +191,14 @@ func (h *Handler) judge(r *http.Request, u *url.URL, id identity, res verify.Res
 func (h *Handler) pace(r *http.Request, id identity, now time.Time) (bool, time.Duration) {
 	delay := pace.Clamp(id.Group.CrawlDelay)
 	if id.Group != id.snap.File.GroupFor("*") {
-		ok, wait := h.tracker.pace.Named(id.Name, delay, now)
+		ok, wait := h.tracker.pace.Named(siteOf(r), id.Name, delay, now)
 		if ok && h.tracker.sharer != nil {
-			h.tracker.sharer.RecordPaced(id.Name)
+			h.tracker.sharer.RecordPaced(siteOf(r), id.Name)
 		}
 		return ok, wait
 	}
 	addr, _ := caddyhttp.GetVar(r.Context(), caddyhttp.ClientIPVarKey).(string)
-	return h.tracker.pace.Addr(addr, delay, now)
+	return h.tracker.pace.Addr(siteOf(r), addr, delay, now)
 }
 
 // clientAddr is the client's address as Caddy resolved it (trusted proxies
@@ -255,7 +255,7 @@ func (h *Handler) recordFetch(r *http.Request, snap *snapshot) {
 	}
 	now := time.Now()
 	id.counters.fetch(now.UnixNano())
-	k := fetchKey{id.Name, clientAddr(r), snap.scope, agentOf(id.Name, r.Header.Get("User-Agent"))}
+	k := fetchKey{id.Name, clientAddr(r), siteOf(r), snap.scope, agentOf(id.Name, r.Header.Get("User-Agent"))}
 	h.tracker.record(k, judge.Fetch{At: now, ETag: snap.ETag})
 	j := judgmentOf(r)
 	*j = judge.Judgment{

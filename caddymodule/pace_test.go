@@ -8,6 +8,7 @@ import (
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 
 	"github.com/robotsguard/caddy-robots-txt/config"
+	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
 )
 
 // TestCrawlDelay: a group's Crawl-delay is a rate — per crawler when the
@@ -78,5 +79,41 @@ func TestCrawlDelay(t *testing.T) {
 				t.Errorf("want one crawl-delay violation logged, got %v", logs.All())
 			}
 		})
+	}
+}
+
+// TestSitesApart: a robots.txt speaks for the host it was served from.
+// With one file behind several hosts (one handler, or site blocks that
+// name the same file), a crawler's pace, its fetches and a trapped address
+// on one host do not carry to another.
+func TestSitesApart(t *testing.T) {
+	const robotsTxt = "User-agent: SlowBot\nCrawl-delay: 10\n\nUser-agent: *\nCrawl-delay: 10\nDisallow: /private/\n"
+	h, _ := newTestHandler(t, config.Config{Inline: robotsTxt, Trap: "/trap/"})
+	at := func(host, path, ua, ip string) string {
+		r := withIP(newRequest("GET", path, ua), ip)
+		r.Host = host
+		serve(h, r)
+		v, _ := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer).GetString("http.robots_txt.verdict")
+		return v
+	}
+	for range 3 {
+		at("a.test", "/x", "SlowBot/1.0", "192.0.2.1")
+	}
+	if v := at("a.test", "/x", "SlowBot/1.0", "192.0.2.1"); v != "too-fast" {
+		t.Fatalf("SlowBot's fourth request to a.test: %q, want too-fast", v)
+	}
+	if v := at("b.test", "/x", "SlowBot/1.0", "192.0.2.1"); v != "allowed" {
+		t.Errorf("SlowBot's first request to b.test: %q, want allowed", v)
+	}
+	if v := at("B.TEST", "/y", "SlowBot/1.0", "192.0.2.1"); v != "allowed" {
+		t.Errorf("SlowBot's second request to b.test, Host in capitals: %q, want allowed", v)
+	}
+	// A browser caught by a.test's trap is held there, not on b.test.
+	at("a.test", "/trap/x", testfixtures.UAChrome, "198.51.100.7")
+	if v := at("a.test", "/private/x", testfixtures.UAChrome, "198.51.100.7"); v != "disallowed" {
+		t.Errorf("trapped browser on a.test: %q, want disallowed", v)
+	}
+	if v := at("b.test", "/private/x", testfixtures.UAChrome, "198.51.100.7"); v != "" {
+		t.Errorf("trapped browser on b.test: verdict %q, want none (not judged)", v)
 	}
 }

@@ -2,7 +2,9 @@ package caddymodule
 
 import (
 	"context"
+	"net/http"
 	"net/netip"
+	"strings"
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
@@ -24,8 +26,15 @@ const trackedClients = 100_000
 type fetchKey struct {
 	bot   string
 	ip    netip.Addr
+	site  string // the host the robots.txt was served from (see siteOf)
 	scope string
 	agent uint64
+}
+
+// trapKey is an address the trap of a site (a host) caught.
+type trapKey struct {
+	site string
+	ip   netip.Addr
 }
 
 // agentOf is the agent part of a fetch key for a bot named name that sent
@@ -49,7 +58,7 @@ func agentOf(name, ua string) uint64 {
 type fetchTracker struct {
 	recent  *lru.Cache[fetchKey, judge.Fetch]
 	pace    *pace.Limiter
-	trapped *lru.Cache[netip.Addr, int64] // until, unix nanoseconds
+	trapped *lru.Cache[trapKey, int64] // until, unix nanoseconds
 
 	// sharer, when storage is shared, keeps all of this in the storage
 	// for other instances and restarts; nil otherwise.
@@ -86,7 +95,7 @@ func loadTracker(key string, opts shareOptions) (*fetchTracker, error) {
 		if err != nil {
 			return nil, err
 		}
-		trapped, err := lru.New[netip.Addr, int64](trappedClients)
+		trapped, err := lru.New[trapKey, int64](trappedClients)
 		if err != nil {
 			return nil, err
 		}
@@ -111,7 +120,7 @@ func (t *fetchTracker) startSharing(key string, opts shareOptions) {
 			if err != nil {
 				return
 			}
-			k := fetchKey{f.Bot, addr, f.Scope, f.Agent}
+			k := fetchKey{f.Bot, addr, f.Site, f.Scope, f.Agent}
 			if cur, ok := t.recent.Peek(k); ok && cur.At.UnixNano() >= f.At {
 				return
 			}
@@ -119,12 +128,13 @@ func (t *fetchTracker) startSharing(key string, opts shareOptions) {
 		},
 		Trap: func(tr share.Trap) {
 			if addr, err := netip.ParseAddr(tr.Addr); err == nil {
-				if cur, ok := t.trapped.Peek(addr); !ok || cur < tr.Until {
-					t.trapped.Add(addr, tr.Until)
+				k := trapKey{tr.Site, addr}
+				if cur, ok := t.trapped.Peek(k); !ok || cur < tr.Until {
+					t.trapped.Add(k, tr.Until)
 				}
 			}
 		},
-		Paced: func(name string, n int64) { t.pace.Charge(name, n, time.Now()) },
+		Paced: func(site, name string, n int64) { t.pace.Charge(site, name, n, time.Now()) },
 		Renamed: func(old, name string) {
 			if opts.logger != nil {
 				opts.logger.Warn("another process shares this instance's name in the storage (a shared data directory?); this one now writes its robots_txt state under its own",
@@ -140,7 +150,7 @@ func (t *fetchTracker) startSharing(key string, opts shareOptions) {
 func (t *fetchTracker) record(k fetchKey, f judge.Fetch) {
 	t.recent.Add(k, f)
 	if t.sharer != nil {
-		t.sharer.RecordFetch(share.Fetch{Bot: k.bot, Addr: k.ip.String(), Scope: k.scope, Agent: k.agent, At: f.At.UnixNano(), ETag: f.ETag})
+		t.sharer.RecordFetch(share.Fetch{Bot: k.bot, Addr: k.ip.String(), Site: k.site, Scope: k.scope, Agent: k.agent, At: f.At.UnixNano(), ETag: f.ETag})
 	}
 }
 
@@ -149,20 +159,29 @@ func (t *fetchTracker) last(k fetchKey) (judge.Fetch, bool) {
 	return t.recent.Get(k)
 }
 
-// trap remembers addr as trapped until the time given.
-func (t *fetchTracker) trap(addr netip.Addr, until time.Time) {
-	t.trapped.Add(addr, until.UnixNano())
+// trap remembers k's address as trapped on its site until the time given.
+func (t *fetchTracker) trap(k trapKey, until time.Time) {
+	t.trapped.Add(k, until.UnixNano())
 	if t.sharer != nil {
-		t.sharer.RecordTrap(share.Trap{Addr: addr.String(), Until: until.UnixNano()})
+		t.sharer.RecordTrap(share.Trap{Addr: k.ip.String(), Site: k.site, Until: until.UnixNano()})
 	}
 }
 
-// isTrapped tells whether addr is trapped now.
-func (t *fetchTracker) isTrapped(addr netip.Addr, now time.Time) bool {
-	until, ok := t.trapped.Get(addr)
+// isTrapped tells whether k's address is trapped on its site now.
+func (t *fetchTracker) isTrapped(k trapKey, now time.Time) bool {
+	until, ok := t.trapped.Get(k)
 	if ok && until < now.UnixNano() {
-		t.trapped.Remove(addr)
+		t.trapped.Remove(k)
 		return false
 	}
 	return ok
+}
+
+// siteOf is the site a request is for, as robots.txt scopes it: the host
+// and port it names, in lower case (without allocating in the usual case).
+func siteOf(r *http.Request) string {
+	if hasUpper(r.Host) {
+		return strings.ToLower(r.Host)
+	}
+	return r.Host
 }

@@ -179,7 +179,7 @@ func (h *Handler) springTrap(w http.ResponseWriter, r *http.Request, snap *snaps
 		h.logger.Warn("robots.txt violation: a verified crawler requested the trap", violationFields(r, j)...)
 	} else {
 		addr := clientAddr(r)
-		h.tracker.trap(addr, now.Add(h.TrapTTLOrDefault()))
+		h.tracker.trap(trapKey{siteOf(r), addr}, now.Add(h.TrapTTLOrDefault()))
 		j.Bot, j.Group, j.Identity = trappedName, "*", verify.Trapped
 		countersFor(h.serverName(), trappedName).request(verify.Trapped, j.Verdict, j.Action, now.UnixNano())
 		h.emit(r, EventTrapped, j)

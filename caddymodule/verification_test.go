@@ -94,10 +94,10 @@ func TestImpostorFetchIsItsOwn(t *testing.T) {
 	if err != nil || w.Code != http.StatusOK {
 		t.Fatalf("/robots.txt for an impostor: %d %v, want 200", w.Code, err)
 	}
-	if _, ok := h.tracker.last(fetchKey{bot: "impostor:GPTBot", ip: clientAddr(r)}); !ok {
+	if _, ok := h.tracker.last(fetchKey{bot: "impostor:GPTBot", ip: clientAddr(r), site: siteOf(r)}); !ok {
 		t.Error("the fetch is not recorded under impostor:GPTBot")
 	}
-	if _, ok := h.tracker.last(fetchKey{bot: "GPTBot", ip: clientAddr(r)}); ok {
+	if _, ok := h.tracker.last(fetchKey{bot: "GPTBot", ip: clientAddr(r), site: siteOf(r)}); ok {
 		t.Error("the impostor's fetch is recorded under GPTBot")
 	}
 }

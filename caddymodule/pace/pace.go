@@ -68,60 +68,68 @@ func (s *slot) take(now int64, delay time.Duration) (bool, time.Duration) {
 	}
 }
 
-// Limiter keeps the schedules. Named crawlers (a group's agent name, a
-// known crawler) have one schedule each, whatever address they come from,
+// Limiter keeps the schedules, per site (the host a request is for:
+// Crawl-delay, like the rest of robots.txt, applies to the host it was
+// served from). Named crawlers (a group's agent name, a known crawler)
+// have one schedule each on a site, whatever address they come from,
 // since crawlers spread over many; clients judged by the * group have one
 // per address, in an LRU of fixed size.
 type Limiter struct {
 	mu    sync.Mutex
-	named map[string]*slot // bounded by the names robots.txt and the knowledge base hold
-	addrs *lru.Cache[string, *slot]
+	named map[key]*slot // bounded by maxNamed
+	addrs *lru.Cache[key, *slot]
 }
+
+// key is a crawler's name, or a client's address, on a site.
+type key struct{ site, who string }
 
 // New returns a limiter remembering up to addrs client addresses.
 func New(addrs int) *Limiter {
-	c, _ := lru.New[string, *slot](max(addrs, 1))
-	return &Limiter{named: map[string]*slot{}, addrs: c}
+	c, _ := lru.New[key, *slot](max(addrs, 1))
+	return &Limiter{named: map[key]*slot{}, addrs: c}
 }
 
 // maxNamed bounds the named schedules: names come from robots.txt (a file
 // from an upstream is not trusted) and the knowledge base.
 const maxNamed = 10_000
 
-// Named admits a request from the crawler called name.
-func (l *Limiter) Named(name string, delay time.Duration, now time.Time) (bool, time.Duration) {
+// Named admits a request to site from the crawler called name.
+func (l *Limiter) Named(site, name string, delay time.Duration, now time.Time) (bool, time.Duration) {
+	k := key{site, name}
 	l.mu.Lock()
-	s := l.named[name]
+	s := l.named[k]
 	if s == nil {
 		if len(l.named) >= maxNamed {
 			clear(l.named) // a new file's names: start over rather than grow
 		}
 		s = new(slot)
-		l.named[name] = s
+		l.named[k] = s
 	}
 	l.mu.Unlock()
 	return s.take(now.UnixNano(), delay)
 }
 
-// Addr admits a request from the client at addr (a textual address).
-func (l *Limiter) Addr(addr string, delay time.Duration, now time.Time) (bool, time.Duration) {
-	s, ok := l.addrs.Get(addr)
+// Addr admits a request to site from the client at addr (a textual
+// address).
+func (l *Limiter) Addr(site, addr string, delay time.Duration, now time.Time) (bool, time.Duration) {
+	k := key{site, addr}
+	s, ok := l.addrs.Get(k)
 	if !ok {
 		s = new(slot)
-		if prev, found, _ := l.addrs.PeekOrAdd(addr, s); found {
+		if prev, found, _ := l.addrs.PeekOrAdd(k, s); found {
 			s = prev
 		}
 	}
 	return s.take(now.UnixNano(), delay)
 }
 
-// Charge counts n requests another instance admitted for the crawler
-// called name against its schedule here, so that instances sharing a
-// site hold a crawler to one rate between them. A crawler not seen here
-// yet has no delay to charge with and is left alone.
-func (l *Limiter) Charge(name string, n int64, now time.Time) {
+// Charge counts n requests to site another instance admitted for the
+// crawler called name against its schedule here, so that instances
+// sharing a site hold a crawler to one rate between them. A crawler not
+// seen here yet has no delay to charge with and is left alone.
+func (l *Limiter) Charge(site, name string, n int64, now time.Time) {
 	l.mu.Lock()
-	s := l.named[name]
+	s := l.named[key{site, name}]
 	l.mu.Unlock()
 	if s == nil || n <= 0 {
 		return

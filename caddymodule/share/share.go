@@ -44,6 +44,9 @@ const (
 type Fetch struct {
 	Bot  string `json:"bot"`
 	Addr string `json:"addr"`
+	// Site is the host the robots.txt was fetched from: a robots.txt
+	// speaks for the host that served it.
+	Site string `json:"site,omitempty"`
 	// Scope names which of a handler's robots.txt files was fetched when
 	// its path depends on the request ({host} in the root); "" when the
 	// handler has one.
@@ -55,22 +58,36 @@ type Fetch struct {
 	ETag  string `json:"etag"`
 }
 
-// Trap is an address the trap caught, until a time.
+// Trap is an address the trap of a site (a host) caught, until a time.
 type Trap struct {
 	Addr  string `json:"addr"`
+	Site  string `json:"site,omitempty"`
 	Until int64  `json:"until"`
 }
+
+// Paced is the number of requests to a site (a host) admitted for a
+// named crawler in an instance's last interval.
+type Paced struct {
+	Site string `json:"site,omitempty"`
+	Name string `json:"name"`
+	N    int64  `json:"n"`
+}
+
+type pacedKey struct{ site, name string }
 
 // blob is one instance's state.
 type blob struct {
 	Instance string `json:"instance"`
 	// Writer is the process that wrote it (random per process): another
 	// writer under the same instance name is another process.
-	Writer  string           `json:"writer,omitempty"`
-	Written int64            `json:"written"`
-	Fetches []Fetch          `json:"fetches"`
-	Trapped []Trap           `json:"trapped"`
-	Paced   map[string]int64 `json:"paced"` // crawler name: requests admitted in the interval before Written
+	Writer  string  `json:"writer,omitempty"`
+	Written int64   `json:"written"`
+	Fetches []Fetch `json:"fetches"`
+	Trapped []Trap  `json:"trapped"`
+	Paced   []Paced `json:"paced_sites,omitempty"` // in the interval before Written
+	// OldPaced is how blobs written before sites were told apart
+	// counted them (crawler name: requests); read, never written.
+	OldPaced map[string]int64 `json:"paced,omitempty"`
 }
 
 // Callbacks receive what other instances learnt (and, at the first read,
@@ -78,9 +95,9 @@ type blob struct {
 type Callbacks struct {
 	Fetch func(Fetch)
 	Trap  func(Trap)
-	// Paced reports requests another instance admitted for a crawler in
-	// its last interval, to be charged to the local schedule.
-	Paced func(name string, n int64)
+	// Paced reports requests to a site another instance admitted for a
+	// crawler in its last interval, to be charged to the local schedule.
+	Paced func(site, name string, n int64)
 	// Renamed reports that another process wrote under this instance's
 	// name (processes that share Caddy's data directory share its
 	// instance ID), and the name this one writes under from now on.
@@ -100,7 +117,7 @@ type Sharer struct {
 	mu      sync.Mutex
 	fetches ring[Fetch] // this instance's window: the newest records
 	trapped ring[Trap]
-	paced   map[string]int64
+	paced   map[pacedKey]int64
 	dirty   bool
 
 	seen map[string]int64 // instance blob key: Written last applied
@@ -116,7 +133,7 @@ func New(store Storage, site, instance string, interval time.Duration, cb Callba
 		store: store, prefix: path.Join("robots_txt", "shared", hex.EncodeToString(sum[:8])),
 		instance: instance, interval: interval, cb: cb,
 		writer: hex.EncodeToString(w[:]), started: time.Now().UnixNano(),
-		paced: map[string]int64{}, seen: map[string]int64{},
+		paced: map[pacedKey]int64{}, seen: map[string]int64{},
 	}
 }
 
@@ -139,11 +156,12 @@ func (s *Sharer) RecordTrap(t Trap) {
 	s.mu.Unlock()
 }
 
-// RecordPaced notes a request admitted for a named crawler.
-func (s *Sharer) RecordPaced(name string) {
+// RecordPaced notes a request to site admitted for a named crawler.
+func (s *Sharer) RecordPaced(site, name string) {
+	k := pacedKey{site, name}
 	s.mu.Lock()
-	if _, ok := s.paced[name]; ok || len(s.paced) < MaxFetches {
-		s.paced[name]++
+	if _, ok := s.paced[k]; ok || len(s.paced) < MaxFetches {
+		s.paced[k]++
 		s.dirty = true
 	}
 	s.mu.Unlock()
@@ -195,9 +213,11 @@ func (s *Sharer) Flush(ctx context.Context) error {
 	b := blob{
 		Instance: s.instance, Writer: s.writer, Written: time.Now().UnixNano(),
 		Fetches: s.fetches.list(), Trapped: s.trapped.list(),
-		Paced: s.paced,
 	}
-	s.paced, s.dirty = map[string]int64{}, false
+	for k, n := range s.paced {
+		b.Paced = append(b.Paced, Paced{Site: k.site, Name: k.name, N: n})
+	}
+	s.paced, s.dirty = map[pacedKey]int64{}, false
 	key := s.key(s.instance)
 	s.mu.Unlock()
 	data, err := json.Marshal(b)
@@ -277,8 +297,11 @@ func (s *Sharer) apply(b blob, paced bool) {
 		}
 	}
 	if paced && s.cb.Paced != nil {
-		for name, n := range b.Paced {
-			s.cb.Paced(name, n)
+		for _, p := range b.Paced {
+			s.cb.Paced(p.Site, p.Name, p.N)
+		}
+		for name, n := range b.OldPaced {
+			s.cb.Paced("", name, n)
 		}
 	}
 }
