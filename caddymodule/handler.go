@@ -37,7 +37,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	if orig, ok := r.Context().Value(caddyhttp.OriginalRequestCtxKey).(http.Request); ok && orig.URL != nil {
 		u = orig.URL
 	}
-	h.setContentUsage(w, snap, u.Path)
+	h.setContentUsage(w, snap, judge.ServedPath(u.Path))
 	if isRobotsTxt(u.Path) {
 		return h.serveRobotsTxt(w, r, next, snap)
 	}

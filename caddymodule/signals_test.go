@@ -16,6 +16,9 @@ func TestContentUsageHeader(t *testing.T) {
 	}{
 		{"a person's response carries it", "", testfixtures.UAChrome, "/page", "train-ai=n, search=y"},
 		{"a path-scoped line overrides", "", testfixtures.UAChrome, "/open/x", "train-ai=y, search=y"},
+		{"as a server reads the path: dot-segments", "", testfixtures.UAChrome, "/page/../open/x", "train-ai=y, search=y"},
+		{"as a server reads the path: repeated slashes", "", testfixtures.UAChrome, "//open/x", "train-ai=y, search=y"},
+		{"leaving a scoped path by dot-segments", "", testfixtures.UAChrome, "/open/../page", "train-ai=n, search=y"},
 		{"a bot's too", "", testfixtures.UACurl, "/page", "train-ai=n, search=y"},
 		{"off", "off", testfixtures.UAChrome, "/page", ""},
 	} {

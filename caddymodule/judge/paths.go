@@ -34,7 +34,7 @@ func PathsOf(u *url.URL) Paths {
 	if u.RawQuery != "" {
 		query = "?" + u.RawQuery
 	}
-	p := Paths{Primary: encodePath(cleanPath(u.Path)) + query}
+	p := Paths{Primary: ServedPath(u.Path) + query}
 	if u.RawPath != "" {
 		p.Alt = cleanPath(u.RawPath) + query
 		if robots.Canonical(p.Alt) == p.Primary {
@@ -67,6 +67,12 @@ func (p Paths) Decide(g *robots.Group) robots.Verdict {
 	}
 	return v
 }
+
+// ServedPath is the path a server serves for the decoded request path p,
+// as the rules read it: dot-segments and repeated slashes resolved, bytes
+// that would change its meaning percent-encoded ("/news/../secret/a" is
+// "/secret/a"). It does not allocate when p needs neither.
+func ServedPath(p string) string { return encodePath(cleanPath(p)) }
 
 // cleanPath resolves dot-segments and repeated slashes, keeping a
 // trailing slash, as Caddy's file server does before it serves a path.
