@@ -50,22 +50,23 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 		// and the report keep them.
 		snap = noRobotsTxt
 	}
-	var id identity
+	trapped := h.Trap != "" && h.tracker.isTrapped(trapKey{siteOf(r), clientAddr(r)}, time.Now())
+	id := h.identify(r.Header.Get("User-Agent"), snap)
 	var res verify.Result
-	if h.Trap != "" && h.tracker.isTrapped(trapKey{siteOf(r), clientAddr(r)}, time.Now()) {
-		// Caught by the trap: a bot, whatever its User-Agent says.
-		id, res = h.trappedIdentity(snap), verify.Result{Outcome: verify.Trapped}
-	} else {
-		id = h.identify(r.Header.Get("User-Agent"), snap)
-		if !id.Bot && !signed(r) {
-			return next.ServeHTTP(w, r)
-		}
+	if id.Bot || signed(r) {
 		// A signed request is checked whatever its User-Agent says:
 		// agents that sign (ChatGPT's, for one) send a browser's.
 		id, res = h.verifyIdentity(r, id)
-		if !id.Bot {
-			return next.ServeHTTP(w, r)
-		}
+	}
+	switch {
+	case trapped && res.Outcome != verify.Verified:
+		// Caught by the trap: a bot, whatever its User-Agent says. A
+		// crawler verified by its address or signature is still judged
+		// as itself: an address a person or proxy shares with it may
+		// have sprung the trap.
+		id, res = h.trappedIdentity(snap), verify.Result{Outcome: verify.Trapped}
+	case !id.Bot:
+		return next.ServeHTTP(w, r)
 	}
 
 	j := h.judge(r, u, id, res)

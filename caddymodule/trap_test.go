@@ -135,5 +135,20 @@ func TestTrap(t *testing.T) {
 		if c, bot := status(h, "/private/x", testfixtures.UAGPTBot, "192.0.2.9"); c != 200 || bot != "GPTBot" {
 			t.Errorf("GPTBot afterwards: %d %q, want 200 as GPTBot", c, bot)
 		}
+		// An address a browser trapped, which the crawler shares: the
+		// crawler is still judged as itself, the browser as trapped.
+		status(h, trap, testfixtures.UAChrome, "192.0.2.10")
+		if c, bot := status(h, "/private/x", testfixtures.UAGPTBot, "192.0.2.10"); c != 200 || bot != "GPTBot" {
+			t.Errorf("GPTBot from a trapped address: %d %q, want 200 as GPTBot", c, bot)
+		}
+		if c, bot := status(h, "/private/x", testfixtures.UAChrome, "192.0.2.10"); c != 403 || bot != "trapped" {
+			t.Errorf("the browser that sprang it: %d %q, want 403 as trapped", c, bot)
+		}
+		// A client that only claims to be GPTBot, from a trapped address
+		// outside its ranges, is trapped.
+		status(h, trap, testfixtures.UAChrome, "198.51.100.3")
+		if c, bot := status(h, "/private/x", testfixtures.UAGPTBot, "198.51.100.3"); c != 403 || bot != "trapped" {
+			t.Errorf("a GPTBot impostor from a trapped address: %d %q, want 403 as trapped", c, bot)
+		}
 	})
 }
