@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
-	"path"
 	"strconv"
 	"strings"
 	"time"
@@ -37,11 +36,15 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	if orig, ok := r.Context().Value(caddyhttp.OriginalRequestCtxKey).(http.Request); ok && orig.URL != nil {
 		u = orig.URL
 	}
-	h.setContentUsage(w, snap, judge.ServedPath(u.Path))
-	if isRobotsTxt(u.Path) {
+	// The path as a server reads it ("//robots.txt", "/x/../robots.txt"
+	// and "/%72obots.txt" are /robots.txt), as the rules judge it: none
+	// of those spellings may be refused, nor step around the trap.
+	served := judge.ServedPath(u.Path)
+	h.setContentUsage(w, snap, served)
+	if served == "/robots.txt" {
 		return h.serveRobotsTxt(w, r, next, snap)
 	}
-	if h.Trap != "" && strings.HasPrefix(u.Path, h.Trap) {
+	if h.Trap != "" && strings.HasPrefix(served, h.Trap) {
 		return h.springTrap(w, r, snap)
 	}
 	if snap.File == nil {
@@ -208,17 +211,6 @@ func clientAddr(r *http.Request) netip.Addr {
 	s, _ := caddyhttp.GetVar(r.Context(), caddyhttp.ClientIPVarKey).(string)
 	ip, _ := netip.ParseAddr(s)
 	return ip
-}
-
-// isRobotsTxt reports whether p names /robots.txt: as written, or as a
-// server reads "//robots.txt", "/./robots.txt" or "/x/../robots.txt",
-// which the path rules judge as /robots.txt too, so none of them may be
-// refused (by a trap, an impostor rule or Crawl-delay) where it is not.
-func isRobotsTxt(p string) bool {
-	if p == "/robots.txt" {
-		return true
-	}
-	return strings.HasSuffix(p, "/robots.txt") && strings.HasPrefix(p, "/") && path.Clean(p) == "/robots.txt"
 }
 
 // serveRobotsTxt answers GET and HEAD for /robots.txt from the loaded file,

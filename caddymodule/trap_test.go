@@ -1,6 +1,7 @@
 package caddymodule
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -102,6 +103,16 @@ func TestTrap(t *testing.T) {
 		w, _ := serve(h, r)
 		if strings.Count(w.Body.String(), "Disallow: "+trap) != 2 || !strings.Contains(w.Body.String(), "User-agent: *\nDisallow: "+trap) {
 			t.Errorf("served robots.txt:\n%s", w.Body.String())
+		}
+	})
+	t.Run("spellings", func(t *testing.T) {
+		// Every spelling a server reads as the trap path springs it.
+		h, _ := newTestHandler(t, config.Config{Inline: robotsTxt, Trap: trap})
+		for i, p := range []string{"/" + trap, "/x/.." + trap, "/.well-known//robots-trap/a", "/.well-known/./robots-trap/"} {
+			ip := fmt.Sprintf("192.0.2.%d", 20+i)
+			if c, bot := status(h, p, testfixtures.UAChrome, ip); c != http.StatusNotFound || bot != "trapped" {
+				t.Errorf("%s: %d %q, want 404 trapped", p, c, bot)
+			}
 		}
 	})
 	t.Run("block", func(t *testing.T) {
