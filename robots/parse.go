@@ -1,7 +1,9 @@
 package robots
 
 import (
+	"errors"
 	"fmt"
+	"math"
 	"net/url"
 	"slices"
 	"strconv"
@@ -13,6 +15,9 @@ import (
 // DefaultMaxSize is how much of a file Parse reads unless told otherwise:
 // 500 KiB, the limit Google applies. Content past it is ignored.
 const DefaultMaxSize = 512000
+
+// maxCrawlDelay is the longest Crawl-delay kept; longer ones are read as it.
+const maxCrawlDelay = 365 * 24 * time.Hour
 
 // maxLineLen is the longest line google/robotstxt reads (2083*8 bytes, less
 // the terminating NUL it keeps); the rest of a longer line is ignored.
@@ -355,10 +360,16 @@ func (p *parser) line(num int, s string) {
 			return
 		}
 		secs, err := strconv.ParseFloat(value, 64)
-		if err != nil || secs < 0 || secs > 86400*365 {
+		if errors.Is(err, strconv.ErrRange) && secs > 0 {
+			err = nil // "1e999": a very long delay, capped below
+		}
+		if err != nil || secs < 0 || math.IsNaN(secs) || math.IsInf(secs, -1) {
 			p.diag(num, Warning, KindBadCrawlDelay, "crawl-delay %q is not a number of seconds; ignored", value)
 			return
 		}
+		// A year is longer than any schedule means; it keeps the
+		// conversion to a Duration from overflowing.
+		secs = min(secs, maxCrawlDelay.Seconds())
 		if cur.crawlDelay == 0 {
 			cur.crawlDelay = time.Duration(secs * float64(time.Second))
 		}

@@ -358,6 +358,8 @@ func TestDiagnostics(t *testing.T) {
 		{"user-agent:\ndisallow: /", 1, Warning, KindEmptyUserAgent},
 		{"user-agent: Googlebot/2.1", 1, Info, KindAgentToken},
 		{"user-agent: *\ncrawl-delay: soon", 2, Warning, KindBadCrawlDelay},
+		{"user-agent: *\ncrawl-delay: NaN", 2, Warning, KindBadCrawlDelay},
+		{"user-agent: *\ncrawl-delay: -Inf", 2, Warning, KindBadCrawlDelay},
 		{"crawl-delay: 1", 1, Warning, KindRuleOutsideGroup},
 		{"sitemap: /sitemap.xml", 1, Warning, KindBadSitemap},
 		{"user-agent: *\ndisallow: /a\x00b", 2, Warning, KindNUL},
@@ -388,6 +390,33 @@ func TestSitemapsAndCrawlDelay(t *testing.T) {
 	}
 	if d := f.GroupFor("bingbot").CrawlDelay; d != 10*time.Second {
 		t.Errorf("crawl-delay = %v, want the first value, 10s", d)
+	}
+}
+
+func TestCrawlDelayValues(t *testing.T) {
+	for _, tc := range []struct {
+		value string
+		want  time.Duration
+	}{
+		{"10", 10 * time.Second},
+		{"0.5", 500 * time.Millisecond},
+		{"0", 0},
+		{"1e9", maxCrawlDelay},   // read, capped: longer than any schedule means
+		{"1e999", maxCrawlDelay}, // out of float range
+		{"Inf", maxCrawlDelay},
+		{"NaN", 0},  // not a number: ignored
+		{"-1", 0},   // ignored
+		{"soon", 0}, // ignored
+	} {
+		f := Parse([]byte("user-agent: bingbot\ncrawl-delay: " + tc.value + "\n"))
+		if got := f.GroupFor("bingbot").CrawlDelay; got != tc.want {
+			t.Errorf("crawl-delay: %s = %v, want %v", tc.value, got, tc.want)
+		}
+	}
+	// An ignored value does not hide a later one.
+	f := Parse([]byte("user-agent: bingbot\ncrawl-delay: NaN\ncrawl-delay: 5\n"))
+	if got := f.GroupFor("bingbot").CrawlDelay; got != 5*time.Second {
+		t.Errorf("crawl-delay NaN then 5 = %v, want 5s", got)
 	}
 }
 
