@@ -144,7 +144,9 @@ func maxAge(cc string) time.Duration {
 const upstreamStartWait = time.Second
 
 // loadUpstream fetches the upstream robots.txt and puts the result in
-// force; it returns when to fetch again and whether the fetch worked.
+// force; it returns when to fetch again and whether a file is in force
+// (false after a failure, and after "no robots.txt", which are retried
+// sooner each time they repeat).
 func (s *source) loadUpstream(ctx context.Context, failures int) (time.Duration, bool) {
 	res := fetchUpstream(ctx, s.client, s.url)
 	s.mu.Lock()
@@ -174,10 +176,16 @@ func (s *source) loadUpstream(ctx context.Context, failures int) (time.Duration,
 		if changed {
 			s.publish(res.snap)
 		}
+		// "No robots.txt" turns enforcement off. A crawler may cache
+		// it for a day, but a 404 of a deploy in progress must not
+		// leave the site open that long: it is asked again as after a
+		// failure (1 minute, doubling up to an hour).
+		wait := min(res.refresh, retryFirst<<min(failures, 6), retryMax)
 		if first || changed {
-			log.Warn("the upstream has no robots.txt; every bot is allowed everywhere", fields...)
+			log.Warn("the upstream has no robots.txt; every bot is allowed everywhere",
+				append(fields, zap.Duration("retry_in", wait))...)
 		}
-		return res.refresh, true
+		return wait, false
 	}
 	if old := s.current(); old.siteETag != res.snap.siteETag || old.unknown {
 		s.publish(res.snap)

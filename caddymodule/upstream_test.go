@@ -196,9 +196,16 @@ func TestLoadUpstreamKeepsLastGoodCopy(t *testing.T) {
 	if wait, _ := s.loadUpstream(context.Background(), 20); wait != retryMax {
 		t.Errorf("retries back off to at most %v, got %v", retryMax, wait)
 	}
-	status.Store(404) // gone: allow all
-	if _, ok := s.loadUpstream(context.Background(), 0); !ok || s.current().File != nil {
+	status.Store(404) // gone: allow all, and asked again soon
+	wait, ok = s.loadUpstream(context.Background(), 0)
+	if s.current().File != nil {
 		t.Fatal("a 404 means no robots.txt")
+	}
+	if ok || wait != retryFirst {
+		t.Errorf("a 404: wait %v ok %v; want %v, false (asked again like a failure)", wait, ok, retryFirst)
+	}
+	if wait, _ := s.loadUpstream(context.Background(), 2); wait != retryFirst<<2 {
+		t.Errorf("a third 404 in a row: wait %v, want %v", wait, retryFirst<<2)
 	}
 }
 
