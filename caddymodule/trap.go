@@ -156,10 +156,30 @@ func isRuleKey(k string) bool {
 	return false
 }
 
+// isPrefetch reports whether r is a browser's speculative fetch, as its
+// Sec-Purpose (or the older Purpose, X-Moz) header says.
+func isPrefetch(r *http.Request) bool {
+	for _, name := range []string{"Sec-Purpose", "Purpose", "X-Moz"} {
+		if v := r.Header.Get(name); len(v) >= 8 && strings.EqualFold(v[:8], "prefetch") {
+			return true
+		}
+	}
+	return false
+}
+
 // springTrap answers a request for the trap path: a plain 404 to anyone.
 // A verified crawler has broken robots.txt, and is logged as itself; any
-// other client's address is remembered as trapped.
+// other client's address is remembered as trapped. A browser's prefetch
+// springs nothing.
 func (h *Handler) springTrap(w http.ResponseWriter, r *http.Request, snap *snapshot) error {
+	if isPrefetch(r) {
+		// A browser fetching ahead of a click (speculation rules, a
+		// prefetch hint) has not followed the link; a person would be
+		// held, or refused everywhere, for what the page made it do.
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.WriteHeader(http.StatusNotFound)
+		return nil
+	}
 	now := time.Now()
 	id := h.identify(r.Header.Get("User-Agent"), snap)
 	res := verify.Result{}

@@ -105,6 +105,21 @@ func TestTrap(t *testing.T) {
 			t.Errorf("served robots.txt:\n%s", w.Body.String())
 		}
 	})
+	t.Run("prefetch", func(t *testing.T) {
+		// A browser's speculative fetch of the link springs nothing.
+		h, _ := newTestHandler(t, config.Config{Inline: robotsTxt, Trap: trap})
+		for i, hdr := range [][2]string{{"Sec-Purpose", "prefetch"}, {"Sec-Purpose", "prefetch;prerender"}, {"Purpose", "prefetch"}, {"X-Moz", "prefetch"}} {
+			ip := fmt.Sprintf("192.0.2.%d", 40+i)
+			r := withIP(newRequest("GET", trap, testfixtures.UAChrome), ip)
+			r.Header.Set(hdr[0], hdr[1])
+			if w, _ := serve(h, r); w.Code != http.StatusNotFound {
+				t.Errorf("%s: %s: status %d, want 404", hdr[0], hdr[1], w.Code)
+			}
+			if c, bot := status(h, "/private/x", testfixtures.UAChrome, ip); c != 200 || bot != "" {
+				t.Errorf("after a prefetch (%s: %s): %d %q, want 200, not trapped", hdr[0], hdr[1], c, bot)
+			}
+		}
+	})
 	t.Run("spellings", func(t *testing.T) {
 		// Every spelling a server reads as the trap path springs it.
 		h, _ := newTestHandler(t, config.Config{Inline: robotsTxt, Trap: trap})
