@@ -48,7 +48,23 @@ func (h *Handler) servedBody(snap *snapshot) ([]byte, string) {
 		h.logger.Info("robots.txt served with the trap disallowed in every group",
 			zap.String("trap", h.Trap), zap.Int("groups_added_to", added))
 	}
+	if open := trapAllowedTo(body, h.Trap); len(open) > 0 {
+		h.logger.Warn("robots.txt allows the trap path to some agents (an Allow rule as long as the trap's Disallow wins the tie); a crawler that obeys the file may fetch it and be called a violator",
+			zap.String("trap", h.Trap), zap.Strings("agents", open))
+	}
 	return s.body, s.etag
+}
+
+// trapAllowedTo returns the agents whose group in the served body still
+// allows the trap path.
+func trapAllowedTo(body []byte, trap string) []string {
+	var open []string
+	for _, g := range robots.Parse(body).Groups() {
+		if g.Decide(trap).Allowed {
+			open = append(open, g.Agents...)
+		}
+	}
+	return open
 }
 
 // withTrap adds "Disallow: <trap>" to every group of body that does not

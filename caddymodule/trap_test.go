@@ -105,6 +105,21 @@ func TestTrap(t *testing.T) {
 			t.Errorf("served robots.txt:\n%s", w.Body.String())
 		}
 	})
+	t.Run("allowed by a group", func(t *testing.T) {
+		// An Allow rule as long as the added Disallow wins the tie: the
+		// operator hears that the trap is open to that group.
+		h, logs := newTestHandler(t, config.Config{Inline: robotsTxt + "\nUser-agent: Bingbot\nAllow: " + trap + "\n", Trap: trap})
+		serve(h, newRequest("GET", "/robots.txt", testfixtures.UAChrome))
+		warned := logs.FilterMessageSnippet("allows the trap path").All()
+		if len(warned) != 1 || !strings.Contains(fmt.Sprint(warned[0].ContextMap()["agents"]), "Bingbot") {
+			t.Errorf("want one warning naming Bingbot, got %v", warned)
+		}
+		h2, logs2 := newTestHandler(t, config.Config{Inline: robotsTxt, Trap: trap})
+		serve(h2, newRequest("GET", "/robots.txt", testfixtures.UAChrome))
+		if n := logs2.FilterMessageSnippet("allows the trap path").Len(); n != 0 {
+			t.Errorf("a file that leaves the trap closed: %d warnings", n)
+		}
+	})
 	t.Run("prefetch", func(t *testing.T) {
 		// A browser's speculative fetch of the link springs nothing.
 		h, _ := newTestHandler(t, config.Config{Inline: robotsTxt, Trap: trap})
