@@ -97,9 +97,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 		return next.ServeHTTP(w, r)
 	}
 	h.logger.Info(msg+" blocked", fields...)
+	status, errRefused := h.Status, errDisallowed
 	if j.Verdict == judge.TooFast {
 		w.Header().Set("Retry-After", strconv.FormatInt(int64((j.RetryAfter+time.Second-1)/time.Second), 10))
-		return caddyhttp.Error(http.StatusTooManyRequests, errTooFast)
+		status, errRefused = http.StatusTooManyRequests, errTooFast
 	}
 	if h.Body != "" {
 		body := h.Body
@@ -107,11 +108,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 			body = repl.ReplaceKnown(body, "")
 		}
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		w.WriteHeader(h.Status)
+		w.WriteHeader(status)
 		_, err := w.Write([]byte(body))
 		return err
 	}
-	return caddyhttp.Error(h.Status, errDisallowed)
+	return caddyhttp.Error(status, errRefused)
 }
 
 // violationMessage names what a refused or logged request broke.

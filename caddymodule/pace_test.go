@@ -2,6 +2,7 @@ package caddymodule
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"testing"
 
 	"github.com/caddyserver/caddy/v2"
@@ -115,5 +116,18 @@ func TestSitesApart(t *testing.T) {
 	}
 	if v := at("b.test", "/private/x", testfixtures.UAChrome, "198.51.100.7"); v != "" {
 		t.Errorf("trapped browser on b.test: verdict %q, want none (not judged)", v)
+	}
+}
+
+// TestCrawlDelayBody: with a body set, a 429 carries it too, with its own
+// status and Retry-After.
+func TestCrawlDelayBody(t *testing.T) {
+	h, _ := newTestHandler(t, config.Config{Inline: "User-agent: *\nCrawl-delay: 10\n", Body: "slow down, {http.robots_txt.bot}"})
+	var w *httptest.ResponseRecorder
+	for range 4 {
+		w, _ = serve(h, withIP(newRequest("GET", "/x", "curl/8"), "192.0.2.1"))
+	}
+	if w.Code != http.StatusTooManyRequests || w.Body.String() != "slow down, curl" || w.Header().Get("Retry-After") != "10" {
+		t.Errorf("fourth request: %d %q Retry-After %q; want 429 %q 10", w.Code, w.Body.String(), w.Header().Get("Retry-After"), "slow down, curl")
 	}
 }
