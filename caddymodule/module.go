@@ -352,9 +352,16 @@ func strictCheck(src *source) error {
 	}
 	var errs []string
 	for _, d := range snap.File.Diagnostics() {
-		if d.Severity == robots.Error {
-			errs = append(errs, d.String())
+		if d.Severity != robots.Error {
+			continue
 		}
+		if src := snap.sourceLine(d.Line); src != "" {
+			// A line of an included list: name the list and its line,
+			// not the merged text's.
+			errs = append(errs, src+": "+d.Message)
+			continue
+		}
+		errs = append(errs, d.String())
 	}
 	if len(errs) > 0 {
 		return fmt.Errorf("strict: robots.txt %s has errors: %s", src.name(), strings.Join(errs, "; "))

@@ -109,6 +109,10 @@ func TestConfigErrorsJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	unreadable := unreadableRobots(t, dir)
+	list := filepath.Join(dir, "list.txt")
+	if err := os.WriteFile(list, []byte("User-agent: NewBot\nDisallow: /x\nDisallow: private\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		name    string
 		handler map[string]any
@@ -124,6 +128,8 @@ func TestConfigErrorsJSON(t *testing.T) {
 			[]string{"strict: robots.txt " + filepath.Join(dir, "missing.txt") + " does not exist"}, false},
 		{"strict, errors in the file", map[string]any{"inline": "User-agent: *\nDisallow: private/\n", "strict": true},
 			[]string{"strict: robots.txt inline has errors", "line 2"}, false},
+		{"strict, errors in an included list", map[string]any{"inline": "User-agent: *\nDisallow: /a\n", "include": []string{list}, "strict": true},
+			[]string{"strict: robots.txt inline has errors", list + ":3: pattern \"private\""}, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
