@@ -628,14 +628,8 @@ func (cr Crawler) check(where string) error {
 // checkRange checks a ranges entry: a CIDR or address, an https URL, or
 // a file path.
 func checkRange(r string) error {
-	if _, err := netip.ParsePrefix(r); err == nil {
-		return nil
-	}
-	if _, err := netip.ParseAddr(r); err == nil {
-		return nil
-	}
-	if u, err := url.Parse(r); err == nil && u.Scheme != "" {
-		if u.Scheme != "https" || u.Host == "" {
+	if !isRangeFile(r) {
+		if u, _ := url.Parse(r); u != nil && u.Scheme != "" && (u.Scheme != "https" || u.Host == "") {
 			return fmt.Errorf("%q is not allowed; a list's URL must be https", r)
 		}
 		return nil
@@ -649,17 +643,24 @@ func checkRange(r string) error {
 	return nil
 }
 
+// isRangeFile reports whether a ranges entry names a file: it is no
+// address, CIDR or URL.
+func isRangeFile(r string) bool {
+	if _, err := netip.ParsePrefix(r); err == nil {
+		return false
+	}
+	if _, err := netip.ParseAddr(r); err == nil {
+		return false
+	}
+	u, err := url.Parse(r)
+	return err != nil || u.Scheme == ""
+}
+
 // CheckRangeFile checks a crawler's ranges entry that names a file (not an
 // address, a CIDR or a URL): it must exist and be readable now. A missing
 // file would leave the crawler with no addresses to verify it by.
 func CheckRangeFile(r string) error {
-	if _, err := netip.ParsePrefix(r); err == nil {
-		return nil
-	}
-	if _, err := netip.ParseAddr(r); err == nil {
-		return nil
-	}
-	if u, err := url.Parse(r); err == nil && u.Scheme != "" {
+	if !isRangeFile(r) {
 		return nil
 	}
 	f, err := os.Open(r)
