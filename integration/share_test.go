@@ -22,7 +22,10 @@ func TestSharedState(t *testing.T) {
 	robotsPath := filepath.Join(site, "robots.txt")
 	writeFile(t, robotsPath, "User-agent: AhrefsBot\nCrawl-delay: 2\nDisallow: /private/\n\nUser-agent: *\nDisallow: /private/\n")
 
-	const sites = `http://127.0.0.1:{{port}} {
+	// Both serve one site, as replicas behind a load balancer do: the
+	// same Host, whichever instance answers (a robots.txt, and so what is
+	// shared about it, is per host).
+	const sites = `http://shared.test:{{port}} {
 	root * %s
 	robots_txt {
 		` + verifiedHere + `
@@ -44,6 +47,7 @@ func TestSharedState(t *testing.T) {
 			writeFile(t, path, inst.expand(cfg))
 			return path
 		}
+		inst.host = "shared.test"
 		inst.launchRetry(write(), "caddyfile", "", write)
 		return inst
 	}
