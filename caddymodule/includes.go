@@ -163,7 +163,8 @@ func (s *source) merged(snap *snapshot) *snapshot {
 		return snap
 	}
 	name := s.name()
-	m := include.Merge(include.Source{Name: name, Body: snap.site}, s.includes.sources()...)
+	lists := s.includes.sources()
+	m := include.Merge(include.Source{Name: name, Body: snap.site}, lists...)
 	sum := sha256.Sum256(m.Body)
 	out := &snapshot{
 		Version: judge.NewVersion(robots.Parse(m.Body), `"`+hex.EncodeToString(sum[:12])+`"`),
@@ -171,6 +172,20 @@ func (s *source) merged(snap *snapshot) *snapshot {
 	}
 	for _, w := range m.Warnings {
 		s.logger().Warn("robots.txt includes: "+w, zap.String("file", name))
+	}
+	// The merge writes a list's lines in the standard spelling and
+	// leaves out what it cannot merge, so the list's own findings
+	// (a misspelt key, an unknown field) are read from the list itself.
+	for _, l := range lists {
+		diags := robots.Parse(l.Body).Diagnostics()
+		if len(diags) == 0 {
+			continue
+		}
+		lines := make([]string, len(diags))
+		for i, d := range diags {
+			lines[i] = d.String()
+		}
+		s.logger().Warn("robots.txt included list has findings", zap.String("file", name), zap.String("list", l.Name), zap.Strings("diagnostics", lines))
 	}
 	return out
 }
