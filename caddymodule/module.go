@@ -344,6 +344,12 @@ func storageOf(ctx caddy.Context) (st verify.Storage) {
 // not answered yet is not: nothing is known of its file.
 func strictCheck(src *source) error {
 	snap := src.current()
+	src.mu.Lock()
+	notRobots := src.notRobots
+	src.mu.Unlock()
+	if notRobots != nil {
+		return fmt.Errorf("strict: robots.txt %s: the upstream answered, but %v", src.name(), notRobots)
+	}
 	if snap.unknown {
 		return nil
 	}

@@ -124,6 +124,9 @@ type source struct {
 	seen    fs.FileInfo
 	exists  bool
 	failing bool // the last check failed; log only on a change
+	// notRobots is why the upstream's last 2xx answer was refused (an
+	// HTML page, say), for strict; nil otherwise. Guarded by mu.
+	notRobots error
 }
 
 func newSource(path, url string, set *sourceSettings) *source {

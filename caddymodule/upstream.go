@@ -161,6 +161,10 @@ func (s *source) loadUpstream(ctx context.Context, failures int) (time.Duration,
 	if !first {
 		reloadsTotal.WithLabelValues(res.result).Inc()
 	}
+	s.notRobots = nil
+	if res.result == "failed" && res.status >= 200 && res.status < 300 {
+		s.notRobots = res.err
+	}
 	switch res.result {
 	case "failed":
 		wait := min(retryFirst<<min(failures, 6), retryMax)

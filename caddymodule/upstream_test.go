@@ -226,3 +226,30 @@ func TestRedactURL(t *testing.T) {
 		}
 	}
 }
+
+// TestStrictUpstreamNotRobots: with strict, an upstream that answers 200
+// with something that is no robots.txt (an HTML page) stops the load, as
+// a file with errors does; a server error does not (it says nothing of
+// the file).
+func TestStrictUpstreamNotRobots(t *testing.T) {
+	var status atomic.Int32
+	status.Store(200)
+	srv := upstream(t, func(w http.ResponseWriter, r *http.Request) {
+		if s := int(status.Load()); s != 200 {
+			w.WriteHeader(s)
+			return
+		}
+		fmt.Fprint(w, "<html><body>Welcome</body></html>")
+	})
+	initMetrics()
+	s := newUpstreamSource(srv.URL, &sourceSettings{logger: zap.NewNop(), grace: time.Hour})
+	s.loadUpstream(context.Background(), 0)
+	if err := strictCheck(s); err == nil || !strings.Contains(err.Error(), "not a robots.txt") {
+		t.Errorf("strict, upstream answers HTML: %v, want an error saying it is not a robots.txt", err)
+	}
+	status.Store(503)
+	s.loadUpstream(context.Background(), 0)
+	if err := strictCheck(s); err != nil {
+		t.Errorf("strict, upstream down: %v, want none", err)
+	}
+}
