@@ -5,7 +5,6 @@
 package pace
 
 import (
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -75,8 +74,7 @@ func (s *slot) take(now int64, delay time.Duration) (bool, time.Duration) {
 // since crawlers spread over many; clients judged by the * group have one
 // per address, in an LRU of fixed size.
 type Limiter struct {
-	mu    sync.Mutex
-	named map[key]*slot // bounded by maxNamed
+	named *lru.Cache[key, *slot] // at most maxNamed
 	addrs *lru.Cache[key, *slot]
 }
 
@@ -86,26 +84,27 @@ type key struct{ site, who string }
 // New returns a limiter remembering up to addrs client addresses.
 func New(addrs int) *Limiter {
 	c, _ := lru.New[key, *slot](max(addrs, 1))
-	return &Limiter{named: map[key]*slot{}, addrs: c}
+	n, _ := lru.New[key, *slot](maxNamed)
+	return &Limiter{named: n, addrs: c}
 }
 
-// maxNamed bounds the named schedules: names come from robots.txt (a file
-// from an upstream is not trusted) and the knowledge base.
+// maxNamed bounds the named schedules, least recently used first out:
+// names come from robots.txt (a file from an upstream is not trusted) and
+// the knowledge base, sites from the Host header (any, on a catch-all
+// site), so a flood of new ones evicts the schedules that went quiet, not
+// every crawler's.
 const maxNamed = 10_000
 
 // Named admits a request to site from the crawler called name.
 func (l *Limiter) Named(site, name string, delay time.Duration, now time.Time) (bool, time.Duration) {
 	k := key{site, name}
-	l.mu.Lock()
-	s := l.named[k]
-	if s == nil {
-		if len(l.named) >= maxNamed {
-			clear(l.named) // a new file's names: start over rather than grow
-		}
+	s, ok := l.named.Get(k)
+	if !ok {
 		s = new(slot)
-		l.named[k] = s
+		if prev, found, _ := l.named.PeekOrAdd(k, s); found {
+			s = prev
+		}
 	}
-	l.mu.Unlock()
 	return s.take(now.UnixNano(), delay)
 }
 
@@ -128,10 +127,8 @@ func (l *Limiter) Addr(site, addr string, delay time.Duration, now time.Time) (b
 // sharing a site hold a crawler to one rate between them. A crawler not
 // seen here yet has no delay to charge with and is left alone.
 func (l *Limiter) Charge(site, name string, n int64, now time.Time) {
-	l.mu.Lock()
-	s := l.named[key{site, name}]
-	l.mu.Unlock()
-	if s == nil || n <= 0 {
+	s, ok := l.named.Peek(key{site, name})
+	if !ok || n <= 0 {
 		return
 	}
 	d := s.delay.Load()

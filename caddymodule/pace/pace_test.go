@@ -128,3 +128,26 @@ func TestSitesApart(t *testing.T) {
 		t.Error("an address held back on b.example by its requests to a.example")
 	}
 }
+
+// TestNamedBounded: a flood of new (site, crawler) pairs, as Host headers
+// on a catch-all site make, stays within maxNamed and keeps the schedule
+// of a crawler that is still asking.
+func TestNamedBounded(t *testing.T) {
+	l := New(16)
+	t0 := time.Unix(1_700_000_000, 0)
+	for range 4 {
+		l.Named("a.example", "Bingbot", 10*time.Second, t0)
+	}
+	for i := range 3 * maxNamed {
+		l.Named(fmt.Sprintf("h%d.example", i), "Bingbot", 10*time.Second, t0)
+		if i%1000 == 0 {
+			l.named.Get(key{"a.example", "Bingbot"}) // Bingbot keeps asking a.example
+		}
+	}
+	if n := l.named.Len(); n > maxNamed {
+		t.Errorf("%d named schedules, want at most %d", n, maxNamed)
+	}
+	if ok, _ := l.Named("a.example", "Bingbot", 10*time.Second, t0); ok {
+		t.Error("Bingbot's schedule on a.example was reset by the flood")
+	}
+}
