@@ -156,7 +156,7 @@ func (d *dynamicSources) open(path string) *source {
 	// Each file is its own robots.txt: fetches of it, and its versions
 	// kept in storage, are apart from the other files'.
 	set := *d.set
-	set.scope = path
+	set.scope = fnv1a(path, false)
 	set.share.site += "\x00" + path
 	s, err := openFileSource(path, &set)
 	switch {

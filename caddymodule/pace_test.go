@@ -1,12 +1,16 @@
 package caddymodule
 
 import (
+	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+	"go.uber.org/zap"
 
 	"github.com/robotsguard/caddy-robots-txt/config"
 	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
@@ -129,5 +133,34 @@ func TestCrawlDelayBody(t *testing.T) {
 	}
 	if w.Code != http.StatusTooManyRequests || w.Body.String() != "slow down, curl" || w.Header().Get("Retry-After") != "10" {
 		t.Errorf("fourth request: %d %q Retry-After %q; want 429 %q 10", w.Code, w.Body.String(), w.Header().Get("Retry-After"), "slow down, curl")
+	}
+}
+
+// TestLongHostsCostNoMemory: a Host header may be 20 KB, and anyone can
+// send thousands of distinct ones to a catch-all site. The per-site state
+// (fetches, traps, Crawl-delay schedules) is bounded by entries; its keys
+// must not keep the headers, or 100,000 entries would hold 2 GB.
+func TestLongHostsCostNoMemory(t *testing.T) {
+	h, _ := newTestHandler(t, config.Config{Inline: "User-agent: *\nCrawl-delay: 1\nDisallow: /private/\n", Trap: "/trap/"})
+	h.logger = zap.NewNop() // the test's observer keeps every entry
+	const n, hostLen = 1000, 16 << 10
+	pad := strings.Repeat("a", hostLen)
+	send := func(i int, path, ua string) {
+		r := withIP(newRequest("GET", path, ua), "192.0.2.1")
+		r.Host = fmt.Sprintf("h%d.%s", i, pad)
+		serve(h, r)
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	for i := range n {
+		send(i, "/robots.txt", "curl/8") // a fetch record
+		send(i, "/x", "curl/8")          // a Crawl-delay schedule
+		send(i, "/trap/", "curl/8")      // a trapped address
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	if grew := int64(after.HeapInuse) - int64(before.HeapInuse); grew > n*hostLen/4 {
+		t.Errorf("the heap grew by %d bytes after %d distinct %d-byte Hosts; the keys keep the headers", grew, n, hostLen)
 	}
 }

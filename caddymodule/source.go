@@ -44,7 +44,7 @@ type snapshot struct {
 	// which was never in force as a version of the file.
 	unknown bool
 	// scope is the source's scope (see sourceSettings.scope).
-	scope string
+	scope uint64
 }
 
 func newSnapshot(body []byte, modTime time.Time) *snapshot {
@@ -83,9 +83,9 @@ type sourceSettings struct {
 	share versionShare
 	// scope tells apart the files of one handler whose path depends on
 	// the request (a root with {host} in it): a fetch of one host's
-	// robots.txt says nothing about another's. "" for a handler's only
-	// source.
-	scope string
+	// robots.txt says nothing about another's: a hash of the file's
+	// path, 0 for a handler's only source.
+	scope uint64
 }
 
 // versionShare is where a source keeps its versions.

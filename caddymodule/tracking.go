@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/http"
 	"net/netip"
-	"strings"
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
@@ -26,14 +25,14 @@ const trackedClients = 100_000
 type fetchKey struct {
 	bot   string
 	ip    netip.Addr
-	site  string // the host the robots.txt was served from (see siteOf)
-	scope string
+	site  uint64 // the host the robots.txt was served from (see siteOf)
+	scope uint64
 	agent uint64
 }
 
 // trapKey is an address the trap of a site (a host) caught.
 type trapKey struct {
-	site string
+	site uint64
 	ip   netip.Addr
 }
 
@@ -44,9 +43,21 @@ func agentOf(name, ua string) uint64 {
 	if name != judge.Generic {
 		return 0
 	}
+	return fnv1a(ua, false)
+}
+
+// fnv1a is the FNV-1a hash of s, of its ASCII lower case with lower. Keys
+// made from what a client sends (a Host header, a User-Agent) are hashed,
+// so that a cache bounded by entries is bounded in bytes too: a Host header
+// may be 20 KB.
+func fnv1a(s string, lower bool) uint64 {
 	h := uint64(14695981039346656037)
-	for i := 0; i < len(ua); i++ {
-		h ^= uint64(ua[i])
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if lower && 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		h ^= uint64(c)
 		h *= 1099511628211
 	}
 	return h
@@ -134,7 +145,7 @@ func (t *fetchTracker) startSharing(key string, opts shareOptions) {
 				}
 			}
 		},
-		Paced: func(site, name string, n int64) { t.pace.Charge(site, name, n, time.Now()) },
+		Paced: func(site uint64, name string, n int64) { t.pace.Charge(site, name, n, time.Now()) },
 		Renamed: func(old, name string) {
 			if opts.logger != nil {
 				opts.logger.Warn("another process shares this instance's name in the storage (a shared data directory?); this one now writes its robots_txt state under its own",
@@ -178,10 +189,5 @@ func (t *fetchTracker) isTrapped(k trapKey, now time.Time) bool {
 }
 
 // siteOf is the site a request is for, as robots.txt scopes it: the host
-// and port it names, in lower case (without allocating in the usual case).
-func siteOf(r *http.Request) string {
-	if hasUpper(r.Host) {
-		return strings.ToLower(r.Host)
-	}
-	return r.Host
-}
+// and port it names, whatever their case, hashed.
+func siteOf(r *http.Request) uint64 { return fnv1a(r.Host, true) }

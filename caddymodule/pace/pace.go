@@ -78,8 +78,12 @@ type Limiter struct {
 	addrs *lru.Cache[key, *slot]
 }
 
-// key is a crawler's name, or a client's address, on a site.
-type key struct{ site, who string }
+// key is a crawler's name, or a client's address, on a site (a hash of
+// its host, so that a long Host header costs no memory here).
+type key struct {
+	site uint64
+	who  string
+}
 
 // New returns a limiter remembering up to addrs client addresses.
 func New(addrs int) *Limiter {
@@ -96,7 +100,7 @@ func New(addrs int) *Limiter {
 const maxNamed = 10_000
 
 // Named admits a request to site from the crawler called name.
-func (l *Limiter) Named(site, name string, delay time.Duration, now time.Time) (bool, time.Duration) {
+func (l *Limiter) Named(site uint64, name string, delay time.Duration, now time.Time) (bool, time.Duration) {
 	k := key{site, name}
 	s, ok := l.named.Get(k)
 	if !ok {
@@ -110,7 +114,7 @@ func (l *Limiter) Named(site, name string, delay time.Duration, now time.Time) (
 
 // Addr admits a request to site from the client at addr (a textual
 // address).
-func (l *Limiter) Addr(site, addr string, delay time.Duration, now time.Time) (bool, time.Duration) {
+func (l *Limiter) Addr(site uint64, addr string, delay time.Duration, now time.Time) (bool, time.Duration) {
 	k := key{site, addr}
 	s, ok := l.addrs.Get(k)
 	if !ok {
@@ -126,7 +130,7 @@ func (l *Limiter) Addr(site, addr string, delay time.Duration, now time.Time) (b
 // crawler called name against its schedule here, so that instances
 // sharing a site hold a crawler to one rate between them. A crawler not
 // seen here yet has no delay to charge with and is left alone.
-func (l *Limiter) Charge(site, name string, n int64, now time.Time) {
+func (l *Limiter) Charge(site uint64, name string, n int64, now time.Time) {
 	s, ok := l.named.Peek(key{site, name})
 	if !ok || n <= 0 {
 		return

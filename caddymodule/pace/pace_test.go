@@ -30,7 +30,7 @@ func TestRate(t *testing.T) {
 		{200 * time.Second, true, 0}, {200 * time.Second, true, 0}, {200 * time.Second, true, 0},
 		{200 * time.Second, false, delay},
 	} {
-		ok, retry := l.Named("site", "Bingbot", delay, t0.Add(step.at))
+		ok, retry := l.Named(1, "Bingbot", delay, t0.Add(step.at))
 		if ok != step.ok {
 			t.Errorf("at %v: admitted %v, want %v", step.at, ok, step.ok)
 		}
@@ -39,10 +39,10 @@ func TestRate(t *testing.T) {
 		}
 	}
 	// Other crawlers and addresses have schedules of their own.
-	if ok, _ := l.Named("site", "YandexBot", delay, t0); !ok {
+	if ok, _ := l.Named(1, "YandexBot", delay, t0); !ok {
 		t.Error("another crawler was refused")
 	}
-	if ok, _ := l.Addr("site", "192.0.2.1", delay, t0); !ok {
+	if ok, _ := l.Addr(1, "192.0.2.1", delay, t0); !ok {
 		t.Error("an address was refused")
 	}
 }
@@ -51,7 +51,7 @@ func TestAddrsBounded(t *testing.T) {
 	l := New(100)
 	now := time.Now()
 	for i := range 10_000 {
-		l.Addr("site", fmt.Sprintf("10.0.%d.%d", i/256, i%256), time.Second, now)
+		l.Addr(1, fmt.Sprintf("10.0.%d.%d", i/256, i%256), time.Second, now)
 	}
 	if n := l.addrs.Len(); n != 100 {
 		t.Errorf("%d addresses remembered, want the cap 100", n)
@@ -78,17 +78,17 @@ func BenchmarkNamed(b *testing.B) {
 	now := time.Now()
 	b.ReportAllocs()
 	for b.Loop() {
-		l.Named("site", "Bingbot", time.Millisecond, now)
+		l.Named(1, "Bingbot", time.Millisecond, now)
 	}
 }
 
 func BenchmarkAddr(b *testing.B) {
 	l := New(1000)
 	now := time.Now()
-	l.Addr("site", "203.0.113.7", time.Millisecond, now)
+	l.Addr(1, "203.0.113.7", time.Millisecond, now)
 	b.ReportAllocs()
 	for b.Loop() {
-		l.Addr("site", "203.0.113.7", time.Millisecond, now)
+		l.Addr(1, "203.0.113.7", time.Millisecond, now)
 	}
 }
 
@@ -96,15 +96,15 @@ func BenchmarkAddr(b *testing.B) {
 func TestCharge(t *testing.T) {
 	l := New(10)
 	t0 := time.Unix(1_700_000_000, 0)
-	if ok, _ := l.Named("site", "Bingbot", 10*time.Second, t0); !ok {
+	if ok, _ := l.Named(1, "Bingbot", 10*time.Second, t0); !ok {
 		t.Fatal("the first request is refused")
 	}
-	l.Charge("site", "Bingbot", 2, t0) // the other instance admitted two
-	if ok, retry := l.Named("site", "Bingbot", 10*time.Second, t0); ok || retry != 10*time.Second {
+	l.Charge(1, "Bingbot", 2, t0) // the other instance admitted two
+	if ok, retry := l.Named(1, "Bingbot", 10*time.Second, t0); ok || retry != 10*time.Second {
 		t.Errorf("after two requests elsewhere: admitted %v, retry %v; want refused, 10s", ok, retry)
 	}
-	l.Charge("site", "Unknown", 5, t0) // a crawler never seen here: nothing to charge
-	if ok, _ := l.Named("site", "Unknown", 10*time.Second, t0); !ok {
+	l.Charge(1, "Unknown", 5, t0) // a crawler never seen here: nothing to charge
+	if ok, _ := l.Named(1, "Unknown", 10*time.Second, t0); !ok {
 		t.Error("a crawler charged before it was seen is refused")
 	}
 }
@@ -115,16 +115,16 @@ func TestSitesApart(t *testing.T) {
 	l := New(16)
 	t0 := time.Unix(1_700_000_000, 0)
 	for range 4 { // the burst, then one too many
-		l.Named("a.example", "Bingbot", 10*time.Second, t0)
-		l.Addr("a.example", "192.0.2.1", 10*time.Second, t0)
+		l.Named(siteA, "Bingbot", 10*time.Second, t0)
+		l.Addr(siteA, "192.0.2.1", 10*time.Second, t0)
 	}
-	if ok, _ := l.Named("a.example", "Bingbot", 10*time.Second, t0); ok {
+	if ok, _ := l.Named(siteA, "Bingbot", 10*time.Second, t0); ok {
 		t.Fatal("Bingbot not held back on a.example")
 	}
-	if ok, _ := l.Named("b.example", "Bingbot", 10*time.Second, t0); !ok {
+	if ok, _ := l.Named(siteB, "Bingbot", 10*time.Second, t0); !ok {
 		t.Error("Bingbot held back on b.example by its requests to a.example")
 	}
-	if ok, _ := l.Addr("b.example", "192.0.2.1", 10*time.Second, t0); !ok {
+	if ok, _ := l.Addr(siteB, "192.0.2.1", 10*time.Second, t0); !ok {
 		t.Error("an address held back on b.example by its requests to a.example")
 	}
 }
@@ -136,18 +136,21 @@ func TestNamedBounded(t *testing.T) {
 	l := New(16)
 	t0 := time.Unix(1_700_000_000, 0)
 	for range 4 {
-		l.Named("a.example", "Bingbot", 10*time.Second, t0)
+		l.Named(siteA, "Bingbot", 10*time.Second, t0)
 	}
 	for i := range 3 * maxNamed {
-		l.Named(fmt.Sprintf("h%d.example", i), "Bingbot", 10*time.Second, t0)
+		l.Named(uint64(100+i), "Bingbot", 10*time.Second, t0)
 		if i%1000 == 0 {
-			l.named.Get(key{"a.example", "Bingbot"}) // Bingbot keeps asking a.example
+			l.named.Get(key{siteA, "Bingbot"}) // Bingbot keeps asking a.example
 		}
 	}
 	if n := l.named.Len(); n > maxNamed {
 		t.Errorf("%d named schedules, want at most %d", n, maxNamed)
 	}
-	if ok, _ := l.Named("a.example", "Bingbot", 10*time.Second, t0); ok {
+	if ok, _ := l.Named(siteA, "Bingbot", 10*time.Second, t0); ok {
 		t.Error("Bingbot's schedule on a.example was reset by the flood")
 	}
 }
+
+// siteA and siteB stand for two sites' hashes.
+const siteA, siteB uint64 = 0xa, 0xb

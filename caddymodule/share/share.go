@@ -46,11 +46,11 @@ type Fetch struct {
 	Addr string `json:"addr"`
 	// Site is the host the robots.txt was fetched from: a robots.txt
 	// speaks for the host that served it.
-	Site string `json:"site,omitempty"`
+	Site uint64 `json:"site,omitempty"`
 	// Scope names which of a handler's robots.txt files was fetched when
 	// its path depends on the request ({host} in the root); "" when the
 	// handler has one.
-	Scope string `json:"scope,omitempty"`
+	Scope uint64 `json:"scope,omitempty"`
 	// Agent tells apart bots that nothing names (a hash of the
 	// User-Agent header); 0 for named bots.
 	Agent uint64 `json:"agent,omitempty"`
@@ -61,19 +61,22 @@ type Fetch struct {
 // Trap is an address the trap of a site (a host) caught, until a time.
 type Trap struct {
 	Addr  string `json:"addr"`
-	Site  string `json:"site,omitempty"`
+	Site  uint64 `json:"site,omitempty"`
 	Until int64  `json:"until"`
 }
 
 // Paced is the number of requests to a site (a host) admitted for a
 // named crawler in an instance's last interval.
 type Paced struct {
-	Site string `json:"site,omitempty"`
+	Site uint64 `json:"site,omitempty"`
 	Name string `json:"name"`
 	N    int64  `json:"n"`
 }
 
-type pacedKey struct{ site, name string }
+type pacedKey struct {
+	site uint64
+	name string
+}
 
 // blob is one instance's state.
 type blob struct {
@@ -97,7 +100,7 @@ type Callbacks struct {
 	Trap  func(Trap)
 	// Paced reports requests to a site another instance admitted for a
 	// crawler in its last interval, to be charged to the local schedule.
-	Paced func(site, name string, n int64)
+	Paced func(site uint64, name string, n int64)
 	// Renamed reports that another process wrote under this instance's
 	// name (processes that share Caddy's data directory share its
 	// instance ID), and the name this one writes under from now on.
@@ -157,7 +160,7 @@ func (s *Sharer) RecordTrap(t Trap) {
 }
 
 // RecordPaced notes a request to site admitted for a named crawler.
-func (s *Sharer) RecordPaced(site, name string) {
+func (s *Sharer) RecordPaced(site uint64, name string) {
 	k := pacedKey{site, name}
 	s.mu.Lock()
 	if _, ok := s.paced[k]; ok || len(s.paced) < MaxFetches {
@@ -301,7 +304,7 @@ func (s *Sharer) apply(b blob, paced bool) {
 			s.cb.Paced(p.Site, p.Name, p.N)
 		}
 		for name, n := range b.OldPaced {
-			s.cb.Paced("", name, n)
+			s.cb.Paced(0, name, n)
 		}
 	}
 }

@@ -57,14 +57,14 @@ func TestShareBetweenInstances(t *testing.T) {
 	a := New(store, "site", "a", time.Hour, Callbacks{})
 	b := New(store, "site", "b", time.Hour, Callbacks{
 		Fetch: func(f Fetch) { got = append(got, f) },
-		Paced: func(_, _ string, n int64) { paced += n },
+		Paced: func(_ uint64, _ string, n int64) { paced += n },
 	})
 	// A flood of fetches is one write, of the newest records.
 	for i := range 3 * MaxFetches {
 		a.RecordFetch(Fetch{Bot: "GPTBot", Addr: fmt.Sprintf("10.0.%d.%d", i/256%256, i%256), At: int64(i), ETag: `"v1"`})
 	}
-	a.RecordPaced("example.com", "GPTBot")
-	a.RecordPaced("example.com", "GPTBot")
+	a.RecordPaced(1, "GPTBot")
+	a.RecordPaced(1, "GPTBot")
 	if err := a.Flush(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func BenchmarkRecordPaced(b *testing.B) {
 	s := New(&memStorage{data: map[string][]byte{}}, "site", "a", time.Hour, Callbacks{})
 	b.ReportAllocs()
 	for b.Loop() {
-		s.RecordPaced("example.com", "GPTBot")
+		s.RecordPaced(1, "GPTBot")
 	}
 }
 
