@@ -280,3 +280,15 @@ func TestBroadHumansWarn(t *testing.T) {
 		}
 	}
 }
+
+// TestAsteriskTarget: "GET *" from a bot that robots.txt keeps out of the
+// whole site is refused like any path; a person's passes.
+func TestAsteriskTarget(t *testing.T) {
+	h, _ := newTestHandler(t, config.Config{Inline: "User-agent: *\nDisallow: /\n"})
+	if _, err := serve(h, newRequest("GET", "*", testfixtures.UACurl)); err == nil {
+		t.Error("GET * from curl passed; want refused as /")
+	}
+	if _, err := serve(h, newRequest("GET", "*", testfixtures.UAChrome)); err != nil {
+		t.Errorf("GET * from a browser: %v, want passed", err)
+	}
+}

@@ -71,8 +71,16 @@ func (p Paths) Decide(g *robots.Group) robots.Verdict {
 // ServedPath is the path a server serves for the decoded request path p,
 // as the rules read it: dot-segments and repeated slashes resolved, bytes
 // that would change its meaning percent-encoded ("/news/../secret/a" is
-// "/secret/a"). It does not allocate when p needs neither.
-func ServedPath(p string) string { return encodePath(cleanPath(p)) }
+// "/secret/a"). A target that is no path ("*" of OPTIONS or GET *, the
+// empty path of CONNECT) is judged as the site's root, "/": what
+// "Disallow: /" refuses, a bot may not reach that way either. It does not
+// allocate when p needs none of this.
+func ServedPath(p string) string {
+	if p == "" || p[0] != '/' {
+		return "/"
+	}
+	return encodePath(cleanPath(p))
+}
 
 // cleanPath resolves dot-segments and repeated slashes, keeping a
 // trailing slash, as Caddy's file server does before it serves a path.

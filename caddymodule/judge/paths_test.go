@@ -32,6 +32,13 @@ func TestPathsOf(t *testing.T) {
 			t.Errorf("%s: got %+v, want %+v", tc.uri, got, tc.want)
 		}
 	}
+	// Targets that are no path are the site's root: "GET *" and
+	// "CONNECT host:port" reach the backend as any other request does.
+	for _, u := range []*url.URL{{Path: "*"}, {Host: "a.test:80"}, {Opaque: "x"}} {
+		if got := PathsOf(u); got.Primary != "/" {
+			t.Errorf("%#v: judged as %q, want /", u, got.Primary)
+		}
+	}
 }
 
 func TestPathsOfTarget(t *testing.T) {
