@@ -545,6 +545,13 @@ func runReport(cmd *cobra.Command, args []string) int {
 			totalKnown = false
 		}
 	}
+	// The report replaces the output file: it must not be a log it reads.
+	if output != "" && output != "-" {
+		if ost, err := os.Stat(output); err == nil && slices.ContainsFunc(seen, func(fi os.FileInfo) bool { return os.SameFile(fi, ost) }) {
+			fmt.Fprintf(stderr, "caddy robots report: --output %s is one of the logs to read; the report would replace it\n", output)
+			return ExitUsage
+		}
+	}
 
 	progressed := false
 	if forceProgress || isTerminal(stderr) {

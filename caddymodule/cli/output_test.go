@@ -136,3 +136,18 @@ func TestWriteOutputThroughLink(t *testing.T) {
 		t.Errorf("target holds %q, want %q", b, "new")
 	}
 }
+
+// TestReportOutputIsNotAnInput: -o naming one of the logs would replace
+// the log with its report.
+func TestReportOutputIsNotAnInput(t *testing.T) {
+	rt := logtest.RT("GPTBot", "*", "disallowed", "disallow: /", 2, "enforce", "blocked")
+	content := logtest.Line(logtest.T0, "10.0.0.1", "/", "GPTBot", 403, rt) + "\n"
+	log := writeTemp(t, "access.log", content)
+	code, _, stderr := runCmd(t, "", "report", "-o", log, log)
+	if code != ExitUsage || !strings.Contains(stderr, "is one of the logs to read") {
+		t.Errorf("exit %d, stderr %q; want %d and a message", code, stderr, ExitUsage)
+	}
+	if body, _ := os.ReadFile(log); string(body) != content {
+		t.Errorf("the log was changed: %q", body)
+	}
+}
