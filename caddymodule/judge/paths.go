@@ -47,7 +47,14 @@ func PathsOf(u *url.URL) Paths {
 // PathsOfTarget is PathsOf for a path or URL given as text, as a person
 // types it on a command line.
 func PathsOfTarget(target string) Paths {
-	p := robots.PathFromURL(target)
+	p := target
+	if !strings.HasPrefix(target, "/") {
+		// A URL, or a host and path ("example.com/a"). One that starts
+		// with "/" is a path as a request line carries it: "//private/"
+		// is the path //private/ (which a server reads as /private/),
+		// not a URL of the host "private".
+		p = robots.PathFromURL(target)
+	}
 	u, err := url.ParseRequestURI(p)
 	if err != nil {
 		// Not a request URI a server would accept; judge it as written.

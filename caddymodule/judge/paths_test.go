@@ -49,6 +49,9 @@ func TestPathsOfTarget(t *testing.T) {
 		{"https://example.com/%70rivate/x?y=1#frag", Paths{"/private/x?y=1", ""}},
 		{"/a/../b", Paths{"/b", ""}},
 		{"example.com", Paths{"/", ""}},
+		// A path as a request line carries it, not a URL of host "private".
+		{"//private/", Paths{"/private/", ""}},
+		{"//robots.txt", Paths{"/robots.txt", ""}},
 	} {
 		if got := PathsOfTarget(tc.target); got != tc.want {
 			t.Errorf("%s: got %+v, want %+v", tc.target, got, tc.want)
