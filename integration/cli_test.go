@@ -747,3 +747,52 @@ http://b.test:%[1]d {
 		})
 	}
 }
+
+// TestCLICheckConfigPorts: sites told apart only by their ports (no host
+// in their addresses) are picked by the port of --site, every time.
+func TestCLICheckConfigPorts(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	caddyfile := filepath.Join(dir, "Caddyfile")
+	writeFile(t, caddyfile, `{
+	admin off
+	auto_https off
+}
+http://:18931 {
+	robots_txt {
+		`+verifiedHere+`
+		inline <<TXT
+			User-agent: *
+			Disallow: /a/
+			TXT
+	}
+	respond "a"
+}
+http://:18932 {
+	robots_txt {
+		`+verifiedHere+`
+		inline <<TXT
+			User-agent: *
+			Disallow: /b/
+			TXT
+		mode monitor
+	}
+	respond "b"
+}
+`)
+	for _, tc := range []struct {
+		site string
+		code int
+		out  string
+	}{
+		{"localhost:18932", 1, "/b/x: disallowed (monitor mode"},
+		{"localhost:18931", 0, "/b/x: allowed"},
+	} {
+		for range 4 { // the servers' order in the config is a map's
+			code, out, errOut := runCaddyCmd(t, "", "robots", "check", "--config", caddyfile, "--site", tc.site, "--agent", "curl/8", "/b/x")
+			if code != tc.code || !strings.Contains(out, tc.out) {
+				t.Fatalf("--site %s: exit %d, output %q%q; want %d and %q", tc.site, code, out, errOut, tc.code, tc.out)
+			}
+		}
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -24,7 +26,8 @@ import (
 // of the routes it sits in ("" for none: every host).
 type siteHandler struct {
 	hosts []string
-	root  string // the site root set before it, if static
+	ports []string // the ports its server listens on
+	root  string   // the site root set before it, if static
 	cfg   config.Config
 }
 
@@ -50,6 +53,7 @@ func loadSiteConfig(path, site string) (siteHandler, error) {
 		Apps struct {
 			HTTP struct {
 				Servers map[string]struct {
+					Listen []string          `json:"listen"`
 					Routes []json.RawMessage `json:"routes"`
 				} `json:"servers"`
 			} `json:"http"`
@@ -59,9 +63,22 @@ func loadSiteConfig(path, site string) (siteHandler, error) {
 		return siteHandler{}, fmt.Errorf("reading %s: %v", path, err)
 	}
 	var found []siteHandler
-	for _, srv := range cfg.Apps.HTTP.Servers {
+	// In the order of the servers' names, so that the same config always
+	// gives the same answer.
+	for _, name := range slices.Sorted(maps.Keys(cfg.Apps.HTTP.Servers)) {
+		srv := cfg.Apps.HTTP.Servers[name]
+		from := len(found)
 		if err := walkRoutes(srv.Routes, nil, "", &found); err != nil {
 			return siteHandler{}, fmt.Errorf("reading %s: %v", path, err)
+		}
+		var ports []string
+		for _, l := range srv.Listen {
+			if i := strings.LastIndexByte(l, ':'); i >= 0 {
+				ports = append(ports, l[i+1:])
+			}
+		}
+		for i := from; i < len(found); i++ {
+			found[i].ports = ports
 		}
 	}
 	return pickSite(found, path, site)
@@ -143,8 +160,22 @@ func pickSite(found []siteHandler, path, site string) (siteHandler, error) {
 		}
 		return siteHandler{}, fmt.Errorf("%s has %d robots_txt handlers; say which site with --site (%s)", path, len(found), siteList(found))
 	}
+	// --site is a host, with a port if the config's sites differ by it
+	// ("localhost:8081"). A handler of every host (no host matcher) takes
+	// it only when its server listens on that port, or no port is given;
+	// one that names the host comes first.
+	host, port := site, ""
+	if h, p, err := net.SplitHostPort(site); err == nil {
+		host, port = h, p
+	}
+	onPort := func(f siteHandler) bool { return port == "" || len(f.ports) == 0 || slices.Contains(f.ports, port) }
 	for _, f := range found {
-		if len(f.hosts) == 0 || slices.ContainsFunc(f.hosts, func(h string) bool { return strings.EqualFold(h, site) }) {
+		if onPort(f) && slices.ContainsFunc(f.hosts, func(h string) bool { return strings.EqualFold(h, host) || strings.EqualFold(h, site) }) {
+			return f, nil
+		}
+	}
+	for _, f := range found {
+		if len(f.hosts) == 0 && onPort(f) {
 			return f, nil
 		}
 	}
