@@ -170,15 +170,15 @@ JSON schema ("caddy-robots-txt/report/v1"; times are RFC 3339 UTC strings,
     "lines": int,            all lines read
     "requests": int,         access-log entries counted (bots and people)
     "human_requests": int, "bot_requests": int,
-    "violations": int, "blocked": int, "grace": int,
+    "violations": int, "crawl_delay_violations": int, "blocked": int, "grace": int,
     "skipped": {"malformed": int, "too_long": int, "not_access_log": int,
                 "before_since": int},
     "bots_truncated": bool,  more than 1000 bots: the rest are "` + report.OtherBots + `"
     "bots": [{
       "bot": string, "category": string, "groups": [string],
       "verified": int, "unverified": int, "impostor": int,
-      "requests": int, "violations": int, "blocked": int, "logged": int,
-      "grace": int,
+      "requests": int, "violations": int, "crawl_delay_violations": int,
+      "blocked": int, "logged": int, "grace": int,
       "robots_txt_fetches": int,        requests for /robots.txt
       "fetched_robots_txt": bool,       fetched it in the log, or said so
       "last_robots_txt_fetch": time?,
