@@ -44,7 +44,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	if served == "/robots.txt" {
 		return h.serveRobotsTxt(w, r, next, snap)
 	}
-	if h.Trap != "" && strings.HasPrefix(served, h.Trap) {
+	if h.Trap != "" && strings.HasPrefix(served, h.trapPath) {
 		return h.springTrap(w, r, snap)
 	}
 	if snap.File == nil {

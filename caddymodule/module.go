@@ -25,6 +25,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/botdetect"
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/share"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/verify"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/webbotauth"
@@ -94,6 +95,9 @@ type Handler struct {
 	// trapServed is the served body of the last snapshot, with a trap;
 	// a pointer, so that Handler values can be copied.
 	trapServed *atomic.Pointer[servedWithTrap]
+	// trapPath is Trap spelt as requests' paths are compared with it
+	// (judge.ServedPath: "/piège/" is "/pi%C3%A8ge/").
+	trapPath string
 	// sigOptions and verifyOptions, when set (by tests), replace the
 	// defaults of Web Bot Auth directory fetches and of IP-list fetches
 	// and reverse DNS, so that tests reach no server but their own.
@@ -132,6 +136,9 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	h.classifier = botdetect.New(h.Bots, h.Humans)
 	h.warnBroadHumans()
 	h.trapServed = new(atomic.Pointer[servedWithTrap])
+	if h.Trap != "" {
+		h.trapPath = judge.ServedPath(h.Trap)
+	}
 	h.server = new(atomic.Pointer[string])
 	idents, err := lru.New[string, identity](h.Cache)
 	if err != nil {

@@ -145,6 +145,14 @@ func TestTrap(t *testing.T) {
 			}
 		}
 	})
+	t.Run("non-ASCII path", func(t *testing.T) {
+		// The trap path as configured, raw UTF-8, and a request for it,
+		// which arrives percent-encoded.
+		h, _ := newTestHandler(t, config.Config{Inline: robotsTxt, Trap: "/piège/"})
+		if c, bot := status(h, "/pi%C3%A8ge/x", testfixtures.UAChrome, "192.0.2.60"); c != http.StatusNotFound || bot != "trapped" {
+			t.Errorf("/pi%%C3%%A8ge/x: %d %q, want 404 trapped", c, bot)
+		}
+	})
 	t.Run("block", func(t *testing.T) {
 		h, _ := newTestHandler(t, config.Config{Inline: robotsTxt, Trap: trap, TrapAction: config.TrapBlock})
 		status(h, trap, testfixtures.UACurl, "192.0.2.1")
