@@ -47,13 +47,15 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	if h.Trap != "" && strings.HasPrefix(served, h.trapPath) {
 		return h.springTrap(w, r, snap)
 	}
+	// Without a robots.txt no file announces the trap, so an address
+	// caught earlier is not held now.
+	trapped := h.Trap != "" && snap.File != nil && h.tracker.isTrapped(trapKey{siteOf(r), clientAddr(r)}, time.Now())
 	if snap.File == nil {
 		// No robots.txt: nothing is disallowed, but bots are still
 		// told apart and counted, so that the access log, the metrics
 		// and the report keep them.
 		snap = noRobotsTxt
 	}
-	trapped := h.Trap != "" && h.tracker.isTrapped(trapKey{siteOf(r), clientAddr(r)}, time.Now())
 	id := h.identify(r.Header.Get("User-Agent"), snap)
 	var res verify.Result
 	if id.Bot || signed(r) {

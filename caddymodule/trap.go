@@ -186,12 +186,14 @@ func isPrefetch(r *http.Request) bool {
 // springTrap answers a request for the trap path: a plain 404 to anyone.
 // A verified crawler has broken robots.txt, and is logged as itself; any
 // other client's address is remembered as trapped. A browser's prefetch
-// springs nothing.
+// springs nothing, nor does anything while the site has no robots.txt.
 func (h *Handler) springTrap(w http.ResponseWriter, r *http.Request, snap *snapshot) error {
-	if isPrefetch(r) {
+	if isPrefetch(r) || snap.File == nil {
 		// A browser fetching ahead of a click (speculation rules, a
 		// prefetch hint) has not followed the link; a person would be
 		// held, or refused everywhere, for what the page made it do.
+		// And without a robots.txt no served file disallows the trap:
+		// whoever follows the link breaks no rule.
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		w.WriteHeader(http.StatusNotFound)
 		return nil

@@ -3,6 +3,8 @@ package caddymodule
 import (
 	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -143,6 +145,27 @@ func TestTrap(t *testing.T) {
 			if c, bot := status(h, p, testfixtures.UAChrome, ip); c != http.StatusNotFound || bot != "trapped" {
 				t.Errorf("%s: %d %q, want 404 trapped", p, c, bot)
 			}
+		}
+	})
+	t.Run("no robots.txt", func(t *testing.T) {
+		// No file is served, so nothing disallows the trap: following
+		// the link breaks no rule, and block refuses nobody.
+		path := filepath.Join(t.TempDir(), "robots.txt")
+		h, _ := newTestHandler(t, config.Config{File: path, Trap: trap, TrapAction: config.TrapBlock, DisableReload: true})
+		if c, bot := status(h, trap, testfixtures.UACurl, "192.0.2.70"); c != http.StatusNotFound || bot != "" {
+			t.Errorf("the trap without robots.txt: %d %q, want 404, nobody trapped", c, bot)
+		}
+		if c, _ := status(h, "/page", testfixtures.UACurl, "192.0.2.70"); c != 200 {
+			t.Errorf("after it: %d, want 200", c)
+		}
+		// Caught while there was a file; the file is gone: not held.
+		os.WriteFile(path, []byte(robotsTxt), 0o644)
+		h.fixed.refresh()
+		status(h, trap, testfixtures.UACurl, "192.0.2.71")
+		os.Remove(path)
+		h.fixed.refresh()
+		if c, bot := status(h, "/page", testfixtures.UACurl, "192.0.2.71"); c != 200 || bot == "trapped" {
+			t.Errorf("trapped, then the file removed: %d %q, want 200 and not held as trapped", c, bot)
 		}
 	})
 	t.Run("non-ASCII path", func(t *testing.T) {
