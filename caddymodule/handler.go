@@ -143,9 +143,11 @@ func (h *Handler) judge(r *http.Request, u *url.URL, id identity, res verify.Res
 	req := judge.Request{UA: r.Header.Get("User-Agent"), Paths: judge.PathsOf(u), Now: now}
 	req.Fetch, req.Fetched = h.tracker.last(fetchKey{id.Name, clientAddr(r), siteOf(r), snap.scope, agentOf(id.Name, req.UA)})
 	v := req.Paths.Decide(id.Group)
-	if res.Outcome == verify.Impostor && h.ImpostorPolicy() == config.ImpostorsBlock ||
-		res.Outcome == verify.Trapped && h.TrapActionOrDefault() == config.TrapBlock {
+	if snap != noRobotsTxt && (res.Outcome == verify.Impostor && h.ImpostorPolicy() == config.ImpostorsBlock ||
+		res.Outcome == verify.Trapped && h.TrapActionOrDefault() == config.TrapBlock) {
 		// Refused everywhere, whatever the rules say: no rule decided.
+		// Without a robots.txt every bot is allowed everywhere, as
+		// documented, impostors included.
 		v = robots.Verdict{}
 	}
 

@@ -189,6 +189,17 @@ func TestMissingFileAllowsAll(t *testing.T) {
 	if w, _ := serve(h, newRequest("GET", "/robots.txt", testfixtures.UAGPTBot)); w.Body.String() != "next" {
 		t.Errorf("no file: /robots.txt should pass on")
 	}
+	// With impostors block, a failed claim is still allowed everywhere
+	// while there is no file, as every bot is.
+	hb, _ := newTestHandler(t, config.Config{File: t.TempDir() + "/nope/robots.txt", Impostors: config.ImpostorsBlock,
+		Crawlers: []config.Crawler{{Token: "GPTBot", Ranges: []string{"203.0.113.0/24"}}}})
+	r = newRequest("GET", "/private/x", testfixtures.UAGPTBot) // from 192.0.2.7: an impostor
+	if w, err := serve(hb, r); err != nil || w.Body.String() != "next" {
+		t.Errorf("no file, impostors block: %d %v, want passed", w.Code, err)
+	}
+	if id, _ := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer).GetString("http.robots_txt.identity"); id != "impostor" {
+		t.Errorf("no file, impostors block: identity %q, want impostor (still named)", id)
+	}
 }
 
 func TestInline(t *testing.T) {
