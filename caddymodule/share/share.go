@@ -44,12 +44,12 @@ const (
 type Fetch struct {
 	Bot  string `json:"bot"`
 	Addr string `json:"addr"`
-	// Site is the host the robots.txt was fetched from: a robots.txt
-	// speaks for the host that served it.
+	// Site is the host the robots.txt was fetched from, hashed: a
+	// robots.txt speaks for the host that served it.
 	Site uint64 `json:"site,omitempty"`
 	// Scope names which of a handler's robots.txt files was fetched when
-	// its path depends on the request ({host} in the root); "" when the
-	// handler has one.
+	// its path depends on the request ({host} in the root), hashed; 0
+	// when the handler has one.
 	Scope uint64 `json:"scope,omitempty"`
 	// Agent tells apart bots that nothing names (a hash of the
 	// User-Agent header); 0 for named bots.
@@ -58,15 +58,16 @@ type Fetch struct {
 	ETag  string `json:"etag"`
 }
 
-// Trap is an address the trap of a site (a host) caught, until a time.
+// Trap is an address the trap of a site (a hashed host) caught, until a
+// time.
 type Trap struct {
 	Addr  string `json:"addr"`
 	Site  uint64 `json:"site,omitempty"`
 	Until int64  `json:"until"`
 }
 
-// Paced is the number of requests to a site (a host) admitted for a
-// named crawler in an instance's last interval.
+// Paced is the number of requests to a site (a hashed host) admitted for
+// a named crawler in an instance's last interval.
 type Paced struct {
 	Site uint64 `json:"site,omitempty"`
 	Name string `json:"name"`
