@@ -74,7 +74,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 		return next.ServeHTTP(w, r)
 	}
 
-	j := h.judge(r, u, id, res)
+	j := h.judge(r, u, served, id, res)
 	if res.Outcome == verify.Impostor {
 		h.emit(r, EventImpostor, j)
 	}
@@ -137,11 +137,12 @@ var (
 
 // judge decides a bot request and records the judgment where the access
 // log, the placeholders and the counters read it.
-func (h *Handler) judge(r *http.Request, u *url.URL, id identity, res verify.Result) *judge.Judgment {
+func (h *Handler) judge(r *http.Request, u *url.URL, served string, id identity, res verify.Result) *judge.Judgment {
 	now := time.Now()
 	snap := id.snap
-	req := judge.Request{UA: r.Header.Get("User-Agent"), Paths: judge.PathsOf(u), Now: now}
-	req.Fetch, req.Fetched = h.tracker.last(fetchKey{id.Name, clientAddr(r), siteOf(r), snap.scope, agentOf(id.Name, req.UA)})
+	site := siteOf(r)
+	req := judge.Request{UA: r.Header.Get("User-Agent"), Paths: judge.PathsOfServed(served, u), Now: now}
+	req.Fetch, req.Fetched = h.tracker.last(fetchKey{id.Name, clientAddr(r), site, snap.scope, agentOf(id.Name, req.UA)})
 	v := req.Paths.Decide(id.Group)
 	if snap != noRobotsTxt && (res.Outcome == verify.Impostor && h.ImpostorPolicy() == config.ImpostorsBlock ||
 		res.Outcome == verify.Trapped && h.TrapActionOrDefault() == config.TrapBlock) {
@@ -182,7 +183,7 @@ func (h *Handler) judge(r *http.Request, u *url.URL, id identity, res verify.Res
 		}
 	}
 	if j.Verdict != judge.Disallowed && id.Group != nil && id.Group.CrawlDelay > 0 && h.CrawlDelayPolicy() != config.CrawlDelayOff {
-		if ok, wait := h.pace(r, id, now); !ok {
+		if ok, wait := h.pace(r, id, site, now); !ok {
 			j.Verdict, j.Action, j.RetryAfter = judge.TooFast, judge.Blocked, wait
 			if h.CrawlDelayPolicy() == config.ModeMonitor {
 				j.Action = judge.Logged
@@ -197,17 +198,17 @@ func (h *Handler) judge(r *http.Request, u *url.URL, id identity, res verify.Res
 // crawler, across the many addresses crawlers use, when the bot obeys a
 // group that names it; one per address for bots held to the * group
 // (unnamed bots, impostors), which may be anyone.
-func (h *Handler) pace(r *http.Request, id identity, now time.Time) (bool, time.Duration) {
+func (h *Handler) pace(r *http.Request, id identity, site uint64, now time.Time) (bool, time.Duration) {
 	delay := pace.Clamp(id.Group.CrawlDelay)
 	if id.Group != id.snap.File.GroupFor("*") {
-		ok, wait := h.tracker.pace.Named(siteOf(r), id.Name, delay, now)
+		ok, wait := h.tracker.pace.Named(site, id.Name, delay, now)
 		if ok && h.tracker.sharer != nil {
-			h.tracker.sharer.RecordPaced(siteOf(r), id.Name)
+			h.tracker.sharer.RecordPaced(site, id.Name)
 		}
 		return ok, wait
 	}
 	addr, _ := caddyhttp.GetVar(r.Context(), caddyhttp.ClientIPVarKey).(string)
-	return h.tracker.pace.Addr(siteOf(r), addr, delay, now)
+	return h.tracker.pace.Addr(site, addr, delay, now)
 }
 
 // clientAddr is the client's address as Caddy resolved it (trusted proxies

@@ -29,12 +29,16 @@ type Paths struct {
 // the request spelled its path with escapes that decoding changes, Alt is
 // that spelling too, cleaned the same way; a request is disallowed if
 // either spelling is, so neither reading can be used to slip past.
-func PathsOf(u *url.URL) Paths {
+func PathsOf(u *url.URL) Paths { return PathsOfServed(ServedPath(u.Path), u) }
+
+// PathsOfServed is PathsOf for a caller that has ServedPath(u.Path)
+// already, as the handler has for every request.
+func PathsOfServed(served string, u *url.URL) Paths {
 	query := ""
 	if u.RawQuery != "" {
 		query = "?" + u.RawQuery
 	}
-	p := Paths{Primary: ServedPath(u.Path) + query}
+	p := Paths{Primary: served + query}
 	if u.RawPath != "" {
 		p.Alt = cleanPath(u.RawPath) + query
 		if robots.Canonical(p.Alt) == p.Primary {
