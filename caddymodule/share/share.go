@@ -29,6 +29,7 @@ import (
 type Storage interface {
 	Store(ctx context.Context, key string, value []byte) error
 	Load(ctx context.Context, key string) ([]byte, error)
+	Delete(ctx context.Context, key string) error
 	List(ctx context.Context, path string, recursive bool) ([]string, error)
 }
 
@@ -38,6 +39,17 @@ const (
 	MaxFetches = 10_000
 	// MaxTrapped is how many trapped addresses a blob holds.
 	MaxTrapped = 10_000
+)
+
+// How long blobs live. A live instance that holds records writes its
+// blob at least every Refresh, changed or not, so a blob not written for
+// Expire belongs to an instance that is gone (a replaced container, a
+// renamed host); it is no longer read, and the first instance to find it
+// deletes it, unless an address it trapped is still held. Without this,
+// every instance that ever ran would be read every interval, for ever.
+const (
+	Refresh = time.Hour
+	Expire  = 7 * 24 * time.Hour
 )
 
 // Fetch is one bot's fetch of robots.txt from one address.
@@ -117,12 +129,14 @@ type Sharer struct {
 	cb       Callbacks
 	writer   string // this process, in the blobs it writes
 	started  int64  // when this process started sharing, unix nanoseconds
+	now      func() time.Time
 
 	mu      sync.Mutex
 	fetches ring[Fetch] // this instance's window: the newest records
 	trapped ring[Trap]
 	paced   map[pacedKey]int64
 	dirty   bool
+	written int64 // when this instance's blob was last written, unix nanoseconds
 
 	seen map[string]int64 // instance blob key: Written last applied
 }
@@ -136,7 +150,7 @@ func New(store Storage, site, instance string, interval time.Duration, cb Callba
 	return &Sharer{
 		store: store, prefix: path.Join("robots_txt", "shared", hex.EncodeToString(sum[:8])),
 		instance: instance, interval: interval, cb: cb,
-		writer: hex.EncodeToString(w[:]), started: time.Now().UnixNano(),
+		writer: hex.EncodeToString(w[:]), started: time.Now().UnixNano(), now: time.Now,
 		paced: map[pacedKey]int64{}, seen: map[string]int64{},
 	}
 }
@@ -201,21 +215,26 @@ func (s *Sharer) restore(ctx context.Context) {
 		for _, t := range b.Trapped {
 			s.trapped.add(t, MaxTrapped)
 		}
+		s.written = b.Written
 		s.mu.Unlock()
 		s.apply(b, false)
 	}
 	s.Sync(ctx)
 }
 
-// Flush writes this instance's blob if anything changed since the last.
+// Flush writes this instance's blob if anything changed since the last
+// write, or if it holds records and was last written Refresh ago (so that
+// others do not take it for a gone instance's).
 func (s *Sharer) Flush(ctx context.Context) error {
+	now := s.now().UnixNano()
 	s.mu.Lock()
-	if !s.dirty {
+	holds := len(s.fetches.items) > 0 || len(s.trapped.items) > 0
+	if !s.dirty && !(holds && now-s.written >= int64(Refresh)) {
 		s.mu.Unlock()
 		return nil
 	}
 	b := blob{
-		Instance: s.instance, Writer: s.writer, Written: time.Now().UnixNano(),
+		Instance: s.instance, Writer: s.writer, Written: now,
 		Fetches: s.fetches.list(), Trapped: s.trapped.list(),
 	}
 	for k, n := range s.paced {
@@ -225,10 +244,17 @@ func (s *Sharer) Flush(ctx context.Context) error {
 	key := s.key(s.instance)
 	s.mu.Unlock()
 	data, err := json.Marshal(b)
-	if err != nil {
-		return err
+	if err == nil {
+		err = s.store.Store(ctx, key, data)
 	}
-	return s.store.Store(ctx, key, data)
+	s.mu.Lock()
+	if err != nil {
+		s.dirty = true // the next interval tries again
+	} else {
+		s.written = now
+	}
+	s.mu.Unlock()
+	return err
 }
 
 // checkOwn reads the blob under this instance's name. One that another
@@ -266,18 +292,46 @@ func (s *Sharer) Sync(ctx context.Context) error {
 	}
 	s.checkOwn(ctx)
 	own := s.key(s.instance)
+	now := s.now().UnixNano()
+	listed := make(map[string]bool, len(keys))
 	for _, k := range keys {
+		listed[k] = true
 		if k == own || !strings.HasSuffix(k, ".json") {
 			continue
 		}
 		b, err := s.load(ctx, k)
-		if err != nil || b.Written <= s.seen[k] {
+		if err != nil {
+			continue
+		}
+		if now-b.Written > int64(Expire) && !b.holdsTrap(now) {
+			// A gone instance's: what it knew is older than anything
+			// grace or a trap still needs.
+			s.store.Delete(ctx, k)
+			delete(listed, k)
+			continue
+		}
+		if b.Written <= s.seen[k] {
 			continue
 		}
 		s.seen[k] = b.Written
 		s.apply(b, true)
 	}
+	for k := range s.seen {
+		if !listed[k] {
+			delete(s.seen, k)
+		}
+	}
 	return nil
+}
+
+// holdsTrap tells whether an address b's instance trapped is still held.
+func (b *blob) holdsTrap(now int64) bool {
+	for _, t := range b.Trapped {
+		if t.Until > now {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *Sharer) load(ctx context.Context, key string) (blob, error) {

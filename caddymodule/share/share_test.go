@@ -37,6 +37,16 @@ func (m *memStorage) Load(_ context.Context, k string) ([]byte, error) {
 	return v, nil
 }
 
+func (m *memStorage) Delete(_ context.Context, k string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, ok := m.data[k]; !ok {
+		return fs.ErrNotExist
+	}
+	delete(m.data, k)
+	return nil
+}
+
 func (m *memStorage) List(_ context.Context, prefix string, _ bool) ([]string, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -165,4 +175,104 @@ func TestSharedInstanceName(t *testing.T) {
 	// another writer.
 	c := New(store, "site", a.instance, time.Hour, Callbacks{Renamed: func(_, name string) { t.Errorf("a restarted process renamed itself to %s", name) }})
 	c.restore(ctx)
+}
+
+// TestGoneInstances: a blob that no instance has written for Expire is a
+// gone instance's (every live one writes at least every Refresh); it is
+// not read, and it is deleted, unless an address it trapped is still held.
+func TestGoneInstances(t *testing.T) {
+	ctx := context.Background()
+	store := &memStorage{data: map[string][]byte{}}
+	clock := time.Unix(1_700_000_000, 0)
+	at := func(s *Sharer) *Sharer { s.now = func() time.Time { return clock }; return s }
+
+	var gotFetch []string
+	var gotTrap []string
+	reader := at(New(store, "site", "reader", time.Hour, Callbacks{
+		Fetch: func(f Fetch) { gotFetch = append(gotFetch, f.Bot) },
+		Trap:  func(tr Trap) { gotTrap = append(gotTrap, tr.Addr) },
+	}))
+	live := at(New(store, "site", "live", time.Hour, Callbacks{}))
+	gone := at(New(store, "site", "gone", time.Hour, Callbacks{}))
+	trapper := at(New(store, "site", "trapper", time.Hour, Callbacks{}))
+
+	live.RecordFetch(Fetch{Bot: "LiveBot", Addr: "192.0.2.1", At: clock.UnixNano()})
+	gone.RecordFetch(Fetch{Bot: "GoneBot", Addr: "192.0.2.2", At: clock.UnixNano()})
+	trapper.RecordTrap(Trap{Addr: "192.0.2.3", Until: clock.Add(30 * 24 * time.Hour).UnixNano()})
+	for _, s := range []*Sharer{live, gone, trapper} {
+		if err := s.Flush(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	// Eight days on, "live" has kept writing (nothing new, but it
+	// holds records); "gone" and "trapper" have stopped.
+	for range 8 * 24 {
+		clock = clock.Add(time.Hour)
+		if err := live.Flush(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := reader.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(gotFetch) != "[LiveBot]" {
+		t.Errorf("fetches read: %v, want only the live instance's", gotFetch)
+	}
+	if fmt.Sprint(gotTrap) != "[192.0.2.3]" {
+		t.Errorf("traps read: %v, want the trap still held", gotTrap)
+	}
+	for name, want := range map[string]bool{"live": true, "gone": false, "trapper": true} {
+		if _, ok := store.data[reader.key(name)]; ok != want {
+			t.Errorf("blob of %q kept: %v, want %v", name, ok, want)
+		}
+	}
+
+	// Once its trap ends, the trapper's blob goes too.
+	clock = clock.Add(30 * 24 * time.Hour)
+	live.Flush(ctx)
+	reader.Sync(ctx)
+	if _, ok := store.data[reader.key("trapper")]; ok {
+		t.Error("a gone instance's blob was kept after its traps ended")
+	}
+	if len(reader.seen) != 1 {
+		t.Errorf("reader remembers %d blobs, want 1 (the live one)", len(reader.seen))
+	}
+}
+
+// TestRefreshOnlyWhatIsHeld: an instance with nothing to share writes
+// nothing, however long it runs; one that holds records rewrites them
+// once a Refresh, not every interval.
+func TestRefreshOnlyWhatIsHeld(t *testing.T) {
+	ctx := context.Background()
+	store := &memStorage{data: map[string][]byte{}}
+	clock := time.Unix(1_700_000_000, 0)
+	s := New(store, "site", "a", time.Hour, Callbacks{})
+	s.now = func() time.Time { return clock }
+	step := func(d time.Duration) {
+		for end := clock.Add(d); clock.Before(end); clock = clock.Add(5 * time.Second) {
+			if err := s.Flush(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	step(3 * time.Hour)
+	if store.writes != 0 {
+		t.Fatalf("%d writes with nothing to share, want 0", store.writes)
+	}
+	s.RecordFetch(Fetch{Bot: "GPTBot", Addr: "192.0.2.1", At: 1})
+	step(3 * time.Hour)
+	if store.writes != 3 { // the change, then one an hour
+		t.Errorf("%d writes in 3 hours, want 3", store.writes)
+	}
+	// A restarted instance counts from when its blob was written.
+	s.Flush(ctx) // due now
+	r := New(store, "site", "a", time.Hour, Callbacks{})
+	r.now = func() time.Time { return clock }
+	r.restore(ctx)
+	before := store.writes
+	r.Flush(ctx)
+	if store.writes != before {
+		t.Error("a restarted instance rewrote a fresh blob at once")
+	}
 }
