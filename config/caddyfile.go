@@ -1,7 +1,10 @@
 package config
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"strconv"
 	"strings"
 
@@ -123,11 +126,11 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 
 	// A dispenser holding only the directive token, to report problems
 	// that belong to the directive as a whole at its line.
-	directive := caddyfile.NewDispenser([]caddyfile.Token{d.Token()})
-	directive.Next()
+	directive := tokenAt(d)
 
-	seen := map[string]int{} // subdirective -> line where first given
-	fileArgLine := 0         // line of a file given as the argument
+	seen := map[string]int{}        // subdirective -> line where first given
+	fileArgLine := 0                // line of a file given as the argument
+	var fileAt *caddyfile.Dispenser // the file's token, for errors found later
 
 	args := d.RemainingArgs()
 	switch len(args) {
@@ -137,6 +140,7 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			return err
 		}
 		fileArgLine = d.Line()
+		fileAt = tokenAt(d)
 	default:
 		return d.Errf("robots_txt: too many arguments (%d); usage: robots_txt [<matcher>] [<file>] { ... }", len(args))
 	}
@@ -222,6 +226,7 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			if err := c.setFile(d, val); err != nil {
 				return err
 			}
+			fileAt = tokenAt(d)
 
 		case "inline":
 			if c.File != "" {
@@ -351,7 +356,20 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	if err := c.Validate(); err != nil {
 		return directive.Errf("robots_txt: %w", err)
 	}
+	if c.Strict && fileAt != nil && !strings.Contains(c.File, "{") {
+		if _, err := os.Stat(c.File); errors.Is(err, fs.ErrNotExist) {
+			return fileAt.Errf("robots_txt: strict: file %q does not exist; create it, fix the path, or drop strict to allow every bot until it appears", c.File)
+		}
+	}
 	return nil
+}
+
+// tokenAt is a dispenser holding only d's current token, to report at its
+// line a problem found once the whole block is read.
+func tokenAt(d *caddyfile.Dispenser) *caddyfile.Dispenser {
+	t := caddyfile.NewDispenser([]caddyfile.Token{d.Token()})
+	t.Next()
+	return t
 }
 
 // checkListArgs checks the arguments of a subdirective that takes a list.

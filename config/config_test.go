@@ -356,6 +356,20 @@ func TestCaddyfileFileChecks(t *testing.T) {
 			t.Errorf("file: got %q, want %q", c.File, missing)
 		}
 	})
+	t.Run("missing file with strict", func(t *testing.T) {
+		// strict comes after the file: the error still names the file's line.
+		_, err := parse("robots_txt {\n\tmode enforce\n\tfile " + quote(missing) + "\n\tstrict\n}")
+		assertErr(t, err, 3, `strict: file "`+missing+`" does not exist`, "drop strict")
+		_, err = parse("robots_txt " + quote(missing) + " {\n\tstrict\n}")
+		assertErr(t, err, 1, `strict: file "`+missing+`" does not exist`)
+		if _, err := parse("robots_txt " + quote(readable) + " {\n\tstrict\n}"); err != nil {
+			t.Errorf("strict with a file that exists: %v", err)
+		}
+		p := dir + "/{http.request.host}/robots.txt"
+		if _, err := parse("robots_txt {\n\tfile " + quote(p) + "\n\tstrict\n}"); err != nil {
+			t.Errorf("strict with a file named per request is checked when read, not now: %v", err)
+		}
+	})
 	t.Run("directory as argument", func(t *testing.T) {
 		_, err := parse("robots_txt " + quote(dir))
 		assertErr(t, err, 1, `robots_txt: file "`+dir+`" is a directory; give the path of a robots.txt file`)
