@@ -11,7 +11,8 @@
 //     human. This is the escape hatch for a trusted monitor or an in-house
 //     tool, so it wins over everything else.
 //  2. An empty header is a bot: every browser sends one.
-//  3. A header that names a known crawler is a bot, and Classify reports the
+//  3. A header that names a known crawler (its name starting a word:
+//     "ShowyouBot" does not name YouBot) is a bot, and Classify reports the
 //     crawler's canonical name (the spelling its operator documents). These
 //     names label logs and metrics; recall does not depend on them, since
 //     the generic rules below catch nearly all of those crawlers too.
@@ -206,14 +207,21 @@ func compileTables() []needle {
 			ns = append(ns, n)
 		}
 	}
+	// A crawler's name starts a word: "ShowyouBot" is not YouBot, nor
+	// "Alexabot" Exabot. A wrong name is worse than none, since a name
+	// is a claim the handler verifies (and may call an impostor).
+	named := func(n *needle, name string) {
+		n.name = name
+		n.edgeBefore = n.edgeBefore || isAlnum(n.text[0])
+	}
 	for _, cr := range knownCrawlers {
-		add(kindKnown, func(n *needle) { n.name = cr.name }, cr.match...)
+		add(kindKnown, func(n *needle) { named(n, cr.name) }, cr.match...)
 	}
 	for _, cl := range knownClients {
-		add(kindKnown, func(n *needle) { n.name, n.client = cl.name, true }, cl.match...)
+		add(kindKnown, func(n *needle) { named(n, cl.name); n.client = true }, cl.match...)
 	}
 	for _, sh := range shapedCrawlers {
-		add(kindKnown, func(n *needle) { n.name, n.shape, n.client = sh.name, sh.shape, sh.client }, sh.match)
+		add(kindKnown, func(n *needle) { named(n, sh.name); n.shape, n.client = sh.shape, sh.client }, sh.match)
 	}
 	for _, sh := range weakSigns {
 		add(kindWeak, func(n *needle) { n.shape, n.skipAndroid = sh.shape, sh.inDevice }, sh.match)

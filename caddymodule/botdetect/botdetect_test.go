@@ -319,6 +319,29 @@ func TestMostSpecificName(t *testing.T) {
 	}
 }
 
+// A crawler's name starts a word. A name found inside another word is
+// another crawler's (ShowyouBot is not You.com's YouBot), and since the
+// handler verifies a name as a claim, naming it wrongly would make an
+// impostor of an honest bot. The header is still a bot.
+func TestNameStartsAWord(t *testing.T) {
+	c := New(nil, nil)
+	for ua, want := range map[string]string{
+		"ShowyouBot (http://showyou.com/crawler)":                        "",
+		"Mozilla/5.0 (compatible; Alexabot/1.0; +http://www.alexa.com/)": "",
+		"Zq9ccbot/7.2":                             "",
+		"RedesScrapy/0.24.1":                       "",
+		"Mozilla/5.0 (compatible; YouBot/1.0)":     "YouBot",
+		"CCBot/2.0 (https://commoncrawl.org/faq/)": "CCBot",
+		"Scrapy/2.11 (+https://scrapy.org)":        "Scrapy",
+		"Mozilla/5.0 (compatible;Exabot/3.0)":      "Exabot",
+	} {
+		bot, name := c.Classify(ua)
+		if !bot || name != want {
+			t.Errorf("Classify(%q) = %v, %q; want a bot named %q", ua, bot, name, want)
+		}
+	}
+}
+
 func TestClassifyDoesNotAllocate(t *testing.T) {
 	c := New([]string{"internaltool"}, []string{"trustedmonitor"})
 	for _, ua := range benchMix {
