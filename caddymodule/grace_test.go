@@ -168,3 +168,32 @@ func TestGraceKeepsUnnamedBotsApart(t *testing.T) {
 		}
 	}
 }
+
+// TestGraceChoosesTheGroupAsNow: grace looks the request up in the
+// version the client fetched, in the group it obeys now. An impostor and
+// a trapped address are held to the * group; grace must not hand them,
+// from an earlier version, the group of the crawler their header names.
+func TestGraceChoosesTheGroupAsNow(t *testing.T) {
+	const v1 = "User-agent: *\nDisallow: /private/\n\nUser-agent: Googlebot\nAllow: /\n"
+	path := writeRobots(t, v1)
+	h, _ := newTestHandler(t, config.Config{File: path, DisableReload: true, Trap: "/trap/", Impostors: config.ImpostorsJudge})
+	const impostor, trapped = "127.0.0.1", "198.51.100.7"
+	for _, ip := range []string{impostor, trapped} {
+		serve(h, withIP(newRequest("GET", "/robots.txt", testfixtures.UAGooglebot), ip))
+	}
+	serve(h, withIP(newRequest("GET", "/trap/x", testfixtures.UAFirefox), trapped))
+	// An edit that changes nothing for either: /private/ was disallowed
+	// to * in both versions.
+	os.WriteFile(path, []byte("# edited\n"+v1), 0o644)
+	bump(t, path, time.Second)
+	h.fixed.refresh()
+
+	for _, tc := range []struct{ name, ip, ua string }{
+		{"Googlebot impostor", impostor, testfixtures.UAGooglebot},
+		{"trapped address claiming Googlebot", trapped, testfixtures.UAGooglebot},
+	} {
+		if v, err := verdictOf(t, h, "/private/x", tc.ua, tc.ip); v != "disallowed" || err == nil {
+			t.Errorf("%s: verdict %q, blocked %v; want disallowed, blocked (its * group disallowed it in every version)", tc.name, v, err != nil)
+		}
+	}
+}

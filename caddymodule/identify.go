@@ -18,6 +18,10 @@ type identity struct {
 	claim    *crawlers.Crawler
 	category string
 	impostor *identity
+	// agents chose Group when the header did not (see
+	// judge.Request.Agents): an earlier version's group for grace is
+	// chosen the same way.
+	agents []string
 }
 
 // maxCachedUserAgent is the longest header kept in the cache; longer ones

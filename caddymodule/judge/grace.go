@@ -88,12 +88,21 @@ type Fetch struct {
 
 // Request is a bot request as grace needs it.
 type Request struct {
-	UA      string
+	UA string
+	// Agents are the product tokens that chose the client's group when
+	// its User-Agent header did not: "*" for a client held to the *
+	// group whatever it claims (an impostor, a trapped address), a
+	// crawler's tokens when its signature proved who it is. An earlier
+	// version's group is chosen the same way; nil means by UA.
+	Agents  []string
 	Paths   Paths
 	Now     time.Time
 	Fetch   Fetch
 	Fetched bool // Fetch is known
 }
+
+// Star is Request.Agents for a client held to the * group.
+var Star = []string{"*"}
 
 // GraceAllows reports whether the request that v disallows is allowed
 // by the version of robots.txt this client was seen fetching. RFC 9309
@@ -125,6 +134,20 @@ func (v *Version) allows(r *Request) bool {
 	if v.File == nil {
 		return true
 	}
-	g, _ := v.File.GroupForUserAgent(r.UA)
-	return r.Paths.Decide(g).Allowed
+	return r.Paths.Decide(r.groupIn(v.File)).Allowed
+}
+
+// groupIn is the group of f the client obeys, chosen as its group in the
+// current version was.
+func (r *Request) groupIn(f *robots.File) *robots.Group {
+	if r.Agents == nil {
+		g, _ := f.GroupForUserAgent(r.UA)
+		return g
+	}
+	for _, a := range r.Agents {
+		if g := f.GroupFor(a); g != nil {
+			return g
+		}
+	}
+	return nil
 }
