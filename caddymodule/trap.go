@@ -87,20 +87,25 @@ func withTrap(body []byte, f *robots.File, trap string) ([]byte, int) {
 	}
 	rest := body
 	for len(rest) > 0 {
+		// Lines end as Parse ends them: at LF, CR or CRLF.
 		var l []byte
-		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
-			l, rest = rest[:i+1], rest[i+1:]
+		if i := bytes.IndexAny(rest, "\r\n"); i >= 0 {
+			end := i + 1
+			if rest[i] == '\r' && end < len(rest) && rest[end] == '\n' {
+				end++
+			}
+			l, rest = rest[:end], rest[end:]
 		} else {
 			l, rest = append(rest, '\n'), nil
 		}
-		switch key, value := fieldOf(l); {
-		case isUserAgentKey(key):
+		switch key, value := fieldOf(l); robots.FieldOf(key) {
+		case "user-agent":
 			if !inRun {
 				inRun = true
 				groups++
 			}
 			agents = append(agents, value)
-		case isRuleKey(key):
+		case "allow", "disallow":
 			flush()
 		}
 		out.Write(l)
@@ -126,7 +131,7 @@ func needsTrap(f *robots.File, agents []string, trap string) bool {
 	return false
 }
 
-// fieldOf returns a robots.txt line's key (lower-cased) and value,
+// fieldOf returns a robots.txt line's key and value,
 // without comment; "key value" without a colon counts, as Google reads it.
 func fieldOf(l []byte) (key, value string) {
 	s := string(l)
@@ -153,23 +158,7 @@ func fieldOf(l []byte) (key, value string) {
 	} else {
 		v = "*"
 	}
-	return strings.ToLower(strings.TrimSpace(k)), v
-}
-
-func isUserAgentKey(k string) bool {
-	return strings.HasPrefix(k, "user-agent") || strings.HasPrefix(k, "useragent") || strings.HasPrefix(k, "user agent")
-}
-
-func isRuleKey(k string) bool {
-	switch {
-	case strings.HasPrefix(k, "allow"), strings.HasPrefix(k, "disallow"):
-		return true
-	}
-	switch k {
-	case "dissallow", "dissalow", "disalow", "diasllow", "disallaw":
-		return true
-	}
-	return false
+	return strings.TrimSpace(k), v
 }
 
 // isPrefetch reports whether r is a browser's speculative fetch, as its

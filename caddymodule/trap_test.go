@@ -36,6 +36,17 @@ func TestWithTrap(t *testing.T) {
 			"User-agent: *\nDisallow: /a\nUser-agent: last",
 			"User-agent: *\nDisallow: " + trap + "\nDisallow: /a\nUser-agent: last\nDisallow: " + trap + "\n", 2},
 		{"no group at all", "# nothing\n", "# nothing\n\nUser-agent: *\nDisallow: " + trap + "\n", 1},
+		// Lines end as the parser ends them, CR alone included.
+		{"CR line endings",
+			"User-agent: *\rDisallow: /y\r\rUser-agent: GoodBot\rDisallow: /n\r",
+			"User-agent: *\rDisallow: " + trap + "\nDisallow: /y\r\rUser-agent: GoodBot\rDisallow: " + trap + "\nDisallow: /n\r", 2},
+		{"CRLF line endings",
+			"User-agent: a\r\nDisallow: /y\r\n\r\nUser-agent: *\r\nAllow: /\r\n",
+			"User-agent: a\r\nDisallow: " + trap + "\nDisallow: /y\r\n\r\nUser-agent: *\r\nDisallow: " + trap + "\nAllow: /\r\n", 2},
+		// Keys are read as the parser reads them: by their prefix.
+		{"a misspelt key ends the run",
+			"User-agent: a\nDisalowed: /y\nUser-agent: b\nDisallow: /z\n",
+			"User-agent: a\nDisallow: " + trap + "\nDisalowed: /y\nUser-agent: b\nDisallow: " + trap + "\nDisallow: /z\n\nUser-agent: *\nDisallow: " + trap + "\n", 3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := robots.Parse([]byte(tc.body))

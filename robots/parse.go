@@ -86,6 +86,25 @@ var canonicalKey = [numFields]string{
 	fieldSitemap:   "sitemap",
 }
 
+// FieldOf is the field a line's key selects, as Parse reads it
+// ("Disalow" and "useragent" included): "user-agent", "allow",
+// "disallow", "sitemap", "crawl-delay", "content-signal" or
+// "content-usage"; "" for any other key. Code that edits or merges
+// robots.txt files line by line must see the groups Parse sees.
+func FieldOf(key string) string {
+	return fieldNames[classifyKey(trimASCIISpace(key))]
+}
+
+var fieldNames = [numFields]string{
+	fieldUserAgent:     "user-agent",
+	fieldAllow:         "allow",
+	fieldDisallow:      "disallow",
+	fieldSitemap:       "sitemap",
+	fieldCrawlDelay:    "crawl-delay",
+	fieldContentSignal: "content-signal",
+	fieldContentUsage:  "content-usage",
+}
+
 func classifyKey(key string) field {
 	for _, s := range keySpellings {
 		if len(key) >= len(s.prefix) && strings.EqualFold(key[:len(s.prefix)], s.prefix) {

@@ -454,3 +454,19 @@ func TestFields(t *testing.T) {
 		}
 	}
 }
+
+// TestFieldOf: a key is read as Parse reads it, misspellings and all, so
+// that code editing a file line by line sees Parse's groups.
+func TestFieldOf(t *testing.T) {
+	for key, want := range map[string]string{
+		"User-agent": "user-agent", "useragent": "user-agent", "User Agent": "user-agent",
+		"Disallow": "disallow", "Disalow": "disallow", "disallowed": "disallow", " DISSALLOW ": "disallow",
+		"Allow": "allow", "Sitemap": "sitemap", "site-map": "sitemap",
+		"Crawl-delay": "crawl-delay", "Content-Signal": "content-signal", "Content-Usage": "content-usage",
+		"Host": "", "": "", "agent": "", "dis allow": "",
+	} {
+		if got := FieldOf(key); got != want {
+			t.Errorf("FieldOf(%q) = %q, want %q", key, got, want)
+		}
+	}
+}

@@ -50,38 +50,21 @@ func (s *scanned) group(i int) []srcLine {
 	return s.lines[s.groups[i]:end]
 }
 
-var agentKeys = []string{"user-agent", "useragent", "user agent"}
-var disallowKeys = []string{"disallow", "dissallow", "dissalow", "disalow", "diasllow", "disallaw"}
-
-func hasPrefixFold(s, prefix string) bool {
-	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
-}
-
-// classify mirrors robots' reading of a key: by prefix, in the parser's order.
+// classify reads a key as robots does.
 func classify(key string) kind {
-	for _, p := range agentKeys {
-		if hasPrefixFold(key, p) {
-			return kAgent
-		}
-	}
-	if hasPrefixFold(key, "allow") {
+	switch robots.FieldOf(key) {
+	case "user-agent":
+		return kAgent
+	case "allow":
 		return kAllow
-	}
-	for _, p := range disallowKeys {
-		if hasPrefixFold(key, p) {
-			return kDisallow
-		}
-	}
-	if hasPrefixFold(key, "sitemap") || hasPrefixFold(key, "site-map") {
-		return 0 // sitemaps are not copied and do not end a group
-	}
-	if strings.EqualFold(key, "crawl-delay") {
+	case "disallow":
+		return kDisallow
+	case "crawl-delay":
 		return kCrawlDelay
-	}
-	if strings.EqualFold(key, "content-signal") {
+	case "content-signal":
 		return kContentSignal
 	}
-	return 0
+	return 0 // sitemaps are not copied and do not end a group
 }
 
 func isSpace(c byte) bool {
