@@ -69,11 +69,23 @@ func newChecker(cfg config.Config, verifyOpts verify.Options, sigOpts webbotauth
 	if err != nil {
 		return nil, err
 	}
-	c := &checker{base: base, ips: ips, sigs: webbotauth.New(sigOpts), bySigner: map[string]*crawlers.Crawler{}}
+	c := &checker{base: base, ips: ips, bySigner: map[string]*crawlers.Crawler{}}
+	var signers []string
 	for _, cr := range base.All() {
 		for _, a := range cr.SignatureAgents {
 			c.bySigner[origin(a)] = cr
+			signers = append(signers, a)
 		}
+	}
+	// Only the directories of known signers are ever fetched: a signature
+	// naming any other could not verify a crawler anyway, and fetching
+	// it would let any client make this server resolve and dial a host
+	// of its choosing, and spend the fetch budget real signers need.
+	if len(sigOpts.AllowedAgents) == 0 {
+		sigOpts.AllowedAgents = signers
+	}
+	if len(sigOpts.AllowedAgents) > 0 {
+		c.sigs = webbotauth.New(sigOpts)
 	}
 	ips.Start()
 	return c, nil
@@ -108,7 +120,7 @@ func origin(raw string) string {
 // address. It returns the identity the request is judged as, and the
 // outcome.
 func (h *Handler) verifyIdentity(r *http.Request, id identity) (identity, verify.Result) {
-	if signed(r) {
+	if signed(r) && h.checker.sigs != nil {
 		if agent, ok, _ := h.checker.sigs.Verify(r.Context(), r); ok {
 			if cr := h.checker.bySigner[origin(agent)]; cr != nil {
 				return h.identityOf(cr, id.snap), verify.Result{Outcome: verify.Verified, By: verify.Signature}

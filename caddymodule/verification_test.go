@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -130,6 +131,8 @@ func TestWebBotAuth(t *testing.T) {
 		t.Fatal(err)
 	}
 	pub := priv.Public().(ed25519.PublicKey)
+	var mu sync.Mutex
+	var asked []string // the addresses dialled for a directory
 	dir := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != webbotauth.DirectoryPath {
 			http.NotFound(w, r)
@@ -144,7 +147,10 @@ func TestWebBotAuth(t *testing.T) {
 	// The directory answers for https://example.com (its certificate's
 	// name), wherever that resolves.
 	tr := dir.Client().Transport.(*http.Transport).Clone()
-	tr.DialContext = func(ctx context.Context, network, _ string) (net.Conn, error) {
+	tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		mu.Lock()
+		asked = append(asked, addr)
+		mu.Unlock()
 		return (&net.Dialer{}).DialContext(ctx, network, dir.Listener.Addr().String())
 	}
 	h := &Handler{
@@ -185,6 +191,23 @@ func TestWebBotAuth(t *testing.T) {
 			}
 		})
 	}
+	// A signature naming a directory no crawler signs with is not
+	// followed: any client could otherwise have this server fetch from a
+	// host of its choosing.
+	mu.Lock()
+	asked = nil
+	mu.Unlock()
+	r := withIP(newRequest("GET", "/private/x", testfixtures.UAChrome), "127.0.0.1")
+	r.Host = "site.example"
+	signer{priv: priv, agent: "https://attacker.example"}.sign(r, time.Now())
+	if got := judgeRequest(t, h, r); got != (outcome{}) {
+		t.Errorf("signed by an unknown agent: %+v, want a person", got)
+	}
+	mu.Lock()
+	if len(asked) > 0 {
+		t.Errorf("the directory of an agent no crawler signs with was asked for: dialled %v", asked)
+	}
+	mu.Unlock()
 	if !strings.Contains(h.checker.base.Lookup("SignedAgent").Name, "SignedAgent") {
 		t.Error("the operator's crawler is not in the knowledge base")
 	}
