@@ -1,7 +1,9 @@
 package caddymodule
 
 import (
+	"context"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
@@ -120,6 +122,39 @@ func TestSitesApart(t *testing.T) {
 	}
 	if v := at("b.test", "/private/x", testfixtures.UAChrome, "198.51.100.7"); v != "" {
 		t.Errorf("trapped browser on b.test: verdict %q, want none (not judged)", v)
+	}
+}
+
+// TestSiteSpellings: the port in a Host header is the client's to choose,
+// and a.test, A.TEST., a.test:1 all reach the same site; none of them
+// lets a trapped or paced client start afresh. The port a site is served
+// on still tells sites apart.
+func TestSiteSpellings(t *testing.T) {
+	const robotsTxt = "User-agent: SlowBot\nCrawl-delay: 10\n\nUser-agent: *\nDisallow: /private/\n"
+	h, _ := newTestHandler(t, config.Config{Inline: robotsTxt, Trap: "/trap/"})
+	at := func(host string, port int, path, ua, ip string) string {
+		r := withIP(newRequest("GET", path, ua), ip)
+		r.Host = host
+		r = r.WithContext(context.WithValue(r.Context(), http.LocalAddrContextKey, &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: port}))
+		serve(h, r)
+		v, _ := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer).GetString("http.robots_txt.verdict")
+		return v
+	}
+	spellings := []string{"a.test:8080", "a.test", "A.TEST", "a.test.", "a.test:1", "a.test:08080"}
+	for range 3 {
+		at("a.test:8080", 8080, "/x", "SlowBot/1.0", "192.0.2.1")
+	}
+	at("a.test:8080", 8080, "/trap/x", testfixtures.UAChrome, "198.51.100.7")
+	for _, host := range spellings {
+		if v := at(host, 8080, "/x", "SlowBot/1.0", "192.0.2.1"); v != "too-fast" {
+			t.Errorf("SlowBot's next request, Host %q: %q, want too-fast", host, v)
+		}
+		if v := at(host, 8080, "/private/x", testfixtures.UAChrome, "198.51.100.7"); v != "disallowed" {
+			t.Errorf("trapped browser, Host %q: %q, want disallowed", host, v)
+		}
+	}
+	if v := at("a.test:9090", 9090, "/x", "SlowBot/1.0", "192.0.2.1"); v != "allowed" {
+		t.Errorf("SlowBot on the site served on another port: %q, want allowed", v)
 	}
 }
 

@@ -2,8 +2,10 @@ package caddymodule
 
 import (
 	"context"
+	"net"
 	"net/http"
 	"net/netip"
+	"strings"
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
@@ -188,6 +190,23 @@ func (t *fetchTracker) isTrapped(k trapKey, now time.Time) bool {
 	return ok
 }
 
-// siteOf is the site a request is for, as robots.txt scopes it: the host
-// and port it names, whatever their case, hashed.
-func siteOf(r *http.Request) uint64 { return fnv1a(r.Host, true) }
+// siteOf is the site a request is for, as robots.txt scopes it (RFC 9309
+// §2.3: host and port), hashed: the host it names, whatever its case and
+// without a final dot, and the port it came in on. The port in the Host
+// header is the client's to choose, and Caddy routes a.test, a.test:1 and
+// A.TEST. alike: keyed on the header as sent, a trapped or paced client
+// would start afresh with each spelling.
+func siteOf(r *http.Request) uint64 {
+	host := r.Host
+	if i := strings.LastIndexByte(host, ':'); i >= 0 && !strings.Contains(host[i:], "]") {
+		host = host[:i]
+	}
+	host = strings.TrimSuffix(host, ".")
+	h := fnv1a(host, true)
+	if a, ok := r.Context().Value(http.LocalAddrContextKey).(*net.TCPAddr); ok {
+		h = (h ^ uint64(a.Port)) * 1099511628211
+	} else if a, ok := r.Context().Value(http.LocalAddrContextKey).(*net.UDPAddr); ok {
+		h = (h ^ uint64(a.Port)) * 1099511628211
+	}
+	return h
+}
