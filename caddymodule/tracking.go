@@ -203,9 +203,10 @@ func siteOf(r *http.Request) uint64 {
 	}
 	host = strings.TrimSuffix(host, ".")
 	h := fnv1a(host, true)
-	if a, ok := r.Context().Value(http.LocalAddrContextKey).(*net.TCPAddr); ok {
+	switch a := r.Context().Value(http.LocalAddrContextKey).(type) {
+	case *net.TCPAddr:
 		h = (h ^ uint64(a.Port)) * 1099511628211
-	} else if a, ok := r.Context().Value(http.LocalAddrContextKey).(*net.UDPAddr); ok {
+	case *net.UDPAddr: // HTTP/3
 		h = (h ^ uint64(a.Port)) * 1099511628211
 	}
 	return h
