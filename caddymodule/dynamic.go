@@ -88,10 +88,25 @@ func (d *dynamicSources) forRequest(r *http.Request) *source {
 			path = repl.ReplaceAll(path, "")
 		}
 	}
-	if strings.Contains(key, "{") {
-		path = lowerHost(path, r.Host)
+	var src *source
+	switch lowered := lowerHost(path, r.Host); {
+	case lowered == path:
+		src = d.get(path)
+	case strings.Contains(key, "{"):
+		src = d.get(lowered)
+	default:
+		// Caddy's root directive expands {host} before this handler
+		// runs, so a root written "/srv/{host}" arrives as
+		// "/srv/EXAMPLE.test" and cannot be told from a directory
+		// named so. The file as named wins; failing that, the one
+		// under the lower-cased host, as every other spelling of the
+		// Host reads it.
+		if src = d.get(path); src.current().File == nil {
+			if alt := d.get(lowered); alt.current().File != nil {
+				src = alt
+			}
+		}
 	}
-	src := d.get(path)
 	if d.pattern == "" && !strings.Contains(key, "{") {
 		d.last.Store(&lastSource{key: key, src: src})
 	}

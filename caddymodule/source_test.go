@@ -187,12 +187,32 @@ func TestDynamicRootHostCase(t *testing.T) {
 		repl := caddyhttp.NewTestReplacer(r)
 		ctx := context.WithValue(r.Context(), caddy.ReplacerCtxKey, repl)
 		ctx = context.WithValue(ctx, caddyhttp.ExtraLogFieldsCtxKey, new(caddyhttp.ExtraLogFields))
-		ctx = context.WithValue(ctx, caddyhttp.VarsCtxKey, map[string]any{
-			caddyhttp.ClientIPVarKey: "192.0.2.7",
-			"root":                   filepath.Join(dir, "{http.request.host}"),
-		})
-		if _, err := serve(h, r.WithContext(ctx)); err == nil {
-			t.Errorf("Host %q: /private/x allowed; want the robots.txt of example.test to refuse it", host)
+		for _, root := range []string{
+			filepath.Join(dir, "{http.request.host}"),
+			// Caddy's root directive expands placeholders before
+			// this handler reads the variable.
+			filepath.Join(dir, repl.ReplaceAll("{http.request.host}", "")),
+		} {
+			ctx := context.WithValue(ctx, caddyhttp.VarsCtxKey, map[string]any{
+				caddyhttp.ClientIPVarKey: "192.0.2.7",
+				"root":                   root,
+			})
+			if _, err := serve(h, r.WithContext(ctx)); err == nil {
+				t.Errorf("Host %q, root %q: /private/x allowed; want the robots.txt of example.test to refuse it", host, root)
+			}
+		}
+	}
+
+	// A directory whose name has capitals, named as it is, is read as it
+	// is, whatever the Host.
+	os.MkdirAll(filepath.Join(dir, "Caps.test"), 0o755)
+	os.WriteFile(filepath.Join(dir, "Caps.test", "robots.txt"), []byte("User-agent: *\nDisallow: /caps/\n"), 0o644)
+	for _, host := range []string{"Caps.test", "caps.test", "CAPS.TEST"} {
+		r := withIP(newRequest("GET", "/caps/x", testfixtures.UACurl), "192.0.2.7")
+		r.Host = host
+		caddyhttp.SetVar(r.Context(), "root", filepath.Join(dir, "Caps.test"))
+		if _, err := serve(h, r); err == nil {
+			t.Errorf("Host %q, root .../Caps.test: /caps/x allowed; want its robots.txt to refuse it", host)
 		}
 	}
 }
