@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"net/http"
 	"os"
 	"strings"
@@ -23,6 +24,7 @@ import (
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 	lru "github.com/hashicorp/golang-lru/v2"
 	"go.uber.org/zap"
+	"go.uber.org/zap/exp/zapslog"
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/botdetect"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
@@ -264,7 +266,12 @@ func (h *Handler) loadChecker(ctx caddy.Context) error {
 	h.checkerKey = checkerKey(h.Config)
 	sigOpts := webbotauth.Options{}
 	verifyOpts := verify.Options{
-		Ranges: verify.RangeOptions{Storage: storageOf(ctx), StorageKey: "robots_txt/crawler_ranges"},
+		Ranges: verify.RangeOptions{
+			Storage: storageOf(ctx), StorageKey: "robots_txt/crawler_ranges",
+			// A list that cannot be fetched or read leaves its crawler
+			// with no addresses: every claim an impostor. Say so.
+			Logger: slog.New(zapslog.NewHandler(h.logger.Core(), zapslog.WithName(h.logger.Name()))),
+		},
 	}
 	for _, r := range h.Resolvers {
 		addr, _ := config.ResolverAddr(r)

@@ -8,6 +8,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"go.uber.org/zap/zapcore"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -237,4 +238,23 @@ func TestRangeFileMustExist(t *testing.T) {
 		}
 		cancel()
 	}
+}
+
+// TestRangeListFailuresAreLogged: a list of addresses that cannot be read
+// leaves its crawler with none, so that every claim to be it is an
+// impostor; the operator must hear of it.
+func TestRangeListFailuresAreLogged(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "ranges.txt")
+	os.WriteFile(bad, []byte("this is not an address\n"), 0o644)
+	h := &Handler{Config: config.Config{Inline: "User-agent: *\nDisallow: /x\n",
+		Crawlers: []config.Crawler{{Token: "MyMon", Ranges: []string{bad}}}}}
+	_, logs := provisionTestHandler(t, h)
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		for _, e := range logs.FilterLevelExact(zapcore.WarnLevel).All() {
+			if fmt.Sprint(e.ContextMap()["source"]) == bad {
+				return
+			}
+		}
+	}
+	t.Errorf("no warning names the unreadable list %s", bad)
 }
