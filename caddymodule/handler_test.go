@@ -303,3 +303,29 @@ func TestAsteriskTarget(t *testing.T) {
 		t.Errorf("GET * from a browser: %v, want passed", err)
 	}
 }
+
+// TestNothingTurnedOffQuietly: settings that let violations through, and a
+// robots.txt that allows everything, are said at load.
+func TestNothingTurnedOffQuietly(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cfg  config.Config
+		want string // a snippet of the message; "" for none
+	}{
+		{"enforce", config.Config{Inline: "User-agent: *\nDisallow: /x\n"}, ""},
+		{"monitor", config.Config{Inline: "User-agent: *\nDisallow: /x\n", Mode: config.ModeMonitor}, "disallowed paths (mode monitor)"},
+		{"crawl_delay off", config.Config{Inline: "User-agent: *\nDisallow: /x\n", CrawlDelay: config.CrawlDelayOff}, "Crawl-delay (crawl_delay off)"},
+		{"empty file", config.Config{Inline: "# nothing for bots\n"}, "no groups; every bot is allowed everywhere"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, logs := newTestHandler(t, tc.cfg)
+			got := logs.FilterMessageSnippet("lets these violations through").Len() + logs.FilterMessageSnippet("no groups").Len()
+			switch {
+			case tc.want == "" && got > 0:
+				t.Errorf("%d messages about enforcement turned off, want none", got)
+			case tc.want != "" && logs.FilterMessageSnippet(tc.want).Len() == 0:
+				t.Errorf("no message says %q", tc.want)
+			}
+		})
+	}
+}

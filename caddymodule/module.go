@@ -6,6 +6,7 @@
 package caddymodule
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -155,6 +156,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	if err := h.loadChecker(ctx); err != nil {
 		return fmt.Errorf("crawler verification: %v", err)
 	}
+	h.logNotRefused()
 	if h.ImpostorPolicy() == config.ImpostorsTrust {
 		h.logger.Warn("impostors trust: a client that fails its claim to be a crawler is judged by that crawler's group; anyone can claim the rules a site gives Googlebot")
 	}
@@ -295,6 +297,22 @@ func (h *Handler) loadChecker(ctx caddy.Context) error {
 	}
 	h.checker = v.(*checker)
 	return nil
+}
+
+// logNotRefused says at load which violations this handler lets through:
+// a setting that turns enforcement off must never do so silently.
+func (h *Handler) logNotRefused() {
+	var off []string
+	if h.Monitor() {
+		off = append(off, "disallowed paths (mode monitor)")
+	}
+	if p := h.CrawlDelayPolicy(); p != config.ModeEnforce {
+		off = append(off, "Crawl-delay (crawl_delay "+p+")")
+	}
+	if len(off) > 0 {
+		h.logger.Info("robots_txt lets these violations through, logging what it can: "+strings.Join(off, ", "),
+			zap.String("mode", cmp.Or(h.Mode, config.ModeEnforce)), zap.String("crawl_delay", h.CrawlDelayPolicy()))
+	}
 }
 
 // shareOptions say how the bots' state is shared: through the

@@ -363,6 +363,11 @@ func (s *source) logLoad(snap *snapshot) {
 		// to hear about; with strict it would have stopped the load.
 		log = s.logger().Warn
 	}
+	if groups == 0 {
+		// An empty file (or one of comments) allows every bot
+		// everywhere: no less than no file, and no more quietly.
+		s.logger().Warn("robots.txt has no groups; every bot is allowed everywhere", zap.String("file", s.name()))
+	}
 	log("robots.txt loaded",
 		zap.String("file", name),
 		zap.Int("groups", groups),
