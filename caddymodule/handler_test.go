@@ -283,11 +283,28 @@ func TestBroadHumansWarn(t *testing.T) {
 		{"/", true},
 		{"Mozilla", true},
 		{"GPTBot", true},
+		// Crawlers of the knowledge base, whatever the sample headers.
+		{"PerplexityBot", true},
+		{"bytespider", true},
 		{"AcmeUptime", false},
 	} {
 		_, logs := newTestHandler(t, config.Config{Inline: "User-agent: *\nDisallow: /x\n", Humans: []string{tc.humans}})
 		if got := logs.FilterMessageSnippet("humans entry matches").Len() > 0; got != tc.warn {
 			t.Errorf("humans %q: warned %v, want %v", tc.humans, got, tc.warn)
+		}
+	}
+	// A bots entry that every browser matches holds people to robots.txt.
+	for _, tc := range []struct {
+		bots string
+		warn bool
+	}{
+		{"Mozilla", true},
+		{"Safari", true},
+		{"AcmeCrawler", false},
+	} {
+		_, logs := newTestHandler(t, config.Config{Inline: "User-agent: *\nDisallow: /x\n", Bots: []string{tc.bots}})
+		if got := logs.FilterMessageSnippet("bots entry matches").Len() > 0; got != tc.warn {
+			t.Errorf("bots %q: warned %v, want %v", tc.bots, got, tc.warn)
 		}
 	}
 }

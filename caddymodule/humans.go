@@ -1,6 +1,7 @@
 package caddymodule
 
 import (
+	"slices"
 	"strings"
 
 	"go.uber.org/zap"
@@ -25,9 +26,22 @@ var wellKnownBots = []struct{ name, ua string }{
 	{"Wget", "Wget/1.21.4"},
 }
 
+// wellKnownBrowsers are people's browsers' headers. A bots entry that
+// matches one holds everyone using that browser to robots.txt.
+var wellKnownBrowsers = []struct{ name, ua string }{
+	{"Chrome", "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36"},
+	{"Chrome (Android)", "Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36"},
+	{"Firefox", "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0"},
+	{"Safari", "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15"},
+	{"Safari (iPhone)", "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1"},
+	{"Edge", "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0"},
+}
+
 // warnBroadHumans logs, for each humans entry that matches the header of a
-// well-known bot, which bots it exempts: an exemption that turns
-// enforcement off for them must not go unnoticed.
+// well-known bot or names a crawler of the knowledge base, which bots it
+// exempts; and for each bots entry that matches a browser's header, which
+// browsers it holds to robots.txt. Either turns the rules on or off for
+// clients the operator did not mean, and must not go unnoticed.
 func (h *Handler) warnBroadHumans() {
 	for _, m := range h.Humans {
 		lm := strings.ToLower(m)
@@ -37,9 +51,34 @@ func (h *Handler) warnBroadHumans() {
 				hit = append(hit, b.name)
 			}
 		}
+		// A crawler's header carries its token, so an entry inside a
+		// token exempts it ("humans PerplexityBot").
+		if h.checker != nil {
+			for _, cr := range h.checker.base.All() {
+				for _, tok := range cr.Tokens {
+					if strings.Contains(strings.ToLower(tok), lm) && !slices.Contains(hit, cr.Name) {
+						hit = append(hit, cr.Name)
+						break
+					}
+				}
+			}
+		}
 		if len(hit) > 0 {
 			h.logger.Warn("a humans entry matches the headers of well-known bots; they are never held to robots.txt",
-				zap.String("humans", m), zap.Int("bots", len(hit)), zap.Int("of", len(wellKnownBots)), zap.Strings("examples", hit))
+				zap.String("humans", m), zap.Int("bots", len(hit)), zap.Strings("examples", hit[:min(len(hit), 12)]))
+		}
+	}
+	for _, m := range h.Bots {
+		lm := strings.ToLower(m)
+		var hit []string
+		for _, b := range wellKnownBrowsers {
+			if strings.Contains(strings.ToLower(b.ua), lm) {
+				hit = append(hit, b.name)
+			}
+		}
+		if len(hit) > 0 {
+			h.logger.Warn("a bots entry matches the headers of people's browsers; everyone using them is held to robots.txt",
+				zap.String("bots", m), zap.Strings("browsers", hit))
 		}
 	}
 }

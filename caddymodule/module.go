@@ -137,7 +137,6 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	}
 	h.ctx, h.events = ctx, eventsOf(ctx)
 	h.classifier = botdetect.New(h.Bots, h.Humans)
-	h.warnBroadHumans()
 	h.trapServed = new(atomic.Pointer[servedWithTrap])
 	if h.Trap != "" {
 		h.trapPath = judge.ServedPath(h.Trap)
@@ -157,6 +156,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		return fmt.Errorf("crawler verification: %v", err)
 	}
 	h.logNotRefused()
+	h.warnBroadHumans()
 	if h.ImpostorPolicy() == config.ImpostorsTrust {
 		h.logger.Warn("impostors trust: a client that fails its claim to be a crawler is judged by that crawler's group; anyone can claim the rules a site gives Googlebot")
 	}
