@@ -1,6 +1,8 @@
 package caddymodule
 
 import (
+	"strings"
+
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/crawlers"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
 )
@@ -36,9 +38,14 @@ func (h *Handler) identify(ua string, snap *snapshot) identity {
 		return id
 	}
 	id := identity{Identity: judge.Identify(h.classifier, snap.File, ua), snap: snap}
+	if tok := h.operatorCrawlerIn(ua); tok != "" && (!id.Bot || id.Name == judge.Generic) {
+		// The operator's own crawler ("crawler MyMon { ... }") is
+		// known by its token, whether robots.txt names it or not.
+		id.Bot, id.Name, id.Group = true, tok, snap.File.GroupFor(tok)
+	}
 	if id.Bot {
 		id.counters = countersFor(h.serverName(), id.Name)
-		if cr := h.checker.base.Lookup(id.Name); cr != nil {
+		if cr := h.claimOf(ua, id.Name); cr != nil {
 			id.claim, id.category = cr, string(cr.Category)
 			id.counters.setCategory(id.category)
 			if cr.Verifiable() {
@@ -50,4 +57,42 @@ func (h *Handler) identify(ua string, snap *snapshot) identity {
 		h.idents.Add(ua, id)
 	}
 	return id
+}
+
+// claimOf is the known crawler a bot's header claims to be: the one the
+// bot is named after; failing that, the one its name extends
+// ("Googlebot-Mobile" is Google's, "msnbot-media" Microsoft's); failing
+// that, the one the classifier finds in the header. A claim to a crawler
+// that can be verified must not escape verification by a name the
+// knowledge base does not list.
+func (h *Handler) claimOf(ua, name string) *crawlers.Crawler {
+	base := h.checker.base
+	if cr := base.Lookup(name); cr != nil {
+		return cr
+	}
+	for n := name; ; {
+		i := strings.LastIndexByte(n, '-')
+		if i <= 0 {
+			break
+		}
+		n = n[:i]
+		if cr := base.Lookup(n); cr != nil {
+			return cr
+		}
+	}
+	if _, known := h.classifier.Classify(ua); known != "" {
+		return base.Lookup(known)
+	}
+	return nil
+}
+
+// operatorCrawlerIn is the token of an operator's crawler entry that ua
+// names as its product, or "".
+func (h *Handler) operatorCrawlerIn(ua string) string {
+	for _, cr := range h.Crawlers {
+		if judge.NamesProduct(ua, cr.Token) {
+			return cr.Token
+		}
+	}
+	return ""
 }

@@ -65,6 +65,16 @@ func TestImpostors(t *testing.T) {
 			outcome{"impostor:GPTBot", "impostor", "", "*", true}},
 		{"trust judges by the claimed group", config.ImpostorsTrust, nil, testfixtures.UAGPTBot, "/private/x",
 			outcome{"GPTBot", "impostor", "", "Googlebot, GPTBot, bingbot", false}},
+		// A token the knowledge base does not list, but that extends a
+		// verifiable crawler's, is a claim to be it.
+		{"a sibling of Googlebot's token", "", nil, "Mozilla/5.0 (compatible; Googlebot-Mobile/2.1; +http://www.google.com/bot.html)", "/private/x",
+			outcome{"impostor:Googlebot", "impostor", "", "*", true}},
+		{"a sibling of msnbot's token", "", nil, "msnbot-media/1.1 (+http://search.msn.com/msnbot.htm)", "/private/x",
+			outcome{"impostor:msnbot", "impostor", "", "*", true}},
+		// The operator's own crawler is known by its token, whether
+		// robots.txt names it or not.
+		{"the operator's crawler, unnamed in robots.txt", "", []config.Crawler{{Token: "MyMon", Ranges: []string{"127.0.0.0/8"}, Category: "monitor"}},
+			"MyMon/1.0", "/private/x", outcome{"MyMon", "verified", "ip", "*", true}},
 		// A bot that claims no verifiable crawler is unverified.
 		{"generic bot", "", nil, testfixtures.UACurl, "/private/x", outcome{"curl", "unverified", "", "*", true}},
 	} {
@@ -83,6 +93,23 @@ func TestImpostors(t *testing.T) {
 				t.Errorf("refused = %v, want %v", got.refused, tc.want.refused)
 			}
 		})
+	}
+}
+
+// TestSiblingTokensAreClaims: a robots.txt that names a token of its own
+// for a crawler ("Googlebot-Mobile", "msnbot-media") does not excuse a
+// header naming it from the check of the crawler it belongs to.
+func TestSiblingTokensAreClaims(t *testing.T) {
+	const robotsTxt = "User-agent: *\nDisallow: /private/\n\nUser-agent: Googlebot\nUser-agent: Googlebot-Mobile\nUser-agent: msnbot-media\nAllow: /\n"
+	h, _ := newTestHandler(t, config.Config{Inline: robotsTxt, Impostors: config.ImpostorsJudge})
+	for ua, want := range map[string]string{
+		"Mozilla/5.0 (compatible; Googlebot-Mobile/2.1; +http://www.google.com/bot.html)": "impostor:Googlebot",
+		"msnbot-media/1.1 (+http://search.msn.com/msnbot.htm)":                            "impostor:msnbot",
+	} {
+		got := judgeRequest(t, h, withIP(newRequest("GET", "/private/x", ua), "127.0.0.1"))
+		if got.bot != want || got.identity != "impostor" || !got.refused {
+			t.Errorf("%s from 127.0.0.1: %+v, want %s, refused", ua, got, want)
+		}
 	}
 }
 

@@ -91,7 +91,27 @@ func namesProduct(ua, name string) bool {
 			continue
 		}
 		end := i + len(name)
-		if end == len(ua) || ua[end] == '/' || ua[end] == ';' || ua[end] == ')' {
+		if end == len(ua) || ua[end] == ';' || ua[end] == ')' {
+			return true
+		}
+		if ua[end] == '/' && !platformAfter(ua[end+1:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// NamesProduct is namesProduct for the handler, which looks for the
+// operator's own crawlers in a header.
+func NamesProduct(ua, name string) bool { return namesProduct(ua, name) }
+
+// platformAfter tells whether a product's "version" is a platform: an
+// app's marker inside its in-app browser ("[Pinterest/iOS]",
+// "[Pinterest/Android]"), where a crawler writes a version number
+// ("Pinterest/0.2").
+func platformAfter(v string) bool {
+	for _, p := range []string{"ios", "ipados", "android", "macos", "windows", "linux"} {
+		if len(v) >= len(p) && strings.EqualFold(v[:len(p)], p) && (len(v) == len(p) || !isWordByte(v[len(p)])) {
 			return true
 		}
 	}

@@ -26,6 +26,12 @@ func TestNamesProduct(t *testing.T) {
 		{"Mozilla/5.0 (Linux; Android 14; SM-S921B Build/UP1A.231005.007; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/131.0.0.0 Mobile Safari/537.36", "Build", false},
 		{"Mozilla/5.0 (Windows NT 10.0; WOW64; Trident/7.0; rv:11.0) like Gecko", "Trident", false},
 		{"Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0", "X11", false},
+		// An app's marker in its in-app browser names the app, not its
+		// crawler: a platform where a crawler writes its version.
+		{"Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 [Pinterest/iOS]", "Pinterest", false},
+		{"Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36 [Pinterest/Android]", "Pinterest", false},
+		{"Pinterest/0.2 (+https://www.pinterest.com/bot.html)", "Pinterest", true},
+		{"Pinterest/iOSbuild", "Pinterest", true},
 	} {
 		if got := namesProduct(tc.ua, tc.name); got != tc.want {
 			t.Errorf("namesProduct(%q, %q) = %v, want %v", tc.ua, tc.name, got, tc.want)
