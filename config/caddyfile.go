@@ -405,6 +405,11 @@ func parseCrawler(d *caddyfile.Dispenser) (Crawler, error) {
 	if d.NextArg() {
 		return cr, d.Errf("robots_txt: crawler takes one token and a block; usage: %s", usage("crawler"))
 	}
+	// Each line is checked as it is read, so that an error names its line
+	// rather than the block's closing brace.
+	if err := (Crawler{Token: cr.Token}).check("crawler"); err != nil {
+		return cr, d.Errf("robots_txt: %v", err)
+	}
 	seen := map[string]bool{}
 	for nesting := d.Nesting(); d.NextBlock(nesting); {
 		name := d.Val()
@@ -435,6 +440,9 @@ func parseCrawler(d *caddyfile.Dispenser) (Crawler, error) {
 			cr.Category = vals[0]
 		default:
 			return cr, d.Errf("robots_txt: crawler %s: unknown subdirective %q; use ranges, rdns, signature_agent or category", cr.Token, name)
+		}
+		if err := cr.check("crawler"); err != nil {
+			return cr, d.Errf("robots_txt: %v", err)
 		}
 		seen[name] = true
 	}
