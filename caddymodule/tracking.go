@@ -2,7 +2,6 @@ package caddymodule
 
 import (
 	"context"
-	"net"
 	"net/http"
 	"net/netip"
 	"strings"
@@ -190,24 +189,19 @@ func (t *fetchTracker) isTrapped(k trapKey, now time.Time) bool {
 	return ok
 }
 
-// siteOf is the site a request is for, as robots.txt scopes it (RFC 9309
-// §2.3: host and port), hashed: the host it names, whatever its case and
-// without a final dot, and the port it came in on. The port in the Host
-// header is the client's to choose, and Caddy routes a.test, a.test:1 and
-// A.TEST. alike: keyed on the header as sent, a trapped or paced client
-// would start afresh with each spelling.
+// siteOf is the site a request is for, as robots.txt scopes it, hashed:
+// the host it names, whatever its case, without a port or a final dot.
+// The port in the Host header is the client's to choose, and Caddy routes
+// a.test, a.test:1 and A.TEST. alike: keyed on the header as sent, a
+// trapped or paced client would start afresh with each spelling. Nor is
+// the port the request came in on a better key: replicas behind a load
+// balancer may each listen on their own, and they share what they learn
+// about one site. Two ports of one host that share a robots.txt share
+// its state too.
 func siteOf(r *http.Request) uint64 {
 	host := r.Host
 	if i := strings.LastIndexByte(host, ':'); i >= 0 && !strings.Contains(host[i:], "]") {
 		host = host[:i]
 	}
-	host = strings.TrimSuffix(host, ".")
-	h := fnv1a(host, true)
-	switch a := r.Context().Value(http.LocalAddrContextKey).(type) {
-	case *net.TCPAddr:
-		h = (h ^ uint64(a.Port)) * 1099511628211
-	case *net.UDPAddr: // HTTP/3
-		h = (h ^ uint64(a.Port)) * 1099511628211
-	}
-	return h
+	return fnv1a(strings.TrimSuffix(host, "."), true)
 }
