@@ -42,7 +42,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	served := judge.ServedPath(u.Path)
 	h.setContentUsage(w, snap, served)
 	if served == "/robots.txt" {
-		return h.serveRobotsTxt(w, r, next, snap)
+		return h.serveRobotsTxt(w, r, next, src, snap)
 	}
 	if h.Trap != "" && strings.HasPrefix(served, h.trapPath) {
 		return h.springTrap(w, r, snap)
@@ -224,10 +224,17 @@ func clientAddr(r *http.Request) netip.Addr {
 // other methods, and sites without a file, go to the next handler. A bot's
 // fetch is remembered, so that its later requests can be judged against
 // the version it got.
-func (h *Handler) serveRobotsTxt(w http.ResponseWriter, r *http.Request, next caddyhttp.Handler, snap *snapshot) error {
+func (h *Handler) serveRobotsTxt(w http.ResponseWriter, r *http.Request, next caddyhttp.Handler, src *source, snap *snapshot) error {
 	getOrHead := r.Method == http.MethodGet || r.Method == http.MethodHead
 	if snap.File != nil && getOrHead {
 		h.recordFetch(r, snap)
+		// A version someone was served is one a bot may obey after a
+		// restart: keep it (once). A version never served needs no
+		// keeping, and "caddy validate", which serves nothing, writes
+		// nothing to the storage.
+		if snap.kept.CompareAndSwap(false, true) {
+			src.storeVersion(snap)
+		}
 	}
 	if !h.ServeEnabled() || snap.File == nil || !getOrHead {
 		return next.ServeHTTP(w, r)

@@ -45,6 +45,9 @@ type snapshot struct {
 	unknown bool
 	// scope is the source's scope (see sourceSettings.scope).
 	scope uint64
+	// kept is set once the version was served and stored (see
+	// source.storeVersion).
+	kept atomic.Bool
 }
 
 func newSnapshot(body []byte, modTime time.Time) *snapshot {
@@ -202,7 +205,6 @@ func (s *source) publishMerged(next *snapshot) {
 		next.Earlier = storedEarlier(set.share.store, set.share.site, next.ETag, now, set.grace)
 	}
 	s.cur.Store(next)
-	s.storeVersion(next)
 }
 
 func newUpstreamSource(url string, set *sourceSettings) *source {
