@@ -7,11 +7,25 @@ import (
 	"go.uber.org/zap"
 )
 
+// sampleHeader is a client's header, as its maker documents it.
+type sampleHeader struct{ name, ua string }
+
+// matching names the samples whose header contains entry, ignoring case.
+func matching(entry string, samples []sampleHeader) []string {
+	var hit []string
+	for _, b := range samples {
+		if strings.Contains(strings.ToLower(b.ua), strings.ToLower(entry)) {
+			hit = append(hit, b.name)
+		}
+	}
+	return hit
+}
+
 // wellKnownBots are the headers of widely seen crawlers and clients, as
 // their operators document them. A humans entry that matches one exempts
 // that bot from robots.txt, which is seldom what "humans" was written for
 // ("humans /", "humans Mozilla"), so Provision says so.
-var wellKnownBots = []struct{ name, ua string }{
+var wellKnownBots = []sampleHeader{
 	{"Googlebot", "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"},
 	{"Googlebot (smartphone)", "Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.6778.69 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"},
 	{"bingbot", "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm) Chrome/131.0.0.0 Safari/537.36"},
@@ -28,7 +42,7 @@ var wellKnownBots = []struct{ name, ua string }{
 
 // wellKnownBrowsers are people's browsers' headers. A bots entry that
 // matches one holds everyone using that browser to robots.txt.
-var wellKnownBrowsers = []struct{ name, ua string }{
+var wellKnownBrowsers = []sampleHeader{
 	{"Chrome", "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36"},
 	{"Chrome (Android)", "Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36"},
 	{"Firefox", "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0"},
@@ -45,12 +59,7 @@ var wellKnownBrowsers = []struct{ name, ua string }{
 func (h *Handler) warnBroadHumans() {
 	for _, m := range h.Humans {
 		lm := strings.ToLower(m)
-		var hit []string
-		for _, b := range wellKnownBots {
-			if strings.Contains(strings.ToLower(b.ua), lm) {
-				hit = append(hit, b.name)
-			}
-		}
+		hit := matching(m, wellKnownBots)
 		// A crawler's header carries its token, so an entry inside a
 		// token exempts it ("humans PerplexityBot").
 		if h.checker != nil {
@@ -69,14 +78,7 @@ func (h *Handler) warnBroadHumans() {
 		}
 	}
 	for _, m := range h.Bots {
-		lm := strings.ToLower(m)
-		var hit []string
-		for _, b := range wellKnownBrowsers {
-			if strings.Contains(strings.ToLower(b.ua), lm) {
-				hit = append(hit, b.name)
-			}
-		}
-		if len(hit) > 0 {
+		if hit := matching(m, wellKnownBrowsers); len(hit) > 0 {
 			h.logger.Warn("a bots entry matches the headers of people's browsers; everyone using them is held to robots.txt",
 				zap.String("bots", m), zap.Strings("browsers", hit))
 		}
