@@ -141,7 +141,7 @@ func (h *Handler) judge(r *http.Request, u *url.URL, served string, id identity,
 	now := time.Now()
 	snap := id.snap
 	site := siteOf(r)
-	req := judge.Request{UA: r.Header.Get("User-Agent"), Agents: id.agents, Paths: judge.PathsOfServed(served, u), Now: now}
+	req := judge.Request{UA: r.Header.Get("User-Agent"), Agents: id.agents(), Paths: judge.PathsOfServed(served, u), Now: now}
 	req.Fetch, req.Fetched = h.tracker.last(fetchKey{id.Name, clientAddr(r), site, snap.scope, agentOf(id.Name, req.UA)})
 	v := req.Paths.Decide(id.Group)
 	if snap != noRobotsTxt && (res.Outcome == verify.Impostor && h.ImpostorPolicy() == config.ImpostorsBlock ||

@@ -20,10 +20,30 @@ type identity struct {
 	claim    *crawlers.Crawler
 	category string
 	impostor *identity
-	// agents chose Group when the header did not (see
-	// judge.Request.Agents): an earlier version's group for grace is
-	// chosen the same way.
-	agents []string
+	// chosenBy says how Group was chosen when the header did not choose
+	// it (see judge.Request.Agents): an earlier version's group, for
+	// grace, is chosen the same way.
+	chosenBy chooser
+}
+
+// chooser is how an identity's group was chosen.
+type chooser uint8
+
+const (
+	byHeader chooser = iota // the User-Agent header
+	byStar                  // the * group, whatever the header claims
+	byClaim                 // the tokens of the crawler a signature proved
+)
+
+// agents is how judge.Request names the way the group was chosen.
+func (id *identity) agents() []string {
+	switch id.chosenBy {
+	case byStar:
+		return judge.Star
+	case byClaim:
+		return id.claim.Tokens
+	}
+	return nil
 }
 
 // maxCachedUserAgent is the longest header kept in the cache; longer ones

@@ -222,7 +222,7 @@ func (h *Handler) springTrap(w http.ResponseWriter, r *http.Request, snap *snaps
 // trappedIdentity is how a trapped address is judged: a bot held to the
 // * group, whatever its User-Agent.
 func (h *Handler) trappedIdentity(snap *snapshot) identity {
-	id := identity{snap: snap, counters: countersFor(h.serverName(), trappedName), agents: judge.Star}
+	id := identity{snap: snap, counters: countersFor(h.serverName(), trappedName), chosenBy: byStar}
 	id.Identity = judge.Identity{Bot: true, Name: trappedName, Group: snap.File.GroupFor("*")}
 	return id
 }

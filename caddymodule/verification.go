@@ -147,7 +147,7 @@ func signed(r *http.Request) bool {
 // identityOf is the identity of a crawler proven by its signature.
 func (h *Handler) identityOf(cr *crawlers.Crawler, snap *snapshot) identity {
 	server := h.serverName()
-	id := identity{snap: snap, claim: cr, category: string(cr.Category), agents: cr.Tokens}
+	id := identity{snap: snap, claim: cr, category: string(cr.Category), chosenBy: byClaim}
 	id.Bot, id.Name = true, cr.Name
 	for _, tok := range cr.Tokens {
 		if g := snap.File.GroupFor(tok); g != nil {
@@ -165,7 +165,7 @@ func (h *Handler) identityOf(cr *crawlers.Crawler, snap *snapshot) identity {
 // named apart from the crawler so that no log, metric or report blames
 // the crawler for it.
 func impostorOf(server string, cr *crawlers.Crawler, snap *snapshot) *identity {
-	id := &identity{snap: snap, category: string(cr.Category), agents: judge.Star}
+	id := &identity{snap: snap, category: string(cr.Category), chosenBy: byStar}
 	id.Identity = judge.Identity{Bot: true, Name: impostorPrefix + cr.Name, Group: snap.File.GroupFor("*")}
 	id.counters = countersFor(server, id.Name)
 	id.counters.setCategory(id.category)
