@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"io/fs"
-	"net"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -118,10 +117,7 @@ func (d *dynamicSources) forRequest(r *http.Request) *source {
 // {host} gives it as sent: without this, "Host: EXAMPLE.com" would look for
 // a robots.txt that is not there and let every bot through.
 func lowerHost(path, hostport string) string {
-	host := hostport
-	if h, _, err := net.SplitHostPort(hostport); err == nil {
-		host = h
-	}
+	host := hostOf(hostport)
 	if !hasUpper(host) {
 		return path
 	}

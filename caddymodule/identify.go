@@ -65,7 +65,7 @@ func (h *Handler) identify(ua string, snap *snapshot) identity {
 	}
 	if id.Bot {
 		id.counters = countersFor(h.serverName(), id.Name)
-		if cr := h.claimOf(ua, id.Name); cr != nil {
+		if cr := h.claimOf(id.Name, id.Known); cr != nil {
 			id.claim, id.category = cr, string(cr.Category)
 			id.counters.setCategory(id.category)
 			if cr.Verifiable() {
@@ -82,10 +82,10 @@ func (h *Handler) identify(ua string, snap *snapshot) identity {
 // claimOf is the known crawler a bot's header claims to be: the one the
 // bot is named after; failing that, the one its name extends
 // ("Googlebot-Mobile" is Google's, "msnbot-media" Microsoft's); failing
-// that, the one the classifier finds in the header. A claim to a crawler
-// that can be verified must not escape verification by a name the
+// that, the one the classifier found in the header (known). A claim to a
+// crawler that can be verified must not escape verification by a name the
 // knowledge base does not list.
-func (h *Handler) claimOf(ua, name string) *crawlers.Crawler {
+func (h *Handler) claimOf(name, known string) *crawlers.Crawler {
 	base := h.checker.base
 	if cr := base.Lookup(name); cr != nil {
 		return cr
@@ -100,10 +100,7 @@ func (h *Handler) claimOf(ua, name string) *crawlers.Crawler {
 			return cr
 		}
 	}
-	if _, known := h.classifier.Classify(ua); known != "" {
-		return base.Lookup(known)
-	}
-	return nil
+	return base.Lookup(known)
 }
 
 // operatorCrawlerIn is the token of an operator's crawler entry that ua

@@ -173,17 +173,16 @@ func (s *source) merged(snap *snapshot) *snapshot {
 	for _, w := range m.Warnings {
 		s.logger().Warn("robots.txt includes: "+w, zap.String("file", name))
 	}
-	// The merge writes a list's lines in the standard spelling and
-	// leaves out what it cannot merge, so the list's own findings
-	// (a misspelt key, an unknown field) are read from the list itself.
-	for _, l := range lists {
-		diags := robots.Parse(l.Body).Diagnostics()
+	// The list's own findings (a misspelt key, an unknown field), which
+	// the merged text no longer shows.
+	for i, l := range lists {
+		diags := m.Lists[i].Diagnostics()
 		if len(diags) == 0 {
 			continue
 		}
 		lines := make([]string, len(diags))
-		for i, d := range diags {
-			lines[i] = d.String()
+		for j, d := range diags {
+			lines[j] = d.String()
 		}
 		s.logger().Warn("robots.txt included list has findings", zap.String("file", name), zap.String("list", l.Name), zap.Strings("diagnostics", lines))
 	}

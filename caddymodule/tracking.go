@@ -199,9 +199,21 @@ func (t *fetchTracker) isTrapped(k trapKey, now time.Time) bool {
 // about one site. Two ports of one host that share a robots.txt share
 // its state too.
 func siteOf(r *http.Request) uint64 {
-	host := r.Host
-	if i := strings.LastIndexByte(host, ':'); i >= 0 && !strings.Contains(host[i:], "]") {
-		host = host[:i]
+	return fnv1a(strings.TrimSuffix(hostOf(r.Host), "."), true)
+}
+
+// hostOf is the host of a Host header: without its port, and an IPv6
+// address without its brackets, as {host} gives it. Unlike
+// net.SplitHostPort it does not allocate an error for a host with no port.
+func hostOf(hostport string) string {
+	if strings.HasPrefix(hostport, "[") {
+		if i := strings.IndexByte(hostport, ']'); i > 0 {
+			return hostport[1:i]
+		}
+		return hostport
 	}
-	return fnv1a(strings.TrimSuffix(host, "."), true)
+	if i := strings.IndexByte(hostport, ':'); i >= 0 {
+		return hostport[:i]
+	}
+	return hostport
 }

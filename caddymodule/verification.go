@@ -148,13 +148,7 @@ func signed(r *http.Request) bool {
 func (h *Handler) identityOf(cr *crawlers.Crawler, snap *snapshot) identity {
 	server := h.serverName()
 	id := identity{snap: snap, claim: cr, category: string(cr.Category), chosenBy: byClaim}
-	id.Bot, id.Name = true, cr.Name
-	for _, tok := range cr.Tokens {
-		if g := snap.File.GroupFor(tok); g != nil {
-			id.Group = g
-			break
-		}
-	}
+	id.Bot, id.Name, id.Group = true, cr.Name, judge.GroupForAgents(snap.File, cr.Tokens)
 	id.counters = countersFor(server, id.Name)
 	id.counters.setCategory(id.category)
 	return id

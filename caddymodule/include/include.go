@@ -23,6 +23,10 @@ type Merged struct {
 	Body []byte
 	// Warnings lists what could not be merged and why, one sentence each.
 	Warnings []string
+	// Lists are the includes as parsed, in order, merged or not: their
+	// own findings are theirs, since Body spells what it merges in the
+	// standard way and leaves out what it cannot merge.
+	Lists []*robots.File
 
 	names     []string // names[0] is the site's, names[i+1] include i's
 	siteLines int      // lines 1..siteLines of Body are the site's own
@@ -78,10 +82,12 @@ func Merge(site Source, includes ...Source) *Merged {
 		m.siteLines = countLines(w.buf) + 1 // and the line after the last line end
 		return m
 	}
+	m.Lists = make([]*robots.File, len(includes))
 	if len(site.Body) >= robots.DefaultMaxSize {
 		m.Body = w.buf
 		m.siteLines = countLines(w.buf) + 1
-		for _, inc := range includes {
+		for i, inc := range includes {
+			m.Lists[i] = robots.Parse(inc.Body)
 			m.warn("%s: not included: the site's own robots.txt already fills the %d bytes robots.txt readers read", inc.Name, robots.DefaultMaxSize)
 		}
 		return m
@@ -105,11 +111,12 @@ func Merge(site Source, includes ...Source) *Merged {
 	full := false
 	for i, inc := range includes {
 		src := int32(i + 1)
+		f := robots.Parse(inc.Body)
+		m.Lists[i] = f
 		if full {
 			m.warn("%s: not included: the merged robots.txt reached %d bytes", inc.Name, robots.DefaultMaxSize)
 			continue
 		}
-		f := robots.Parse(inc.Body)
 		s := scan(inc.Body)
 		if groups, rules := f.Counts(); groups != len(s.groups) || rules != s.rules {
 			m.warn("%s: not included: its groups could not be read consistently", inc.Name)

@@ -239,3 +239,18 @@ func TestMergeSizeLimit(t *testing.T) {
 		t.Errorf("huge site: %d bytes, warnings %q", len(m.Body), m.Warnings)
 	}
 }
+
+// TestMergeKeepsListsParsed: every include is parsed once, merged or not,
+// and the caller reads each list's findings from it.
+func TestMergeKeepsListsParsed(t *testing.T) {
+	lists := []Source{{Name: "a", Body: []byte("User-agent: A\nDisalow: /a\n")}, {Name: "b", Body: []byte("User-agent: B\nDisallow: /b\n")}}
+	for _, site := range [][]byte{[]byte("User-agent: *\nDisallow: /x\n"), []byte(strings.Repeat("#", robots.DefaultMaxSize))} {
+		m := Merge(Source{Name: "site", Body: site}, lists...)
+		if len(m.Lists) != 2 || m.Lists[0] == nil || m.Lists[1] == nil {
+			t.Fatalf("site of %d bytes: Lists = %v, want both includes parsed", len(site), m.Lists)
+		}
+		if len(m.Lists[0].Diagnostics()) == 0 || len(m.Lists[1].Diagnostics()) != 0 {
+			t.Errorf("site of %d bytes: findings %v / %v, want the misspelling in a only", len(site), m.Lists[0].Diagnostics(), m.Lists[1].Diagnostics())
+		}
+	}
+}

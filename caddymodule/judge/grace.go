@@ -144,7 +144,14 @@ func (r *Request) groupIn(f *robots.File) *robots.Group {
 		g, _ := f.GroupForUserAgent(r.UA)
 		return g
 	}
-	for _, a := range r.Agents {
+	return GroupForAgents(f, r.Agents)
+}
+
+// GroupForAgents is the group of f that the first of agents with one
+// obeys (see robots.File.GroupFor): the group of a crawler known by its
+// tokens rather than by its header.
+func GroupForAgents(f *robots.File, agents []string) *robots.Group {
+	for _, a := range agents {
 		if g := f.GroupFor(a); g != nil {
 			return g
 		}

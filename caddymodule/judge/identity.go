@@ -21,6 +21,9 @@ type Identity struct {
 	// Group is the group the client obeys; nil when the file has none
 	// for it (or for people).
 	Group *robots.Group
+	// Known is the known crawler the classifier found in the header,
+	// whatever Name the file gave it; "" when none.
+	Known string
 }
 
 // Identify decides whether the client sending ua is a bot and, if so,
@@ -33,7 +36,7 @@ func Identify(c *botdetect.Classifier, f *robots.File, ua string) Identity {
 	}
 	group, name := f.GroupForUserAgent(ua)
 	bot, known := c.Classify(ua)
-	var id Identity
+	id := Identity{Known: known}
 	switch {
 	case name != "" && namesProduct(ua, name):
 		// The file names this client: whatever else it looks like, the
@@ -48,7 +51,7 @@ func Identify(c *botdetect.Classifier, f *robots.File, ua string) Identity {
 	case bot:
 		id.Bot, id.Name = true, Generic
 	default:
-		return id
+		return Identity{}
 	}
 	id.Group = group
 	return id
