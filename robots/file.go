@@ -204,7 +204,7 @@ func (mg *mergedGroups) matcherOf(i int) *matcher {
 
 func addRules(gb *groupBuilder, rules []*Rule) {
 	for _, r := range rules {
-		gb.add(r, Canonical(r.Pattern))
+		gb.add(r, canonicalPattern(r.Pattern))
 		if r.Directive == Allow {
 			addIndexRule(gb, r)
 		}
@@ -221,7 +221,7 @@ func addIndexRule(gb *groupBuilder, r *Rule) {
 	}
 	dir := r.Pattern[:slash+1]
 	implied := &Rule{Directive: Allow, Pattern: r.Pattern, Line: r.Line, priority: googlePriority(dir) + 1}
-	gb.add(implied, Canonical(dir)+"$")
+	gb.add(implied, canonicalPattern(dir)+"$")
 }
 
 func upper(c byte) byte {

@@ -113,6 +113,11 @@ func TestPrecedence(t *testing.T) {
 		{"encoded star is literal", "disallow: /a%2Ab", "/axb", true, 0},
 		{"encoded star matches itself", "disallow: /a%2Ab", "/a%2ab", false, 2},
 		{"case matters", "disallow: /Private", "/private", true, 0},
+		{"lone percent matches any escape", "disallow: /a%", "/a%20b", false, 2},
+		{"lone percent matches an escaped percent", "disallow: /a%", "/a%25", false, 2},
+		{"lone percent before one hex digit", "disallow: /a%2", "/a%2Fb", false, 2},
+		{"wildcard and lone percent", "disallow: /*%", "/caf%C3%A9", false, 2},
+		{"escaped percent is only a percent", "disallow: /a%25", "/a%20b", true, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v := decide(t, tc.rules, tc.path)

@@ -11,7 +11,11 @@ import "unsafe"
 //   - every other %XX escape keeps its meaning and is upper-cased: %2f is %2F;
 //   - bytes that may not stand raw in a URL (non-ASCII UTF-8, controls, space,
 //     and " < > \ ^ ` { | }) are percent-encoded: /ü is /%C3%BC;
-//   - a "%" that does not start an escape is the character itself: %25.
+//   - in a path, a "%" that does not start an escape is the character
+//     itself: %25. In a pattern it stays "%", which matches the "%" of any
+//     escape, as in Google's reading: "Disallow: /*%" blocks every URL with
+//     an escape in it, and "Disallow: /a%2" blocks "/a%2F" (see
+//     canonicalPattern).
 //
 // Reserved characters (":/?#[]@!$&'()*+,;=") keep their meaning, so %2F is
 // not "/" and %2A is not the wildcard "*".
@@ -89,8 +93,14 @@ func isCanonical(s string) bool {
 	return true
 }
 
-// appendCanonical appends the canonical form of s to dst.
+// appendCanonical appends the canonical form of path s to dst.
 func appendCanonical(dst []byte, s string) []byte {
+	return appendCanon(dst, s, "%25")
+}
+
+// appendCanon appends the canonical form of s to dst, writing lone for a
+// "%" that does not start an escape.
+func appendCanon(dst []byte, s string, lone string) []byte {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch byteClass[c] {
@@ -111,7 +121,7 @@ func appendCanonical(dst []byte, s string) []byte {
 					continue
 				}
 			}
-			dst = append(dst, '%', '2', '5')
+			dst = append(dst, lone...)
 		default:
 			dst = append(dst, '%', upperHex[c>>4], upperHex[c&15])
 		}
@@ -127,6 +137,19 @@ func Canonical(s string) string {
 		return s
 	}
 	return string(appendCanonical(make([]byte, 0, len(s)+16), s))
+}
+
+// canonicalPattern is Canonical for a rule's pattern. It differs in one
+// byte: a "%" that starts no escape stays "%" rather than becoming "%25".
+// Google compares such a pattern byte for byte with the URL, where every
+// "%" starts an escape, so "/a%" matches "/a%20" and "/a%25" alike; reading
+// it as "%25" would match only the second, and let through what Google's
+// reading calls disallowed.
+func canonicalPattern(p string) string {
+	if isCanonical(p) {
+		return p
+	}
+	return string(appendCanon(make([]byte, 0, len(p)+16), p, "%"))
 }
 
 // googlePriority is the match priority google/robotstxt gives a pattern: the
