@@ -64,6 +64,14 @@ func TestGeneralises(t *testing.T) {
 		{"invented address spelt out", "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0 (research at netlab.example.org)", true},
 		{"invented proxy naming itself before a copied header", "Pellucid/2.0.1, Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36", true},
 		{"invented crawler posing as Internet Explorer, with an address to write to", "Mozilla/4.0 (compatible; MSIE 8.0; Windows NT 6.1; Trident/4.0; .NET CLR 2.0.50727); contact: ops@quillsoft.example", true},
+		{"invented script stamping the time on its header", "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0 Stamp/1731830400000", true},
+		{"invented tool named in the engine comment after a comma", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko, Wexley Rank Study) Chrome/131.0.0.0 Safari/537.36", true},
+		{"invented icon fetcher", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Quillmark Favicon", true},
+		{"invented site verifier", "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 DomainVerifier/2.1", true},
+		{"invented web archiver", "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Keepsake-Archive/0.3", true},
+		{"invented server on a developer's build", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Trawlwick/0.4.0-SNAPSHOT", true},
+		{"a browser's name in place of its header", "Chrome", true},
+		{"a browser's name in place of its header, lower case", " firefox ", true},
 
 		// Invented people's software: new browsers, in-app browsers,
 		// webviews and apps that no table names.
@@ -99,6 +107,10 @@ func TestGeneralises(t *testing.T) {
 		{"new chat app with its build number and platform letter", "Chatterly/2.24.11.8 A", false},
 		{"browser header sent twice", "Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0, Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0", false},
 		{"new app whose name says at", "Mozilla/5.0 (iPhone; CPU iPhone OS 18_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Meet at Noon/4.2", false},
+		{"old WebKit browser with Safari's version in the engine comment", "Mozilla/5.0 (X11; U; Linux i686; en) AppleWebKit/523.15 (KHTML, like Gecko, Safari/419.3) Zephyra/0.4", false},
+		{"console naming its video formats in the engine comment", "Mozilla/5.0 (Gamebox 5) AppleWebKit/605.1.15 (KHTML, like Gecko, HEVC, HDR) Gamebox/5.0", false},
+		{"app with a long build number", "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36 Tallyho/2100502046", false},
+		{"app with a date and time build", "Brisklet/1.0.20241118123045 (Windows NT 10.0; Win64; x64)", false},
 		{"phone named like a bot", "Mozilla/5.0 (Linux; Android 14; ROBOT X9 Build/UP1A) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Mobile Safari/537.36", false},
 	} {
 		if bot, _ := c.Classify(tt.ua); bot != tt.bot {

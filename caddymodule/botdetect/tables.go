@@ -192,7 +192,7 @@ var genericWords = []string{
 	// Browser automation: the frameworks that drive headless browsers.
 	"selenium", "puppeteer", "playwright", "webdriver", "|cypress/", "jsdom/", "slimerjs", "nightmarejs",
 	"bot|", "bots|", "robot", "crawl", "spider", "slurp", "scrap", "fetch",
-	"headless", "archiver", "monitor", "uptime", "check|", "checker",
+	"headless", "archiv", "monitor", "uptime", "check|", "checker",
 	"validator", "analyzer", "analyser", "extractor", "synthetic", "lighthouse",
 	"pagespeed", "page speed", "preview", "scan", "tester", "resolver",
 	"expander", "unshorten", "webhook", "screenshot", "rss|", "inspector",
@@ -204,7 +204,14 @@ var genericWords = []string{
 	"useragent", "user_agent", "user agent|", "{{", "${",
 	// More words of automation, and "(Name Agent)" appended to a header.
 	"probe", "census", "harvest", "parser|", "|sniff", "translate", "survey",
+	// Fetchers of a site's icon, and checkers of a site's ownership or
+	// setup ("Google Favicon", "CookieHubVerify/3.0").
+	"favicon", "verif",
 	"; www.", ";www.", // a home page in the platform comment
+	// A developer's build of Java software ("Sparkler/0.2.0-SNAPSHOT",
+	// "Jetty/9.3.z-SNAPSHOT"): servers and tools run from a build tree,
+	// apps people install carry a release's number.
+	"-snapshot",
 }
 
 // toolNames are HTTP libraries, command-line tools, test and monitoring
@@ -502,6 +509,15 @@ var shapedSigns = []struct {
 	// that sends on a header it copied, naming itself first. People's
 	// software writes one header; a repeated one starts with "Mozilla".
 	{", mozilla/", prefixedHeader},
+	// The same engine comment with a name after a comma ("(KHTML, like
+	// Gecko, Google Keyword Suggestion)"). Old WebKit browsers put
+	// Safari's version there, and a games console its video formats,
+	// in capitals ("(KHTML, like Gecko, HEVC, HDR, UHD)").
+	{"(khtml, like gecko, ", nameInEngineComment},
+	// A version that is a time in milliseconds since 1970
+	// ("Time/1710630666672"): a header made afresh for each request by a
+	// script. Software people install carries its release's number.
+	{"/1", epochMillis},
 }
 
 // weakSigns are signs of automation that some human software shows too: a
@@ -566,6 +582,58 @@ var humanProducts = []string{
 // tried when no pattern decided.
 var headerShapes = []func(ua string) bool{
 	lowercaseProductOnly,
+	browserNameOnly,
+}
+
+// browserNames are the names a header made by hand puts in place of a
+// browser's whole header.
+var browserNames = []string{"mozilla", "chrome", "chromium", "firefox", "safari", "opera", "edge", "msie", "internet explorer"}
+
+// browserNameOnly accepts a header that is nothing but a browser's name,
+// "Chrome" or "firefox": a script's stand-in for a header. Every browser
+// sends its version and platform.
+func browserNameOnly(ua string) bool {
+	for len(ua) > 0 && (ua[0] == ' ' || ua[0] == '\t') {
+		ua = ua[1:]
+	}
+	for len(ua) > 0 && (ua[len(ua)-1] == ' ' || ua[len(ua)-1] == '\t') {
+		ua = ua[:len(ua)-1]
+	}
+	for _, name := range browserNames {
+		if len(ua) == len(name) && hasPrefixFold(ua, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// nameInEngineComment accepts the rest of a WebKit engine comment after
+// "(KHTML, like Gecko, " when it is not Safari's version and has a
+// lower-case letter, which a name has and a list of video formats does not.
+func nameInEngineComment(ua string, _, end int) int {
+	if hasPrefixFold(ua[end:], "safari") {
+		return -1
+	}
+	for i, lim := end, limit(ua, end); i < lim && ua[i] != ')'; i++ {
+		if isLower(ua[i]) {
+			return i + 1
+		}
+	}
+	return -1
+}
+
+// epochMillis accepts "/1" that starts a version of exactly thirteen
+// digits, a time in milliseconds from 2001 to 2033.
+func epochMillis(ua string, start, end int) int {
+	i := start + 1
+	j := i
+	for j < len(ua) && j-i <= 13 && isDigit(ua[j]) {
+		j++
+	}
+	if j-i != 13 || j < len(ua) && ua[j] == '.' {
+		return -1
+	}
+	return j
 }
 
 // maxLabel bounds how far a shape function looks past its match: a DNS
