@@ -131,6 +131,7 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	seen := map[string]int{}        // subdirective -> line where first given
 	fileArgLine := 0                // line of a file given as the argument
 	var fileAt *caddyfile.Dispenser // the file's token, for errors found later
+	var trapTTLAt *caddyfile.Dispenser
 
 	args := d.RemainingArgs()
 	switch len(args) {
@@ -232,6 +233,9 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			if c.File != "" {
 				return d.Errf("robots_txt: %w", errFileAndInline)
 			}
+			if c.URL != "" {
+				return d.Errf("robots_txt: %w", errURLAndSource)
+			}
 			if val == "" {
 				return d.Errf("robots_txt: inline text is empty; give the text of robots.txt, usually as a heredoc (inline <<TXT ... TXT)")
 			}
@@ -281,6 +285,9 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			c.Reload = caddy.Duration(dur)
 
 		case "url":
+			if c.File != "" || c.Inline != "" {
+				return d.Errf("robots_txt: %w", errURLAndSource)
+			}
 			if err := checkURL(val); err != nil {
 				return d.Errf("robots_txt: %w", err)
 			}
@@ -303,6 +310,7 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 				return d.Errf("robots_txt: trap_ttl: %q is not allowed; use a positive duration such as 24h", val)
 			}
 			c.TrapTTL = caddy.Duration(dur)
+			trapTTLAt = tokenAt(d)
 
 		case "content_usage_header":
 			if err := checkOneOf(name, val, "on", "off"); err != nil {
@@ -353,6 +361,10 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		}
 	}
 
+	// trap may come after trap_ttl, so this waits for the whole block.
+	if trapTTLAt != nil && c.Trap == "" {
+		return trapTTLAt.Errf("robots_txt: trap_ttl needs trap: add trap <path> [hold|block], such as trap /.well-known/robots-trap/, or drop trap_ttl")
+	}
 	if err := c.Validate(); err != nil {
 		return directive.Errf("robots_txt: %w", err)
 	}
@@ -379,6 +391,9 @@ func checkListArgs(name string, vals []string) error {
 		return checkList(name, vals)
 	case "include":
 		for _, v := range vals {
+			if v == "" {
+				return errors.New("include: an entry is empty; give a file path or an http(s) URL")
+			}
 			if strings.Contains(v, "://") {
 				if err := checkURL(v); err != nil {
 					return fmt.Errorf("include: %v", err)
@@ -464,6 +479,9 @@ func (c *Config) setFile(d *caddyfile.Dispenser, path string) error {
 	}
 	if c.Inline != "" {
 		return d.Errf("robots_txt: %w", errFileAndInline)
+	}
+	if c.URL != "" {
+		return d.Errf("robots_txt: %w", errURLAndSource)
 	}
 	if err := CheckFile(path); err != nil {
 		return d.Errf("robots_txt: %w", err)

@@ -295,6 +295,20 @@ func TestUnmarshalCaddyfileErrors(t *testing.T) {
 			[]string{"reload is given more than once (first at line 2)"}, 3},
 		{"duplicate cache", "robots_txt {\n\tcache 1\n\tcache 2\n}",
 			[]string{"cache is given more than once"}, 3},
+		{"url then file", "robots_txt {\n\turl http://app/robots.txt\n\tfile a.txt\n}",
+			[]string{"url is set together with file or inline", "use one source of robots.txt: file, inline or url"}, 3},
+		{"file then url", "robots_txt {\n\tfile a.txt\n\turl http://app/robots.txt\n}",
+			[]string{"url is set together with file or inline"}, 3},
+		{"file argument then url", "robots_txt a.txt {\n\tmode monitor\n\turl http://app/robots.txt\n}",
+			[]string{"url is set together with file or inline"}, 3},
+		{"inline then url", "robots_txt {\n\tinline x\n\turl http://app/robots.txt\n}",
+			[]string{"url is set together with file or inline"}, 3},
+		{"url then inline", "robots_txt {\n\turl http://app/robots.txt\n\tinline x\n}",
+			[]string{"url is set together with file or inline"}, 3},
+		{"trap_ttl without trap", "robots_txt {\n\ttrap_ttl 1h\n\tmode monitor\n}",
+			[]string{"trap_ttl needs trap", "trap <path> [hold|block]", "or drop trap_ttl"}, 2},
+		{"empty include", "robots_txt {\n\tmode monitor\n\tinclude a.txt \"\"\n}",
+			[]string{"include: an entry is empty", "a file path or an http(s) URL"}, 3},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
