@@ -128,10 +128,10 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	// that belong to the directive as a whole at its line.
 	directive := tokenAt(d)
 
-	seen := map[string]int{}        // subdirective -> line where first given
-	fileArgLine := 0                // line of a file given as the argument
-	var fileAt *caddyfile.Dispenser // the file's token, for errors found later
-	var trapTTLAt *caddyfile.Dispenser
+	seen := map[string]int{}                    // subdirective -> line where first given
+	seenAt := map[string]*caddyfile.Dispenser{} // subdirective -> its token, for errors found later
+	fileArgLine := 0                            // line of a file given as the argument
+	var fileAt *caddyfile.Dispenser             // the file's token, for errors found later
 
 	args := d.RemainingArgs()
 	switch len(args) {
@@ -164,6 +164,7 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 				return d.Errf("robots_txt: %s is given more than once (first at line %d); give it once", name, first)
 			}
 			seen[name] = line
+			seenAt[name] = tokenAt(d)
 		case "bots", "humans", "resolvers", "include":
 		case "crawler":
 			cr, err := parseCrawler(d)
@@ -310,7 +311,6 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 				return d.Errf("robots_txt: trap_ttl: %q is not allowed; use a positive duration such as 24h", val)
 			}
 			c.TrapTTL = caddy.Duration(dur)
-			trapTTLAt = tokenAt(d)
 
 		case "content_usage_header":
 			if err := checkOneOf(name, val, "on", "off"); err != nil {
@@ -361,9 +361,15 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		}
 	}
 
-	// trap may come after trap_ttl, so this waits for the whole block.
-	if trapTTLAt != nil && c.Trap == "" {
-		return trapTTLAt.Errf("robots_txt: trap_ttl needs trap: add trap <path> [hold|block], such as trap /.well-known/robots-trap/, or drop trap_ttl")
+	// Combinations of subdirectives that may come in any order are
+	// checked once the whole block is read.
+	if at := seenAt["trap_ttl"]; at != nil && c.Trap == "" {
+		return at.Errf("robots_txt: trap_ttl needs trap: add trap <path> [hold|block], such as trap /.well-known/robots-trap/, or drop trap_ttl")
+	}
+	if c.Share == "off" && c.ShareInterval != 0 {
+		return later(seenAt["share"], seenAt["share_interval"]).Errf(
+			"robots_txt: share_interval (line %d) has no effect with share off (line %d): nothing is shared; drop share_interval, or use share on",
+			seen["share_interval"], seen["share"])
 	}
 	if err := c.Validate(); err != nil {
 		return directive.Errf("robots_txt: %w", err)
@@ -382,6 +388,15 @@ func tokenAt(d *caddyfile.Dispenser) *caddyfile.Dispenser {
 	t := caddyfile.NewDispenser([]caddyfile.Token{d.Token()})
 	t.Next()
 	return t
+}
+
+// later is whichever of two subdirective tokens comes later in the
+// block: a combination is reported where it is completed.
+func later(a, b *caddyfile.Dispenser) *caddyfile.Dispenser {
+	if a.Line() > b.Line() {
+		return a
+	}
+	return b
 }
 
 // checkListArgs checks the arguments of a subdirective that takes a list.

@@ -221,7 +221,8 @@ type Config struct {
 	Share string `json:"share,omitempty"`
 
 	// How often the shared state is written and read, as a duration
-	// such as "5s". The default is 5s.
+	// such as "5s". The default is 5s. It may not be set with share
+	// "off", where nothing is shared.
 	ShareInterval caddy.Duration `json:"share_interval,omitempty"`
 
 	// Keeps the handler's metrics out of Caddy's metrics registry (the
@@ -365,6 +366,9 @@ func (c Config) Validate() error {
 	add(checkOneOf("share", c.Share, "on", "off"))
 	if c.ShareInterval < 0 {
 		add(fmt.Errorf("share_interval: %s is not allowed; use a positive duration such as \"5s\"", time.Duration(c.ShareInterval)))
+	}
+	if c.Share == "off" && c.ShareInterval != 0 {
+		add(errors.New("share_interval has no effect with share \"off\": nothing is shared; drop share_interval, or set share to \"on\""))
 	}
 	add(checkOneOf("signals", c.Signals, ModeEnforce, ModeMonitor, CrawlDelayOff))
 	for i, cr := range c.Crawlers {

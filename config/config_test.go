@@ -309,6 +309,10 @@ func TestUnmarshalCaddyfileErrors(t *testing.T) {
 			[]string{"trap_ttl needs trap", "trap <path> [hold|block]", "or drop trap_ttl"}, 2},
 		{"empty include", "robots_txt {\n\tmode monitor\n\tinclude a.txt \"\"\n}",
 			[]string{"include: an entry is empty", "a file path or an http(s) URL"}, 3},
+		{"share off then share_interval", "robots_txt {\n\tshare off\n\tshare_interval 10s\n}",
+			[]string{"share_interval (line 3) has no effect with share off (line 2)", "drop share_interval, or use share on"}, 3},
+		{"share_interval then share off", "robots_txt {\n\tshare_interval 10s\n\tmode monitor\n\tshare off\n}",
+			[]string{"share_interval (line 2) has no effect with share off (line 4)"}, 4},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -512,6 +516,8 @@ func TestValidate(t *testing.T) {
 		{"cache too big", Config{Cache: MaxCache + 1}, []string{"cache: 1000001 is not allowed"}},
 		{"empty bot", Config{Bots: []string{"a", ""}}, []string{`bots[1]: "" is not allowed`}},
 		{"blank human", Config{Humans: []string{"\t"}}, []string{`humans[0]: "\t" is not allowed`}},
+		{"share off with share_interval", Config{Share: "off", ShareInterval: caddy.Duration(time.Second)},
+			[]string{`share_interval has no effect with share "off"`, `set share to "on"`}},
 		{"several problems reported together", Config{Mode: "x", Status: 1, Cache: -1},
 			[]string{"mode:", "status:", "cache:"}},
 	}
