@@ -371,6 +371,10 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			"robots_txt: share_interval (line %d) has no effect with share off (line %d): nothing is shared; drop share_interval, or use share on",
 			seen["share_interval"], seen["share"])
 	}
+	if src, why := c.noReload(); src != "" && seenAt["reload"] != nil {
+		return later(seenAt["reload"], seenAt[src]).Errf("robots_txt: reload (line %d) has no effect with %s (line %d): %s; drop reload",
+			seen["reload"], src, seen[src], why)
+	}
 	if err := c.Validate(); err != nil {
 		return directive.Errf("robots_txt: %w", err)
 	}

@@ -114,13 +114,14 @@ type Config struct {
 	// How often the robots.txt file is checked for changes, as a
 	// duration string such as "5s" or "1m" (an integer is read as
 	// nanoseconds). The default is 5s; any positive duration is allowed.
-	// It has no effect with "inline", and cannot be set together with
-	// "disable_reload".
+	// It cannot be set with "inline" or "url", which are no file to
+	// check, nor together with "disable_reload".
 	Reload caddy.Duration `json:"reload,omitempty"`
 
 	// Turns off checking the robots.txt file for changes,
 	// so it is read once when the configuration loads. The default is
-	// false. In the Caddyfile it is written "reload off".
+	// false. In the Caddyfile it is written "reload off". It cannot be
+	// set with "inline" or "url", which are no file to check.
 	DisableReload bool `json:"disable_reload,omitempty"`
 
 	// The address of robots.txt on the upstream, for sites whose
@@ -283,7 +284,8 @@ type Crawler struct {
 }
 
 // SetDefaults fills in the defaults of Mode, Status, Reload (unless
-// DisableReload is set) and Cache. It leaves File unset, for the handler
+// DisableReload is set, or the source is Inline or URL, which Validate
+// refuses a Reload for) and Cache. It leaves File unset, for the handler
 // resolves its default, and Serve unset, which means true.
 func (c *Config) SetDefaults() {
 	if c.Mode == "" {
@@ -292,7 +294,7 @@ func (c *Config) SetDefaults() {
 	if c.Status == 0 {
 		c.Status = DefaultStatus
 	}
-	if c.Reload == 0 && !c.DisableReload {
+	if c.Reload == 0 && !c.DisableReload && c.Inline == "" && c.URL == "" {
 		c.Reload = DefaultReload
 	}
 	if c.Cache == 0 {
@@ -345,6 +347,14 @@ func (c Config) Validate() error {
 	if c.Reload != 0 && c.DisableReload {
 		add(errReloadAndDisable)
 	}
+	if src, why := c.noReload(); src != "" {
+		if c.Reload != 0 {
+			add(fmt.Errorf("reload has no effect with %s: %s; drop reload", src, why))
+		}
+		if c.DisableReload {
+			add(fmt.Errorf("disable_reload has no effect with %s: %s; drop disable_reload", src, why))
+		}
+	}
 	if c.Cache != 0 {
 		add(checkCache(c.Cache))
 	}
@@ -389,6 +399,18 @@ func (c Config) GraceWindow() time.Duration {
 		return time.Duration(DefaultGrace)
 	}
 	return time.Duration(*c.Grace)
+}
+
+// noReload names the source, inline or url, when it is no file to check
+// for changes, and says why; it returns "" for a file.
+func (c Config) noReload() (source, why string) {
+	switch {
+	case c.Inline != "":
+		return "inline", "the text is in the configuration, not in a file to check for changes"
+	case c.URL != "":
+		return "url", "the upstream's copy is refreshed as its Cache-Control max-age says, not by reload"
+	}
+	return "", ""
 }
 
 // checkURL checks a URL value: absolute, http or https, with a host.

@@ -313,6 +313,10 @@ func TestUnmarshalCaddyfileErrors(t *testing.T) {
 			[]string{"share_interval (line 3) has no effect with share off (line 2)", "drop share_interval, or use share on"}, 3},
 		{"share_interval then share off", "robots_txt {\n\tshare_interval 10s\n\tmode monitor\n\tshare off\n}",
 			[]string{"share_interval (line 2) has no effect with share off (line 4)"}, 4},
+		{"reload with inline", "robots_txt {\n\tinline x\n\treload 10s\n}",
+			[]string{"reload (line 3) has no effect with inline (line 2)", "not in a file to check for changes; drop reload"}, 3},
+		{"reload off before url", "robots_txt {\n\treload off\n\tmode monitor\n\turl http://app/robots.txt\n}",
+			[]string{"reload (line 2) has no effect with url (line 4)", "Cache-Control max-age", "drop reload"}, 4},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -485,6 +489,18 @@ func TestSetDefaults(t *testing.T) {
 		t.Errorf("defaults with disable_reload do not validate: %v", err)
 	}
 
+	// inline text and an upstream URL are no file to check: a default
+	// reload would be refused by Validate.
+	for _, c := range []Config{{Inline: "User-agent: *"}, {URL: "http://app/robots.txt"}} {
+		c.SetDefaults()
+		if c.Reload != 0 {
+			t.Errorf("with inline or url, Reload must stay 0; got %v", time.Duration(c.Reload))
+		}
+		if err := c.Validate(); err != nil {
+			t.Errorf("defaults with inline or url do not validate: %v", err)
+		}
+	}
+
 	if !(Config{Serve: new(true)}).ServeEnabled() {
 		t.Error("serve true must be enabled")
 	}
@@ -518,6 +534,10 @@ func TestValidate(t *testing.T) {
 		{"blank human", Config{Humans: []string{"\t"}}, []string{`humans[0]: "\t" is not allowed`}},
 		{"share off with share_interval", Config{Share: "off", ShareInterval: caddy.Duration(time.Second)},
 			[]string{`share_interval has no effect with share "off"`, `set share to "on"`}},
+		{"reload with inline", Config{Inline: "x", Reload: caddy.Duration(time.Second)},
+			[]string{"reload has no effect with inline", "drop reload"}},
+		{"disable_reload with url", Config{URL: "http://app/robots.txt", DisableReload: true},
+			[]string{"disable_reload has no effect with url", "drop disable_reload"}},
 		{"several problems reported together", Config{Mode: "x", Status: 1, Cache: -1},
 			[]string{"mode:", "status:", "cache:"}},
 	}
@@ -609,7 +629,7 @@ func TestJSONRoundTrip(t *testing.T) {
 // TestCaddyfileJSONEquivalence checks that what the Caddyfile produces
 // survives the JSON encoding Caddy stores it in.
 func TestCaddyfileJSONEquivalence(t *testing.T) {
-	c, err := parse("robots_txt {\n\tinline <<TXT\n\t\tUser-agent: *\n\t\tDisallow: /x\n\t\tTXT\n\tserve off\n\treload off\n\tbots a b\n}")
+	c, err := parse("robots_txt {\n\tinline <<TXT\n\t\tUser-agent: *\n\t\tDisallow: /x\n\t\tTXT\n\tserve off\n\tbots a b\n}")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -617,7 +637,7 @@ func TestCaddyfileJSONEquivalence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"inline":"User-agent: *\nDisallow: /x","serve":false,"bots":["a","b"],"disable_reload":true}`
+	want := `{"inline":"User-agent: *\nDisallow: /x","serve":false,"bots":["a","b"]}`
 	if string(b) != want {
 		t.Errorf("JSON:\ngot  %s\nwant %s", b, want)
 	}
