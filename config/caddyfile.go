@@ -131,6 +131,7 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	seen := map[string]int{}                    // subdirective -> line where first given
 	seenAt := map[string]*caddyfile.Dispenser{} // subdirective -> its token, for errors found later
 	fileArgLine := 0                            // line of a file given as the argument
+	crawlerLines := map[string]int{}            // lower-case crawler token -> line of its block
 	var fileAt *caddyfile.Dispenser             // the file's token, for errors found later
 
 	args := d.RemainingArgs()
@@ -167,10 +168,17 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			seenAt[name] = tokenAt(d)
 		case "bots", "humans", "resolvers", "include":
 		case "crawler":
+			at := tokenAt(d)
 			cr, err := parseCrawler(d)
 			if err != nil {
 				return err
 			}
+			// A second block would be merged into the first, field by
+			// field, and robots.txt tokens ignore case.
+			if first, ok := crawlerLines[strings.ToLower(cr.Token)]; ok {
+				return at.Errf("robots_txt: crawler %s is given more than once (first at line %d); tokens match without regard to case, so give one block per crawler", cr.Token, first)
+			}
+			crawlerLines[strings.ToLower(cr.Token)] = line
 			c.Crawlers = append(c.Crawlers, cr)
 			continue
 		default:

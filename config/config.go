@@ -245,7 +245,8 @@ type Config struct {
 	// Additions to, and corrections of, the built-in crawler knowledge
 	// base: how to verify a crawler and its category. An entry whose
 	// token names a known crawler changes the fields it sets; any other
-	// is a new crawler. The default is none.
+	// is a new crawler. The default is none. Each token may be given
+	// once, without regard to case.
 	Crawlers []Crawler `json:"crawlers,omitempty"`
 
 	// DNS servers ("host:port", or an IP address for port 53) that
@@ -383,6 +384,12 @@ func (c Config) Validate() error {
 	add(checkOneOf("signals", c.Signals, ModeEnforce, ModeMonitor, CrawlDelayOff))
 	for i, cr := range c.Crawlers {
 		add(cr.check(fmt.Sprintf("crawlers[%d]", i)))
+		for j, prev := range c.Crawlers[:i] {
+			if strings.EqualFold(prev.Token, cr.Token) {
+				add(fmt.Errorf("crawlers[%d]: token %q is given more than once (first in crawlers[%d]); tokens match without regard to case, so give one entry per crawler", i, cr.Token, j))
+				break
+			}
+		}
 	}
 	for i, r := range c.Resolvers {
 		if _, err := ResolverAddr(r); err != nil {
