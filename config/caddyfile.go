@@ -133,6 +133,8 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	fileArgLine := 0                            // line of a file given as the argument
 	crawlerLines := map[string]int{}            // lower-case crawler token -> line of its block
 	var fileAt *caddyfile.Dispenser             // the file's token, for errors found later
+	// bots or humans -> lower-case entry -> the line that gave it
+	entryLines := map[string]map[string]int{"bots": {}, "humans": {}}
 
 	args := d.RemainingArgs()
 	switch len(args) {
@@ -192,6 +194,14 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			}
 			if err := checkListArgs(name, vals); err != nil {
 				return d.Errf("robots_txt: %w", err)
+			}
+			if other := map[string]string{"bots": "humans", "humans": "bots"}[name]; other != "" {
+				for _, v := range vals {
+					if first, ok := entryLines[other][strings.ToLower(v)]; ok {
+						return d.Errf("robots_txt: %q is in both bots and humans (%s at line %d); %s", v, other, first, errBotAndHuman)
+					}
+					entryLines[name][strings.ToLower(v)] = line
+				}
 			}
 			*lists[name] = append(*lists[name], vals...)
 			continue

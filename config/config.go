@@ -102,7 +102,8 @@ type Config struct {
 	// Extra User-Agent substrings, matched without regard to case, that
 	// mark a client as a bot in addition to the built-in rules; such a
 	// client is named by its entry in logs and metrics. The default is
-	// none; every entry must be a non-blank string.
+	// none; every entry must be a non-blank string, and not one of
+	// "humans" too (in any case), which would make it have no effect.
 	Bots []string `json:"bots,omitempty"`
 
 	// User-Agent substrings, matched without regard to case,
@@ -361,6 +362,11 @@ func (c Config) Validate() error {
 	}
 	add(checkList("bots", c.Bots))
 	add(checkList("humans", c.Humans))
+	for i, b := range c.Bots {
+		if j := slices.IndexFunc(c.Humans, func(h string) bool { return strings.EqualFold(h, b) }); j >= 0 {
+			add(fmt.Errorf("bots[%d] and humans[%d]: %q is in both; %s", i, j, b, errBotAndHuman))
+		}
+	}
 	add(checkImpostors(c.Impostors))
 	add(checkCrawlDelay(c.CrawlDelay))
 	add(checkTrap(c.Trap, c.TrapAction, c.TrapTTL))
@@ -436,6 +442,9 @@ var (
 		"use file for a robots.txt on disk or inline for its text, not both")
 	errReloadAndDisable = errors.New("reload and disable_reload are both set; " +
 		"use reload to change how often the file is checked, or disable_reload to turn checking off")
+	// Both lists match without regard to case, and humans win.
+	errBotAndHuman = errors.New("a client that matches humans is never a bot, " +
+		"so the bots entry has no effect: keep it in one list")
 )
 
 // checkMode checks a Mode value; empty means the default.
