@@ -454,6 +454,7 @@ func parseCrawler(d *caddyfile.Dispenser) (Crawler, error) {
 		return cr, d.Errf("robots_txt: crawler needs a token; usage: %s", usage("crawler"))
 	}
 	cr.Token = d.Val()
+	at := tokenAt(d)
 	if d.NextArg() {
 		return cr, d.Errf("robots_txt: crawler takes one token and a block; usage: %s", usage("crawler"))
 	}
@@ -500,6 +501,11 @@ func parseCrawler(d *caddyfile.Dispenser) (Crawler, error) {
 	}
 	if err := cr.check("crawler"); err != nil {
 		return cr, d.Errf("robots_txt: %v", err)
+	}
+	if cr.setsNothing() {
+		return cr, at.Errf("robots_txt: crawler %s has no way to verify it; give ranges <cidr|file|https-url>..., "+
+			"rdns <hostname-suffix>... or signature_agent <https-origin>... in its block, or its category <name>; "+
+			"to name a bot without verifying it, use bots %s", cr.Token, cr.Token)
 	}
 	return cr, nil
 }

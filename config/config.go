@@ -247,7 +247,8 @@ type Config struct {
 	// base: how to verify a crawler and its category. An entry whose
 	// token names a known crawler changes the fields it sets; any other
 	// is a new crawler. The default is none. Each token may be given
-	// once, without regard to case.
+	// once, without regard to case, and each entry must set ranges, rdns,
+	// signature_agents or category.
 	Crawlers []Crawler `json:"crawlers,omitempty"`
 
 	// DNS servers ("host:port", or an IP address for port 53) that
@@ -390,6 +391,9 @@ func (c Config) Validate() error {
 	add(checkOneOf("signals", c.Signals, ModeEnforce, ModeMonitor, CrawlDelayOff))
 	for i, cr := range c.Crawlers {
 		add(cr.check(fmt.Sprintf("crawlers[%d]", i)))
+		if cr.setsNothing() {
+			add(fmt.Errorf("crawlers[%d] (%s): no way to verify it; give ranges, rdns or signature_agents, or its category", i, cr.Token))
+		}
 		for j, prev := range c.Crawlers[:i] {
 			if strings.EqualFold(prev.Token, cr.Token) {
 				add(fmt.Errorf("crawlers[%d]: token %q is given more than once (first in crawlers[%d]); tokens match without regard to case, so give one entry per crawler", i, cr.Token, j))
@@ -665,6 +669,14 @@ func (cr Crawler) check(where string) error {
 		return fmt.Errorf("%s (%s): category: %q is not allowed; use one of %s", where, cr.Token, cr.Category, strings.Join(names, ", "))
 	}
 	return nil
+}
+
+// setsNothing reports whether a crawler entry has only its token: it
+// changes nothing of a known crawler, and makes a new one no more than a
+// bots entry, a name with no way to verify it. A category alone is
+// something: it decides what signals does with the crawler.
+func (cr Crawler) setsNothing() bool {
+	return len(cr.Ranges) == 0 && len(cr.RDNS) == 0 && len(cr.SignatureAgents) == 0 && cr.Category == ""
 }
 
 // checkRange checks a ranges entry: a CIDR or address, an https URL, or
