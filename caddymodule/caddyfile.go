@@ -1,10 +1,11 @@
 package caddymodule
 
 import (
-	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
 	"github.com/caddyserver/caddy/v2/caddyconfig/httpcaddyfile"
 )
 
@@ -26,10 +27,12 @@ func init() {
 func parseCaddyfile(h httpcaddyfile.Helper) ([]httpcaddyfile.ConfigValue, error) {
 	h.Next() // directive name
 	first := ""
+	var firstAt *caddyfile.Dispenser // first's token, to report at its line once the block is read
 	if h.NextArg() {
 		first = h.Val()
+		firstAt = caddyfile.NewDispenser([]caddyfile.Token{h.Token()})
+		firstAt.Next()
 	}
-	line := h.Line()
 	h.Reset()
 	h.Next()
 	matcherSet, err := h.ExtractMatcherSet()
@@ -42,13 +45,14 @@ func parseCaddyfile(h httpcaddyfile.Helper) ([]httpcaddyfile.ConfigValue, error)
 		return nil, err
 	}
 	noSource := handler.File == "" && handler.Inline == "" && handler.URL == ""
-	if noSource && strings.HasPrefix(first, "/") && strings.HasSuffix(first, ".txt") {
+	if noSource && strings.HasPrefix(first, "/") && namesFile(first) {
 		// Before matchers were read as Caddy reads them, this named the
 		// file; now it is a path matcher, and the site's default file
 		// would be enforced on requests for that one path. Say so.
-		return nil, fmt.Errorf("%s:%d - robots_txt: %q is a path matcher, as the first argument of every handler directive "+
-			"that starts with \"/\" is; to name the robots.txt file, write \"robots_txt * %s\" or \"file %s\" in the block",
-			h.File(), line, first, first, first)
+		return nil, firstAt.Errf("robots_txt: %q is a path matcher, as the first argument of every handler directive "+
+			"that starts with \"/\" is; to name the robots.txt file, write \"robots_txt * %s\" or \"file %s\" in the block "+
+			"(to match requests for that path, use a named matcher: @name path %s)",
+			first, first, first, first)
 	}
 	if noSource {
 		if root, ok := h.BlockState["root"].(string); ok && root != "" && !strings.Contains(root, "{") {
@@ -56,4 +60,29 @@ func parseCaddyfile(h httpcaddyfile.Helper) ([]httpcaddyfile.ConfigValue, error)
 		}
 	}
 	return h.NewRoute(matcherSet, handler), nil
+}
+
+// fileRoots are where files live on a server and URL paths seldom start.
+var fileRoots = []string{"/etc/", "/var/", "/srv/", "/home/", "/usr/", "/opt/", "/tmp/"}
+
+// namesFile reports whether a first argument that Caddy reads as a path
+// matcher is more likely the robots.txt file: it ends in .txt, names a
+// regular file on disk, or is under a directory where files live. A path
+// with "*" in it is a matcher there: a file name has no wildcards.
+func namesFile(arg string) bool {
+	if strings.HasSuffix(arg, ".txt") {
+		return true
+	}
+	if info, err := os.Stat(arg); err == nil && info.Mode().IsRegular() {
+		return true
+	}
+	if strings.Contains(arg, "*") {
+		return false
+	}
+	for _, root := range fileRoots {
+		if strings.HasPrefix(arg, root) {
+			return true
+		}
+	}
+	return false
 }

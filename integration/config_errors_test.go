@@ -68,6 +68,8 @@ func TestConfigErrors(t *testing.T) {
 		// matcher; one that looks like a file is a mistake to point out.
 		{"file path where the matcher goes", "robots_txt " + robotsFile + " {\n\t\tmode monitor\n\t}", 3,
 			[]string{"is a path matcher", "robots_txt * " + robotsFile, "file " + robotsFile}, false},
+		{"path under /etc where the matcher goes", "robots_txt /etc/caddy/robots {\n\t\tmode monitor\n\t}", 3,
+			[]string{"is a path matcher", "robots_txt * /etc/caddy/robots", "file /etc/caddy/robots"}, false},
 		{"file with a wildcard", "robots_txt /blog/* blog/*.txt", 3,
 			[]string{`file "blog/*.txt" has a "*" in it`, "robots_txt /blog/* { file <path> }"}, false},
 	}
