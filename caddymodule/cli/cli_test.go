@@ -144,6 +144,10 @@ func TestCheckOutput(t *testing.T) {
 			},
 		},
 		{
+			name: "scheme in capitals", agent: testfixtures.UACurl, paths: []string{"HTTPS://Example.com/private/a"}, wantCode: 1,
+			want: []string{"HTTPS://Example.com/private/a (judged as /private/a): disallowed"},
+		},
+		{
 			name: "browser note", agent: testfixtures.UAFirefox, paths: []string{"/index.html"}, wantCode: 0,
 			want: []string{"/index.html: not held to robots.txt", "looks like a person's browser"},
 		},
@@ -275,12 +279,23 @@ func TestCheckUsageErrors(t *testing.T) {
 		{"missing file", []string{"check", "--file", filepath.Join(t.TempDir(), "nope.txt"), "--agent", "x", "/"}, "no such file"},
 		{"directory", []string{"check", "--file", t.TempDir(), "--agent", "x", "/"}, "is a directory"},
 		{"unknown command", []string{"frobnicate"}, `unknown command "frobnicate"`},
+		// Neither a path nor a URL: read as a URL, "x" was the host x
+		// and "private/page" the host private; both were judged as
+		// paths nobody asked about.
+		{"bare word", []string{"check", "--file", robotsFile, "--agent", "x", "x"}, `"x" is neither a path nor a URL: a path starts with "/" (/x), a URL with its scheme (https://x)`},
+		{"relative path", []string{"check", "--file", robotsFile, "--agent", "x", "private/page"}, "(/private/page)"},
+		{"host and path", []string{"check", "--file", robotsFile, "--agent", "x", "example.com/private/"}, "(https://example.com/private/)"},
+		{"scheme without //", []string{"check", "--file", robotsFile, "--agent", "x", "localhost:8080/private/"}, "neither a path nor a URL"},
+		{"one bad among good", []string{"check", "--file", robotsFile, "--agent", "x", "/ok", "private/x"}, `"private/x" is neither`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, errOut := runCmd(t, "", tc.args...)
 			if code != ExitUsage {
 				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, ExitUsage, out, errOut)
+			}
+			if out != "" {
+				t.Errorf("a usage error judges nothing; stdout:\n%s", out)
 			}
 			if !strings.Contains(errOut, tc.want) {
 				t.Errorf("stderr lacks %q:\n%s", tc.want, errOut)

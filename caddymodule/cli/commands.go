@@ -68,6 +68,10 @@ taken. --site names the site (its host) when the config has several.
   - The group is found by looking for the file's agent names inside the
     User-Agent header: the longest found wins, else the * group applies.
     A bare product token ("GPTBot") works too.
+  - A path starts with "/" (/private/x), a URL with its scheme
+    (https://example.com/private/x). Anything else, such as private/x,
+    is a usage error: it could be the path /private/x or the host
+    "private", and check does not guess.
   - The path judged is the URL's path and query, with percent-encoding
     made canonical and dot-segments and repeated slashes resolved.
   - The longest matching rule decides; allow wins a tie; no rule: allowed.
@@ -342,6 +346,11 @@ func runCheck(cmd *cobra.Command, args []string) int {
 	case len(args) == 0:
 		return usageError(cmd, "give at least one path or URL to check")
 	}
+	for _, a := range args {
+		if err := checkTarget(a); err != nil {
+			return usageError(cmd, "%v", err)
+		}
+	}
 	var subj Subject
 	if cfgPath != "" {
 		sh, err := loadSiteConfig(cfgPath, site)
@@ -371,6 +380,33 @@ func runCheck(cmd *cobra.Command, args []string) int {
 	}
 	return code
 }
+
+// checkTarget refuses an argument that is neither a path nor a URL.
+// "private/page" could be either the path /private/page or the host
+// "private" with the path /page; read as a URL it would answer, silently,
+// for a path nobody asked about.
+func checkTarget(t string) error {
+	if strings.HasPrefix(t, "/") || hasScheme(t) {
+		return nil
+	}
+	return fmt.Errorf("%q is neither a path nor a URL: a path starts with \"/\" (/%s), a URL with its scheme (https://%s)", t, t, t)
+}
+
+// hasScheme tells whether s starts with a URL scheme and "://".
+func hasScheme(s string) bool {
+	i := strings.Index(s, "://")
+	if i < 1 || !isLetter(s[0]) {
+		return false
+	}
+	for j := 1; j < i; j++ {
+		if c := s[j]; !isLetter(c) && (c < '0' || c > '9') && c != '+' && c != '-' && c != '.' {
+			return false
+		}
+	}
+	return true
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 func runLint(cmd *cobra.Command, args []string) int {
 	asJSON, _ := cmd.Flags().GetBool("json")
