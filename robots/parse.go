@@ -27,13 +27,22 @@ const maxLineLen = 2083*8 - 1
 type Option func(*parseOptions)
 
 type parseOptions struct {
-	maxSize int
+	maxSize    int
+	sourceSize int64 // 0: body is the whole file
 }
 
 // MaxSize sets how many bytes of the file Parse reads; content past the
 // limit is ignored, as if the file ended there. n <= 0 means no limit.
 func MaxSize(n int) Option {
 	return func(o *parseOptions) { o.maxSize = n }
+}
+
+// SourceSize tells Parse that body is only the start of a file of n
+// bytes, or, with n < 0, of a file longer than body by an unknown amount
+// (standard input cut at a limit). Only the finding about the size limit
+// uses it: it names the file's size, not the size of what was read.
+func SourceSize(n int64) Option {
+	return func(o *parseOptions) { o.sourceSize = n }
 }
 
 type field uint8
@@ -274,8 +283,12 @@ func Parse(body []byte, opts ...Option) *File {
 	if truncatedAt >= 0 {
 		// Past the cap too: the size limit is the one finding a reader
 		// must not miss.
+		size := fmt.Sprintf("%d bytes", max(int64(full), o.sourceSize))
+		if o.sourceSize < 0 {
+			size = fmt.Sprintf("more than %d bytes", full)
+		}
 		p.diags = append(p.diags, Diagnostic{Line: line, Severity: Error, Kind: KindSizeLimit,
-			Message: fmt.Sprintf("the file is %d bytes; everything past the first %d bytes is ignored", full, truncatedAt)})
+			Message: fmt.Sprintf("the file is %s; everything past the first %d bytes is ignored", size, truncatedAt)})
 	}
 	return newFile(p)
 }

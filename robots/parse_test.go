@@ -310,6 +310,28 @@ func TestUserAgentTokens(t *testing.T) {
 	}
 }
 
+// TestSizeLimitNamesTheFileSize: when only the start of a file was read,
+// the finding names the file's size, not the size of what was read.
+func TestSizeLimitNamesTheFileSize(t *testing.T) {
+	body := []byte("user-agent: *\ndisallow: /a\n" + strings.Repeat("#", 600000) + "\n")
+	for _, tc := range []struct {
+		name string
+		opts []Option
+		want string
+	}{
+		{"the whole file", nil, "the file is 600028 bytes; everything past the first 512000 bytes is ignored"},
+		{"the start of a larger file", []Option{SourceSize(9 << 20)}, "the file is 9437184 bytes; everything past the first 512000 bytes is ignored"},
+		{"the start of input of unknown size", []Option{SourceSize(-1)}, "the file is more than 600028 bytes; everything past the first 512000 bytes is ignored"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := Parse(body, tc.opts...).Diagnostics()
+			if len(d) == 0 || d[len(d)-1].Kind != KindSizeLimit || d[len(d)-1].Message != tc.want {
+				t.Errorf("findings %v, want last %q", d, tc.want)
+			}
+		})
+	}
+}
+
 func TestSizeLimit(t *testing.T) {
 	body := "user-agent: *\ndisallow: /a\n" + strings.Repeat("#", 600000) + "\ndisallow: /b\n"
 	f := Parse([]byte(body))

@@ -455,6 +455,39 @@ func TestLintJSON(t *testing.T) {
 	}
 }
 
+// TestLintNamesTheRealSize: lint reads at most maxRobotsRead bytes, and
+// the size-limit finding names the input's size, not what was read of it.
+func TestLintNamesTheRealSize(t *testing.T) {
+	robotsOfSize := func(n int) string {
+		head := "User-agent: *\nDisallow: /a\n"
+		pad := strings.Repeat("# padding\n", (n-len(head))/10+1)
+		return (head + pad)[:n]
+	}
+	for _, tc := range []struct {
+		name  string
+		size  int
+		stdin bool
+		want  string
+	}{
+		{"a file under the read limit", 600000, false, "the file is 600000 bytes; everything past the first 512000 bytes is ignored"},
+		{"a file over the read limit", 9 << 20, false, "the file is 9437184 bytes; everything past the first 512000 bytes is ignored"},
+		{"stdin at the read limit", maxRobotsRead, true, "the file is 8388608 bytes; everything past"},
+		{"stdin over the read limit", 9 << 20, true, "the file is more than 8388608 bytes; everything past the first 512000 bytes is ignored"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			body := robotsOfSize(tc.size)
+			file, stdin := writeTemp(t, "robots.txt", body), ""
+			if tc.stdin {
+				file, stdin = "-", body
+			}
+			code, out, errOut := runCmd(t, stdin, "lint", file)
+			if code != ExitLintErrors || !strings.Contains(out, tc.want) {
+				t.Errorf("exit %d, want %d and output with %q:\n%s%s", code, ExitLintErrors, tc.want, out, errOut)
+			}
+		})
+	}
+}
+
 func TestLintUsageErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{"lint"},

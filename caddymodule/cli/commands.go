@@ -307,24 +307,37 @@ func usageError(cmd *cobra.Command, format string, args ...any) int {
 // parser reads 512,000 bytes and reports the rest as past its limit.
 const maxRobotsRead = 8 << 20
 
-func readRobots(cmd *cobra.Command, name string) ([]byte, string, error) {
+// readRobots reads at most maxRobotsRead bytes of the robots.txt name
+// ("-": standard input). size is the input's whole size: that of the
+// file when it is longer than what was read, or -1 when standard input
+// or a file of no known size is (one byte past the limit tells).
+func readRobots(cmd *cobra.Command, name string) (body []byte, size int64, display string, err error) {
 	var r io.Reader
-	display := name
+	var st os.FileInfo
+	display = name
 	if name == "-" {
 		r, display = cmd.InOrStdin(), "<stdin>"
 	} else {
 		f, err := os.Open(name)
 		if err != nil {
-			return nil, display, err
+			return nil, 0, display, err
 		}
 		defer f.Close()
-		if st, err := f.Stat(); err == nil && st.IsDir() {
-			return nil, display, fmt.Errorf("%s is a directory", name)
+		st, err = f.Stat()
+		if err == nil && st.IsDir() {
+			return nil, 0, display, fmt.Errorf("%s is a directory", name)
 		}
 		r = f
 	}
-	b, err := io.ReadAll(io.LimitReader(r, maxRobotsRead))
-	return b, display, err
+	body, err = io.ReadAll(io.LimitReader(r, maxRobotsRead+1))
+	size = int64(len(body))
+	if len(body) > maxRobotsRead {
+		body, size = body[:maxRobotsRead], -1
+		if st != nil && st.Mode().IsRegular() && st.Size() > maxRobotsRead {
+			size = st.Size()
+		}
+	}
+	return body, size, display, err
 }
 
 func runCheck(cmd *cobra.Command, args []string) int {
@@ -366,7 +379,7 @@ func runCheck(cmd *cobra.Command, args []string) int {
 		sh.cfg.SetDefaults()
 		subj = Subject{File: robots.Parse(body), Name: name, Classifier: botdetect.New(sh.cfg.Bots, sh.cfg.Humans), Mode: sh.cfg.Mode}
 	} else {
-		body, display, err := readRobots(cmd, file)
+		body, _, display, err := readRobots(cmd, file)
 		if err != nil {
 			fmt.Fprintf(cmd.ErrOrStderr(), "caddy robots check: reading %s: %v\n", display, err)
 			return ExitUsage
@@ -413,12 +426,12 @@ func runLint(cmd *cobra.Command, args []string) int {
 	if len(args) != 1 {
 		return usageError(cmd, "give one robots.txt to lint, or - for standard input")
 	}
-	body, display, err := readRobots(cmd, args[0])
+	body, size, display, err := readRobots(cmd, args[0])
 	if err != nil {
 		fmt.Fprintf(cmd.ErrOrStderr(), "caddy robots lint: reading %s: %v\n", display, err)
 		return ExitUsage
 	}
-	code, err := Lint(cmd.OutOrStdout(), body, display, asJSON)
+	code, err := Lint(cmd.OutOrStdout(), body, size, display, asJSON)
 	if err != nil {
 		fmt.Fprintf(cmd.ErrOrStderr(), "caddy robots lint: %v\n", err)
 		return ExitUsage

@@ -6,6 +6,7 @@ import (
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/internal/text"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/lint"
+	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
 // LintDiagnostic is one finding in the JSON form of `caddy robots lint`.
@@ -31,12 +32,18 @@ type LintOutput struct {
 
 // Lint writes the diagnostics of a robots.txt (its bytes body, named file
 // in the output) and a summary, as JSON when asJSON. It returns
-// ExitLintErrors when any diagnostic is an error, else ExitOK.
+// ExitLintErrors when any diagnostic is an error, else ExitOK. size is the
+// input's size in bytes: more than len(body) when body is only its start,
+// negative when it is longer than body by an unknown amount.
 //
 // The findings are those of package lint: the parser's, and the
 // mistakes operators make most (see lint.Check).
-func Lint(w io.Writer, body []byte, file string, asJSON bool) (int, error) {
-	res := lint.Check(body)
+func Lint(w io.Writer, body []byte, size int64, file string, asJSON bool) (int, error) {
+	var opts []robots.Option
+	if size < 0 || size > int64(len(body)) {
+		opts = append(opts, robots.SourceSize(size))
+	}
+	res := lint.Check(body, opts...)
 	out := LintOutput{File: file, Diagnostics: []LintDiagnostic{}, Sitemaps: []string{}, Agents: []string{}}
 	for _, d := range res.Diagnostics {
 		out.Diagnostics = append(out.Diagnostics, LintDiagnostic{d.Line, d.Severity.String(), string(d.Kind), d.Message})

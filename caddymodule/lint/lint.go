@@ -34,9 +34,9 @@ type Result struct {
 }
 
 // Check parses body as the handler does and returns the parser's
-// findings with this package's own.
-func Check(body []byte) Result {
-	f := robots.Parse(body)
+// findings with this package's own; opts go to the parser.
+func Check(body []byte, opts ...robots.Option) Result {
+	f := robots.Parse(body, opts...)
 	res := Result{Diagnostics: slices.Clone(f.Diagnostics())}
 	res.Groups, res.Rules = f.Counts()
 	res.Sitemaps = f.Sitemaps()
