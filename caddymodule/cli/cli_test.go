@@ -514,3 +514,59 @@ func TestCheckJudgesLikeTheHandler(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckConfigSeveralHandlers: a site with two robots_txt handlers is
+// refused with both named; check used to judge by the first alone.
+func TestCheckConfigSeveralHandlers(t *testing.T) {
+	handler := func(match, file string) string {
+		h := `{"handle": [{"handler": "robots_txt", "file": "` + file + `"}]`
+		if match != "" {
+			h += `, "match": [{"path": ["` + match + `"]}]`
+		}
+		return h + "}"
+	}
+	site := func(host string, handlers ...string) string {
+		return `{"match": [{"host": ["` + host + `"]}], "handle": [{"handler": "subroute", "routes": [` + strings.Join(handlers, ", ") + `]}]}`
+	}
+	config := func(sites ...string) string {
+		return `{"apps": {"http": {"servers": {"srv0": {"listen": [":80"], "routes": [` + strings.Join(sites, ", ") + `]}}}}}`
+	}
+	dir := t.TempDir()
+	blog := writeTemp(t, "blog.txt", "User-agent: *\nDisallow: /\n")
+	main := writeTemp(t, "robots.txt", "User-agent: *\nDisallow: /private/\n")
+	two := config(site("a.test", handler("/blog/*", blog), handler("", main)))
+	twoAndOne := config(site("a.test", handler("/blog/*", blog), handler("", main)), site("b.test", handler("", main)))
+	for _, tc := range []struct {
+		name, config string
+		args         []string
+		code         int
+		want         []string // in stdout or stderr
+	}{
+		{"one site, no --site", two, nil, ExitUsage, []string{
+			"site a.test has 2 robots_txt handlers: path /blog/* (file " + blog + "); every request (file " + main + ")", "check each file with --file"}},
+		{"one site, --site", two, []string{"--site", "a.test"}, ExitUsage, []string{"site a.test has 2 robots_txt handlers", blog, main}},
+		{"the other site has one", twoAndOne, []string{"--site", "b.test"}, ExitOK, []string{"/blog/x: allowed"}},
+		{"the site with two", twoAndOne, []string{"--site", "a.test"}, ExitUsage, []string{"site a.test has 2 robots_txt handlers"}},
+		{"several sites, no --site", twoAndOne, nil, ExitUsage, []string{"has 3 robots_txt handlers; say which site with --site (a.test, b.test)"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-")+".json")
+			if err := os.WriteFile(cfg, []byte(tc.config), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			args := append([]string{"check", "--config", cfg, "--agent", "curl/8"}, tc.args...)
+			code, out, errOut := runCmd(t, "", append(args, "/blog/x")...)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tc.code, out, errOut)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(out+errOut, w) {
+					t.Errorf("output lacks %q:\n%s%s", w, out, errOut)
+				}
+			}
+			if tc.code == ExitUsage && out != "" {
+				t.Errorf("a refusal judges nothing; stdout:\n%s", out)
+			}
+		})
+	}
+}

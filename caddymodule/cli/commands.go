@@ -61,6 +61,9 @@ from standard input), or from a Caddy config with --config: a Caddyfile
 or JSON, from which the file (or inline text, or upstream URL), the bots
 and humans entries and the mode of the site's robots_txt handler are
 taken. --site names the site (its host) when the config has several.
+A site with more than one robots_txt handler (a matcher each, say) is
+refused, with each handler named: a request may pass through several,
+and check judges by one robots.txt; check each file with --file.
 
   - A client is held to robots.txt when the file names its product, or
     when it looks automated; a person's browser (or a client matching a

@@ -28,6 +28,9 @@ type siteHandler struct {
 	hosts []string
 	ports []string // the ports its server listens on
 	root  string   // the site root set before it, if static
+	// match describes the matchers, other than host, of the routes it
+	// sits in ("path /blog/*"); none: every request of its hosts.
+	match []string
 	cfg   config.Config
 }
 
@@ -68,7 +71,7 @@ func loadSiteConfig(path, site string) (siteHandler, error) {
 	for _, name := range slices.Sorted(maps.Keys(cfg.Apps.HTTP.Servers)) {
 		srv := cfg.Apps.HTTP.Servers[name]
 		from := len(found)
-		if err := walkRoutes(srv.Routes, nil, "", &found); err != nil {
+		if err := walkRoutes(srv.Routes, nil, nil, "", &found); err != nil {
 			return siteHandler{}, fmt.Errorf("reading %s: %v", path, err)
 		}
 		var ports []string
@@ -102,9 +105,10 @@ type routeJSON struct {
 	Handle []json.RawMessage            `json:"handle"`
 }
 
-// walkRoutes collects the robots_txt handlers of routes, with the hosts of
-// their enclosing routes and the root a vars handler set before them.
-func walkRoutes(routes []json.RawMessage, hosts []string, root string, found *[]siteHandler) error {
+// walkRoutes collects the robots_txt handlers of routes, with the hosts and
+// other matchers of their enclosing routes and the root a vars handler set
+// before them.
+func walkRoutes(routes []json.RawMessage, hosts, match []string, root string, found *[]siteHandler) error {
 	for _, raw := range routes {
 		var r routeJSON
 		if err := json.Unmarshal(raw, &r); err != nil {
@@ -119,6 +123,10 @@ func walkRoutes(routes []json.RawMessage, hosts []string, root string, found *[]
 				}
 				rh = append(slices.Clone(rh), hs...)
 			}
+		}
+		rm := match
+		if d := describeMatch(r.Match); d != "" {
+			rm = append(slices.Clone(rm), d)
 		}
 		for _, hraw := range r.Handle {
 			var h struct {
@@ -135,7 +143,7 @@ func walkRoutes(routes []json.RawMessage, hosts []string, root string, found *[]
 					root = h.Root
 				}
 			case "subroute":
-				if err := walkRoutes(h.Routes, rh, root, found); err != nil {
+				if err := walkRoutes(h.Routes, rh, rm, root, found); err != nil {
 					return err
 				}
 			case "robots_txt":
@@ -143,11 +151,55 @@ func walkRoutes(routes []json.RawMessage, hosts []string, root string, found *[]
 				if err := json.Unmarshal(hraw, &c); err != nil {
 					return fmt.Errorf("robots_txt handler: %v", err)
 				}
-				*found = append(*found, siteHandler{hosts: rh, root: root, cfg: c})
+				*found = append(*found, siteHandler{hosts: rh, root: root, match: rm, cfg: c})
 			}
 		}
 	}
 	return nil
+}
+
+// describeMatch describes a route's matcher sets, other than host, as
+// "path /blog/*"; "" when there are none.
+func describeMatch(sets []map[string]json.RawMessage) string {
+	var alts []string
+	for _, set := range sets {
+		var parts []string
+		for _, name := range slices.Sorted(maps.Keys(set)) {
+			if name == "host" {
+				continue
+			}
+			var paths []string
+			if name == "path" && json.Unmarshal(set[name], &paths) == nil {
+				parts = append(parts, "path "+strings.Join(paths, " "))
+				continue
+			}
+			parts = append(parts, name+" "+string(set[name]))
+		}
+		if len(parts) > 0 {
+			alts = append(alts, strings.Join(parts, " and "))
+		}
+	}
+	return strings.Join(alts, " or ")
+}
+
+// String names the handler by the requests it takes and the robots.txt
+// it reads, as a message that lists several handlers must.
+func (s siteHandler) String() string {
+	where := "every request"
+	if len(s.match) > 0 {
+		where = strings.Join(s.match, " and ")
+	}
+	c := s.cfg
+	what := "robots.txt in the site root"
+	switch {
+	case c.Inline != "":
+		what = "inline text"
+	case c.URL != "":
+		what = "url " + c.URL
+	case c.File != "":
+		what = "file " + c.File
+	}
+	return where + " (" + what + ")"
 }
 
 func pickSite(found []siteHandler, path, site string) (siteHandler, error) {
@@ -155,10 +207,13 @@ func pickSite(found []siteHandler, path, site string) (siteHandler, error) {
 		return siteHandler{}, fmt.Errorf("%s has no robots_txt handler", path)
 	}
 	if site == "" {
-		if len(found) == 1 {
+		switch {
+		case len(found) == 1:
 			return found[0], nil
+		case slices.ContainsFunc(found[1:], func(f siteHandler) bool { return !sameSite(f, found[0]) }):
+			return siteHandler{}, fmt.Errorf("%s has %d robots_txt handlers; say which site with --site (%s)", path, len(found), siteList(found))
 		}
-		return siteHandler{}, fmt.Errorf("%s has %d robots_txt handlers; say which site with --site (%s)", path, len(found), siteList(found))
+		return siteHandler{}, severalHandlers(path, found)
 	}
 	// --site is a host, with a port if the config's sites differ by it
 	// ("localhost:8081"). A handler of every host (no host matcher) takes
@@ -169,27 +224,61 @@ func pickSite(found []siteHandler, path, site string) (siteHandler, error) {
 		host, port = h, p
 	}
 	onPort := func(f siteHandler) bool { return port == "" || len(f.ports) == 0 || slices.Contains(f.ports, port) }
-	for _, f := range found {
-		if onPort(f) && slices.ContainsFunc(f.hosts, func(h string) bool { return strings.EqualFold(h, host) || strings.EqualFold(h, site) }) {
-			return f, nil
-		}
+	named := func(f siteHandler) bool {
+		return onPort(f) && slices.ContainsFunc(f.hosts, func(h string) bool { return strings.EqualFold(h, host) || strings.EqualFold(h, site) })
 	}
-	for _, f := range found {
-		if len(f.hosts) == 0 && onPort(f) {
-			return f, nil
+	everyHost := func(f siteHandler) bool { return len(f.hosts) == 0 && onPort(f) }
+	for _, of := range []func(siteHandler) bool{named, everyHost} {
+		var hs []siteHandler
+		for _, f := range found {
+			if of(f) && (len(hs) == 0 || sameSite(f, hs[0])) {
+				hs = append(hs, f)
+			}
+		}
+		switch {
+		case len(hs) == 1:
+			return hs[0], nil
+		case len(hs) > 1:
+			return siteHandler{}, severalHandlers(path, hs)
 		}
 	}
 	return siteHandler{}, fmt.Errorf("%s has no robots_txt handler for site %q; its sites: %s", path, site, siteList(found))
 }
 
+// sameSite tells whether two handlers are of one site: the same hosts on
+// the same ports.
+func sameSite(a, b siteHandler) bool {
+	return slices.Equal(a.hosts, b.hosts) && slices.Equal(a.ports, b.ports)
+}
+
+// severalHandlers refuses a site with more than one robots_txt handler (a
+// matcher each, say). A request may pass through several of them, and
+// check, which judges by one robots.txt and evaluates no matcher, would
+// answer for the first alone.
+func severalHandlers(path string, hs []siteHandler) error {
+	names := make([]string, len(hs))
+	for i, h := range hs {
+		names[i] = h.String()
+	}
+	return fmt.Errorf("%s: site %s has %d robots_txt handlers: %s; check judges by one robots.txt: check each file with --file",
+		path, siteList(hs[:1]), len(hs), strings.Join(names, "; "))
+}
+
+// siteList names the sites of found, each once.
 func siteList(found []siteHandler) string {
 	var names []string
+	add := func(n string) {
+		if !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
 	for _, f := range found {
 		if len(f.hosts) == 0 {
-			names = append(names, "(every host)")
-			continue
+			add("(every host)")
 		}
-		names = append(names, f.hosts...)
+		for _, h := range f.hosts {
+			add(h)
+		}
 	}
 	return strings.Join(names, ", ")
 }
