@@ -87,6 +87,9 @@ func newFile(p *parser) *File {
 		}
 		g, isNew := mg.groupOf(groups)
 		if isNew {
+			// Members come in order of first appearance: the first of
+			// a group's is its earliest user-agent line.
+			g.line = int(p.agents[m.first].line)
 			f.groups = append(f.groups, g)
 		}
 		g.Agents = append(g.Agents, m.name)

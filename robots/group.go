@@ -71,6 +71,16 @@ type Group struct {
 
 	signal   Signals // the written groups' Content-Signal lines, combined
 	hasUsage bool    // a written group has a Content-Usage line
+	line     int
+}
+
+// Line returns the 1-based line of the first user-agent line that names
+// one of the group's agents; 0 for a nil group.
+func (g *Group) Line() int {
+	if g == nil {
+		return 0
+	}
+	return g.line
 }
 
 // Rules returns the group's allow and disallow rules in file order. Rules

@@ -141,6 +141,7 @@ type srcAgent struct {
 	token  string // product token as written; "" for "*"
 	global bool
 	group  int32 // the index of its written group
+	line   int32
 }
 
 // srcGroup is one group as written in the file, before merging.
@@ -437,7 +438,7 @@ func (p *parser) userAgent(num int, value string) {
 	// value is cut to its product token, the leading run of letters, "-"
 	// and "_" ("Googlebot/2.1" is "Googlebot", "*bot" is nothing).
 	if value != "" && value[0] == '*' && (len(value) == 1 || isASCIISpace(value[1])) {
-		p.agents = appendDoubling(p.agents, srcAgent{global: true, group: group})
+		p.agents = appendDoubling(p.agents, srcAgent{global: true, group: group, line: int32(num)})
 		return
 	}
 	token := extractToken(value)
@@ -447,7 +448,7 @@ func (p *parser) userAgent(num int, value string) {
 	case token != value:
 		p.diag(num, Info, KindAgentToken, "user-agent %q is read as %q", value, token)
 	}
-	p.agents = appendDoubling(p.agents, srcAgent{token: token, group: group})
+	p.agents = appendDoubling(p.agents, srcAgent{token: token, group: group, line: int32(num)})
 }
 
 func isTokenChar(c byte) bool {

@@ -294,6 +294,29 @@ func TestLineNumbers(t *testing.T) {
 	}
 }
 
+// TestGroupLine: a group's line is its earliest user-agent line, also
+// when a group of the file names several agents that merge apart.
+func TestGroupLine(t *testing.T) {
+	f := Parse([]byte("# comment\nUser-agent: *\nDisallow: /p\n\nUser-agent: a\nUser-agent: b/1.0\nDisallow: /x\n\nuseragent: c\nUser-agent: a\nDisallow: /y\n"))
+	for _, tc := range []struct {
+		agent string
+		want  int
+	}{
+		{"*", 2},
+		{"a", 5}, // in two groups: its first
+		{"b", 6}, // merged apart from a, which another group names too
+		{"c", 9}, // a misspelt key the parser accepts
+		{"nobody", 2},
+	} {
+		if got := f.GroupFor(tc.agent).Line(); got != tc.want {
+			t.Errorf("group of %s: line %d, want %d", tc.agent, got, tc.want)
+		}
+	}
+	if got := (*Group)(nil).Line(); got != 0 {
+		t.Errorf("nil group: line %d, want 0", got)
+	}
+}
+
 func TestUserAgentTokens(t *testing.T) {
 	f := Parse([]byte("user-agent: Googlebot/2.1 (+http://www.google.com/bot.html)\ndisallow: /g\nuser-agent: Foo_Bar-Baz9\ndisallow: /f\n"))
 	if f.Allowed("googlebot", "/g") {

@@ -330,8 +330,8 @@ func TestLint(t *testing.T) {
 			name: "clean file", body: testRobots, wantCode: 0,
 			want: []string{
 				// Googlebot's group does not inherit the * rules.
-				`FILE:4: info: the group of Googlebot lacks "disallow: /private/", which the * group has`,
-				`FILE:6: info: the group of Googlebot lacks "disallow: /*?sessionid=", which the * group has; a named group does not inherit * rules, so Googlebot may fetch what /*?sessionid= matches`,
+				`FILE:8: info: the group of Googlebot lacks "disallow: /private/", which the * group has (line 4)`,
+				`FILE:8: info: the group of Googlebot lacks "disallow: /*?sessionid=", which the * group has (line 6); a named group does not inherit * rules, so Googlebot may fetch what /*?sessionid= matches`,
 				"FILE: 3 groups, 5 rules, 1 sitemap, 3 agents named (Googlebot, GPTBot, ClaudeBot); 0 errors, 0 warnings, 2 infos",
 			},
 		},

@@ -82,10 +82,12 @@ func noInherit(f *robots.File) []robots.Diagnostic {
 				omitted++
 				continue
 			}
+			// At the named group's line: that group is what to change;
+			// the * rule's line is in the message.
 			out = append(out, robots.Diagnostic{
-				Line: r.Line, Severity: robots.Info, Kind: KindNoInherit,
-				Message: fmt.Sprintf("the group of %s lacks %q, which the * group has; a named group does not inherit * rules, so %s may fetch %s",
-					strings.Join(g.Agents, ", "), r.String(), strings.Join(g.Agents, ", "), what(r.Pattern, wild)),
+				Line: g.Line(), Severity: robots.Info, Kind: KindNoInherit,
+				Message: fmt.Sprintf("the group of %s lacks %q, which the * group has (line %d); a named group does not inherit * rules, so %s may fetch %s",
+					strings.Join(g.Agents, ", "), r.String(), r.Line, strings.Join(g.Agents, ", "), what(r.Pattern, wild)),
 			})
 		}
 	}

@@ -22,7 +22,16 @@ func TestCheck(t *testing.T) {
 		{
 			name: "named group without the * disallow (the demo's Googlebot)",
 			body: "User-agent: *\nDisallow: /private/\n\nUser-agent: Googlebot\nDisallow: /drafts/\n",
-			want: []finding{{2, KindNoInherit, robots.Info, `the group of Googlebot lacks "disallow: /private/"`}},
+			// At the named group's user-agent line, not the * rule's.
+			want: []finding{{4, KindNoInherit, robots.Info, `the group of Googlebot lacks "disallow: /private/", which the * group has (line 2)`}},
+		},
+		{
+			name: "named groups before the * group",
+			body: "User-agent: Googlebot\nDisallow: /drafts/\n\nUser-agent: Bingbot\nUser-agent: Slurp\nAllow: /x\n\nUser-agent: *\nDisallow: /private/\n",
+			want: []finding{
+				{1, KindNoInherit, robots.Info, `the group of Googlebot lacks "disallow: /private/", which the * group has (line 9)`},
+				{4, KindNoInherit, robots.Info, `the group of Bingbot, Slurp lacks "disallow: /private/", which the * group has (line 9)`},
+			},
 		},
 		{
 			name: "named group that covers it by a rule of its own",
