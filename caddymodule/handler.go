@@ -154,7 +154,7 @@ func (h *Handler) judge(r *http.Request, u *url.URL, served string, id identity,
 
 	j := judgmentOf(r)
 	*j = judge.Judgment{
-		Bot: id.Name, Group: snap.GroupName(id.Group), Verdict: judge.Allowed, Action: judge.Passed,
+		Bot: id.Name, Group: snap.groupName(id.Group), Verdict: judge.Allowed, Action: judge.Passed,
 		Mode: h.Mode, Rule: v.Rule, Judged: true, Fetched: req.Fetched,
 		Identity: res.Outcome, VerifiedBy: res.By, Category: id.category,
 	}
@@ -265,7 +265,7 @@ func (h *Handler) recordFetch(r *http.Request, snap *snapshot) {
 	h.tracker.record(k, judge.Fetch{At: now, ETag: snap.ETag})
 	j := judgmentOf(r)
 	*j = judge.Judgment{
-		Bot: id.Name, Group: snap.GroupName(id.Group), Verdict: judge.Allowed,
+		Bot: id.Name, Group: snap.groupName(id.Group), Verdict: judge.Allowed,
 		Action: judge.Served, Mode: h.Mode,
 		Identity: res.Outcome, VerifiedBy: res.By, Category: id.category,
 	}

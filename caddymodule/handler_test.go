@@ -3,6 +3,7 @@ package caddymodule
 import (
 	"errors"
 	"net/http"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
 	"github.com/robotsguard/caddy-robots-txt/config"
 	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
 )
@@ -168,6 +170,36 @@ func TestServeRobotsTxt(t *testing.T) {
 	h2, _ := newTestHandler(t, config.Config{File: writeRobots(t, testfixtures.RobotsTxt), Serve: &off})
 	if w, _ := serve(h2, newRequest("GET", "/robots.txt", testfixtures.UAGPTBot)); w.Code != 200 || w.Body.String() != "next" {
 		t.Errorf("serve off: got %d %q, want the next handler", w.Code, w.Body.String())
+	}
+}
+
+// TestGroupWithoutRobotsTxt: a request made while the site has no
+// robots.txt is logged as such, not as the group of a bot the file names
+// no group for ("") nor as the * group.
+func TestGroupWithoutRobotsTxt(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "robots.txt")
+	for _, tc := range []struct {
+		name string
+		cfg  config.Config
+		ua   string
+		want string
+	}{
+		{"no file, unnamed bot", config.Config{File: missing, DisableReload: true}, testfixtures.UACurl, judge.NoFile},
+		{"no file, a crawler", config.Config{File: missing, DisableReload: true}, testfixtures.UAGooglebot, judge.NoFile},
+		{"no group for the bot", config.Config{Inline: "User-agent: GPTBot\nDisallow: /\n"}, testfixtures.UACurl, ""},
+		{"the * group", config.Config{Inline: "User-agent: *\nDisallow: /private/\n"}, testfixtures.UACurl, "*"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h, _ := newTestHandler(t, tc.cfg)
+			r := newRequest("GET", "/x", tc.ua)
+			if _, err := serve(h, r); err != nil {
+				t.Fatal(err)
+			}
+			got, ok := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer).GetString("http.robots_txt.group")
+			if !ok || got != tc.want {
+				t.Errorf("group %q (set: %v), want %q", got, ok, tc.want)
+			}
+		})
 	}
 }
 

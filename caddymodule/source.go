@@ -65,6 +65,15 @@ func newSnapshot(body []byte, modTime time.Time) *snapshot {
 // a file with no groups, which allows everything.
 var noRobotsTxt = &snapshot{Version: judge.NewVersion(robots.Parse(nil), "")}
 
+// groupName renders a group of s for logs; judge.NoFile for every request
+// judged while there is no robots.txt.
+func (s *snapshot) groupName(g *robots.Group) string {
+	if s == noRobotsTxt {
+		return judge.NoFile
+	}
+	return s.GroupName(g)
+}
+
 // newEmptySnapshot stands for a missing robots.txt: every bot may fetch
 // everything, and /robots.txt is left to the next handler.
 func newEmptySnapshot() *snapshot {

@@ -200,7 +200,7 @@ func (h *Handler) springTrap(w http.ResponseWriter, r *http.Request, snap *snaps
 		Identity: res.Outcome, VerifiedBy: res.By, Category: id.category,
 	}
 	if res.Outcome == verify.Verified {
-		j.Bot, j.Group = id.Name, snap.GroupName(id.Group)
+		j.Bot, j.Group = id.Name, snap.groupName(id.Group)
 		id.counters.request(res.Outcome, j.Verdict, j.Action, now.UnixNano())
 		h.emit(r, EventViolation, j)
 		h.logger.Warn("robots.txt violation: a verified crawler requested the trap", violationFields(r, j)...)

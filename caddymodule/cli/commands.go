@@ -182,7 +182,9 @@ JSON schema ("caddy-robots-txt/report/v1"; times are RFC 3339 UTC strings,
                 "before_since": int},
     "bots_truncated": bool,  more than 1000 bots: the rest are "` + report.OtherBots + `"
     "bots": [{
-      "bot": string, "category": string, "groups": [string],
+      "bot": string, "category": string,
+      "groups": [string],               the groups' agent names, "(no robots.txt)"
+                                        for requests while the site had none
       "verified": int, "unverified": int, "impostor": int,
       "requests": int, "violations": int, "crawl_delay_violations": int,
       "blocked": int, "logged": int, "grace": int,

@@ -31,6 +31,12 @@ const (
 	FieldRuleSource = "rule_source"
 )
 
+// NoFile is the group of a request made while the site had no robots.txt.
+// It is not "", the group of a bot the file names no group for: a report
+// must tell "no rules for this bot" from "no rules at all". No agent name
+// of a file can be spelt so.
+const NoFile = "(no robots.txt)"
+
 // Judgment is the handler's conclusion about one bot request. It is built
 // once per request and then written to the access log, offered as
 // placeholders and counted, so that all three say the same.
@@ -39,7 +45,8 @@ type Judgment struct {
 	// name, an operator's bots entry, or "generic".
 	Bot string
 	// Group is the agent names of the group the bot obeys, joined by
-	// ", "; "" when the file has none for it.
+	// ", "; "" when the file has none for it; NoFile when there is no
+	// file.
 	Group   string
 	Verdict Verdict
 	Action  Action

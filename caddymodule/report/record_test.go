@@ -1,6 +1,7 @@
 package report
 
 import (
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -49,6 +50,7 @@ func TestReportReadsWhatTheHandlerWrites(t *testing.T) {
 		{"grace", judge.Judgment{Bot: "Googlebot", Group: "Googlebot", Verdict: judge.Grace, Action: judge.Passed,
 			Mode: "enforce", Rule: rule, Judged: true, Fetched: true, FetchedAgo: 3600}},
 		{"allowed, no rule", judge.Judgment{Bot: "Bingbot", Verdict: judge.Allowed, Action: judge.Passed, Mode: "enforce", Judged: true}},
+		{"no robots.txt", judge.Judgment{Bot: "curl", Group: judge.NoFile, Verdict: judge.Allowed, Action: judge.Passed, Mode: "enforce", Judged: true}},
 		{"robots.txt served", judge.Judgment{Bot: "GPTBot", Group: "GPTBot", Verdict: judge.Allowed, Action: judge.Served, Mode: "enforce"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -200,6 +202,39 @@ func TestReportShowsImpostorsApart(t *testing.T) {
 			if f.got != f.want {
 				t.Errorf("%s: %s = %v, want %v", want.bot, f.name, f.got, f.want)
 			}
+		}
+	}
+}
+
+// TestNoRobotsTxtInEveryFormat: requests made while the site had no
+// robots.txt show as that group in the table, the JSON and the page alike,
+// beside the group the bot obeyed while there was a file.
+func TestNoRobotsTxtInEveryFormat(t *testing.T) {
+	in := logLineJSON(t0, "10.0.0.1", "/private/a", "curl/8", 403, rtObj("curl", "*", "disallowed", "disallow: /private/", 2, "enforce", "blocked")) + "\n" +
+		logLineJSON(t0+60, "10.0.0.1", "/private/a", "curl/8", 200, rtObj("curl", judge.NoFile, "allowed", "", 0, "enforce", "passed"))
+	agg := NewAggregator(Options{Now: fixedNow})
+	if err := agg.Add("x", strings.NewReader(in)); err != nil {
+		t.Fatal(err)
+	}
+	r := agg.Report()
+	for _, tc := range []struct {
+		format string
+		write  func(io.Writer) error
+		want   string
+	}{
+		{"table", r.WriteTable, `curl  (group "*", "(no robots.txt)"`},
+		{"json", r.WriteJSON, `"groups": [
+        "*",
+        "(no robots.txt)"
+      ]`},
+		{"html", r.WriteHTML, `<span class="muted">* | (no robots.txt)</span>`},
+	} {
+		var b strings.Builder
+		if err := tc.write(&b); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), tc.want) {
+			t.Errorf("%s lacks %q:\n%s", tc.format, tc.want, b.String())
 		}
 	}
 }
