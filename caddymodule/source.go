@@ -135,7 +135,7 @@ type source struct {
 	// What the file looked like at the last check; guarded by mu.
 	seen    fs.FileInfo
 	exists  bool
-	failing bool // the last check failed; log only on a change
+	failing bool // the last check (or upstream fetch) failed; log only on a change
 	// notRobots is why the upstream's last 2xx answer was refused (an
 	// HTML page, say), for strict; nil otherwise. Guarded by mu.
 	notRobots error

@@ -158,6 +158,8 @@ func (s *source) loadUpstream(ctx context.Context, failures int) (time.Duration,
 	}
 	first := !s.exists
 	s.exists = true
+	wasFailing := s.failing
+	s.failing = res.result == "failed"
 	if !first {
 		reloadsTotal.WithLabelValues(res.result).Inc()
 	}
@@ -185,7 +187,10 @@ func (s *source) loadUpstream(ctx context.Context, failures int) (time.Duration,
 		// leave the site open that long: it is asked again as after a
 		// failure (1 minute, doubling up to an hour).
 		wait := min(res.refresh, retryFirst<<min(failures, 6), retryMax)
-		if first || changed {
+		// After a failure the log's last word was that the upstream
+		// could not be fetched: that it now says "no robots.txt" is
+		// news, even when nothing in force changes.
+		if first || changed || wasFailing {
 			log.Warn("the upstream has no robots.txt; every bot is allowed everywhere",
 				append(fields, zap.Duration("retry_in", wait))...)
 		}

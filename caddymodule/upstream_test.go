@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/robotsguard/caddy-robots-txt/robots"
 )
@@ -206,6 +207,52 @@ func TestLoadUpstreamKeepsLastGoodCopy(t *testing.T) {
 	}
 	if wait, _ := s.loadUpstream(context.Background(), 2); wait != retryFirst<<2 {
 		t.Errorf("a third 404 in a row: wait %v, want %v", wait, retryFirst<<2)
+	}
+}
+
+// TestLoadUpstreamLogsNoRobotsTxt: each time the upstream comes to answer
+// "no robots.txt", the load log says so at WARN; after a failed fetch too,
+// when the site was already allowing every bot (it logged nothing then).
+func TestLoadUpstreamLogsNoRobotsTxt(t *testing.T) {
+	const msg = "the upstream has no robots.txt; every bot is allowed everywhere"
+	for _, tc := range []struct {
+		name     string
+		statuses []int
+		want     int // warnings with msg over the whole sequence
+	}{
+		{"404 at the first fetch", []int{404}, 1},
+		{"404 again", []int{404, 404}, 1},
+		{"404 after a good copy", []int{200, 404}, 1},
+		{"404 after the first fetch failed", []int{500, 404}, 1},
+		{"404 after the first fetch failed, then again", []int{500, 404, 404}, 1},
+		{"404, a failure, 404", []int{404, 503, 404}, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var status atomic.Int32
+			srv := upstream(t, func(w http.ResponseWriter, r *http.Request) {
+				if s := int(status.Load()); s != 200 {
+					w.WriteHeader(s)
+					return
+				}
+				fmt.Fprint(w, "User-agent: *\nDisallow: /v1\n")
+			})
+			initMetrics()
+			core, logs := observer.New(zap.InfoLevel)
+			s := newUpstreamSource(srv.URL, &sourceSettings{logger: zap.New(core), grace: time.Hour})
+			for i, st := range tc.statuses {
+				status.Store(int32(st))
+				s.loadUpstream(context.Background(), i)
+			}
+			got := logs.FilterMessage(msg)
+			if got.Len() != tc.want {
+				t.Errorf("%d warnings %q, want %d; the log:\n%v", got.Len(), msg, tc.want, logs.All())
+			}
+			for _, e := range got.All() {
+				if e.Level != zap.WarnLevel {
+					t.Errorf("%q at %v, want WARN", msg, e.Level)
+				}
+			}
+		})
 	}
 }
 
