@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -33,6 +34,7 @@ type includeEntry struct {
 	isURL  bool
 	body   []byte // the last good body; nil until one is read
 	failed bool   // the last read failed; logged once
+	err    error  // why the last read of a file failed, for strict
 }
 
 func newIncludeSet(names []string) *includeSet {
@@ -69,15 +71,38 @@ func (set *includeSet) refreshFiles(log *zap.Logger) bool {
 			if !e.failed {
 				log.Error("an included robots.txt could not be read; its last good copy stays", zap.String("include", e.name), zap.Error(err))
 			}
-			e.failed = true
+			e.failed, e.err = true, err
 		case !bytes.Equal(body, e.body):
-			e.body, e.failed, changed = body, false, true
+			e.body, e.failed, e.err, changed = body, false, nil, true
 		default:
-			e.failed = false
+			e.failed, e.err = false, nil
 		}
 		set.mu.Unlock()
 	}
 	return changed
+}
+
+// strictErrors is strict for the included lists: a file that could not be
+// read when last checked, and the error findings of each list as parsed on
+// its own (m.Lists, in the order of the entries), named by list and line.
+func (set *includeSet) strictErrors(m *include.Merged) []string {
+	var errs []string
+	set.mu.Lock()
+	defer set.mu.Unlock()
+	for i, e := range set.entries {
+		if !e.isURL && e.err != nil {
+			errs = append(errs, fmt.Sprintf("included %s could not be read: %v", e.name, e.err))
+		}
+		if m == nil || i >= len(m.Lists) {
+			continue
+		}
+		for _, d := range m.Lists[i].Diagnostics() {
+			if d.Severity == robots.Error {
+				errs = append(errs, fmt.Sprintf("%s:%d: %s", redactURL(e.name), d.Line, d.Message))
+			}
+		}
+	}
+	return errs
 }
 
 func readIncluded(path string) ([]byte, error) {

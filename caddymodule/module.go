@@ -372,7 +372,9 @@ func storageOf(ctx caddy.Context) (st verify.Storage) {
 }
 
 // strictCheck is the strict option: a missing file, or one with
-// error-severity findings, is a configuration error. An upstream that has
+// error-severity findings, is a configuration error, and so is an
+// included file that cannot be read or an included list with such
+// findings. An upstream that has
 // not answered yet is not: nothing is known of its file.
 func strictCheck(src *source) error {
 	snap := src.current()
@@ -393,13 +395,13 @@ func strictCheck(src *source) error {
 		if d.Severity != robots.Error {
 			continue
 		}
-		if src := snap.sourceLine(d.Line); src != "" {
-			// A line of an included list: name the list and its line,
-			// not the merged text's.
-			errs = append(errs, src+": "+d.Message)
-			continue
+		if snap.origin.Included(d.Line) {
+			continue // the list's own findings say it, below
 		}
 		errs = append(errs, d.String())
+	}
+	if src.includes != nil {
+		errs = append(errs, src.includes.strictErrors(snap.origin)...)
 	}
 	if len(errs) > 0 {
 		return fmt.Errorf("strict: robots.txt %s has errors: %s", src.name(), strings.Join(errs, "; "))

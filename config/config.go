@@ -154,9 +154,10 @@ type Config struct {
 	Cache int `json:"cache,omitempty"`
 
 	// Makes problems with robots.txt configuration errors, so that
-	// "caddy validate" fails on them: a file that does not exist, and a
-	// file with error-severity findings (a rule that can match no URL,
-	// say). Without it (the default), such a file is loaded as it is and
+	// "caddy validate" fails on them: a file that does not exist, a file
+	// with error-severity findings (a rule that can match no URL, say),
+	// and an included file that cannot be read or an included list with
+	// such findings. Without it (the default), such a file is loaded as it is and
 	// its findings are logged at WARN. It applies to the file known when
 	// the configuration loads (file, inline, or url when the upstream
 	// answers); a file named per request is checked when first read.

@@ -115,6 +115,10 @@ func TestConfigErrorsJSON(t *testing.T) {
 	if err := os.WriteFile(list, []byte("User-agent: NewBot\nDisallow: /x\nDisallow: private\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	loose := filepath.Join(dir, "loose.txt")
+	if err := os.WriteFile(loose, []byte("Disallow: /early\nUser-agent: NewBot\nDisallow: /x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		name    string
 		handler map[string]any
@@ -132,6 +136,10 @@ func TestConfigErrorsJSON(t *testing.T) {
 			[]string{"strict: robots.txt inline has errors", "line 2"}, false},
 		{"strict, errors in an included list", map[string]any{"inline": "User-agent: *\nDisallow: /a\n", "include": []string{list}, "strict": true},
 			[]string{"strict: robots.txt inline has errors", list + ":3: pattern \"private\""}, false},
+		{"strict, an included list's rule outside any group", map[string]any{"inline": "User-agent: *\nDisallow: /a\n", "include": []string{loose}, "strict": true},
+			[]string{"strict: robots.txt inline has errors", loose + ":1: Disallow rule comes before any user-agent line"}, false},
+		{"strict, an included file missing", map[string]any{"inline": "User-agent: *\nDisallow: /a\n", "include": []string{filepath.Join(dir, "gone.txt")}, "strict": true},
+			[]string{"strict: robots.txt inline has errors", "included " + filepath.Join(dir, "gone.txt") + " could not be read"}, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -38,6 +38,12 @@ type origin struct {
 	line int32 // line in that source; 0 for a line Merge wrote
 }
 
+// Included reports whether line of Body came from an included source,
+// or was written by Merge for one, rather than from the site's file.
+func (m *Merged) Included(line int) bool {
+	return m != nil && line > m.siteLines
+}
+
 // Origin returns the source of line (1-based) of Body and the line's
 // number there. Lines of the site's part keep their numbers. Lines Merge
 // wrote itself (the "# included from" comments, blank lines and the empty
