@@ -1,6 +1,8 @@
 package caddymodule
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -35,6 +37,8 @@ func parseCaddyfile(h httpcaddyfile.Helper) ([]httpcaddyfile.ConfigValue, error)
 	}
 	h.Reset()
 	h.Next()
+	directiveAt := caddyfile.NewDispenser([]caddyfile.Token{h.Token()})
+	directiveAt.Next()
 	matcherSet, err := h.ExtractMatcherSet()
 	if err != nil {
 		return nil, err
@@ -57,6 +61,12 @@ func parseCaddyfile(h httpcaddyfile.Helper) ([]httpcaddyfile.ConfigValue, error)
 	if noSource {
 		if root, ok := h.BlockState["root"].(string); ok && root != "" && !strings.Contains(root, "{") {
 			handler.File = filepath.Join(root, "robots.txt")
+			// strict would fail the load at provision, with no line;
+			// the file came from root, so say so here.
+			if _, err := os.Stat(handler.File); handler.Strict && errors.Is(err, fs.ErrNotExist) {
+				return nil, directiveAt.Errf("robots_txt: strict: robots.txt %q (in the site's root %q) does not exist; "+
+					"create it, name the file with \"file <path>\", or drop strict to allow every bot until it appears", handler.File, root)
+			}
 		}
 	}
 	return h.NewRoute(matcherSet, handler), nil

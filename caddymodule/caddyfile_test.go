@@ -88,3 +88,42 @@ func TestNamesFileOnDisk(t *testing.T) {
 		t.Errorf("%s is a directory; namesFile says it names a file", dir)
 	}
 }
+
+// TestParseCaddyfileStrictRoot: with strict, a robots.txt taken from the
+// site's root that does not exist is an error at the directive's line,
+// as a missing file named in the block is at its own.
+func TestParseCaddyfileStrictRoot(t *testing.T) {
+	empty, full := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(full, "robots.txt"), []byte("User-agent: *\nDisallow: /x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name, root, input string
+		wantErr           bool
+	}{
+		{"strict, missing", empty, "\nrobots_txt {\n\tstrict\n}", true},
+		{"strict, present", full, "robots_txt {\n\tstrict\n}", false},
+		{"not strict, missing", empty, "robots_txt", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			h := httpcaddyfile.Helper{Dispenser: caddyfile.NewTestDispenser(tt.input), BlockState: map[string]any{"root": tt.root}}
+			_, err := parseCaddyfile(h)
+			if !tt.wantErr {
+				if err != nil {
+					t.Fatalf("unexpected error: %v", err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatal("no error")
+			}
+			msg := err.Error()
+			if want := strconv.Quote(filepath.Join(tt.root, "robots.txt")) + " (in the site's root"; !strings.Contains(msg, want) {
+				t.Errorf("error %q does not contain %q", msg, want)
+			}
+			if !strings.HasSuffix(msg, ", at Testfile:2") {
+				t.Errorf("error %q does not end at the directive's line, 2", msg)
+			}
+		})
+	}
+}
