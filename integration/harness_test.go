@@ -103,8 +103,13 @@ func newInstance(t testing.TB) *instance {
 	inst.host = fmt.Sprintf("127.0.0.1:%d", inst.port)
 	inst.client = &http.Client{
 		Timeout: 10 * time.Second,
+		// A fresh connection per request: a kept-alive one that Caddy
+		// closes as a config is replaced (or under load) surfaces as
+		// an EOF on the next request, which is the harness's problem,
+		// not the handler's.
 		Transport: &http.Transport{
 			DisableCompression: true,
+			DisableKeepAlives:  true,
 			Proxy:              nil,
 		},
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
