@@ -33,7 +33,6 @@ import (
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/verify"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/webbotauth"
 	"github.com/robotsguard/caddy-robots-txt/config"
-	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
 func init() {
@@ -390,16 +389,9 @@ func strictCheck(src *source) error {
 	if snap.File == nil {
 		return fmt.Errorf("strict: robots.txt %s does not exist; create it, or drop strict to allow every bot until it appears", src.name())
 	}
-	var errs []string
-	for _, d := range snap.File.Diagnostics() {
-		if d.Severity != robots.Error {
-			continue
-		}
-		if snap.origin.Included(d.Line) {
-			continue // the list's own findings say it, below
-		}
-		errs = append(errs, d.String())
-	}
+	// An included list's findings come from the list as parsed on its
+	// own, below.
+	errs := config.StrictErrors(snap.File, func(line int) bool { return !snap.origin.Included(line) })
 	if src.includes != nil {
 		errs = append(errs, src.includes.strictErrors(snap.origin)...)
 	}

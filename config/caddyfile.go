@@ -140,6 +140,10 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	switch len(args) {
 	case 0:
 	case 1:
+		if hint := settingNotFile(args[0]); hint != "" {
+			return d.Errf("robots_txt: %q is read as the name of the robots.txt file, since a directive's "+
+				"arguments are a matcher and a file; %s; to name a file called %s, write ./%s", args[0], hint, args[0], args[0])
+		}
 		if err := c.setFile(d, args[0]); err != nil {
 			return err
 		}
@@ -214,6 +218,9 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			c.Trap = vals[0]
 			if len(vals) == 2 {
 				c.TrapAction = vals[1]
+				if a := vals[1]; a != TrapHold && a != TrapBlock {
+					return d.Errf("robots_txt: trap: action %q is not allowed; use %s (the default) or %s; usage: %s", a, TrapHold, TrapBlock, usage(name))
+				}
 			}
 			if err := checkTrap(c.Trap, c.TrapAction, 0); err != nil {
 				return d.Errf("robots_txt: %w", err)
@@ -384,6 +391,10 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	if at := seenAt["trap_ttl"]; at != nil && c.Trap == "" {
 		return at.Errf("robots_txt: trap_ttl needs trap: add trap <path> [hold|block], such as trap /.well-known/robots-trap/, or drop trap_ttl")
 	}
+	if c.Trap != "" && !c.ServeEnabled() {
+		return later(seenAt["serve"], seenAt["trap"]).Errf("robots_txt: trap (line %d) needs serve on (line %d): %s",
+			seen["trap"], seen["serve"], errTrapNotServed)
+	}
 	if c.Share == "off" && c.ShareInterval != 0 {
 		return later(seenAt["share"], seenAt["share_interval"]).Errf(
 			"robots_txt: share_interval (line %d) has no effect with share off (line %d): nothing is shared; drop share_interval, or use share on",
@@ -400,8 +411,29 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		if _, err := os.Stat(c.File); errors.Is(err, fs.ErrNotExist) {
 			return fileAt.Errf("robots_txt: strict: file %q does not exist; create it, fix the path, or drop strict to allow every bot until it appears", c.File)
 		}
+		if errs := strictFileErrors(c.File); len(errs) > 0 {
+			return fileAt.Errf("robots_txt: strict: file %q has errors: %s", c.File, strings.Join(errs, "; "))
+		}
 	}
 	return nil
+}
+
+// settingNotFile returns how to write arg as the setting it names when a
+// file argument is a subdirective's name or one of their values ("robots_txt
+// monitor"), which no one means as a file name; "" otherwise.
+func settingNotFile(arg string) string {
+	switch arg {
+	case ModeEnforce, ModeMonitor:
+		return fmt.Sprintf("to set the mode, write it in the block: robots_txt { mode %s }", arg)
+	case "on", "off", TrapHold, TrapBlock, ImpostorsJudge, ImpostorsTrust:
+		return fmt.Sprintf("%s is a value: write the subdirective and it in the block, as in robots_txt { serve %s }", arg, arg)
+	}
+	for _, sd := range subdirectives {
+		if sd.name == arg {
+			return fmt.Sprintf("subdirectives go in the block: robots_txt { %s }", sd.usage)
+		}
+	}
+	return ""
 }
 
 // tokenAt is a dispenser holding only d's current token, to report at its

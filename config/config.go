@@ -331,6 +331,12 @@ func (c Config) Validate() error {
 	if c.File != "" && c.Inline != "" {
 		add(errFileAndInline)
 	}
+	if strings.Contains(c.File, "*") {
+		add(fmt.Errorf("file: %q has a \"*\" in it; a file name has no wildcards", c.File))
+	}
+	if c.Trap != "" && !c.ServeEnabled() {
+		add(fmt.Errorf("trap needs serve: %w", errTrapNotServed))
+	}
 	if c.URL != "" {
 		if c.File != "" || c.Inline != "" {
 			add(errURLAndSource)
@@ -447,6 +453,11 @@ var (
 		"use file for a robots.txt on disk or inline for its text, not both")
 	errReloadAndDisable = errors.New("reload and disable_reload are both set; " +
 		"use reload to change how often the file is checked, or disable_reload to turn checking off")
+	// The handler adds the trap's Disallow line to the robots.txt it
+	// serves; a backend's robots.txt does not have it.
+	errTrapNotServed = errors.New("the trap's Disallow line is added to the robots.txt this handler serves; " +
+		"with serve off clients read your backend's robots.txt, which does not disallow the trap, " +
+		"so a person or crawler that follows a link to it would be trapped for obeying the file; drop serve off or the trap")
 	// Both lists match without regard to case, and humans win.
 	errBotAndHuman = errors.New("a client that matches humans is never a bot, " +
 		"so the bots entry has no effect: keep it in one list")

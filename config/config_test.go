@@ -179,6 +179,16 @@ func TestUnmarshalCaddyfileErrors(t *testing.T) {
 			[]string{`file "blog/*" has a "*" in it`, "robots_txt /blog/* { file <path> }"}, 1},
 		{"file subdirective with a wildcard", "robots_txt {\n\tfile /srv/*/robots.txt\n}",
 			[]string{`file "/srv/*/robots.txt" has a "*" in it`}, 2},
+		{"mode as the file argument", "robots_txt monitor",
+			[]string{`"monitor" is read as the name of the robots.txt file`, "robots_txt { mode monitor }", "write ./monitor"}, 1},
+		{"subdirective as the file argument", "\nrobots_txt strict",
+			[]string{`"strict" is read as the name of the robots.txt file`, "robots_txt { strict }"}, 2},
+		{"value as the file argument", "robots_txt off",
+			[]string{`"off" is read as the name of the robots.txt file`, "robots_txt { serve off }"}, 1},
+		{"trap action misspelt", "robots_txt {\n\ttrap /t/ drop\n}",
+			[]string{`trap: action "drop" is not allowed`, "hold (the default) or block"}, 2},
+		{"trap with serve off", "robots_txt {\n\ttrap /t/\n\tmode monitor\n\tserve off\n}",
+			[]string{"trap (line 2) needs serve on (line 4)", "does not disallow the trap"}, 4},
 		{"impostors maybe", "robots_txt {\n\timpostors maybe\n}",
 			[]string{`impostors: "maybe" is not allowed`, `"judge"`, `"block"`, `"trust"`}, 2},
 		{"resolver without port", "robots_txt {\n\tresolvers dns.example\n}",
@@ -533,6 +543,9 @@ func TestValidate(t *testing.T) {
 		{"inline", Config{Inline: "User-agent: *"}, nil},
 		{"disable reload", Config{DisableReload: true}, nil},
 		{"file and inline", Config{File: "a", Inline: "b"}, []string{"file and inline are both set"}},
+		{"file with a wildcard", Config{File: "/srv/*/robots.txt"}, []string{`file: "/srv/*/robots.txt" has a "*" in it`}},
+		{"trap with serve off", Config{Trap: "/t/", Serve: new(false)}, []string{"trap needs serve", "does not disallow the trap"}},
+		{"trap with serve on", Config{Trap: "/t/", Serve: new(true)}, nil},
 		{"bad mode", Config{Mode: "block"}, []string{`mode: "block" is not allowed; use "enforce" or "monitor"`}},
 		{"status too low", Config{Status: 399}, []string{"status: 399 is not allowed; use a code from 400 to 599"}},
 		{"status too high", Config{Status: 600}, []string{"status: 600 is not allowed"}},
@@ -836,5 +849,43 @@ func TestURLAndGrace(t *testing.T) {
 	}
 	if got := (Config{}).GraceWindow(); got != 24*time.Hour {
 		t.Errorf("default grace window %v, want 24h", got)
+	}
+}
+
+// TestUnmarshalCaddyfileStrictFindings: with strict, a file that is not a
+// robots.txt or has error findings is refused at the file's line, as the
+// handler would refuse it at load, so that the operator sees where.
+func TestUnmarshalCaddyfileStrictFindings(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	html := write("page.html", "<html>\n<body>Not found</body>\n</html>\n")
+	relative := write("relative.txt", "User-agent: *\nDisallow: private/\n")
+	good := write("good.txt", "User-agent: *\nDisallow: /private/\n")
+	for _, tt := range []struct {
+		name, input string
+		want        []string
+		line        int
+	}{
+		{"an HTML page", "robots_txt {\n\tstrict\n\tfile " + html + "\n}", []string{"strict: file", "does not look like a robots.txt"}, 3},
+		{"a rule that matches no URL", "robots_txt " + relative + " {\n\tstrict\n}", []string{"strict: file", "line 2", `"private/"`}, 1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var c Config
+			assertErr(t, c.UnmarshalCaddyfile(caddyfile.NewTestDispenser(tt.input)), tt.line, tt.want...)
+		})
+	}
+	var c Config
+	if err := c.UnmarshalCaddyfile(caddyfile.NewTestDispenser("robots_txt {\n\tstrict\n\tfile " + good + "\n}")); err != nil {
+		t.Errorf("strict with a good file: %v", err)
+	}
+	c = Config{}
+	if err := c.UnmarshalCaddyfile(caddyfile.NewTestDispenser("robots_txt {\n\tfile " + html + "\n}")); err != nil {
+		t.Errorf("an HTML page without strict: %v, want it loaded (and logged) as it is", err)
 	}
 }

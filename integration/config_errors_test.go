@@ -138,6 +138,8 @@ func TestConfigErrorsJSON(t *testing.T) {
 			[]string{"strict: robots.txt inline has errors", list + ":3: pattern \"private\""}, false},
 		{"strict, an included list's rule outside any group", map[string]any{"inline": "User-agent: *\nDisallow: /a\n", "include": []string{loose}, "strict": true},
 			[]string{"strict: robots.txt inline has errors", loose + ":1: Disallow rule comes before any user-agent line"}, false},
+		{"strict, an HTML page", map[string]any{"inline": "<html>\n<body>Not found</body>\n</html>\n", "strict": true},
+			[]string{"strict: robots.txt inline has errors", "does not look like a robots.txt"}, false},
 		{"strict, an included file missing", map[string]any{"inline": "User-agent: *\nDisallow: /a\n", "include": []string{filepath.Join(dir, "gone.txt")}, "strict": true},
 			[]string{"strict: robots.txt inline has errors", "included " + filepath.Join(dir, "gone.txt") + " could not be read"}, false},
 	}

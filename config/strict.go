@@ -1,0 +1,43 @@
+package config
+
+import (
+	"io"
+	"os"
+
+	"github.com/robotsguard/caddy-robots-txt/robots"
+)
+
+// StrictErrors lists what the strict option refuses in a parsed
+// robots.txt: a body that is not a robots.txt at all, which is loaded as
+// allowing everything, and every error-severity finding with its line.
+// A finding on a line for which keep returns false is left out (nil keeps
+// all), for a caller that reports some lines another way.
+func StrictErrors(f *robots.File, keep func(line int) bool) []string {
+	var errs []string
+	if !f.LooksLikeRobotsTxt() {
+		errs = append(errs, "no line is a robots.txt field (user-agent, allow, disallow, sitemap…): this does not look like a robots.txt (is it an HTML page?)")
+	}
+	for _, d := range f.Diagnostics() {
+		if d.Severity == robots.Error && (keep == nil || keep(d.Line)) {
+			errs = append(errs, d.String())
+		}
+	}
+	return errs
+}
+
+// strictFileErrors is StrictErrors for the file at path, read as the
+// handler reads it (at most robots.DefaultMaxSize bytes and one more, so
+// that the size finding is there). A file that cannot be read gives
+// nothing here: CheckFile and the handler's load report that.
+func strictFileErrors(path string) []string {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	body, err := io.ReadAll(io.LimitReader(f, robots.DefaultMaxSize+1))
+	if err != nil {
+		return nil
+	}
+	return StrictErrors(robots.Parse(body), nil)
+}
