@@ -177,7 +177,9 @@ func (h *Handler) judge(r *http.Request, u *url.URL, served string, id identity,
 	if v.Allowed {
 		if sig := h.signalRefuses(id, req.Paths.Primary); sig != "" {
 			j.Verdict, j.Action, j.Signal = judge.Disallowed, judge.Blocked, sig
-			if h.Signals == config.ModeMonitor || h.Monitor() {
+			// As crawl_delay, signals is a setting of its own: mode
+			// monitor does not turn signals enforce into logging.
+			if h.Signals == config.ModeMonitor {
 				j.Action = judge.Logged
 			}
 		}

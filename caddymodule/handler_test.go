@@ -364,6 +364,8 @@ func TestNothingTurnedOffQuietly(t *testing.T) {
 		{"enforce", config.Config{Inline: "User-agent: *\nDisallow: /x\n"}, ""},
 		{"monitor", config.Config{Inline: "User-agent: *\nDisallow: /x\n", Mode: config.ModeMonitor}, "disallowed paths (mode monitor)"},
 		{"crawl_delay off", config.Config{Inline: "User-agent: *\nDisallow: /x\n", CrawlDelay: config.CrawlDelayOff}, "Crawl-delay (crawl_delay off)"},
+		{"signals monitor", config.Config{Inline: "User-agent: *\nDisallow: /x\n", Signals: config.ModeMonitor}, "content signals (signals monitor)"},
+		{"signals enforce", config.Config{Inline: "User-agent: *\nDisallow: /x\n", Signals: config.ModeEnforce}, ""},
 		{"empty file", config.Config{Inline: "# nothing for bots\n"}, "no groups; every bot is allowed everywhere"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

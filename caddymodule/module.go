@@ -308,9 +308,12 @@ func (h *Handler) logNotRefused() {
 	if p := h.CrawlDelayPolicy(); p != config.ModeEnforce {
 		off = append(off, "Crawl-delay (crawl_delay "+p+")")
 	}
+	if h.Signals == config.ModeMonitor {
+		off = append(off, "content signals (signals monitor)")
+	}
 	if len(off) > 0 {
 		h.logger.Info("robots_txt lets these violations through, logging what it can: "+strings.Join(off, ", "),
-			zap.String("mode", cmp.Or(h.Mode, config.ModeEnforce)), zap.String("crawl_delay", h.CrawlDelayPolicy()))
+			zap.String("mode", cmp.Or(h.Mode, config.ModeEnforce)), zap.String("crawl_delay", h.CrawlDelayPolicy()), zap.String("signals", cmp.Or(h.Signals, config.CrawlDelayOff)))
 	}
 }
 

@@ -41,16 +41,20 @@ func TestSignalsEnforce(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name, policy, ua string
+		mode             string
 		want             want
 	}{
-		{"a training crawler refused by ai-train=no", config.ModeEnforce, testfixtures.UAGPTBot, want{true, "content-signal", "ai-train=no"}},
-		{"a user-triggered fetcher refused by ai-input=no", config.ModeEnforce, uaChatGPTUser, want{true, "content-signal", "ai-input=no"}},
-		{"a search crawler is not", config.ModeEnforce, testfixtures.UAGooglebot, want{false, "", ""}},
-		{"monitor logs it", config.ModeMonitor, testfixtures.UAGPTBot, want{false, "content-signal", "ai-train=no"}},
-		{"off passes", "", testfixtures.UAGPTBot, want{false, "", ""}},
+		{"a training crawler refused by ai-train=no", config.ModeEnforce, testfixtures.UAGPTBot, "", want{true, "content-signal", "ai-train=no"}},
+		{"a user-triggered fetcher refused by ai-input=no", config.ModeEnforce, uaChatGPTUser, "", want{true, "content-signal", "ai-input=no"}},
+		{"a search crawler is not", config.ModeEnforce, testfixtures.UAGooglebot, "", want{false, "", ""}},
+		{"monitor logs it", config.ModeMonitor, testfixtures.UAGPTBot, "", want{false, "content-signal", "ai-train=no"}},
+		{"off passes", "", testfixtures.UAGPTBot, "", want{false, "", ""}},
+		// As with crawl_delay, the explicit setting wins over mode:
+		// signals enforce in a site that monitors its paths refuses.
+		{"enforce refuses in mode monitor", config.ModeEnforce, testfixtures.UAGPTBot, config.ModeMonitor, want{true, "content-signal", "ai-train=no"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			h, _ := newTestHandler(t, config.Config{Inline: robotsTxt, Signals: tc.policy})
+			h, _ := newTestHandler(t, config.Config{Inline: robotsTxt, Signals: tc.policy, Mode: tc.mode})
 			r := withIP(newRequest("GET", "/article", tc.ua), "192.0.2.1")
 			_, err := serve(h, r)
 			repl := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer)
