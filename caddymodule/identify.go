@@ -64,12 +64,12 @@ func (h *Handler) identify(ua string, snap *snapshot) identity {
 		id.Bot, id.Name, id.Group = true, tok, snap.File.GroupFor(tok)
 	}
 	if id.Bot {
-		id.counters = countersFor(h.serverName(), id.Name)
+		id.counters = h.countersFor(id.Name)
 		if cr := h.claimOf(id.Name, id.Known); cr != nil {
 			id.claim, id.category = cr, string(cr.Category)
 			id.counters.setCategory(id.category)
 			if cr.Verifiable() {
-				id.impostor = impostorOf(h.serverName(), cr, snap)
+				id.impostor = h.impostorOf(cr, snap)
 			}
 		}
 	}

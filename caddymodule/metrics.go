@@ -90,6 +90,7 @@ func registerMetrics(reg *prometheus.Registry) error {
 type botCounters struct {
 	server   string // the Caddy server (site) the bot came to
 	name     string
+	export   bool                   // to Prometheus; false with disable_metrics
 	category atomic.Pointer[string] // the knowledge base's, once known
 	series   [numOutcomes][judge.NumVerdicts][judge.NumActions]atomic.Pointer[prometheus.Counter]
 	fetchCtr prometheus.Counter
@@ -109,24 +110,39 @@ var (
 	startTime  = time.Now()
 )
 
-// countersFor returns the counters of a bot label, creating them.
-func countersFor(server, name string) *botCounters {
-	key := counterKey{server, name}
+// countersFor returns the counters of a bot label, creating them. Those
+// of a handler with disable_metrics (export false) touch no Prometheus
+// series: the collectors are process-wide, and another handler's
+// registering them must not export this one's counts.
+func countersFor(server, name string, export bool) *botCounters {
+	key := counterKey{server, name, export}
 	countersMu.Lock()
 	defer countersMu.Unlock()
 	c := counters[key]
 	if c == nil {
 		initMetrics()
-		c = &botCounters{server: server, name: name, fetchCtr: fetchesTotal.WithLabelValues(server, name)}
+		c = &botCounters{server: server, name: name, export: export}
+		if export {
+			c.fetchCtr = fetchesTotal.WithLabelValues(server, name)
+		}
 		counters[key] = c
 	}
 	return c
 }
 
-// counterKey is one bot label on one server (site): both are bounded,
-// the servers by the configuration and the names by robots.txt and the
+// countersFor is countersFor for a bot that came to h.
+func (h *Handler) countersFor(name string) *botCounters {
+	return countersFor(h.serverName(), name, !h.DisableMetrics)
+}
+
+// counterKey is one bot label on one server (site), counted by handlers
+// that export metrics or by those that do not: all are bounded, the
+// servers by the configuration and the names by robots.txt and the
 // knowledge base.
-type counterKey struct{ server, name string }
+type counterKey struct {
+	server, name string
+	export       bool
+}
 
 func (c *botCounters) categoryName() string {
 	if p := c.category.Load(); p != nil {
@@ -140,7 +156,7 @@ func (c *botCounters) setCategory(category string) {
 	if category == "" || c.category.Load() != nil {
 		return
 	}
-	if c.category.CompareAndSwap(nil, &category) {
+	if c.category.CompareAndSwap(nil, &category) && c.export {
 		botCategory.WithLabelValues(c.name, category).Set(1)
 	}
 }
@@ -156,6 +172,9 @@ func (c *botCounters) request(identity verify.Outcome, verdict judge.Verdict, ac
 	c.verdicts[verdict].Add(1)
 	c.actions[action].Add(1)
 	c.seen(now)
+	if !c.export {
+		return
+	}
 	slot := &c.series[identity%numOutcomes][verdict][action]
 	ctr := slot.Load()
 	if ctr == nil {
@@ -172,5 +191,7 @@ func (c *botCounters) fetch(now int64) {
 	c.actions[judge.Served].Add(1)
 	c.lastFetch.Store(now)
 	c.seen(now)
-	c.fetchCtr.Inc()
+	if c.export {
+		c.fetchCtr.Inc()
+	}
 }

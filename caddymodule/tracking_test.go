@@ -3,6 +3,7 @@ package caddymodule
 import (
 	"encoding/json"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/caddyserver/caddy/v2"
@@ -138,4 +139,49 @@ func TestMetricsAndStats(t *testing.T) {
 		t.Error("POST should be refused")
 	}
 	_ = caddy.Duration(0)
+}
+
+// TestDisableMetricsKeepsCountsOut: the collectors are process-wide, so a
+// handler with disable_metrics must not touch them, or another handler
+// that registers them exports its counts anyway. The admin stats still
+// count its bots.
+func TestDisableMetricsKeepsCountsOut(t *testing.T) {
+	const quiet, loud = "QuietProbeBot", "LoudProbeBot"
+	robotsTxt := "User-agent: *\nDisallow: /private/\n"
+	exporting, _ := newTestHandler(t, config.Config{Inline: robotsTxt, Bots: []string{loud}})
+	silent, _ := newTestHandler(t, config.Config{Inline: robotsTxt, Bots: []string{quiet}, DisableMetrics: true})
+	serve(exporting, newRequest("GET", "/private/a", loud+"/1.0"))
+	serve(silent, newRequest("GET", "/private/a", quiet+"/1.0"))
+	serve(silent, newRequest("GET", "/robots.txt", quiet+"/1.0"))
+
+	reg := prometheus.NewRegistry()
+	if err := registerMetrics(reg); err != nil {
+		t.Fatal(err)
+	}
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, f := range families {
+		for _, m := range f.GetMetric() {
+			for _, l := range m.GetLabel() {
+				if l.GetName() == "bot" {
+					seen[l.GetValue()+" in "+f.GetName()] = true
+				}
+			}
+		}
+	}
+	if !seen[loud+" in caddy_robots_txt_requests_total"] {
+		t.Errorf("no requests_total series for %s, from the handler that exports metrics", loud)
+	}
+	for k := range seen {
+		if strings.HasPrefix(k, quiet+" ") {
+			t.Errorf("series %s, from the handler with disable_metrics", k)
+		}
+	}
+	c := countersFor("", quiet, false)
+	if c.requests.Load() != 1 || c.fetchCount.Load() != 1 {
+		t.Errorf("admin stats of %s: %d requests, %d fetches, want 1 and 1", quiet, c.requests.Load(), c.fetchCount.Load())
+	}
 }

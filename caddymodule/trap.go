@@ -208,7 +208,7 @@ func (h *Handler) springTrap(w http.ResponseWriter, r *http.Request, snap *snaps
 		addr := clientAddr(r)
 		h.tracker.trap(trapKey{siteOf(r), addr}, now.Add(h.TrapTTLOrDefault()))
 		j.Bot, j.Group, j.Identity = trappedName, "*", verify.Trapped
-		countersFor(h.serverName(), trappedName).request(verify.Trapped, j.Verdict, j.Action, now.UnixNano())
+		h.countersFor(trappedName).request(verify.Trapped, j.Verdict, j.Action, now.UnixNano())
 		h.emit(r, EventTrapped, j)
 		h.logger.Warn("robots.txt trap sprung: this address is now held to robots.txt",
 			append(violationFields(r, j), zap.Duration("trap_ttl", h.TrapTTLOrDefault()), zap.String("trap_action", h.TrapActionOrDefault()))...)
@@ -222,7 +222,7 @@ func (h *Handler) springTrap(w http.ResponseWriter, r *http.Request, snap *snaps
 // trappedIdentity is how a trapped address is judged: a bot held to the
 // * group, whatever its User-Agent.
 func (h *Handler) trappedIdentity(snap *snapshot) identity {
-	id := identity{snap: snap, counters: countersFor(h.serverName(), trappedName), chosenBy: byStar}
+	id := identity{snap: snap, counters: h.countersFor(trappedName), chosenBy: byStar}
 	id.Identity = judge.Identity{Bot: true, Name: trappedName, Group: snap.File.GroupFor("*")}
 	return id
 }

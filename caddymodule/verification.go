@@ -146,10 +146,9 @@ func signed(r *http.Request) bool {
 
 // identityOf is the identity of a crawler proven by its signature.
 func (h *Handler) identityOf(cr *crawlers.Crawler, snap *snapshot) identity {
-	server := h.serverName()
 	id := identity{snap: snap, claim: cr, category: string(cr.Category), chosenBy: byClaim}
 	id.Bot, id.Name, id.Group = true, cr.Name, judge.GroupForAgents(snap.File, cr.Tokens)
-	id.counters = countersFor(server, id.Name)
+	id.counters = h.countersFor(id.Name)
 	id.counters.setCategory(id.category)
 	return id
 }
@@ -158,10 +157,10 @@ func (h *Handler) identityOf(cr *crawlers.Crawler, snap *snapshot) identity {
 // (with impostors judge or block): an unnamed bot, held to the * group,
 // named apart from the crawler so that no log, metric or report blames
 // the crawler for it.
-func impostorOf(server string, cr *crawlers.Crawler, snap *snapshot) *identity {
+func (h *Handler) impostorOf(cr *crawlers.Crawler, snap *snapshot) *identity {
 	id := &identity{snap: snap, category: string(cr.Category), chosenBy: byStar}
 	id.Identity = judge.Identity{Bot: true, Name: impostorPrefix + cr.Name, Group: snap.File.GroupFor("*")}
-	id.counters = countersFor(server, id.Name)
+	id.counters = h.countersFor(id.Name)
 	id.counters.setCategory(id.category)
 	return id
 }
