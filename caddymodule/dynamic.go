@@ -90,18 +90,19 @@ func (d *dynamicSources) forRequest(r *http.Request) *source {
 	var src *source
 	switch lowered := lowerHost(path, r.Host); {
 	case lowered == path:
-		src = d.get(path)
+		src = d.get(path, true)
 	case strings.Contains(key, "{"):
-		src = d.get(lowered)
+		src = d.get(lowered, true)
 	default:
 		// Caddy's root directive expands {host} before this handler
 		// runs, so a root written "/srv/{host}" arrives as
 		// "/srv/EXAMPLE.test" and cannot be told from a directory
 		// named so. The file as named wins; failing that, the one
 		// under the lower-cased host, as every other spelling of the
-		// Host reads it.
-		if src = d.get(path); src.current().File == nil {
-			if alt := d.get(lowered); alt.current().File != nil {
+		// Host reads it. Only that one's absence is news: the file
+		// as named is missing for every upper-case Host.
+		if src = d.get(path, false); src.current().File == nil {
+			if alt := d.get(lowered, true); alt.current().File != nil {
 				src = alt
 			}
 		}
@@ -133,7 +134,9 @@ func hasUpper(s string) bool {
 	return false
 }
 
-func (d *dynamicSources) get(path string) *source {
+// get returns the source of the file at path, opening it the first time
+// (see open; warn says whether a missing file is logged).
+func (d *dynamicSources) get(path string, warn bool) *source {
 	if s, ok := d.sources.Get(path); ok {
 		return s
 	}
@@ -151,7 +154,7 @@ func (d *dynamicSources) get(path string) *source {
 	d.loading[path] = p
 	d.mu.Unlock()
 
-	p.src = d.open(path)
+	p.src = d.open(path, warn)
 
 	d.mu.Lock()
 	d.sources.Add(path, p.src)
@@ -163,7 +166,8 @@ func (d *dynamicSources) get(path string) *source {
 
 // open reads a file for the first time. Whatever goes wrong, the request
 // gets a source: one that allows all until the watcher can read the file.
-func (d *dynamicSources) open(path string) *source {
+// A missing file is logged only with warn.
+func (d *dynamicSources) open(path string, warn bool) *source {
 	// Each file is its own robots.txt: fetches of it, and its versions
 	// kept in storage, are apart from the other files'.
 	set := *d.set
@@ -171,6 +175,7 @@ func (d *dynamicSources) open(path string) *source {
 	set.share.site += "\x00" + path
 	s, err := openFileSource(path, &set)
 	switch {
+	case errors.Is(err, fs.ErrNotExist) && !warn:
 	case errors.Is(err, fs.ErrNotExist):
 		// With a {host} root, any Host a client makes up names a file
 		// that is not there: say so, but not once per request.

@@ -179,7 +179,7 @@ func TestDynamicRootHostCase(t *testing.T) {
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, "example.test"), 0o755)
 	os.WriteFile(filepath.Join(dir, "example.test", "robots.txt"), []byte("User-agent: *\nDisallow: /private/\n"), 0o644)
-	h, _ := newTestHandler(t, config.Config{DisableReload: true})
+	h, logs := newTestHandler(t, config.Config{DisableReload: true})
 	for _, host := range []string{"example.test", "EXAMPLE.test", "Example.Test:8080"} {
 		r := httptest.NewRequest("GET", "/private/x", nil)
 		r.Host = host
@@ -201,6 +201,12 @@ func TestDynamicRootHostCase(t *testing.T) {
 				t.Errorf("Host %q, root %q: /private/x allowed; want the robots.txt of example.test to refuse it", host, root)
 			}
 		}
+	}
+
+	// The file as named is missing for every upper-case Host; that is no
+	// news when the lower-cased host's file is there.
+	if n := logs.FilterMessageSnippet("not found").Len(); n > 0 {
+		t.Errorf("%d warnings that robots.txt was not found; the lower-cased host's file was found and used", n)
 	}
 
 	// A directory whose name has capitals, named as it is, is read as it
