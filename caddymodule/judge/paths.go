@@ -35,7 +35,10 @@ func PathsOf(u *url.URL) Paths { return PathsOfServed(ServedPath(u.Path), u) }
 // already, as the handler has for every request.
 func PathsOfServed(served string, u *url.URL) Paths {
 	query := ""
-	if u.RawQuery != "" {
+	if u.RawQuery != "" || u.ForceQuery {
+		// "/secret?" is not "/secret": Google matches the "?" too, so
+		// "Disallow: /secret$" does not match it and "Disallow: /*?"
+		// does.
 		query = "?" + u.RawQuery
 	}
 	p := Paths{Primary: served + query}

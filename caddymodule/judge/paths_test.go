@@ -23,6 +23,8 @@ func TestPathsOf(t *testing.T) {
 		{"/a b", Paths{"/a%20b", ""}},
 		{"/100%25", Paths{"/100%25", ""}},
 		{"/x?q=%2F", Paths{"/x?q=%2F", ""}},
+		{"/secret?", Paths{"/secret?", ""}},
+		{"/secret", Paths{"/secret", ""}},
 	} {
 		u, err := url.ParseRequestURI(tc.uri)
 		if err != nil {
