@@ -64,6 +64,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 		id, res = h.verifyIdentity(r, id)
 	}
 	switch {
+	case trapped && id.Bot && res.Outcome != verify.Verified && h.TrapActionOrDefault() != config.TrapBlock:
+		// A bot by its own header stays what it is (an impostor, a
+		// bot its own group refuses): springing the trap must not buy
+		// it the * group's rules. It is held to those too.
+		id.trapped = true
 	case trapped && res.Outcome != verify.Verified:
 		// Caught by the trap: a bot, whatever its User-Agent says. A
 		// crawler verified by its address or signature is still judged
@@ -144,6 +149,11 @@ func (h *Handler) judge(r *http.Request, u *url.URL, served string, id identity,
 	req := judge.Request{UA: r.Header.Get("User-Agent"), Agents: id.agents(), Paths: judge.PathsOfServed(served, u), Now: now}
 	req.Fetch, req.Fetched = h.tracker.last(fetchKey{id.Name, clientAddr(r), site, snap.scope, agentOf(id.Name, req.UA)})
 	v := req.Paths.Decide(id.Group)
+	if id.trapped && v.Allowed {
+		if star := snap.File.GroupFor("*"); star != id.Group {
+			v = req.Paths.Decide(star)
+		}
+	}
 	if snap != noRobotsTxt && (res.Outcome == verify.Impostor && h.ImpostorPolicy() == config.ImpostorsBlock ||
 		res.Outcome == verify.Trapped && h.TrapActionOrDefault() == config.TrapBlock) {
 		// Refused everywhere, whatever the rules say: no rule decided.

@@ -24,6 +24,9 @@ type identity struct {
 	// it (see judge.Request.Agents): an earlier version's group, for
 	// grace, is chosen the same way.
 	chosenBy chooser
+	// trapped is set on a bot whose address sprang the trap: the trap
+	// adds the * group's rules to its own, and never takes any away.
+	trapped bool
 }
 
 // chooser is how an identity's group was chosen.

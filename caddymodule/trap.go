@@ -172,15 +172,36 @@ func isPrefetch(r *http.Request) bool {
 	return false
 }
 
+// notFollowedHere reports whether a browser's fetch metadata says r was
+// not a person or crawler following a link of this site: a subresource
+// (an <img>, a script, a frame, a fetch() call) or a request another
+// site's page made. Anyone can put the trap's URL in a page, and every
+// visitor's browser would fetch it. Browsers set these headers and pages
+// cannot; a client that sends none is judged by its request alone.
+func notFollowedHere(r *http.Request) bool {
+	switch r.Header.Get("Sec-Fetch-Site") {
+	case "cross-site", "same-site":
+		return true
+	}
+	switch r.Header.Get("Sec-Fetch-Dest") {
+	case "", "document":
+		return false
+	}
+	return true
+}
+
 // springTrap answers a request for the trap path: a plain 404 to anyone.
 // A verified crawler has broken robots.txt, and is logged as itself; any
-// other client's address is remembered as trapped. A browser's prefetch
-// springs nothing, nor does anything while the site has no robots.txt.
+// other client's address is remembered as trapped. A browser's prefetch,
+// subresource or cross-site request springs nothing, nor does anything
+// while the site has no robots.txt.
 func (h *Handler) springTrap(w http.ResponseWriter, r *http.Request, snap *snapshot) error {
-	if isPrefetch(r) || snap.File == nil {
+	if isPrefetch(r) || notFollowedHere(r) || snap.File == nil {
 		// A browser fetching ahead of a click (speculation rules, a
-		// prefetch hint) has not followed the link; a person would be
-		// held, or refused everywhere, for what the page made it do.
+		// prefetch hint), or fetching what a page embeds or another
+		// site's page asks for, has not followed the link; a person
+		// would be held, or refused everywhere, for what the page
+		// made it do.
 		// And without a robots.txt no served file disallows the trap:
 		// whoever follows the link breaks no rule.
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")

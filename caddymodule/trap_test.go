@@ -118,6 +118,30 @@ func TestTrap(t *testing.T) {
 			t.Errorf("served robots.txt:\n%s", w.Body.String())
 		}
 	})
+	t.Run("a bot stays itself", func(t *testing.T) {
+		// Springing the trap must not loosen a bot's rules: a bot its
+		// own group refuses stays refused, and one its own group
+		// lets in is held to the * group too.
+		h, _ := newTestHandler(t, config.Config{Inline: robotsTxt + "\nUser-agent: ExampleScraper\nDisallow: /\n", Trap: trap})
+		const scraper = "ExampleScraper/1.0 (+https://scraper.example)"
+		if c, _ := status(h, "/public", scraper, "192.0.2.80"); c != 403 {
+			t.Fatalf("ExampleScraper on /public before the trap: %d, want 403", c)
+		}
+		status(h, trap, scraper, "192.0.2.80")
+		if c, bot := status(h, "/public", scraper, "192.0.2.80"); c != 403 || bot != "ExampleScraper" {
+			t.Errorf("ExampleScraper on /public after the trap: %d %q, want 403 as ExampleScraper", c, bot)
+		}
+		if c, _ := status(h, "/private/x", testfixtures.UAGPTBot, "192.0.2.81"); c != 200 {
+			t.Fatalf("GPTBot (its group allows everything) before the trap: %d, want 200", c)
+		}
+		status(h, trap, testfixtures.UAGPTBot, "192.0.2.81")
+		if c, bot := status(h, "/private/x", testfixtures.UAGPTBot, "192.0.2.81"); c != 403 || bot != "GPTBot" {
+			t.Errorf("GPTBot on /private/x after the trap: %d %q, want 403: held to * as well", c, bot)
+		}
+		if c, _ := status(h, "/public", testfixtures.UAGPTBot, "192.0.2.81"); c != 200 {
+			t.Errorf("GPTBot on /public after the trap: %d, want 200", c)
+		}
+	})
 	t.Run("allowed by a group", func(t *testing.T) {
 		// An Allow rule as long as the added Disallow wins the tie: the
 		// operator hears that the trap is open to that group.
@@ -145,6 +169,38 @@ func TestTrap(t *testing.T) {
 			}
 			if c, bot := status(h, "/private/x", testfixtures.UAChrome, ip); c != 200 || bot != "" {
 				t.Errorf("after a prefetch (%s: %s): %d %q, want 200, not trapped", hdr[0], hdr[1], c, bot)
+			}
+		}
+	})
+	t.Run("embedded or cross-site", func(t *testing.T) {
+		// Another site's page that embeds or links the trap makes every
+		// visitor's browser fetch it: that traps nobody. Following a
+		// link of the site itself, or typing the URL, still does.
+		h, _ := newTestHandler(t, config.Config{Inline: robotsTxt, Trap: trap})
+		for i, tc := range []struct {
+			site, dest string
+			springs    bool
+		}{
+			{"cross-site", "image", false},
+			{"cross-site", "document", false},
+			{"same-site", "document", false},
+			{"same-origin", "image", false},
+			{"same-origin", "script", false},
+			{"same-origin", "empty", false},
+			{"same-origin", "document", true},
+			{"none", "document", true},
+			{"", "", true},
+		} {
+			ip := fmt.Sprintf("192.0.2.%d", 90+i)
+			r := withIP(newRequest("GET", trap, testfixtures.UAChrome), ip)
+			if tc.site != "" {
+				r.Header.Set("Sec-Fetch-Site", tc.site)
+				r.Header.Set("Sec-Fetch-Dest", tc.dest)
+			}
+			serve(h, r)
+			c, bot := status(h, "/private/x", testfixtures.UAChrome, ip)
+			if trapped := c == 403 && bot == "trapped"; trapped != tc.springs {
+				t.Errorf("Sec-Fetch-Site %q, Sec-Fetch-Dest %q: /private/x afterwards %d %q; want trapped %v", tc.site, tc.dest, c, bot, tc.springs)
 			}
 		}
 	})
@@ -228,10 +284,11 @@ func TestTrap(t *testing.T) {
 			t.Errorf("the browser that sprang it: %d %q, want 403 as trapped", c, bot)
 		}
 		// A client that only claims to be GPTBot, from a trapped address
-		// outside its ranges, is trapped.
+		// outside its ranges, stays the impostor it is, held to * as
+		// impostors are (and as the trapped address is).
 		status(h, trap, testfixtures.UAChrome, "198.51.100.3")
-		if c, bot := status(h, "/private/x", testfixtures.UAGPTBot, "198.51.100.3"); c != 403 || bot != "trapped" {
-			t.Errorf("a GPTBot impostor from a trapped address: %d %q, want 403 as trapped", c, bot)
+		if c, bot := status(h, "/private/x", testfixtures.UAGPTBot, "198.51.100.3"); c != 403 || bot != "impostor:GPTBot" {
+			t.Errorf("a GPTBot impostor from a trapped address: %d %q, want 403 as impostor:GPTBot", c, bot)
 		}
 	})
 }
