@@ -195,7 +195,7 @@ func (h *Handler) judge(r *http.Request, u *url.URL, served string, id identity,
 		}
 	}
 	if j.Verdict != judge.Disallowed && id.Group != nil && id.Group.CrawlDelay > 0 && h.CrawlDelayPolicy() != config.CrawlDelayOff {
-		if ok, wait := h.pace(r, id, site, now); !ok {
+		if ok, wait := h.pace(r, id, res.Outcome == verify.Verified, site, now); !ok {
 			j.Verdict, j.Action, j.RetryAfter = judge.TooFast, judge.Blocked, wait
 			if h.CrawlDelayPolicy() == config.ModeMonitor {
 				j.Action = judge.Logged
@@ -207,12 +207,13 @@ func (h *Handler) judge(r *http.Request, u *url.URL, served string, id identity,
 }
 
 // pace admits a request under its group's Crawl-delay: one schedule per
-// crawler, across the many addresses crawlers use, when the bot obeys a
-// group that names it; one per address for bots held to the * group
-// (unnamed bots, impostors), which may be anyone.
-func (h *Handler) pace(r *http.Request, id identity, site uint64, now time.Time) (bool, time.Duration) {
+// crawler, across the many addresses crawlers use, when the bot is a
+// verified crawler that a group names; one per address otherwise (unnamed
+// bots, impostors, and claims nobody verified), since anyone can send a
+// crawler's name and would use up its schedule.
+func (h *Handler) pace(r *http.Request, id identity, verified bool, site uint64, now time.Time) (bool, time.Duration) {
 	delay := pace.Clamp(id.Group.CrawlDelay)
-	if id.Group != id.snap.File.GroupFor("*") {
+	if verified && id.Group != id.snap.File.GroupFor("*") {
 		ok, wait := h.tracker.pace.Named(site, id.Name, delay, now)
 		if ok && h.tracker.sharer != nil {
 			h.tracker.sharer.RecordPaced(site, id.Name)

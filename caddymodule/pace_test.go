@@ -19,7 +19,8 @@ import (
 )
 
 // TestCrawlDelay: a group's Crawl-delay is a rate — per crawler when the
-// group names it, per address for bots held to the * group.
+// group names a crawler verified as itself, per address for bots held to
+// the * group and for claims nobody verified (anyone can send a name).
 func TestCrawlDelay(t *testing.T) {
 	const robotsTxt = "User-agent: SlowBot\nCrawl-delay: 10\nDisallow: /private/\n\nUser-agent: *\nCrawl-delay: 10\n"
 	type step struct {
@@ -37,10 +38,15 @@ func TestCrawlDelay(t *testing.T) {
 			{"SlowBot/1.0", "192.0.2.1", "/a", "allowed", 0},
 			{"SlowBot/1.0", "192.0.2.2", "/b", "allowed", 0},
 			{"SlowBot/1.0", "192.0.2.3", "/c", "allowed", 0},
-			// Counted across addresses: SlowBot is one crawler.
+			// Counted across addresses: SlowBot, verified by its
+			// ranges, is one crawler.
 			{"SlowBot/1.0", "192.0.2.4", "/d", "too-fast", http.StatusTooManyRequests},
 			// A disallowed path is a disallow violation, not a rate one.
 			{"SlowBot/1.0", "192.0.2.4", "/private/x", "disallowed", http.StatusForbidden},
+			// A claim from outside its ranges does not use up its
+			// schedule, nor share one with other claims.
+			{"SlowBot/1.0", "203.0.113.9", "/e", "allowed", 0},
+			{"SlowBot/1.0", "203.0.113.10", "/e", "allowed", 0},
 			// Unnamed bots are counted per address.
 			{"curl/8", "198.51.100.1", "/a", "allowed", 0},
 			{"curl/8", "198.51.100.1", "/a", "allowed", 0},
@@ -62,7 +68,8 @@ func TestCrawlDelay(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			h, logs := newTestHandler(t, config.Config{Inline: robotsTxt, CrawlDelay: tc.policy})
+			h, logs := newTestHandler(t, config.Config{Inline: robotsTxt, CrawlDelay: tc.policy,
+				Crawlers: []config.Crawler{{Token: "SlowBot", Ranges: []string{"192.0.2.0/24"}}}})
 			for i, s := range tc.steps {
 				r := withIP(newRequest("GET", s.path, s.ua), s.ip)
 				w, err := serve(h, r)
