@@ -5,6 +5,7 @@ import (
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/crawlers"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
+	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
 // identity is what the handler concluded about one User-Agent header
@@ -70,6 +71,7 @@ func (h *Handler) identify(ua string, snap *snapshot) identity {
 		id.counters = h.countersFor(id.Name)
 		if cr := h.claimOf(id.Name, id.Known); cr != nil {
 			id.claim, id.category = cr, string(cr.Category)
+			id.Group = obeyedBy(cr, snap.File, id.Group)
 			id.counters.setCategory(id.category)
 			if cr.Verifiable() {
 				id.impostor = h.impostorOf(cr, snap)
@@ -80,6 +82,24 @@ func (h *Handler) identify(ua string, snap *snapshot) identity {
 		h.idents.Add(ua, id)
 	}
 	return id
+}
+
+// obeyedBy is the group crawler cr obeys when g was chosen for it: g,
+// except that a crawler that ignores the * group (Google's special-case
+// crawlers) has no group at all when g is the * group and no group names
+// one of its tokens, as Google reads the file for it.
+func obeyedBy(cr *crawlers.Crawler, f *robots.File, g *robots.Group) *robots.Group {
+	if !cr.IgnoresStar || g == nil || g != f.GroupFor("*") {
+		return g
+	}
+	for _, a := range f.Agents() {
+		for _, t := range cr.Tokens {
+			if strings.EqualFold(a, t) {
+				return g // named, in a group it shares with *
+			}
+		}
+	}
+	return nil
 }
 
 // claimOf is the known crawler a bot's header claims to be: the one the

@@ -3,6 +3,7 @@ package caddymodule
 import (
 	"testing"
 
+	"github.com/robotsguard/caddy-robots-txt/config"
 	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
 )
 
@@ -21,5 +22,30 @@ func TestFileNamesDoNotMakeBrowsersBots(t *testing.T) {
 	}
 	if _, err := serve(h, newRequest("GET", "/page", "Mozilla/5.0 (compatible; Intel/1.0)")); err == nil {
 		t.Error("a client whose product is Intel/1.0 obeys the Intel group")
+	}
+}
+
+// TestIgnoresStar: Google's special-case crawlers obey only groups that
+// name them; where none does, they have no rules, and a request the *
+// group disallows is no violation of theirs.
+func TestIgnoresStar(t *testing.T) {
+	const adsBot = "AdsBot-Google (+http://www.google.com/adsbot.html)"
+	for _, tc := range []struct {
+		name, robotsTxt, ua, path string
+		refused                   bool
+	}{
+		{"no group names it", "User-agent: *\nDisallow: /private/\n", adsBot, "/private/x", false},
+		{"its own group", "User-agent: *\nDisallow: /private/\n\nUser-agent: AdsBot-Google\nDisallow: /ads/\n", adsBot, "/ads/x", true},
+		{"its own group, not the * group's rules", "User-agent: *\nDisallow: /private/\n\nUser-agent: AdsBot-Google\nDisallow: /ads/\n", adsBot, "/private/x", false},
+		{"named in the * group", "User-agent: *\nUser-agent: AdsBot-Google\nDisallow: /private/\n", adsBot, "/private/x", true},
+		{"a crawler that obeys *", "User-agent: *\nDisallow: /private/\n", testfixtures.UAGooglebot, "/private/x", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h, _ := newTestHandler(t, config.Config{Inline: tc.robotsTxt})
+			_, err := serve(h, withIP(newRequest("GET", tc.path, tc.ua), "192.0.2.5"))
+			if refused := err != nil; refused != tc.refused {
+				t.Errorf("%s: refused %v, want %v", tc.path, refused, tc.refused)
+			}
+		})
 	}
 }

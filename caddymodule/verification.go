@@ -147,7 +147,7 @@ func signed(r *http.Request) bool {
 // identityOf is the identity of a crawler proven by its signature.
 func (h *Handler) identityOf(cr *crawlers.Crawler, snap *snapshot) identity {
 	id := identity{snap: snap, claim: cr, category: string(cr.Category), chosenBy: byClaim}
-	id.Bot, id.Name, id.Group = true, cr.Name, judge.GroupForAgents(snap.File, cr.Tokens)
+	id.Bot, id.Name, id.Group = true, cr.Name, obeyedBy(cr, snap.File, judge.GroupForAgents(snap.File, cr.Tokens))
 	id.counters = h.countersFor(id.Name)
 	id.counters.setCategory(id.category)
 	return id

@@ -85,7 +85,12 @@ type Crawler struct {
 	// SignatureAgents are the Web Bot Auth Signature-Agent values it signs
 	// requests with.
 	SignatureAgents []string `json:"signature_agents,omitempty"`
-	Notes           string   `json:"note,omitempty"`
+	// IgnoresStar is set for a crawler that obeys only the groups that
+	// name it, as Google documents for its special-case crawlers
+	// (AdsBot-Google, Mediapartners-Google, ...): where no group names
+	// it, it has no rules, not the "*" group's.
+	IgnoresStar bool   `json:"ignores_star,omitempty"`
+	Notes       string `json:"note,omitempty"`
 }
 
 // Verifiable reports whether the operator publishes any way to check a
