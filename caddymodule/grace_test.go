@@ -83,6 +83,33 @@ func TestGrace(t *testing.T) {
 	}
 }
 
+// TestGraceFollowsAVerifiedCrawler: a verified crawler fetches robots.txt
+// from one address and crawls from many with the copy it got, so its
+// grace follows the crawler; a claim nobody verified gets grace only at
+// the address that fetched.
+func TestGraceFollowsAVerifiedCrawler(t *testing.T) {
+	path := writeRobots(t, "User-agent: *\nDisallow: /old\n")
+	h, _ := newTestHandler(t, config.Config{File: path, DisableReload: true,
+		Crawlers: []config.Crawler{{Token: "SlowBot", Ranges: []string{"192.0.2.0/24"}}}})
+	serve(h, withIP(newRequest("GET", "/robots.txt", "SlowBot/1.0"), "192.0.2.1"))
+	serve(h, withIP(newRequest("GET", "/robots.txt", "SlowBot/1.0"), "203.0.113.1"))
+	os.WriteFile(path, []byte("User-agent: *\nDisallow: /new\n"), 0o644)
+	bump(t, path, time.Second)
+	h.fixed.refresh()
+	for _, tc := range []struct {
+		name, ip, verdict string
+	}{
+		{"verified, the address that fetched", "192.0.2.1", "grace"},
+		{"verified, another of its addresses", "192.0.2.77", "grace"},
+		{"a claim outside its ranges, the address that fetched", "203.0.113.1", "grace"},
+		{"a claim outside its ranges, another address", "203.0.113.2", "disallowed"},
+	} {
+		if v, _ := verdictOf(t, h, "/new", "SlowBot/1.0", tc.ip); v != tc.verdict {
+			t.Errorf("%s: verdict %q, want %q", tc.name, v, tc.verdict)
+		}
+	}
+}
+
 // TestGraceIgnoresUnservedVersions: a file that was in force for a moment
 // but that no client fetched (an editor's empty save, a half-written
 // deploy) gives no grace, even to a bot that fetched before it.

@@ -147,7 +147,7 @@ func (h *Handler) judge(r *http.Request, u *url.URL, served string, id identity,
 	snap := id.snap
 	site := siteOf(r)
 	req := judge.Request{UA: r.Header.Get("User-Agent"), Agents: id.agents(), Paths: judge.PathsOfServed(served, u), Now: now}
-	req.Fetch, req.Fetched = h.tracker.last(fetchKey{id.Name, clientAddr(r), site, snap.scope, agentOf(id.Name, req.UA)})
+	req.Fetch, req.Fetched = h.tracker.last(fetchKey{id.Name, fetchAddr(r, res.Outcome), site, snap.scope, agentOf(id.Name, req.UA)})
 	v := req.Paths.Decide(id.Group)
 	if id.trapped && v.Allowed {
 		if star := snap.File.GroupFor("*"); star != id.Group {
@@ -274,7 +274,7 @@ func (h *Handler) recordFetch(r *http.Request, snap *snapshot) {
 	}
 	now := time.Now()
 	id.counters.fetch(now.UnixNano())
-	k := fetchKey{id.Name, clientAddr(r), siteOf(r), snap.scope, agentOf(id.Name, r.Header.Get("User-Agent"))}
+	k := fetchKey{id.Name, fetchAddr(r, res.Outcome), siteOf(r), snap.scope, agentOf(id.Name, r.Header.Get("User-Agent"))}
 	h.tracker.record(k, judge.Fetch{At: now, ETag: snap.ETag})
 	j := judgmentOf(r)
 	*j = judge.Judgment{

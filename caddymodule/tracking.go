@@ -14,6 +14,7 @@ import (
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/pace"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/share"
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/verify"
 )
 
 // trackedClients bounds how many (bot, address) pairs are remembered.
@@ -45,6 +46,17 @@ func agentOf(name, ua string) uint64 {
 		return 0
 	}
 	return fnv1a(ua, false)
+}
+
+// fetchAddr is the address a bot's fetch of robots.txt is remembered
+// under: none for a verified crawler, which fetches robots.txt from one
+// address and crawls from many with the copy it got (so grace follows the
+// crawler); the client's for anyone else, whose name anyone may send.
+func fetchAddr(r *http.Request, outcome verify.Outcome) netip.Addr {
+	if outcome == verify.Verified {
+		return netip.Addr{}
+	}
+	return clientAddr(r)
 }
 
 // fnv1a is the FNV-1a hash of s, of its ASCII lower case with lower. Keys
@@ -128,9 +140,13 @@ func loadTracker(key string, opts shareOptions) (*fetchTracker, error) {
 func (t *fetchTracker) startSharing(key string, opts shareOptions) {
 	t.sharer = share.New(opts.store, key, opts.instance, opts.interval, share.Callbacks{
 		Fetch: func(f share.Fetch) {
-			addr, err := netip.ParseAddr(f.Addr)
-			if err != nil {
-				return
+			var addr netip.Addr // none: a verified crawler's fetch, for all its addresses
+			if f.Addr != "" {
+				a, err := netip.ParseAddr(f.Addr)
+				if err != nil {
+					return
+				}
+				addr = a
 			}
 			k := fetchKey{f.Bot, addr, f.Site, f.Scope, f.Agent}
 			if cur, ok := t.recent.Peek(k); ok && cur.At.UnixNano() >= f.At {
@@ -162,7 +178,11 @@ func (t *fetchTracker) startSharing(key string, opts shareOptions) {
 func (t *fetchTracker) record(k fetchKey, f judge.Fetch) {
 	t.recent.Add(k, f)
 	if t.sharer != nil {
-		t.sharer.RecordFetch(share.Fetch{Bot: k.bot, Addr: k.ip.String(), Site: k.site, Scope: k.scope, Agent: k.agent, At: f.At.UnixNano(), ETag: f.ETag})
+		addr := ""
+		if k.ip.IsValid() {
+			addr = k.ip.String()
+		}
+		t.sharer.RecordFetch(share.Fetch{Bot: k.bot, Addr: addr, Site: k.site, Scope: k.scope, Agent: k.agent, At: f.At.UnixNano(), ETag: f.ETag})
 	}
 }
 
