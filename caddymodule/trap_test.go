@@ -142,6 +142,24 @@ func TestTrap(t *testing.T) {
 			t.Errorf("GPTBot on /public after the trap: %d, want 200", c)
 		}
 	})
+	t.Run("served past the size crawlers read", func(t *testing.T) {
+		// A file just under 500 KiB of many small groups grows past it
+		// with the trap's lines: the operator hears of it.
+		var b strings.Builder
+		for i := 0; b.Len() < robots.DefaultMaxSize-64; i++ {
+			fmt.Fprintf(&b, "User-agent: bot%d\nDisallow: /p%d\n", i, i)
+		}
+		h, logs := newTestHandler(t, config.Config{Inline: b.String(), Trap: trap})
+		serve(h, newRequest("GET", "/robots.txt", testfixtures.UAChrome))
+		if n := logs.FilterMessageSnippet("longer than crawlers read").Len(); n != 1 {
+			t.Errorf("%d warnings that the served file outgrew 500 KiB, want 1", n)
+		}
+		h2, logs2 := newTestHandler(t, config.Config{Inline: robotsTxt, Trap: trap})
+		serve(h2, newRequest("GET", "/robots.txt", testfixtures.UAChrome))
+		if n := logs2.FilterMessageSnippet("longer than crawlers read").Len(); n != 0 {
+			t.Errorf("a small file: %d warnings", n)
+		}
+	})
 	t.Run("allowed by a group", func(t *testing.T) {
 		// An Allow rule as long as the added Disallow wins the tie: the
 		// operator hears that the trap is open to that group.
