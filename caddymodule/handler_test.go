@@ -319,6 +319,11 @@ func TestBroadHumansWarn(t *testing.T) {
 		{"PerplexityBot", true},
 		{"bytespider", true},
 		{"AcmeUptime", false},
+		// A monitor of the knowledge base named exactly: the use the
+		// README documents; part of its name exempts more than it.
+		{"UptimeRobot", false},
+		{"uptimerobot", false},
+		{"Uptime", true},
 	} {
 		_, logs := newTestHandler(t, config.Config{Inline: "User-agent: *\nDisallow: /x\n", Humans: []string{tc.humans}})
 		if got := logs.FilterMessageSnippet("humans entry matches").Len() > 0; got != tc.warn {

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"go.uber.org/zap"
+
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/crawlers"
 )
 
 // sampleHeader is a client's header, as its maker documents it.
@@ -65,6 +67,11 @@ func (h *Handler) warnBroadHumans() {
 		if h.checker != nil {
 			for _, cr := range h.checker.base.All() {
 				for _, tok := range cr.Tokens {
+					if cr.Category == crawlers.Monitor && strings.EqualFold(tok, m) {
+						// "humans UptimeRobot": the documented use,
+						// a monitor the operator trusts, named exactly.
+						break
+					}
 					if strings.Contains(strings.ToLower(tok), lm) && !slices.Contains(hit, cr.Name) {
 						hit = append(hit, cr.Name)
 						break
