@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -78,7 +79,10 @@ func (d *dynamicSources) forRequest(r *http.Request) *source {
 			root = repl.ReplaceAll(root, "")
 		}
 		if root == "" {
-			root = "."
+			// No root before this handler: a root set inside handle
+			// blocks is set after it runs. Caddy's working directory,
+			// as file_server would use, named in full in the logs.
+			root = workingDir()
 		}
 		path = filepath.Join(root, "robots.txt")
 	} else {
@@ -180,8 +184,11 @@ func (d *dynamicSources) open(path string, warn bool) *source {
 		// With a {host} root, any Host a client makes up names a file
 		// that is not there: say so, but not once per request.
 		if n, ok := d.missing.allow(time.Now()); ok {
-			d.set.logger.Warn("robots.txt not found; every bot is allowed everywhere until it appears",
-				zap.String("file", path), zap.Int("similar_suppressed", n))
+			fields := []zap.Field{zap.String("file", path), zap.Int("similar_suppressed", n)}
+			if d.pattern == "" && filepath.Dir(path) == workingDir() {
+				fields = append(fields, zap.String("hint", "no root was set before robots_txt ran (a root inside handle blocks is set after it), so Caddy's working directory was used; name the file with \"file\", or set root in the site block"))
+			}
+			d.set.logger.Warn("robots.txt not found; every bot is allowed everywhere until it appears", fields...)
 		}
 	case err != nil:
 		d.set.logger.Error("robots.txt could not be read; every bot is allowed until it can be",
@@ -232,3 +239,12 @@ func (l *logLimiter) allow(now time.Time) (int, bool) {
 	l.last, l.suppressed = now, 0
 	return n, true
 }
+
+// workingDir is Caddy's working directory, where a robots.txt with no
+// root is looked for; "." if it cannot be told.
+var workingDir = sync.OnceValue(func() string {
+	if wd, err := os.Getwd(); err == nil {
+		return wd
+	}
+	return "."
+})

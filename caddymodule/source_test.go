@@ -5,6 +5,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -220,5 +221,25 @@ func TestDynamicRootHostCase(t *testing.T) {
 		if _, err := serve(h, r); err == nil {
 			t.Errorf("Host %q, root .../Caps.test: /caps/x allowed; want its robots.txt to refuse it", host)
 		}
+	}
+}
+
+// TestNoRootSaysWhere: with no file and no root before the handler (a root
+// set inside handle blocks comes after it), the working directory is used;
+// the warning names it in full and says why.
+func TestNoRootSaysWhere(t *testing.T) {
+	h, logs := newTestHandler(t, config.Config{DisableReload: true})
+	serve(h, withIP(newRequest("GET", "/private/x", testfixtures.UACurl), "192.0.2.7"))
+	warned := logs.FilterMessageSnippet("not found").All()
+	if len(warned) != 1 {
+		t.Fatalf("%d warnings that robots.txt was not found, want 1", len(warned))
+	}
+	wd, _ := os.Getwd()
+	fields := warned[0].ContextMap()
+	if fields["file"] != filepath.Join(wd, "robots.txt") {
+		t.Errorf("file %q, want %q", fields["file"], filepath.Join(wd, "robots.txt"))
+	}
+	if hint, _ := fields["hint"].(string); !strings.Contains(hint, "no root was set before robots_txt ran") {
+		t.Errorf("hint %q, want one that says no root was set", hint)
 	}
 }
