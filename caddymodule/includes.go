@@ -69,7 +69,7 @@ func (set *includeSet) refreshFiles(log *zap.Logger) bool {
 		switch {
 		case err != nil:
 			if !e.failed {
-				log.Error("an included robots.txt could not be read; its last good copy stays", zap.String("include", e.name), zap.Error(err))
+				log.Error("an included robots.txt could not be read; "+keeps(e.body), zap.String("include", e.name), zap.Error(err))
 			}
 			e.failed, e.err = true, err
 		case !bytes.Equal(body, e.body):
@@ -80,6 +80,15 @@ func (set *includeSet) refreshFiles(log *zap.Logger) bool {
 		set.mu.Unlock()
 	}
 	return changed
+}
+
+// keeps says what stands in for an included list that could not be read:
+// its last good copy, or, with none yet, nothing.
+func keeps(body []byte) string {
+	if body == nil {
+		return "it adds nothing until it can be"
+	}
+	return "its last good copy stays"
 }
 
 // strictErrors is strict for the included lists: a file that could not be
@@ -141,7 +150,7 @@ func (set *includeSet) fetchURL(ctx context.Context, s *source, e *includeEntry)
 		return changed, res.refresh
 	}
 	if !e.failed {
-		s.logger().Error("an included robots.txt could not be fetched; its last good copy stays",
+		s.logger().Error("an included robots.txt could not be fetched; "+keeps(e.body),
 			zap.String("include", redactURL(e.name)), zap.Int("status", res.status), zap.Error(withoutURL(res.err)))
 	}
 	e.failed = true

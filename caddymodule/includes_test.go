@@ -27,3 +27,14 @@ func TestIncludedListFindings(t *testing.T) {
 		t.Errorf("findings %v for %v; want the list named and lines 2 (disalow) and 3 (foo)", diags, ctx["list"])
 	}
 }
+
+// TestIncludedListMissing: a list that cannot be read is logged once, and
+// the log says what stands in for it: nothing, before any copy was read.
+func TestIncludedListMissing(t *testing.T) {
+	gone := filepath.Join(t.TempDir(), "gone.txt")
+	_, logs := newTestHandler(t, config.Config{File: writeRobots(t, "User-agent: *\nDisallow: /a\n"), Include: []string{gone}, DisableReload: true})
+	entries := logs.FilterMessageSnippet("could not be read").All()
+	if len(entries) != 1 || !strings.Contains(entries[0].Message, "it adds nothing until it can be") {
+		t.Errorf("logs %v, want one saying the missing list adds nothing", entries)
+	}
+}
