@@ -133,9 +133,10 @@ type source struct {
 
 	mu sync.Mutex // serializes checks; only the poller and tests take it
 	// What the file looked like at the last check; guarded by mu.
-	seen    fs.FileInfo
-	exists  bool
-	failing bool // the last check (or upstream fetch) failed; log only on a change
+	seen       fs.FileInfo
+	exists     bool
+	failing    bool   // the last check (or upstream fetch) failed; log only on a change
+	failedWith string // how the last check of a file failed
 	// notRobots is why the upstream's last 2xx answer was refused (an
 	// HTML page, say), for strict; nil otherwise. Guarded by mu.
 	notRobots error
@@ -322,11 +323,13 @@ func (s *source) refresh() {
 	}
 	if err != nil {
 		reloadsTotal.WithLabelValues("failed").Inc()
-		if !s.failing {
+		// Logged once per failure, and again when it fails another
+		// way (a directory, then a named pipe): each is news.
+		if !s.failing || err.Error() != s.failedWith {
 			log.Error("robots.txt could not be reloaded; the rules in force stay",
 				zap.String("file", s.path), zap.Error(err))
 		}
-		s.failing = true
+		s.failing, s.failedWith = true, err.Error()
 		return
 	}
 	old := s.current()

@@ -57,12 +57,17 @@ func TestRefresh(t *testing.T) {
 		t.Errorf("the failure was logged %d times", n)
 	}
 
-	// A directory in its place keeps them too.
+	// A directory in its place keeps them too, and failing another way
+	// is logged again, once.
 	os.Remove(path)
 	os.Mkdir(path, 0o755)
 	h.fixed.refresh()
+	h.fixed.refresh()
 	if !blocked("/b") {
 		t.Fatal("a directory must keep the old rules")
+	}
+	if n := logs.FilterMessageSnippet("could not be reloaded").Len(); n != 2 {
+		t.Errorf("a second, different failure: the failures were logged %d times, want 2", n)
 	}
 	os.Remove(path)
 
