@@ -653,12 +653,21 @@ func TestFetchTracking(t *testing.T) {
 	e = step("/drafts/d.html", testfixtures.UAGooglebot, ipA, 403)
 	monCheckFetched(t, "Googlebot (blocked) after its fetch", e, 0, 2)
 
-	// Another address of the same bot, and another bot at the same
-	// address, have not fetched robots.txt.
+	// A verified crawler fetches robots.txt from one address and crawls
+	// from many with its copy: its fetch counts at every address.
+	// Another bot at the same address has not fetched robots.txt.
 	e = step("/about.html", testfixtures.UAGooglebot, ipB, 200)
-	monCheckFetched(t, "Googlebot from another address", e, -1, 0)
+	monCheckFetched(t, "verified Googlebot from another address", e, 0, 2)
 	e = step("/about.html", testfixtures.UAPythonRequests, ipA, 200)
 	monCheckFetched(t, "another bot from the same address", e, -1, 0)
+
+	// A bot nobody verified is tracked per address: anyone may send its
+	// name.
+	step("/robots.txt", testfixtures.UAPythonRequests, ipA, 200)
+	e = step("/about.html", testfixtures.UAPythonRequests, ipB, 200)
+	monCheckFetched(t, "python-requests from another address", e, -1, 0)
+	e = step("/about.html", testfixtures.UAPythonRequests, ipA, 200)
+	monCheckFetched(t, "python-requests from the address that fetched", e, 0, 2)
 
 	// The tracking survives a config reload; fetched_ago counts seconds.
 	monReloadConfig(t, inst)
@@ -666,12 +675,12 @@ func TestFetchTracking(t *testing.T) {
 	e = step("/about.html", testfixtures.UAGooglebot, ipA, 200)
 	monCheckFetched(t, "Googlebot after a config reload", e, 1, 3)
 	e = step("/about.html", testfixtures.UAGooglebot, ipB, 200)
-	monCheckFetched(t, "Googlebot from another address after a config reload", e, -1, 0)
+	monCheckFetched(t, "verified Googlebot from another address after a config reload", e, 1, 3)
 
-	// A fetch from the second address is tracked for that address.
+	// A fetch from the second address is the crawler's latest.
 	step("/robots.txt", testfixtures.UAGooglebot, ipB, 200)
-	e = step("/about.html", testfixtures.UAGooglebot, ipB, 200)
-	monCheckFetched(t, "Googlebot from another address after its own fetch", e, 0, 2)
+	e = step("/about.html", testfixtures.UAGooglebot, ipA, 200)
+	monCheckFetched(t, "Googlebot after a fetch from its other address", e, 0, 2)
 }
 
 // monGraceSite has /old/ and /new/ pages, a robots.txt checked every 200 ms,
