@@ -570,3 +570,20 @@ func TestCheckConfigSeveralHandlers(t *testing.T) {
 		})
 	}
 }
+
+// TestSiteListPorts: sites of every host told apart by port are named by
+// port, as --site takes them, not as "(every host)" twice over.
+func TestSiteListPorts(t *testing.T) {
+	for _, tc := range []struct {
+		found []siteHandler
+		want  string
+	}{
+		{[]siteHandler{{ports: []string{"8081"}}, {ports: []string{"8082"}}}, ":8081, :8082"},
+		{[]siteHandler{{}}, "(every host)"},
+		{[]siteHandler{{hosts: []string{"a.test"}}, {ports: []string{"8082"}}}, "a.test, :8082"},
+	} {
+		if got := siteList(tc.found); got != tc.want {
+			t.Errorf("siteList(%+v) = %q, want %q", tc.found, got, tc.want)
+		}
+	}
+}

@@ -274,7 +274,13 @@ func siteList(found []siteHandler) string {
 	}
 	for _, f := range found {
 		if len(f.hosts) == 0 {
-			add("(every host)")
+			// Sites of every host told apart by port: --site :8081.
+			for _, p := range f.ports {
+				add(":" + p)
+			}
+			if len(f.ports) == 0 {
+				add("(every host)")
+			}
 		}
 		for _, h := range f.hosts {
 			add(h)
