@@ -64,10 +64,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 		id, res = h.verifyIdentity(r, id)
 	}
 	switch {
-	case trapped && id.Bot && res.Outcome != verify.Verified && h.TrapActionOrDefault() != config.TrapBlock:
-		// A bot by its own header stays what it is (an impostor, a
-		// bot its own group refuses): springing the trap must not buy
-		// it the * group's rules. It is held to those too.
+	case trapped && id.Bot && res.Outcome != verify.Verified && h.TrapActionOrDefault() != config.TrapBlock &&
+		h.refusesAnyway(id, res, judge.PathsOfServed(served, u)):
+		// A bot by its own header that its own rules refuse here (an
+		// impostor under impostors block, a group that disallows the
+		// path) stays what it is: springing the trap must not buy it
+		// the * group's rules. Nor does grace excuse it.
 		id.trapped = true
 	case trapped && res.Outcome != verify.Verified:
 		// Caught by the trap: a bot, whatever its User-Agent says. A
@@ -122,6 +124,17 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	return caddyhttp.Error(status, errRefused)
 }
 
+// refusesAnyway reports whether a bot's own identity refuses the request
+// at paths, before grace: an impostor under impostors block, or a group
+// that disallows the path. A trapped bot is judged so; otherwise as the
+// trapped client it is, by the * group.
+func (h *Handler) refusesAnyway(id identity, res verify.Result, paths judge.Paths) bool {
+	if res.Outcome == verify.Impostor && h.ImpostorPolicy() == config.ImpostorsBlock {
+		return true
+	}
+	return !paths.Decide(id.Group).Allowed
+}
+
 // violationMessage names what a refused or logged request broke.
 func violationMessage(j *judge.Judgment) string {
 	switch {
@@ -149,11 +162,6 @@ func (h *Handler) judge(r *http.Request, u *url.URL, served string, id identity,
 	req := judge.Request{UA: r.Header.Get("User-Agent"), Agents: id.agents(), Paths: judge.PathsOfServed(served, u), Now: now}
 	req.Fetch, req.Fetched = h.tracker.last(fetchKey{id.Name, fetchAddr(r, res.Outcome), site, snap.scope, agentOf(id.Name, req.UA)})
 	v := req.Paths.Decide(id.Group)
-	if id.trapped && v.Allowed {
-		if star := snap.File.GroupFor("*"); star != id.Group {
-			v = req.Paths.Decide(star)
-		}
-	}
 	if snap != noRobotsTxt && (res.Outcome == verify.Impostor && h.ImpostorPolicy() == config.ImpostorsBlock ||
 		res.Outcome == verify.Trapped && h.TrapActionOrDefault() == config.TrapBlock) {
 		// Refused everywhere, whatever the rules say: no rule decided.
@@ -176,7 +184,7 @@ func (h *Handler) judge(r *http.Request, u *url.URL, served string, id identity,
 	}
 	if !v.Allowed {
 		switch {
-		case v.Rule != nil && snap.GraceAllows(&req, h.GraceWindow()):
+		case v.Rule != nil && !id.trapped && snap.GraceAllows(&req, h.GraceWindow()):
 			j.Verdict = judge.Grace
 		case h.Monitor():
 			j.Verdict, j.Action = judge.Disallowed, judge.Logged

@@ -25,8 +25,9 @@ type identity struct {
 	// it (see judge.Request.Agents): an earlier version's group, for
 	// grace, is chosen the same way.
 	chosenBy chooser
-	// trapped is set on a bot whose address sprang the trap: the trap
-	// adds the * group's rules to its own, and never takes any away.
+	// trapped is set on a bot whose address sprang the trap and whose
+	// own rules refuse the request: it is judged as itself, and grace
+	// does not excuse it.
 	trapped bool
 }
 

@@ -182,18 +182,33 @@ func isPrefetch(r *http.Request) bool {
 // not a person or crawler following a link of this site: a subresource
 // (an <img>, a script, a frame, a fetch() call) or a request another
 // site's page made. Anyone can put the trap's URL in a page, and every
-// visitor's browser would fetch it. Browsers set these headers and pages
-// cannot; a client that sends none is judged by its request alone.
+// visitor's browser would fetch it. Browsers send all three headers, with
+// values of the Fetch Metadata vocabulary; anything else, such as a
+// constant "Sec-Fetch-Dest: x" a scraper adds, is read as no metadata.
 func notFollowedHere(r *http.Request) bool {
-	switch r.Header.Get("Sec-Fetch-Site") {
-	case "cross-site", "same-site":
-		return true
-	}
-	switch r.Header.Get("Sec-Fetch-Dest") {
-	case "", "document":
+	site, mode, dest := r.Header.Get("Sec-Fetch-Site"), r.Header.Get("Sec-Fetch-Mode"), r.Header.Get("Sec-Fetch-Dest")
+	if !fetchSites[site] || !fetchModes[mode] || !fetchDests[dest] {
 		return false
 	}
-	return true
+	return site == "cross-site" || site == "same-site" || dest != "document"
+}
+
+// The Fetch Metadata vocabulary (W3C Fetch Metadata Request Headers, and
+// the Fetch standard's request destinations).
+var (
+	fetchSites = setOf("cross-site", "same-origin", "same-site", "none")
+	fetchModes = setOf("cors", "navigate", "no-cors", "same-origin", "websocket")
+	fetchDests = setOf("audio", "audioworklet", "document", "embed", "empty", "fencedframe", "font", "frame",
+		"iframe", "image", "json", "manifest", "object", "paintworklet", "report", "script", "serviceworker",
+		"sharedworker", "style", "track", "video", "webidentity", "worker", "xslt")
+)
+
+func setOf(words ...string) map[string]bool {
+	m := make(map[string]bool, len(words))
+	for _, w := range words {
+		m[w] = true
+	}
+	return m
 }
 
 // springTrap answers a request for the trap path: a plain 404 to anyone.
@@ -202,7 +217,7 @@ func notFollowedHere(r *http.Request) bool {
 // subresource or cross-site request springs nothing, nor does anything
 // while the site has no robots.txt.
 func (h *Handler) springTrap(w http.ResponseWriter, r *http.Request, snap *snapshot) error {
-	if isPrefetch(r) || notFollowedHere(r) || snap.File == nil {
+	if isPrefetch(r) || snap.File == nil {
 		// A browser fetching ahead of a click (speculation rules, a
 		// prefetch hint), or fetching what a page embeds or another
 		// site's page asks for, has not followed the link; a person
@@ -214,8 +229,16 @@ func (h *Handler) springTrap(w http.ResponseWriter, r *http.Request, snap *snaps
 		w.WriteHeader(http.StatusNotFound)
 		return nil
 	}
-	now := time.Now()
 	id := h.identify(r.Header.Get("User-Agent"), snap)
+	if !id.Bot && notFollowedHere(r) {
+		// A browser's subresource or cross-site request: see
+		// notFollowedHere. A bot by its own header is not excused by
+		// what it says of its fetch.
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.WriteHeader(http.StatusNotFound)
+		return nil
+	}
+	now := time.Now()
 	res := verify.Result{}
 	if id.Bot || signed(r) {
 		id, res = h.verifyIdentity(r, id)

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/caddyserver/caddy/v2"
 
@@ -135,8 +136,8 @@ func TestTrap(t *testing.T) {
 			t.Fatalf("GPTBot (its group allows everything) before the trap: %d, want 200", c)
 		}
 		status(h, trap, testfixtures.UAGPTBot, "192.0.2.81")
-		if c, bot := status(h, "/private/x", testfixtures.UAGPTBot, "192.0.2.81"); c != 403 || bot != "GPTBot" {
-			t.Errorf("GPTBot on /private/x after the trap: %d %q, want 403: held to * as well", c, bot)
+		if c, bot := status(h, "/private/x", testfixtures.UAGPTBot, "192.0.2.81"); c != 403 || bot != "trapped" {
+			t.Errorf("GPTBot on /private/x after the trap: %d %q, want 403 as trapped, by the * group", c, bot)
 		}
 		if c, _ := status(h, "/public", testfixtures.UAGPTBot, "192.0.2.81"); c != 200 {
 			t.Errorf("GPTBot on /public after the trap: %d, want 200", c)
@@ -158,6 +159,31 @@ func TestTrap(t *testing.T) {
 		serve(h2, newRequest("GET", "/robots.txt", testfixtures.UAChrome))
 		if n := logs2.FilterMessageSnippet("longer than crawlers read").Len(); n != 0 {
 			t.Errorf("a small file: %d warnings", n)
+		}
+	})
+	t.Run("no grace once trapped", func(t *testing.T) {
+		// A bot that fetched robots.txt and then sprang the trap gets
+		// no grace after an edit: neither for the * group's rules it is
+		// held to, nor for its own.
+		path := writeRobots(t, robotsTxt+"\nUser-agent: FooBot\nDisallow: /foo/\n")
+		h, _ := newTestHandler(t, config.Config{File: path, Trap: trap, DisableReload: true})
+		const foo = "FooBot/1.0"
+		status(h, "/robots.txt", foo, "192.0.2.85")
+		os.WriteFile(path, []byte("User-agent: *\nDisallow: /private/\nDisallow: /new/\n\nUser-agent: FooBot\nDisallow: /foo/\nDisallow: /foo2/\n"), 0o644)
+		bump(t, path, time.Second)
+		h.fixed.refresh()
+		if v, _ := verdictOf(t, h, "/foo2/x", foo, "192.0.2.85"); v != "grace" {
+			t.Fatalf("FooBot on /foo2/x before the trap: %q, want grace", v)
+		}
+		status(h, trap, foo, "192.0.2.85")
+		for _, tc := range []struct{ path, bot string }{
+			{"/foo2/x", "FooBot"},     // its own group's new rule
+			{"/private/x", "trapped"}, // the * group's, in both versions
+			{"/new/x", "trapped"},     // the * group's new rule
+		} {
+			if c, bot := status(h, tc.path, foo, "192.0.2.85"); c != 403 || bot != tc.bot {
+				t.Errorf("trapped FooBot on %s: %d %q, want 403 as %s", tc.path, c, bot, tc.bot)
+			}
 		}
 	})
 	t.Run("allowed by a group", func(t *testing.T) {
@@ -208,11 +234,15 @@ func TestTrap(t *testing.T) {
 			{"same-origin", "document", true},
 			{"none", "document", true},
 			{"", "", true},
+			// Not the Fetch Metadata vocabulary: no metadata at all.
+			{"cross-site", "x", true},
+			{"elsewhere", "image", true},
 		} {
 			ip := fmt.Sprintf("192.0.2.%d", 90+i)
 			r := withIP(newRequest("GET", trap, testfixtures.UAChrome), ip)
 			if tc.site != "" {
 				r.Header.Set("Sec-Fetch-Site", tc.site)
+				r.Header.Set("Sec-Fetch-Mode", map[bool]string{true: "navigate", false: "no-cors"}[tc.dest == "document"])
 				r.Header.Set("Sec-Fetch-Dest", tc.dest)
 			}
 			serve(h, r)
@@ -220,6 +250,27 @@ func TestTrap(t *testing.T) {
 			if trapped := c == 403 && bot == "trapped"; trapped != tc.springs {
 				t.Errorf("Sec-Fetch-Site %q, Sec-Fetch-Dest %q: /private/x afterwards %d %q; want trapped %v", tc.site, tc.dest, c, bot, tc.springs)
 			}
+		}
+	})
+	t.Run("fetch metadata excuses no bot", func(t *testing.T) {
+		// A bot by its own header that says its fetch was cross-site
+		// springs the trap all the same; metadata without Sec-Fetch-Mode
+		// is no browser's.
+		h, _ := newTestHandler(t, config.Config{Inline: robotsTxt, Trap: trap})
+		r := withIP(newRequest("GET", trap, testfixtures.UACurl), "192.0.2.110")
+		r.Header.Set("Sec-Fetch-Site", "cross-site")
+		r.Header.Set("Sec-Fetch-Mode", "no-cors")
+		r.Header.Set("Sec-Fetch-Dest", "image")
+		serve(h, r)
+		if c, bot := status(h, "/public", testfixtures.UACurl, "192.0.2.110"); c != 200 || bot != "trapped" {
+			t.Errorf("curl with cross-site metadata, after the trap: %d %q, want held as trapped", c, bot)
+		}
+		r = withIP(newRequest("GET", trap, testfixtures.UAChrome), "192.0.2.111")
+		r.Header.Set("Sec-Fetch-Site", "cross-site")
+		r.Header.Set("Sec-Fetch-Dest", "image")
+		serve(h, r)
+		if c, bot := status(h, "/private/x", testfixtures.UAChrome, "192.0.2.111"); c != 403 || bot != "trapped" {
+			t.Errorf("metadata without Sec-Fetch-Mode: %d %q, want trapped", c, bot)
 		}
 	})
 	t.Run("spellings", func(t *testing.T) {
