@@ -257,7 +257,9 @@ func (h *Handler) springTrap(w http.ResponseWriter, r *http.Request, snap *snaps
 	} else {
 		addr := clientAddr(r)
 		h.tracker.trap(trapKey{siteOf(r), addr}, now.Add(h.TrapTTLOrDefault()))
-		j.Bot, j.Group, j.Identity = trappedName, "*", verify.Trapped
+		// Logged as the trapped client it now is: not the crawler it
+		// may have claimed to be, nor that crawler's category.
+		j.Bot, j.Group, j.Identity, j.Category = trappedName, "*", verify.Trapped, ""
 		h.countersFor(trappedName).request(verify.Trapped, j.Verdict, j.Action, now.UnixNano())
 		h.emit(r, EventTrapped, j)
 		h.logger.Warn("robots.txt trap sprung: this address is now held to robots.txt",
