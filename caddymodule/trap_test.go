@@ -135,7 +135,11 @@ func TestTrap(t *testing.T) {
 		if c, _ := status(h, "/private/x", testfixtures.UAGPTBot, "192.0.2.81"); c != 200 {
 			t.Fatalf("GPTBot (its group allows everything) before the trap: %d, want 200", c)
 		}
-		status(h, trap, testfixtures.UAGPTBot, "192.0.2.81")
+		r := withIP(newRequest("GET", trap, testfixtures.UAGPTBot), "192.0.2.81")
+		serve(h, r)
+		if c, _ := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer).GetString("http.robots_txt.category"); c != "" {
+			t.Errorf("the trap sprung by a GPTBot claim is logged with category %q, want none: it is a trapped client now", c)
+		}
 		if c, bot := status(h, "/private/x", testfixtures.UAGPTBot, "192.0.2.81"); c != 403 || bot != "trapped" {
 			t.Errorf("GPTBot on /private/x after the trap: %d %q, want 403 as trapped, by the * group", c, bot)
 		}
