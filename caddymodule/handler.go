@@ -49,7 +49,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	}
 	// Without a robots.txt no file announces the trap, so an address
 	// caught earlier is not held now.
-	trapped := h.Trap != "" && snap.File != nil && h.tracker.isTrapped(trapKey{siteOf(r), clientAddr(r)}, time.Now())
+	trapped := h.Trap != "" && snap.File != nil && h.tracker.isTrapped(trapKey{siteOf(r), trapAddr(r)}, time.Now())
 	if snap.File == nil {
 		// No robots.txt: nothing is disallowed, but bots are still
 		// told apart and counted, so that the access log, the metrics
@@ -75,8 +75,13 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 		// Caught by the trap: a bot, whatever its User-Agent says. A
 		// crawler verified by its address or signature is still judged
 		// as itself: an address a person or proxy shares with it may
-		// have sprung the trap.
+		// have sprung the trap. A bot keeps its own group's Crawl-delay
+		// where that is the longer.
+		own := id
 		id, res = h.trappedIdentity(snap), verify.Result{Outcome: verify.Trapped}
+		if own.Bot && own.Group != nil {
+			id.ownDelay = own.Group.CrawlDelay
+		}
 	case !id.Bot:
 		return next.ServeHTTP(w, r)
 	}
@@ -98,7 +103,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	}
 	fields := violationFields(r, j)
 	if j.Verdict == judge.TooFast {
-		fields = append(fields, zap.Duration("crawl_delay", id.Group.CrawlDelay), zap.Duration("retry_after", j.RetryAfter))
+		fields = append(fields, zap.Duration("crawl_delay", id.crawlDelay()), zap.Duration("retry_after", j.RetryAfter))
 	}
 	msg := violationMessage(j)
 	if j.Action == judge.Logged {
@@ -125,14 +130,15 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 }
 
 // refusesAnyway reports whether a bot's own identity refuses the request
-// at paths, before grace: an impostor under impostors block, or a group
-// that disallows the path. A trapped bot is judged so; otherwise as the
+// at paths, before grace: an impostor under impostors block, a group that
+// disallows the path, or the usage preferences (with signals enforce or
+// monitor). A trapped bot is judged so; otherwise as the
 // trapped client it is, by the * group.
 func (h *Handler) refusesAnyway(id identity, res verify.Result, paths judge.Paths) bool {
 	if res.Outcome == verify.Impostor && h.ImpostorPolicy() == config.ImpostorsBlock {
 		return true
 	}
-	return !paths.Decide(id.Group).Allowed
+	return !paths.Decide(id.Group).Allowed || h.signalRefuses(id, paths.Primary) != ""
 }
 
 // violationMessage names what a refused or logged request broke.
@@ -202,7 +208,7 @@ func (h *Handler) judge(r *http.Request, u *url.URL, served string, id identity,
 			}
 		}
 	}
-	if j.Verdict != judge.Disallowed && id.Group != nil && id.Group.CrawlDelay > 0 && h.CrawlDelayPolicy() != config.CrawlDelayOff {
+	if j.Verdict != judge.Disallowed && id.crawlDelay() > 0 && h.CrawlDelayPolicy() != config.CrawlDelayOff {
 		if ok, wait := h.pace(r, id, res.Outcome == verify.Verified, site, now); !ok {
 			j.Verdict, j.Action, j.RetryAfter = judge.TooFast, judge.Blocked, wait
 			if h.CrawlDelayPolicy() == config.ModeMonitor {
@@ -220,7 +226,7 @@ func (h *Handler) judge(r *http.Request, u *url.URL, served string, id identity,
 // bots, impostors, and claims nobody verified), since anyone can send a
 // crawler's name and would use up its schedule.
 func (h *Handler) pace(r *http.Request, id identity, verified bool, site uint64, now time.Time) (bool, time.Duration) {
-	delay := pace.Clamp(id.Group.CrawlDelay)
+	delay := pace.Clamp(id.crawlDelay())
 	if verified && id.Group != id.snap.File.GroupFor("*") {
 		ok, wait := h.tracker.pace.Named(site, id.Name, delay, now)
 		if ok && h.tracker.sharer != nil {

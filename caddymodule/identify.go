@@ -2,6 +2,7 @@ package caddymodule
 
 import (
 	"strings"
+	"time"
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/crawlers"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
@@ -29,6 +30,18 @@ type identity struct {
 	// own rules refuse the request: it is judged as itself, and grace
 	// does not excuse it.
 	trapped bool
+	// ownDelay is the Crawl-delay of the group a trapped bot's own header
+	// chose: it is paced by the longer of that and its group's.
+	ownDelay time.Duration
+}
+
+// crawlDelay is the Crawl-delay id is paced by.
+func (id *identity) crawlDelay() time.Duration {
+	d := id.ownDelay
+	if id.Group != nil && id.Group.CrawlDelay > d {
+		d = id.Group.CrawlDelay
+	}
+	return d
 }
 
 // chooser is how an identity's group was chosen.

@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"net/http"
+	"net/netip"
+	"net/url"
 	"strings"
 	"time"
 
@@ -168,29 +170,44 @@ func fieldOf(l []byte) (key, value string) {
 }
 
 // isPrefetch reports whether r is a browser's speculative fetch, as its
-// Sec-Purpose (or the older Purpose, X-Moz) header says.
+// Sec-Purpose (or the older Purpose, X-Moz) header says: the token
+// "prefetch", alone or with parameters ("prefetch;prerender").
 func isPrefetch(r *http.Request) bool {
 	for _, name := range []string{"Sec-Purpose", "Purpose", "X-Moz"} {
-		if v := r.Header.Get(name); len(v) >= 8 && strings.EqualFold(v[:8], "prefetch") {
+		v := r.Header.Get(name)
+		if tok, _, _ := strings.Cut(v, ";"); strings.EqualFold(strings.TrimSpace(tok), "prefetch") {
 			return true
 		}
 	}
 	return false
 }
 
-// notFollowedHere reports whether a browser's fetch metadata says r was
-// not a person or crawler following a link of this site: a subresource
-// (an <img>, a script, a frame, a fetch() call) or a request another
-// site's page made. Anyone can put the trap's URL in a page, and every
-// visitor's browser would fetch it. Browsers send all three headers, with
-// values of the Fetch Metadata vocabulary; anything else, such as a
-// constant "Sec-Fetch-Dest: x" a scraper adds, is read as no metadata.
+// notFollowedHere reports whether a browser's request r was not the
+// browser following a link of this site's own pages: a subresource (an
+// <img>, a script, a frame, a fetch() call), a request another site's page
+// made, or a URL typed, bookmarked or opened from a mail. Anyone can put
+// the trap's URL in a page or a mail, and every visitor's browser would
+// fetch it.
+//
+// Browsers say so in their fetch metadata: all three headers, with values
+// of the Fetch Metadata vocabulary; a set that is incomplete or has other
+// values (a constant "Sec-Fetch-Dest: x" a scraper adds) counts as none.
+// Only a navigation from a page of the same origin springs the trap. Over
+// plain HTTP browsers send no metadata; then a Referer of another host,
+// or an Accept header that asks for an image or a style sheet and not a
+// page, says the same.
 func notFollowedHere(r *http.Request) bool {
 	site, mode, dest := r.Header.Get("Sec-Fetch-Site"), r.Header.Get("Sec-Fetch-Mode"), r.Header.Get("Sec-Fetch-Dest")
-	if !fetchSites[site] || !fetchModes[mode] || !fetchDests[dest] {
-		return false
+	if fetchSites[site] && fetchModes[mode] && fetchDests[dest] {
+		return site != "same-origin" || dest != "document"
 	}
-	return site == "cross-site" || site == "same-site" || dest != "document"
+	if ref := r.Header.Get("Referer"); ref != "" {
+		if u, err := url.Parse(ref); err == nil && u.Host != "" && !strings.EqualFold(hostOf(u.Host), hostOf(r.Host)) {
+			return true
+		}
+	}
+	accept := strings.ToLower(r.Header.Get("Accept"))
+	return !strings.Contains(accept, "text/html") && (strings.Contains(accept, "image/") || strings.Contains(accept, "text/css"))
 }
 
 // The Fetch Metadata vocabulary (W3C Fetch Metadata Request Headers, and
@@ -217,23 +234,18 @@ func setOf(words ...string) map[string]bool {
 // subresource or cross-site request springs nothing, nor does anything
 // while the site has no robots.txt.
 func (h *Handler) springTrap(w http.ResponseWriter, r *http.Request, snap *snapshot) error {
-	if isPrefetch(r) || snap.File == nil {
-		// A browser fetching ahead of a click (speculation rules, a
-		// prefetch hint), or fetching what a page embeds or another
-		// site's page asks for, has not followed the link; a person
-		// would be held, or refused everywhere, for what the page
-		// made it do.
-		// And without a robots.txt no served file disallows the trap:
-		// whoever follows the link breaks no rule.
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		w.WriteHeader(http.StatusNotFound)
-		return nil
+	// Without a robots.txt no served file disallows the trap: whoever
+	// follows the link breaks no rule. A browser fetching ahead of a
+	// click (speculation rules, a prefetch hint), or fetching what a
+	// page embeds, another site's page asks for or a mail links to, has
+	// not followed a link of the site; a person would be held, or
+	// refused everywhere, for what a page made the browser do. A bot by
+	// its own header is not excused by what it says of its fetch.
+	var id identity
+	if snap.File != nil {
+		id = h.identify(r.Header.Get("User-Agent"), snap)
 	}
-	id := h.identify(r.Header.Get("User-Agent"), snap)
-	if !id.Bot && notFollowedHere(r) {
-		// A browser's subresource or cross-site request: see
-		// notFollowedHere. A bot by its own header is not excused by
-		// what it says of its fetch.
+	if snap.File == nil || !id.Bot && (isPrefetch(r) || notFollowedHere(r)) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		w.WriteHeader(http.StatusNotFound)
 		return nil
@@ -255,8 +267,7 @@ func (h *Handler) springTrap(w http.ResponseWriter, r *http.Request, snap *snaps
 		h.emit(r, EventViolation, j)
 		h.logger.Warn("robots.txt violation: a verified crawler requested the trap", violationFields(r, j)...)
 	} else {
-		addr := clientAddr(r)
-		h.tracker.trap(trapKey{siteOf(r), addr}, now.Add(h.TrapTTLOrDefault()))
+		h.tracker.trap(trapKey{siteOf(r), trapAddr(r)}, now.Add(h.TrapTTLOrDefault()))
 		// Logged as the trapped client it now is: not the crawler it
 		// may have claimed to be, nor that crawler's category.
 		j.Bot, j.Group, j.Identity, j.Category = trappedName, "*", verify.Trapped, ""
@@ -269,6 +280,19 @@ func (h *Handler) springTrap(w http.ResponseWriter, r *http.Request, snap *snaps
 	w.WriteHeader(http.StatusNotFound)
 	_, err := w.Write([]byte("404 page not found\n"))
 	return err
+}
+
+// trapAddr is the address a trap remembers: the client's, or for IPv6
+// its /64, which one subscriber or host is given whole and can pick any
+// address of.
+func trapAddr(r *http.Request) netip.Addr {
+	a := clientAddr(r).Unmap()
+	if a.Is6() {
+		if p, err := a.Prefix(64); err == nil {
+			return p.Addr()
+		}
+	}
+	return a
 }
 
 // trappedIdentity is how a trapped address is judged: a bot held to the

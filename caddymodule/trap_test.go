@@ -236,7 +236,9 @@ func TestTrap(t *testing.T) {
 			{"same-origin", "script", false},
 			{"same-origin", "empty", false},
 			{"same-origin", "document", true},
-			{"none", "document", true},
+			// Typed, bookmarked or opened from a mail: anyone can send
+			// people the link.
+			{"none", "document", false},
 			{"", "", true},
 			// Not the Fetch Metadata vocabulary: no metadata at all.
 			{"cross-site", "x", true},
@@ -254,6 +256,88 @@ func TestTrap(t *testing.T) {
 			if trapped := c == 403 && bot == "trapped"; trapped != tc.springs {
 				t.Errorf("Sec-Fetch-Site %q, Sec-Fetch-Dest %q: /private/x afterwards %d %q; want trapped %v", tc.site, tc.dest, c, bot, tc.springs)
 			}
+		}
+	})
+	t.Run("plain HTTP, no fetch metadata", func(t *testing.T) {
+		// Over plain HTTP browsers send no Sec-Fetch headers: another
+		// host's Referer, or an Accept for an image or a style sheet,
+		// says the request was not a click on the site's own link.
+		h, _ := newTestHandler(t, config.Config{Inline: robotsTxt, Trap: trap})
+		for i, tc := range []struct {
+			referer, accept string
+			springs         bool
+		}{
+			{"http://elsewhere.test/page", "", false},
+			{"http://elsewhere.test/page", "text/html,application/xhtml+xml,*/*;q=0.8", false},
+			{"", "image/avif,image/webp,image/apng,*/*;q=0.8", false},
+			{"", "text/css,*/*;q=0.1", false},
+			{"http://example.com/page", "text/html,application/xhtml+xml,*/*;q=0.8", true},
+			{"", "*/*", true},
+			{"", "", true},
+		} {
+			ip := fmt.Sprintf("192.0.2.%d", 120+i)
+			r := withIP(newRequest("GET", trap, testfixtures.UAChrome), ip)
+			if tc.referer != "" {
+				r.Header.Set("Referer", tc.referer)
+			}
+			if tc.accept != "" {
+				r.Header.Set("Accept", tc.accept)
+			}
+			serve(h, r)
+			c, bot := status(h, "/private/x", testfixtures.UAChrome, ip)
+			if trapped := c == 403 && bot == "trapped"; trapped != tc.springs {
+				t.Errorf("Referer %q, Accept %q: /private/x afterwards %d %q; want trapped %v", tc.referer, tc.accept, c, bot, tc.springs)
+			}
+		}
+	})
+	t.Run("prefetch excuses no bot", func(t *testing.T) {
+		h, _ := newTestHandler(t, config.Config{Inline: robotsTxt, Trap: trap})
+		for i, tc := range []struct {
+			ua, name, value string
+			springs         bool
+		}{
+			{testfixtures.UACurl, "X-Moz", "prefetch", true},
+			{testfixtures.UAChrome, "Sec-Purpose", "prefetchjunk", true},
+			{testfixtures.UAChrome, "Sec-Purpose", "prefetch; anonymous-client-ip", false},
+		} {
+			ip := fmt.Sprintf("192.0.2.%d", 130+i)
+			r := withIP(newRequest("GET", trap, tc.ua), ip)
+			r.Header.Set(tc.name, tc.value)
+			serve(h, r)
+			_, bot := status(h, "/public", tc.ua, ip)
+			if trapped := bot == "trapped"; trapped != tc.springs {
+				t.Errorf("%s with %s: %s: afterwards %q; want trapped %v", tc.ua, tc.name, tc.value, bot, tc.springs)
+			}
+		}
+	})
+	t.Run("an IPv6 client's /64", func(t *testing.T) {
+		h, _ := newTestHandler(t, config.Config{Inline: robotsTxt, Trap: trap})
+		status(h, trap, testfixtures.UAChrome, "2001:db8:1:2::1")
+		if c, bot := status(h, "/private/x", testfixtures.UAChrome, "2001:db8:1:2::abcd"); c != 403 || bot != "trapped" {
+			t.Errorf("another address of the trapped /64: %d %q, want 403 trapped", c, bot)
+		}
+		if c, _ := status(h, "/private/x", testfixtures.UAChrome, "2001:db8:1:3::1"); c != 200 {
+			t.Errorf("another /64: %d, want 200", c)
+		}
+	})
+	t.Run("the trap keeps a bot's signals and Crawl-delay", func(t *testing.T) {
+		// Judged as trapped by the * group, a bot keeps what its own
+		// identity holds it to: the usage preferences for its category,
+		// and its group's longer Crawl-delay.
+		const body = "User-agent: *\nContent-Signal: ai-train=no\nDisallow: /private/\n\nUser-agent: SlowBot\nCrawl-delay: 10\n"
+		h, _ := newTestHandler(t, config.Config{Inline: body, Trap: trap, Signals: config.ModeEnforce})
+		status(h, trap, testfixtures.UAGPTBot, "192.0.2.140")
+		if c, _ := status(h, "/article", testfixtures.UAGPTBot, "192.0.2.140"); c != 403 {
+			t.Errorf("GPTBot after the trap, where ai-train=no: %d, want 403", c)
+		}
+		status(h, trap, "SlowBot/1.0", "192.0.2.141")
+		verdicts := ""
+		for range 4 {
+			v, _ := verdictOf(t, h, "/a", "SlowBot/1.0", "192.0.2.141")
+			verdicts += v + " "
+		}
+		if verdicts != "allowed allowed allowed too-fast " {
+			t.Errorf("SlowBot after the trap, four requests: %s; want its Crawl-delay of 10 s held (a burst of 3, then too-fast)", verdicts)
 		}
 	})
 	t.Run("fetch metadata excuses no bot", func(t *testing.T) {
