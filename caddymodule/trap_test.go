@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
+	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/robotsguard/caddy-robots-txt/config"
 	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
@@ -154,14 +155,10 @@ func TestTrap(t *testing.T) {
 		for i := 0; b.Len() < robots.DefaultMaxSize-64; i++ {
 			fmt.Fprintf(&b, "User-agent: bot%d\nDisallow: /p%d\n", i, i)
 		}
-		h, logs := newTestHandler(t, config.Config{Inline: b.String(), Trap: trap})
-		serve(h, newRequest("GET", "/robots.txt", testfixtures.UAChrome))
-		if n := logs.FilterMessageSnippet("longer than crawlers read").Len(); n != 1 {
+		if n := len(servedLogs(t, config.Config{Inline: b.String(), Trap: trap}, "longer than crawlers read")); n != 1 {
 			t.Errorf("%d warnings that the served file outgrew 500 KiB, want 1", n)
 		}
-		h2, logs2 := newTestHandler(t, config.Config{Inline: robotsTxt, Trap: trap})
-		serve(h2, newRequest("GET", "/robots.txt", testfixtures.UAChrome))
-		if n := logs2.FilterMessageSnippet("longer than crawlers read").Len(); n != 0 {
+		if n := len(servedLogs(t, config.Config{Inline: robotsTxt, Trap: trap}, "longer than crawlers read")); n != 0 {
 			t.Errorf("a small file: %d warnings", n)
 		}
 	})
@@ -193,15 +190,11 @@ func TestTrap(t *testing.T) {
 	t.Run("allowed by a group", func(t *testing.T) {
 		// An Allow rule as long as the added Disallow wins the tie: the
 		// operator hears that the trap is open to that group.
-		h, logs := newTestHandler(t, config.Config{Inline: robotsTxt + "\nUser-agent: Bingbot\nAllow: " + trap + "\n", Trap: trap})
-		serve(h, newRequest("GET", "/robots.txt", testfixtures.UAChrome))
-		warned := logs.FilterMessageSnippet("allows the trap path").All()
+		warned := servedLogs(t, config.Config{Inline: robotsTxt + "\nUser-agent: Bingbot\nAllow: " + trap + "\n", Trap: trap}, "allows the trap path")
 		if len(warned) != 1 || !strings.Contains(fmt.Sprint(warned[0].ContextMap()["agents"]), "Bingbot") {
 			t.Errorf("want one warning naming Bingbot, got %v", warned)
 		}
-		h2, logs2 := newTestHandler(t, config.Config{Inline: robotsTxt, Trap: trap})
-		serve(h2, newRequest("GET", "/robots.txt", testfixtures.UAChrome))
-		if n := logs2.FilterMessageSnippet("allows the trap path").Len(); n != 0 {
+		if n := len(servedLogs(t, config.Config{Inline: robotsTxt, Trap: trap}, "allows the trap path")); n != 0 {
 			t.Errorf("a file that leaves the trap closed: %d warnings", n)
 		}
 	})
@@ -220,73 +213,54 @@ func TestTrap(t *testing.T) {
 			}
 		}
 	})
-	t.Run("embedded or cross-site", func(t *testing.T) {
-		// Another site's page that embeds or links the trap makes every
-		// visitor's browser fetch it: that traps nobody. Following a
-		// link of the site itself, or typing the URL, still does.
+	t.Run("not a click on the site's own link", func(t *testing.T) {
+		// Another site's page that embeds or links the trap, or a mail
+		// that links it, makes people's browsers fetch it: that traps
+		// nobody. Following a link of the site's own page does. Over
+		// HTTPS browsers say which in their fetch metadata; over plain
+		// HTTP they send none, and a Referer of another host, or an
+		// Accept for an image or a style sheet, says it instead.
+		meta := func(site, dest string) map[string]string {
+			mode := "no-cors"
+			if dest == "document" {
+				mode = "navigate"
+			}
+			return map[string]string{"Sec-Fetch-Site": site, "Sec-Fetch-Mode": mode, "Sec-Fetch-Dest": dest}
+		}
+		const page = "text/html,application/xhtml+xml,*/*;q=0.8"
 		h, _ := newTestHandler(t, config.Config{Inline: robotsTxt, Trap: trap})
 		for i, tc := range []struct {
-			site, dest string
-			springs    bool
+			name    string
+			headers map[string]string
+			springs bool
 		}{
-			{"cross-site", "image", false},
-			{"cross-site", "document", false},
-			{"same-site", "document", false},
-			{"same-origin", "image", false},
-			{"same-origin", "script", false},
-			{"same-origin", "empty", false},
-			{"same-origin", "document", true},
-			// Typed, bookmarked or opened from a mail: anyone can send
-			// people the link.
-			{"none", "document", false},
-			{"", "", true},
-			// Not the Fetch Metadata vocabulary: no metadata at all.
-			{"cross-site", "x", true},
-			{"elsewhere", "image", true},
+			{"cross-site image", meta("cross-site", "image"), false},
+			{"cross-site link", meta("cross-site", "document"), false},
+			{"same-site link", meta("same-site", "document"), false},
+			{"same-origin image", meta("same-origin", "image"), false},
+			{"same-origin script", meta("same-origin", "script"), false},
+			{"same-origin fetch()", meta("same-origin", "empty"), false},
+			{"typed, bookmarked or mailed", meta("none", "document"), false},
+			{"same-origin link", meta("same-origin", "document"), true},
+			{"no headers", nil, true},
+			{"metadata outside the vocabulary", meta("cross-site", "x"), true},
+			{"a site outside the vocabulary", meta("elsewhere", "image"), true},
+			{"HTTP, another host's Referer", map[string]string{"Referer": "http://elsewhere.test/page"}, false},
+			{"HTTP, another host's Referer, a page", map[string]string{"Referer": "http://elsewhere.test/page", "Accept": page}, false},
+			{"HTTP, an image", map[string]string{"Accept": "image/avif,image/webp,image/apng,*/*;q=0.8"}, false},
+			{"HTTP, a style sheet", map[string]string{"Accept": "text/css,*/*;q=0.1"}, false},
+			{"HTTP, this host's Referer, a page", map[string]string{"Referer": "http://example.com/page", "Accept": page}, true},
+			{"HTTP, anything", map[string]string{"Accept": "*/*"}, true},
 		} {
 			ip := fmt.Sprintf("192.0.2.%d", 90+i)
 			r := withIP(newRequest("GET", trap, testfixtures.UAChrome), ip)
-			if tc.site != "" {
-				r.Header.Set("Sec-Fetch-Site", tc.site)
-				r.Header.Set("Sec-Fetch-Mode", map[bool]string{true: "navigate", false: "no-cors"}[tc.dest == "document"])
-				r.Header.Set("Sec-Fetch-Dest", tc.dest)
+			for k, v := range tc.headers {
+				r.Header.Set(k, v)
 			}
 			serve(h, r)
 			c, bot := status(h, "/private/x", testfixtures.UAChrome, ip)
 			if trapped := c == 403 && bot == "trapped"; trapped != tc.springs {
-				t.Errorf("Sec-Fetch-Site %q, Sec-Fetch-Dest %q: /private/x afterwards %d %q; want trapped %v", tc.site, tc.dest, c, bot, tc.springs)
-			}
-		}
-	})
-	t.Run("plain HTTP, no fetch metadata", func(t *testing.T) {
-		// Over plain HTTP browsers send no Sec-Fetch headers: another
-		// host's Referer, or an Accept for an image or a style sheet,
-		// says the request was not a click on the site's own link.
-		h, _ := newTestHandler(t, config.Config{Inline: robotsTxt, Trap: trap})
-		for i, tc := range []struct {
-			referer, accept string
-			springs         bool
-		}{
-			{"http://elsewhere.test/page", "", false},
-			{"http://elsewhere.test/page", "text/html,application/xhtml+xml,*/*;q=0.8", false},
-			{"", "image/avif,image/webp,image/apng,*/*;q=0.8", false},
-			{"", "text/css,*/*;q=0.1", false},
-			{"http://example.com/page", "text/html,application/xhtml+xml,*/*;q=0.8", true},
-			{"", "*/*", true},
-			{"", "", true},
-		} {
-			ip := fmt.Sprintf("192.0.2.%d", 120+i)
-			r := withIP(newRequest("GET", trap, testfixtures.UAChrome), ip)
-			if tc.referer != "" {
-				r.Header.Set("Referer", tc.referer)
-			}
-			if tc.accept != "" {
-				r.Header.Set("Accept", tc.accept)
-			}
-			serve(h, r)
-			c, bot := status(h, "/private/x", testfixtures.UAChrome, ip)
-			if trapped := c == 403 && bot == "trapped"; trapped != tc.springs {
-				t.Errorf("Referer %q, Accept %q: /private/x afterwards %d %q; want trapped %v", tc.referer, tc.accept, c, bot, tc.springs)
+				t.Errorf("%s: /private/x afterwards %d %q; want trapped %v", tc.name, c, bot, tc.springs)
 			}
 		}
 	})
@@ -448,4 +422,13 @@ func TestTrap(t *testing.T) {
 			t.Errorf("a GPTBot impostor from a trapped address: %d %q, want 403 as impostor:GPTBot", c, bot)
 		}
 	})
+}
+
+// servedLogs serves /robots.txt once from a handler of cfg and returns the
+// log entries whose message contains snippet.
+func servedLogs(t *testing.T, cfg config.Config, snippet string) []observer.LoggedEntry {
+	t.Helper()
+	h, logs := newTestHandler(t, cfg)
+	serve(h, newRequest("GET", "/robots.txt", testfixtures.UAChrome))
+	return logs.FilterMessageSnippet(snippet).All()
 }
