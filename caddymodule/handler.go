@@ -64,8 +64,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 		id, res = h.verifyIdentity(r, id)
 	}
 	switch {
-	case trapped && id.Bot && res.Outcome != verify.Verified && h.TrapActionOrDefault() != config.TrapBlock &&
-		h.refusesAnyway(id, res, judge.PathsOfServed(served, u)):
+	case trapped && id.Bot && res.Outcome != verify.Verified && h.refusesAnyway(id, res, judge.PathsOfServed(served, u)):
 		// A bot by its own header that its own rules refuse here (an
 		// impostor under impostors block, a group that disallows the
 		// path) stays what it is: springing the trap must not buy it
@@ -198,17 +197,19 @@ func (h *Handler) judge(r *http.Request, u *url.URL, served string, id identity,
 			j.Verdict, j.Action = judge.Disallowed, judge.Blocked
 		}
 	}
-	if v.Allowed {
-		if sig := h.signalRefuses(id, req.Paths.Primary); sig != "" {
+	// Signals and Crawl-delay are settings of their own: what mode
+	// monitor (or grace) lets through, signals enforce and crawl_delay
+	// enforce still refuse. A request already refused needs no more.
+	if j.Action != judge.Blocked {
+		if sig := h.signalRefuses(id, req.Paths.Primary); sig != "" && (j.Verdict != judge.Disallowed || h.Signals == config.ModeEnforce) {
 			j.Verdict, j.Action, j.Signal = judge.Disallowed, judge.Blocked, sig
-			// As crawl_delay, signals is a setting of its own: mode
-			// monitor does not turn signals enforce into logging.
 			if h.Signals == config.ModeMonitor {
 				j.Action = judge.Logged
 			}
 		}
 	}
-	if j.Verdict != judge.Disallowed && id.crawlDelay() > 0 && h.CrawlDelayPolicy() != config.CrawlDelayOff {
+	paced := j.Verdict != judge.Disallowed || j.Action == judge.Logged && h.CrawlDelayPolicy() == config.ModeEnforce
+	if paced && id.crawlDelay() > 0 && h.CrawlDelayPolicy() != config.CrawlDelayOff {
 		if ok, wait := h.pace(r, id, res.Outcome == verify.Verified, site, now); !ok {
 			j.Verdict, j.Action, j.RetryAfter = judge.TooFast, judge.Blocked, wait
 			if h.CrawlDelayPolicy() == config.ModeMonitor {

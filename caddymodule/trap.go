@@ -198,7 +198,7 @@ func isPrefetch(r *http.Request) bool {
 // page, says the same.
 func notFollowedHere(r *http.Request) bool {
 	site, mode, dest := r.Header.Get("Sec-Fetch-Site"), r.Header.Get("Sec-Fetch-Mode"), r.Header.Get("Sec-Fetch-Dest")
-	if fetchSites[site] && fetchModes[mode] && fetchDests[dest] {
+	if fetchSites[site] && fetchModes[mode] && isToken(dest) {
 		return site != "same-origin" || dest != "document"
 	}
 	if ref := r.Header.Get("Referer"); ref != "" {
@@ -210,15 +210,24 @@ func notFollowedHere(r *http.Request) bool {
 	return !strings.Contains(accept, "text/html") && (strings.Contains(accept, "image/") || strings.Contains(accept, "text/css"))
 }
 
-// The Fetch Metadata vocabulary (W3C Fetch Metadata Request Headers, and
-// the Fetch standard's request destinations).
+// The Fetch Metadata vocabulary (W3C Fetch Metadata Request Headers).
+// Destinations are not checked against a list: browsers add new ones
+// ("speculationrules", "webbundle").
 var (
 	fetchSites = setOf("cross-site", "same-origin", "same-site", "none")
 	fetchModes = setOf("cors", "navigate", "no-cors", "same-origin", "websocket")
-	fetchDests = setOf("audio", "audioworklet", "document", "embed", "empty", "fencedframe", "font", "frame",
-		"iframe", "image", "json", "manifest", "object", "paintworklet", "report", "script", "serviceworker",
-		"sharedworker", "style", "track", "video", "webidentity", "worker", "xslt")
 )
+
+// isToken reports whether s is a destination as browsers spell them: one
+// or more lower-case letters.
+func isToken(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 'a' || s[i] > 'z' {
+			return false
+		}
+	}
+	return s != ""
+}
 
 func setOf(words ...string) map[string]bool {
 	m := make(map[string]bool, len(words))

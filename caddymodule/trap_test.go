@@ -243,7 +243,8 @@ func TestTrap(t *testing.T) {
 			{"typed, bookmarked or mailed", meta("none", "document"), false},
 			{"same-origin link", meta("same-origin", "document"), true},
 			{"no headers", nil, true},
-			{"metadata outside the vocabulary", meta("cross-site", "x"), true},
+			{"a destination browsers would not spell", meta("cross-site", "Image-1"), true},
+			{"a destination newer than this list", meta("cross-site", "speculationrules"), false},
 			{"a site outside the vocabulary", meta("elsewhere", "image"), true},
 			{"HTTP, another host's Referer", map[string]string{"Referer": "http://elsewhere.test/page"}, false},
 			{"HTTP, another host's Referer, a page", map[string]string{"Referer": "http://elsewhere.test/page", "Accept": page}, false},
@@ -312,6 +313,30 @@ func TestTrap(t *testing.T) {
 		}
 		if verdicts != "allowed allowed allowed too-fast " {
 			t.Errorf("SlowBot after the trap, four requests: %s; want its Crawl-delay of 10 s held (a burst of 3, then too-fast)", verdicts)
+		}
+	})
+	t.Run("monitor mode keeps signals enforce and crawl_delay enforce", func(t *testing.T) {
+		// mode monitor only logs what the path rules (and a trap
+		// block) disallow; signals enforce and crawl_delay enforce are
+		// settings of their own and still refuse, trapped or not.
+		const body = "User-agent: *\nContent-Signal: ai-train=no\nDisallow: /private/\n\nUser-agent: SlowBot\nCrawl-delay: 10\n"
+		h, _ := newTestHandler(t, config.Config{Inline: body, Trap: trap, TrapAction: config.TrapBlock,
+			Mode: config.ModeMonitor, Signals: config.ModeEnforce, CrawlDelay: config.ModeEnforce})
+		if c, _ := status(h, "/private/x", testfixtures.UAGPTBot, "192.0.2.150"); c != 403 {
+			t.Errorf("GPTBot on a disallowed path, ai-train=no: %d, want 403 (signals enforce)", c)
+		}
+		status(h, trap, testfixtures.UAGPTBot, "192.0.2.150")
+		if c, _ := status(h, "/public", testfixtures.UAGPTBot, "192.0.2.150"); c != 403 {
+			t.Errorf("GPTBot after the trap (block, mode monitor): %d, want 403 (signals enforce)", c)
+		}
+		status(h, trap, "SlowBot/1.0", "192.0.2.151")
+		verdicts := ""
+		for range 4 {
+			v, _ := verdictOf(t, h, "/public", "SlowBot/1.0", "192.0.2.151")
+			verdicts += v + " "
+		}
+		if verdicts != "disallowed disallowed disallowed too-fast " {
+			t.Errorf("SlowBot after the trap (block, mode monitor): %s; want its Crawl-delay enforced after the logged burst", verdicts)
 		}
 	})
 	t.Run("fetch metadata excuses no bot", func(t *testing.T) {
