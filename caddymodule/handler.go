@@ -130,14 +130,14 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 
 // refusesAnyway reports whether a bot's own identity refuses the request
 // at paths, before grace: an impostor under impostors block, a group that
-// disallows the path, or the usage preferences (with signals enforce or
-// monitor). A trapped bot is judged so; otherwise as the
+// disallows the path, or the usage preferences with signals enforce
+// (signals monitor refuses nothing). A trapped bot is judged so; otherwise as the
 // trapped client it is, by the * group.
 func (h *Handler) refusesAnyway(id identity, res verify.Result, paths judge.Paths) bool {
 	if res.Outcome == verify.Impostor && h.ImpostorPolicy() == config.ImpostorsBlock {
 		return true
 	}
-	return !paths.Decide(id.Group).Allowed || h.signalRefuses(id, paths.Primary) != ""
+	return !paths.Decide(id.Group).Allowed || h.Signals == config.ModeEnforce && h.signalRefuses(id, paths.Primary) != ""
 }
 
 // violationMessage names what a refused or logged request broke.
@@ -197,9 +197,9 @@ func (h *Handler) judge(r *http.Request, u *url.URL, served string, id identity,
 			j.Verdict, j.Action = judge.Disallowed, judge.Blocked
 		}
 	}
-	// Signals and Crawl-delay are settings of their own: what mode
-	// monitor (or grace) lets through, signals enforce and crawl_delay
-	// enforce still refuse. A request already refused needs no more.
+	// Signals are a setting of their own: what mode monitor (or grace)
+	// lets through, signals enforce still refuses. A request already
+	// refused needs no more.
 	if j.Action != judge.Blocked {
 		if sig := h.signalRefuses(id, req.Paths.Primary); sig != "" && (j.Verdict != judge.Disallowed || h.Signals == config.ModeEnforce) {
 			j.Verdict, j.Action, j.Signal = judge.Disallowed, judge.Blocked, sig
@@ -208,8 +208,9 @@ func (h *Handler) judge(r *http.Request, u *url.URL, served string, id identity,
 			}
 		}
 	}
-	paced := j.Verdict != judge.Disallowed || j.Action == judge.Logged && h.CrawlDelayPolicy() == config.ModeEnforce
-	if paced && id.crawlDelay() > 0 && h.CrawlDelayPolicy() != config.CrawlDelayOff {
+	// A request disallowed (by a rule, a signal or the trap) is that
+	// violation, logged or refused, not also a rate one.
+	if j.Verdict != judge.Disallowed && id.crawlDelay() > 0 && h.CrawlDelayPolicy() != config.CrawlDelayOff {
 		if ok, wait := h.pace(r, id, res.Outcome == verify.Verified, site, now); !ok {
 			j.Verdict, j.Action, j.RetryAfter = judge.TooFast, judge.Blocked, wait
 			if h.CrawlDelayPolicy() == config.ModeMonitor {

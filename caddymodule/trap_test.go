@@ -315,10 +315,12 @@ func TestTrap(t *testing.T) {
 			t.Errorf("SlowBot after the trap, four requests: %s; want its Crawl-delay of 10 s held (a burst of 3, then too-fast)", verdicts)
 		}
 	})
-	t.Run("monitor mode keeps signals enforce and crawl_delay enforce", func(t *testing.T) {
+	t.Run("monitor mode keeps signals enforce", func(t *testing.T) {
 		// mode monitor only logs what the path rules (and a trap
-		// block) disallow; signals enforce and crawl_delay enforce are
-		// settings of their own and still refuse, trapped or not.
+		// block) disallow; signals enforce is a setting of its own and
+		// still refuses, trapped or not. A request logged as disallowed
+		// is that violation, not also a rate one. signals monitor
+		// refuses nothing, so it does not make a trapped bot itself.
 		const body = "User-agent: *\nContent-Signal: ai-train=no\nDisallow: /private/\n\nUser-agent: SlowBot\nCrawl-delay: 10\n"
 		h, _ := newTestHandler(t, config.Config{Inline: body, Trap: trap, TrapAction: config.TrapBlock,
 			Mode: config.ModeMonitor, Signals: config.ModeEnforce, CrawlDelay: config.ModeEnforce})
@@ -335,8 +337,13 @@ func TestTrap(t *testing.T) {
 			v, _ := verdictOf(t, h, "/public", "SlowBot/1.0", "192.0.2.151")
 			verdicts += v + " "
 		}
-		if verdicts != "disallowed disallowed disallowed too-fast " {
-			t.Errorf("SlowBot after the trap (block, mode monitor): %s; want its Crawl-delay enforced after the logged burst", verdicts)
+		if verdicts != "disallowed disallowed disallowed disallowed " {
+			t.Errorf("SlowBot after the trap (block, mode monitor): %s; want each logged as the disallow violation it is", verdicts)
+		}
+		hm, _ := newTestHandler(t, config.Config{Inline: body, Trap: trap, TrapAction: config.TrapBlock, Signals: config.ModeMonitor})
+		status(hm, trap, testfixtures.UAChrome, "192.0.2.152")
+		if c, bot := status(hm, "/public", testfixtures.UAGPTBot, "192.0.2.152"); c != 403 || bot != "trapped" {
+			t.Errorf("a GPTBot claim from a trapped address, signals monitor, trap block: %d %q, want 403 as trapped", c, bot)
 		}
 	})
 	t.Run("fetch metadata excuses no bot", func(t *testing.T) {
