@@ -295,52 +295,47 @@ func TestTrap(t *testing.T) {
 			t.Errorf("another /64: %d, want 200", c)
 		}
 	})
+	// A * group that refuses AI training, and a crawler with a long
+	// Crawl-delay of its own.
+	const signalsAndDelay = "User-agent: *\nContent-Signal: ai-train=no\nDisallow: /private/\n\nUser-agent: SlowBot\nCrawl-delay: 10\n"
 	t.Run("the trap keeps a bot's signals and Crawl-delay", func(t *testing.T) {
 		// Judged as trapped by the * group, a bot keeps what its own
 		// identity holds it to: the usage preferences for its category,
-		// and its group's longer Crawl-delay.
-		const body = "User-agent: *\nContent-Signal: ai-train=no\nDisallow: /private/\n\nUser-agent: SlowBot\nCrawl-delay: 10\n"
-		h, _ := newTestHandler(t, config.Config{Inline: body, Trap: trap, Signals: config.ModeEnforce})
-		status(h, trap, testfixtures.UAGPTBot, "192.0.2.140")
-		if c, _ := status(h, "/article", testfixtures.UAGPTBot, "192.0.2.140"); c != 403 {
-			t.Errorf("GPTBot after the trap, where ai-train=no: %d, want 403", c)
-		}
-		status(h, trap, "SlowBot/1.0", "192.0.2.141")
-		verdicts := ""
-		for range 4 {
-			v, _ := verdictOf(t, h, "/a", "SlowBot/1.0", "192.0.2.141")
-			verdicts += v + " "
-		}
-		if verdicts != "allowed allowed allowed too-fast " {
-			t.Errorf("SlowBot after the trap, four requests: %s; want its Crawl-delay of 10 s held (a burst of 3, then too-fast)", verdicts)
+		// and its group's longer Crawl-delay. mode monitor only logs
+		// what the path rules (and a trap block) disallow; signals
+		// enforce is a setting of its own and still refuses, trapped or
+		// not. A request logged as disallowed is that violation, not
+		// also a rate one.
+		for i, tc := range []struct {
+			name              string
+			cfg               config.Config
+			gptPath, slowPath string
+			slow              string // SlowBot's four verdicts after the trap
+		}{
+			{"hold", config.Config{Signals: config.ModeEnforce}, "/article", "/a", "allowed allowed allowed too-fast "},
+			{"block, mode monitor", config.Config{TrapAction: config.TrapBlock, Mode: config.ModeMonitor, Signals: config.ModeEnforce, CrawlDelay: config.ModeEnforce},
+				"/public", "/public", "disallowed disallowed disallowed disallowed "},
+		} {
+			tc.cfg.Inline, tc.cfg.Trap = signalsAndDelay, trap
+			h, _ := newTestHandler(t, tc.cfg)
+			gpt, slow := fmt.Sprintf("192.0.2.%d", 140+2*i), fmt.Sprintf("192.0.2.%d", 141+2*i)
+			if c, _ := status(h, "/private/x", testfixtures.UAGPTBot, gpt); c != 403 {
+				t.Errorf("%s: GPTBot on a disallowed path, ai-train=no: %d, want 403", tc.name, c)
+			}
+			status(h, trap, testfixtures.UAGPTBot, gpt)
+			if c, _ := status(h, tc.gptPath, testfixtures.UAGPTBot, gpt); c != 403 {
+				t.Errorf("%s: GPTBot after the trap, where ai-train=no: %d, want 403 (signals enforce)", tc.name, c)
+			}
+			status(h, trap, "SlowBot/1.0", slow)
+			if got := verdictsOf(t, h, 4, tc.slowPath, "SlowBot/1.0", slow); got != tc.slow {
+				t.Errorf("%s: SlowBot after the trap, four requests: %s; want %s", tc.name, got, tc.slow)
+			}
 		}
 	})
-	t.Run("monitor mode keeps signals enforce", func(t *testing.T) {
-		// mode monitor only logs what the path rules (and a trap
-		// block) disallow; signals enforce is a setting of its own and
-		// still refuses, trapped or not. A request logged as disallowed
-		// is that violation, not also a rate one. signals monitor
-		// refuses nothing, so it does not make a trapped bot itself.
-		const body = "User-agent: *\nContent-Signal: ai-train=no\nDisallow: /private/\n\nUser-agent: SlowBot\nCrawl-delay: 10\n"
-		h, _ := newTestHandler(t, config.Config{Inline: body, Trap: trap, TrapAction: config.TrapBlock,
-			Mode: config.ModeMonitor, Signals: config.ModeEnforce, CrawlDelay: config.ModeEnforce})
-		if c, _ := status(h, "/private/x", testfixtures.UAGPTBot, "192.0.2.150"); c != 403 {
-			t.Errorf("GPTBot on a disallowed path, ai-train=no: %d, want 403 (signals enforce)", c)
-		}
-		status(h, trap, testfixtures.UAGPTBot, "192.0.2.150")
-		if c, _ := status(h, "/public", testfixtures.UAGPTBot, "192.0.2.150"); c != 403 {
-			t.Errorf("GPTBot after the trap (block, mode monitor): %d, want 403 (signals enforce)", c)
-		}
-		status(h, trap, "SlowBot/1.0", "192.0.2.151")
-		verdicts := ""
-		for range 4 {
-			v, _ := verdictOf(t, h, "/public", "SlowBot/1.0", "192.0.2.151")
-			verdicts += v + " "
-		}
-		if verdicts != "disallowed disallowed disallowed disallowed " {
-			t.Errorf("SlowBot after the trap (block, mode monitor): %s; want each logged as the disallow violation it is", verdicts)
-		}
-		hm, _ := newTestHandler(t, config.Config{Inline: body, Trap: trap, TrapAction: config.TrapBlock, Signals: config.ModeMonitor})
+	t.Run("signals monitor refuses nothing", func(t *testing.T) {
+		// So it does not make a trapped client that sends an AI
+		// crawler's name that crawler, judged by its own group.
+		hm, _ := newTestHandler(t, config.Config{Inline: signalsAndDelay, Trap: trap, TrapAction: config.TrapBlock, Signals: config.ModeMonitor})
 		status(hm, trap, testfixtures.UAChrome, "192.0.2.152")
 		if c, bot := status(hm, "/public", testfixtures.UAGPTBot, "192.0.2.152"); c != 403 || bot != "trapped" {
 			t.Errorf("a GPTBot claim from a trapped address, signals monitor, trap block: %d %q, want 403 as trapped", c, bot)
@@ -463,4 +458,16 @@ func servedLogs(t *testing.T, cfg config.Config, snippet string) []observer.Logg
 	h, logs := newTestHandler(t, cfg)
 	serve(h, newRequest("GET", "/robots.txt", testfixtures.UAChrome))
 	return logs.FilterMessageSnippet(snippet).All()
+}
+
+// verdictsOf sends n requests for path as ua from ip and returns their
+// verdicts, each followed by a space.
+func verdictsOf(t *testing.T, h *Handler, n int, path, ua, ip string) string {
+	t.Helper()
+	var b strings.Builder
+	for range n {
+		v, _ := verdictOf(t, h, path, ua, ip)
+		b.WriteString(v + " ")
+	}
+	return b.String()
 }
