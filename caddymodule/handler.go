@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net/http"
 	"net/netip"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -63,8 +62,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 		// agents that sign (ChatGPT's, for one) send a browser's.
 		id, res = h.verifyIdentity(r, id)
 	}
+	if !id.Bot && !trapped {
+		return next.ServeHTTP(w, r)
+	}
+	paths := judge.PathsOfServed(served, u)
 	switch {
-	case trapped && id.Bot && res.Outcome != verify.Verified && h.refusesAnyway(id, res, judge.PathsOfServed(served, u)):
+	case trapped && id.Bot && res.Outcome != verify.Verified && h.refusesAnyway(id, res, paths):
 		// A bot by its own header that its own rules refuse here (an
 		// impostor under impostors block, a group that disallows the
 		// path) stays what it is: springing the trap must not buy it
@@ -81,11 +84,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 		if own.Bot && own.Group != nil {
 			id.ownDelay = own.Group.CrawlDelay
 		}
-	case !id.Bot:
-		return next.ServeHTTP(w, r)
 	}
 
-	j := h.judge(r, u, served, id, res)
+	j := h.judge(r, paths, id, res)
 	if res.Outcome == verify.Impostor {
 		h.emit(r, EventImpostor, j)
 	}
@@ -160,11 +161,11 @@ var (
 
 // judge decides a bot request and records the judgment where the access
 // log, the placeholders and the counters read it.
-func (h *Handler) judge(r *http.Request, u *url.URL, served string, id identity, res verify.Result) *judge.Judgment {
+func (h *Handler) judge(r *http.Request, paths judge.Paths, id identity, res verify.Result) *judge.Judgment {
 	now := time.Now()
 	snap := id.snap
 	site := siteOf(r)
-	req := judge.Request{UA: r.Header.Get("User-Agent"), Agents: id.agents(), Paths: judge.PathsOfServed(served, u), Now: now}
+	req := judge.Request{UA: r.Header.Get("User-Agent"), Agents: id.agents(), Paths: paths, Now: now}
 	req.Fetch, req.Fetched = h.tracker.last(fetchKey{id.Name, fetchAddr(r, res.Outcome), site, snap.scope, agentOf(id.Name, req.UA)})
 	v := req.Paths.Decide(id.Group)
 	if snap != noRobotsTxt && (res.Outcome == verify.Impostor && h.ImpostorPolicy() == config.ImpostorsBlock ||

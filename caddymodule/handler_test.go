@@ -306,42 +306,40 @@ func TestCacheIsBounded(t *testing.T) {
 }
 
 // TestBroadHumansWarn: a humans entry that exempts well-known bots says so
-// when the configuration loads; a narrow one says nothing.
+// when the configuration loads, and so does a bots entry that every
+// browser matches (it holds people to robots.txt); a narrow one says
+// nothing.
 func TestBroadHumansWarn(t *testing.T) {
+	const humans, bots = "humans entry matches", "bots entry matches"
 	for _, tc := range []struct {
-		humans string
-		warn   bool
+		list, entry string // the warning's snippet, and the entry
+		warn        bool
 	}{
-		{"/", true},
-		{"Mozilla", true},
-		{"GPTBot", true},
+		{humans, "/", true},
+		{humans, "Mozilla", true},
+		{humans, "GPTBot", true},
 		// Crawlers of the knowledge base, whatever the sample headers.
-		{"PerplexityBot", true},
-		{"bytespider", true},
-		{"AcmeUptime", false},
+		{humans, "PerplexityBot", true},
+		{humans, "bytespider", true},
+		{humans, "AcmeUptime", false},
 		// A monitor of the knowledge base named exactly: the use the
 		// README documents; part of its name exempts more than it.
-		{"UptimeRobot", false},
-		{"uptimerobot", false},
-		{"Uptime", true},
+		{humans, "UptimeRobot", false},
+		{humans, "uptimerobot", false},
+		{humans, "Uptime", true},
+		{bots, "Mozilla", true},
+		{bots, "Safari", true},
+		{bots, "AcmeCrawler", false},
 	} {
-		_, logs := newTestHandler(t, config.Config{Inline: "User-agent: *\nDisallow: /x\n", Humans: []string{tc.humans}})
-		if got := logs.FilterMessageSnippet("humans entry matches").Len() > 0; got != tc.warn {
-			t.Errorf("humans %q: warned %v, want %v", tc.humans, got, tc.warn)
+		cfg := config.Config{Inline: "User-agent: *\nDisallow: /x\n"}
+		if tc.list == humans {
+			cfg.Humans = []string{tc.entry}
+		} else {
+			cfg.Bots = []string{tc.entry}
 		}
-	}
-	// A bots entry that every browser matches holds people to robots.txt.
-	for _, tc := range []struct {
-		bots string
-		warn bool
-	}{
-		{"Mozilla", true},
-		{"Safari", true},
-		{"AcmeCrawler", false},
-	} {
-		_, logs := newTestHandler(t, config.Config{Inline: "User-agent: *\nDisallow: /x\n", Bots: []string{tc.bots}})
-		if got := logs.FilterMessageSnippet("bots entry matches").Len() > 0; got != tc.warn {
-			t.Errorf("bots %q: warned %v, want %v", tc.bots, got, tc.warn)
+		_, logs := newTestHandler(t, cfg)
+		if got := logs.FilterMessageSnippet(tc.list).Len() > 0; got != tc.warn {
+			t.Errorf("%s %q: warned %v, want %v", tc.list, tc.entry, got, tc.warn)
 		}
 	}
 }

@@ -93,18 +93,13 @@ func withTrap(body []byte, f *robots.File, trap string) ([]byte, int) {
 		}
 		inRun, agents = false, agents[:0]
 	}
-	rest := body
-	for len(rest) > 0 {
-		// Lines end as Parse ends them: at LF, CR or CRLF.
-		var l []byte
-		if i := bytes.IndexAny(rest, "\r\n"); i >= 0 {
-			end := i + 1
-			if rest[i] == '\r' && end < len(rest) && rest[end] == '\n' {
-				end++
+	// Lines end as Parse ends them.
+	robots.EachLine(string(body), func(_ int, l, eol string) {
+		if eol == "" {
+			if l == "" {
+				return // the file ended with its last line's end
 			}
-			l, rest = rest[:end], rest[end:]
-		} else {
-			l, rest = append(rest, '\n'), nil
+			eol = "\n"
 		}
 		switch key, value := fieldOf(l); robots.FieldOf(key) {
 		case "user-agent":
@@ -116,8 +111,9 @@ func withTrap(body []byte, f *robots.File, trap string) ([]byte, int) {
 		case "allow", "disallow":
 			flush()
 		}
-		out.Write(l)
-	}
+		out.WriteString(l)
+		out.WriteString(eol)
+	})
 	flush()
 	if groups == 0 || f.GroupFor("*") == nil {
 		// Bots no group names are held to nothing without a * group:
@@ -141,8 +137,7 @@ func needsTrap(f *robots.File, agents []string, trap string) bool {
 
 // fieldOf returns a robots.txt line's key and value,
 // without comment; "key value" without a colon counts, as Google reads it.
-func fieldOf(l []byte) (key, value string) {
-	s := string(l)
+func fieldOf(s string) (key, value string) {
 	if i := strings.IndexByte(s, '#'); i >= 0 {
 		s = s[:i]
 	}

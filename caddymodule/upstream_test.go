@@ -24,6 +24,22 @@ func upstream(t *testing.T, h http.HandlerFunc) *httptest.Server {
 	return srv
 }
 
+// statusUpstream is an upstream that answers body() while its status is
+// 200 (as it starts), and only the status otherwise.
+func statusUpstream(t *testing.T, body func() string) (*atomic.Int32, *httptest.Server) {
+	t.Helper()
+	status := new(atomic.Int32)
+	status.Store(200)
+	srv := upstream(t, func(w http.ResponseWriter, r *http.Request) {
+		if s := int(status.Load()); s != 200 {
+			w.WriteHeader(s)
+			return
+		}
+		fmt.Fprint(w, body())
+	})
+	return status, srv
+}
+
 func TestFetchUpstream(t *testing.T) {
 	const body = "User-agent: *\nDisallow: /private/\n"
 	mux := http.NewServeMux()
@@ -137,17 +153,9 @@ func TestMaxAge(t *testing.T) {
 }
 
 func TestLoadUpstreamKeepsLastGoodCopy(t *testing.T) {
-	var status atomic.Int32
-	status.Store(200)
 	var body atomic.Value
 	body.Store("User-agent: *\nDisallow: /v1\n")
-	srv := upstream(t, func(w http.ResponseWriter, r *http.Request) {
-		if s := int(status.Load()); s != 200 {
-			w.WriteHeader(s)
-			return
-		}
-		fmt.Fprint(w, body.Load().(string))
-	})
+	status, srv := statusUpstream(t, func() string { return body.Load().(string) })
 	initMetrics()
 	s := newUpstreamSource(srv.URL, &sourceSettings{logger: zap.NewNop(), grace: time.Hour})
 	blocked := func(p string) bool {
@@ -228,14 +236,7 @@ func TestLoadUpstreamLogsNoRobotsTxt(t *testing.T) {
 		{"404, a failure, 404", []int{404, 503, 404}, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var status atomic.Int32
-			srv := upstream(t, func(w http.ResponseWriter, r *http.Request) {
-				if s := int(status.Load()); s != 200 {
-					w.WriteHeader(s)
-					return
-				}
-				fmt.Fprint(w, "User-agent: *\nDisallow: /v1\n")
-			})
+			status, srv := statusUpstream(t, func() string { return "User-agent: *\nDisallow: /v1\n" })
 			initMetrics()
 			core, logs := observer.New(zap.InfoLevel)
 			s := newUpstreamSource(srv.URL, &sourceSettings{logger: zap.New(core), grace: time.Hour})
@@ -279,15 +280,7 @@ func TestRedactURL(t *testing.T) {
 // a file with errors does; a server error does not (it says nothing of
 // the file).
 func TestStrictUpstreamNotRobots(t *testing.T) {
-	var status atomic.Int32
-	status.Store(200)
-	srv := upstream(t, func(w http.ResponseWriter, r *http.Request) {
-		if s := int(status.Load()); s != 200 {
-			w.WriteHeader(s)
-			return
-		}
-		fmt.Fprint(w, "<html><body>Welcome</body></html>")
-	})
+	status, srv := statusUpstream(t, func() string { return "<html><body>Welcome</body></html>" })
 	initMetrics()
 	s := newUpstreamSource(srv.URL, &sourceSettings{logger: zap.NewNop(), grace: time.Hour})
 	s.loadUpstream(context.Background(), 0)

@@ -4,18 +4,20 @@ import (
 	"io"
 	"os"
 
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/lint"
 	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
 // StrictErrors lists what the strict option refuses in a parsed
-// robots.txt: a body that is not a robots.txt at all, which is loaded as
-// allowing everything, and every error-severity finding with its line.
-// A finding on a line for which keep returns false is left out (nil keeps
-// all), for a caller that reports some lines another way.
+// robots.txt, the error findings "caddy robots lint" reports: a body that
+// is not a robots.txt at all, which is loaded as allowing everything, and
+// every error-severity finding of the parser, with its line. A finding on
+// a line for which keep returns false is left out (nil keeps all), for a
+// caller that reports some lines another way.
 func StrictErrors(f *robots.File, keep func(line int) bool) []string {
 	var errs []string
-	if !f.LooksLikeRobotsTxt() {
-		errs = append(errs, "no line is a robots.txt field (user-agent, allow, disallow, sitemap…): this does not look like a robots.txt (is it an HTML page?)")
+	if d, ok := lint.NotRobotsTxt(f); ok {
+		errs = append(errs, d.Message)
 	}
 	for _, d := range f.Diagnostics() {
 		if d.Severity == robots.Error && (keep == nil || keep(d.Line)) {

@@ -260,22 +260,7 @@ func Parse(body []byte, opts ...Option) *File {
 	// Room for the agents and rules of a typical file from the start, not
 	// after a dozen doublings.
 	p := &parser{agents: make([]srcAgent, 0, 32), rules: make([]*Rule, 0, 128)}
-	line := 0
-	start := 0
-	for i := 0; i < len(text); i++ {
-		c := text[i]
-		if c != '\n' && c != '\r' {
-			continue
-		}
-		line++
-		p.line(line, text[start:i])
-		if c == '\r' && i+1 < len(text) && text[i+1] == '\n' {
-			i++
-		}
-		start = i + 1
-	}
-	line++
-	p.line(line, text[start:])
+	line := EachLine(text, func(num int, l, _ string) { p.line(num, l) })
 	p.endGroup()
 	if p.dropped > 0 {
 		p.diags = append(p.diags, Diagnostic{Line: p.droppedLine, Severity: p.droppedSev, Kind: KindTooMany,
@@ -292,6 +277,30 @@ func Parse(body []byte, opts ...Option) *File {
 			Message: fmt.Sprintf("the file is %s; everything past the first %d bytes is ignored", size, truncatedAt)})
 	}
 	return newFile(p)
+}
+
+// EachLine calls fn with each line of text, numbered from 1, as Parse
+// reads lines: each ends at LF, CR or CRLF, and eol is that ending ("" for
+// the last line, which has none and may be empty). It returns the number
+// of lines.
+func EachLine(text string, fn func(num int, line, eol string)) int {
+	num, start := 0, 0
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if c != '\n' && c != '\r' {
+			continue
+		}
+		end := i + 1
+		if c == '\r' && end < len(text) && text[end] == '\n' {
+			end++
+		}
+		num++
+		fn(num, text[start:i], text[i:end])
+		i, start = end-1, end
+	}
+	num++
+	fn(num, text[start:], "")
+	return num
 }
 
 func isASCIISpace(c byte) bool {

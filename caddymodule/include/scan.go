@@ -115,20 +115,7 @@ func scan(body []byte) *scanned {
 	}
 	// Most lines of a list are kept: size the slice once.
 	s := &scanned{lines: make([]srcLine, 0, strings.Count(text, "\n")+1)}
-	num, start := 0, 0
-	for i := 0; i < len(text); i++ {
-		c := text[i]
-		if c != '\n' && c != '\r' {
-			continue
-		}
-		num++
-		s.line(num, text[start:i])
-		if c == '\r' && i+1 < len(text) && text[i+1] == '\n' {
-			i++
-		}
-		start = i + 1
-	}
-	s.line(num+1, text[start:])
+	robots.EachLine(text, func(num int, l, _ string) { s.line(num, l) })
 	return s
 }
 

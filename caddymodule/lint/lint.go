@@ -41,18 +41,29 @@ func Check(body []byte, opts ...robots.Option) Result {
 	res.Groups, res.Rules = f.Counts()
 	res.Sitemaps = f.Sitemaps()
 	res.Agents = f.Agents()
-	if !f.LooksLikeRobotsTxt() {
+	if d, ok := NotRobotsTxt(f); ok {
 		// First, before the parser's findings on line 1: it explains them.
-		res.Diagnostics = append([]robots.Diagnostic{{
-			Line: 1, Severity: robots.Error, Kind: KindNotRobotsTxt,
-			Message: "no line is a robots.txt field (user-agent, allow, disallow, sitemap…): this does not look like a robots.txt",
-		}}, res.Diagnostics...)
+		res.Diagnostics = append([]robots.Diagnostic{d}, res.Diagnostics...)
 	}
 	res.Diagnostics = append(res.Diagnostics, humanSoftware(f, body)...)
 	res.Diagnostics = append(res.Diagnostics, noInherit(f)...)
 	res.Diagnostics = append(res.Diagnostics, queryAnchors(f)...)
 	slices.SortStableFunc(res.Diagnostics, func(a, b robots.Diagnostic) int { return a.Line - b.Line })
 	return res
+}
+
+// NotRobotsTxt is the finding for a body that is no robots.txt at all (an
+// HTML page, a binary), which the parser reads as allowing everything; ok
+// is false for a robots.txt. It is this package's only error-severity
+// finding, which the strict option refuses too.
+func NotRobotsTxt(f *robots.File) (d robots.Diagnostic, ok bool) {
+	if f.LooksLikeRobotsTxt() {
+		return d, false
+	}
+	return robots.Diagnostic{
+		Line: 1, Severity: robots.Error, Kind: KindNotRobotsTxt,
+		Message: "no line is a robots.txt field (user-agent, allow, disallow, sitemap…): this does not look like a robots.txt",
+	}, true
 }
 
 // noInherit reports, for each group that names crawlers, the disallow
