@@ -316,11 +316,24 @@ func (f *File) Agents() []string {
 // (Googlebot-Image obeys googlebot when no googlebot-image group exists);
 // failing that, the "*" group; nil when there is none.
 func (f *File) GroupFor(agent string) *Group {
+	if g := f.NamedGroupFor(agent); g != nil || f == nil {
+		return g
+	}
+	return f.global
+}
+
+// NamedGroupFor is GroupFor without the fall back to the "*" group: the
+// group naming agent, or the one it extends by "-suffix"; nil when no group
+// names either. "*" names the "*" group.
+func (f *File) NamedGroupFor(agent string) *Group {
 	if f == nil {
 		return nil
 	}
-	if agent == "*" || len(f.agents) == 0 {
+	if agent == "*" {
 		return f.global
+	}
+	if len(f.agents) == 0 {
+		return nil
 	}
 	n, depth, fallback := int32(0), 0, int32(-1)
 	for {
@@ -339,7 +352,7 @@ func (f *File) GroupFor(agent string) *Group {
 	if fallback >= 0 {
 		return f.agents[fallback].group
 	}
-	return f.global
+	return nil
 }
 
 func isAlnum(c byte) bool {

@@ -87,6 +87,48 @@ func TestGroupForUserAgent(t *testing.T) {
 	}
 }
 
+func TestNamedGroupFor(t *testing.T) {
+	f := Parse([]byte(crawlerFile))
+	for _, tc := range []struct {
+		agent string
+		want  string // the first agent of the group; "" means nil
+	}{
+		{"Googlebot", "Googlebot"},
+		{"googlebot-image", "Googlebot"}, // extends googlebot by "-image"
+		{"Googlebot-News", "Googlebot-News"},
+		{"CCBot", "GPTBot"}, // shares GPTBot's group
+		{"*", "*"},
+		{"YandexBot", ""},
+		{"Googlebotx", ""},
+		{"Apple", ""}, // a prefix of a name is not that name
+		{"", ""},
+	} {
+		g := f.NamedGroupFor(tc.agent)
+		got := ""
+		if g != nil {
+			got = g.Agents[0]
+		}
+		if got != tc.want {
+			t.Errorf("NamedGroupFor(%q) = %q, want %q", tc.agent, got, tc.want)
+		}
+		// GroupFor is the same, falling back to the * group.
+		want := g
+		if want == nil {
+			want = f.NamedGroupFor("*")
+		}
+		if gf := f.GroupFor(tc.agent); gf != want {
+			t.Errorf("GroupFor(%q) is not NamedGroupFor's group or the * group", tc.agent)
+		}
+	}
+	var none *File
+	if none.NamedGroupFor("Googlebot") != nil || none.GroupFor("Googlebot") != nil {
+		t.Error("a nil file has no groups")
+	}
+	if g := Parse([]byte("user-agent: *\ndisallow: /x\n")).NamedGroupFor("GPTBot"); g != nil {
+		t.Errorf("a file of only * names no GPTBot group, got %v", g.Agents)
+	}
+}
+
 func TestGroupForUserAgentDoesNotAllocate(t *testing.T) {
 	f := Parse([]byte(crawlerFile))
 	for _, h := range []string{
