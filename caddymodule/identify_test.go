@@ -49,3 +49,44 @@ func TestIgnoresStar(t *testing.T) {
 		})
 	}
 }
+
+// TestFollows: a crawler obeys the groups its operator documents when
+// the header names none of the file's: Applebot a Googlebot group,
+// bingbot an msnbot group, YandexBot a Yandex group; its own group comes
+// first, and a claim that fails verification is held to the * group.
+func TestFollows(t *testing.T) {
+	const (
+		applebot = "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/13.1.1 Safari/605.1.15 (Applebot/0.1; +http://www.apple.com/go/applebot)"
+		bingbot  = "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)"
+		yandex   = "Mozilla/5.0 (compatible; YandexBot/3.0; +http://yandex.com/bots)"
+		others   = "User-agent: Googlebot\nDisallow: /g/\n\nUser-agent: msnbot\nDisallow: /m/\n\nUser-agent: Yandex\nDisallow: /y/\n\nUser-agent: *\nDisallow: /star/\n"
+	)
+	for _, tc := range []struct {
+		name, robotsTxt, ua, path string
+		impostors                 string
+		refused                   bool
+	}{
+		{"Applebot: Googlebot's rules", others, applebot, "/g/x", "", true},
+		{"Applebot: not the * group's", others, applebot, "/star/x", "", false},
+		{"Applebot: its own group first", "User-agent: Applebot\nDisallow: /a/\n\n" + others, applebot, "/g/x", "", false},
+		{"Applebot: its own group's rules", "User-agent: Applebot\nDisallow: /a/\n\n" + others, applebot, "/a/x", "", true},
+		{"Applebot: * when no group it follows", "User-agent: *\nDisallow: /star/\n", applebot, "/star/x", "", true},
+		{"bingbot: msnbot's rules", others, bingbot, "/m/x", "", true},
+		{"YandexBot: Yandex's rules", others, yandex, "/y/x", "", true},
+		// Its usual header names Yandex in its URL; this one does not.
+		{"YandexBot without its URL: Yandex's rules", others, "YandexBot/3.0", "/y/x", "", true},
+		{"YandexBot: not the * group's", others, yandex, "/star/x", "", false},
+		{"a generic bot: the * group", others, testfixtures.UACurl, "/star/x", "", true},
+		{"a generic bot: not Googlebot's", others, testfixtures.UACurl, "/g/x", "", false},
+		{"an unverified Applebot is an impostor, held to *", others, applebot, "/star/x", config.ImpostorsJudge, true},
+		{"an impostor does not get Googlebot's group", others, applebot, "/g/x", config.ImpostorsJudge, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h, _ := newTestHandler(t, config.Config{Inline: tc.robotsTxt, Impostors: tc.impostors})
+			_, err := serve(h, withIP(newRequest("GET", tc.path, tc.ua), "192.0.2.5"))
+			if refused := err != nil; refused != tc.refused {
+				t.Errorf("%s: refused %v, want %v", tc.path, refused, tc.refused)
+			}
+		})
+	}
+}

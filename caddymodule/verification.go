@@ -51,17 +51,12 @@ func checkerKey(cfg config.Config) string {
 // newChecker builds the knowledge base with the operator's entries and
 // the verifiers over it, and starts refreshing the published lists.
 func newChecker(cfg config.Config, verifyOpts verify.Options, sigOpts webbotauth.Options) (*checker, error) {
-	overrides := make([]crawlers.Crawler, len(cfg.Crawlers))
-	for i, cr := range cfg.Crawlers {
+	for _, cr := range cfg.Crawlers {
 		if err := checkRangeFiles(cr); err != nil {
 			return nil, err
 		}
-		overrides[i] = crawlers.Crawler{
-			Name: cr.Token, Ranges: cr.Ranges, RDNS: cr.RDNS,
-			SignatureAgents: cr.SignatureAgents, Category: crawlers.Category(cr.Category),
-		}
 	}
-	base, err := crawlers.Builtin().With(overrides...)
+	base, err := crawlers.Builtin().With(cfg.Entries()...)
 	if err != nil {
 		return nil, err
 	}
@@ -146,8 +141,9 @@ func signed(r *http.Request) bool {
 
 // identityOf is the identity of a crawler proven by its signature.
 func (h *Handler) identityOf(cr *crawlers.Crawler, snap *snapshot) identity {
-	id := identity{snap: snap, claim: cr, category: string(cr.Category), chosenBy: byClaim}
-	id.Bot, id.Name, id.Group = true, cr.Name, obeyedBy(cr, snap.File, judge.GroupForAgents(snap.File, cr.Tokens))
+	id := identity{snap: snap, claim: cr, category: string(cr.Category), choice: judge.ChoiceFor(cr, false)}
+	id.Bot, id.Name = true, cr.Name
+	id.Group, _ = id.choice.Group(snap.File, "")
 	id.counters = h.countersFor(id.Name)
 	id.counters.setCategory(id.category)
 	return id
@@ -158,7 +154,7 @@ func (h *Handler) identityOf(cr *crawlers.Crawler, snap *snapshot) identity {
 // named apart from the crawler so that no log, metric or report blames
 // the crawler for it.
 func (h *Handler) impostorOf(cr *crawlers.Crawler, snap *snapshot) *identity {
-	id := &identity{snap: snap, category: string(cr.Category), chosenBy: byStar}
+	id := &identity{snap: snap, category: string(cr.Category), choice: judge.ByStar}
 	id.Identity = judge.Identity{Bot: true, Name: impostorPrefix + cr.Name, Group: snap.File.GroupFor("*")}
 	id.counters = h.countersFor(id.Name)
 	id.counters.setCategory(id.category)

@@ -287,6 +287,20 @@ type Crawler struct {
 	Category string `json:"category,omitempty"`
 }
 
+// Entries are the operator's crawler entries as the knowledge base takes
+// them: crawlers.Builtin().With(c.Entries()...) is the base the handler
+// uses.
+func (c Config) Entries() []crawlers.Crawler {
+	entries := make([]crawlers.Crawler, len(c.Crawlers))
+	for i, cr := range c.Crawlers {
+		entries[i] = crawlers.Crawler{
+			Name: cr.Token, Ranges: cr.Ranges, RDNS: cr.RDNS,
+			SignatureAgents: cr.SignatureAgents, Category: crawlers.Category(cr.Category),
+		}
+	}
+	return entries
+}
+
 // SetDefaults fills in the defaults of Mode, Status, Reload (unless
 // DisableReload is set, or the source is Inline or URL, which Validate
 // refuses a Reload for) and Cache. It leaves File unset, for the handler

@@ -8,6 +8,7 @@ import (
 	"github.com/robotsguard/caddy-robots-txt/config"
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/botdetect"
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/crawlers"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
 	"github.com/robotsguard/caddy-robots-txt/robots"
 )
@@ -58,6 +59,9 @@ type Subject struct {
 	Classifier *botdetect.Classifier
 	// Mode is the handler's mode, when it comes from a config.
 	Mode string
+	// Crawlers is the knowledge base with the operator's crawler
+	// entries; nil means the built-in one.
+	Crawlers *crawlers.Base
 }
 
 // Check judges targets for the client sending ua against s, as the
@@ -69,8 +73,21 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 	if c == nil {
 		c = botdetect.New(nil, nil)
 	}
+	base := s.Crawlers
+	if base == nil {
+		base = crawlers.Builtin()
+	}
 	id := judge.Identify(c, s.File, ua)
-	g, name := s.File.GroupForUserAgent(ua)
+	// A known crawler obeys the groups its operator documents (Applebot
+	// a Googlebot group), as in the handler; check cannot see the
+	// client's address, so the claim is taken at its word.
+	var choice judge.Choice
+	if id.Bot {
+		if cr := base.Claim(id.Name, id.Known); cr != nil {
+			choice = judge.ChoiceFor(cr, true)
+		}
+	}
+	g, name := choice.Group(s.File, ua)
 	var group []string
 	if g != nil {
 		group = append([]string{}, g.Agents...)
@@ -100,6 +117,9 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 
 	ew := &text.ErrWriter{W: w}
 	groupText := "none (the file has no group for this agent and no * group: everything is allowed)"
+	if g == nil && s.File.GroupFor("*") != nil {
+		groupText = "none (this crawler obeys only the groups that name it, and none does: everything is allowed)"
+	}
 	if g != nil {
 		groupText = strings.Join(group, ", ")
 	}

@@ -587,3 +587,42 @@ func TestSiteListPorts(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckFollowsLikeTheHandler: check picks a known crawler's group as
+// the handler does: Applebot a Googlebot group when none names it, and a
+// crawler that ignores * no rules where no group names it.
+func TestCheckFollowsLikeTheHandler(t *testing.T) {
+	f := robots.Parse([]byte("User-agent: Googlebot\nDisallow: /g/\n\nUser-agent: *\nDisallow: /star/\n"))
+	for _, tc := range []struct {
+		name, ua, target string
+		code             int
+		agent            string
+	}{
+		{"Applebot follows Googlebot", "Mozilla/5.0 (Applebot/0.1; +http://www.apple.com/go/applebot)", "/g/x", ExitDisallowed, "Googlebot"},
+		{"not the * group", "Mozilla/5.0 (Applebot/0.1; +http://www.apple.com/go/applebot)", "/star/x", ExitOK, "Googlebot"},
+		{"a generic bot", testfixtures.UACurl, "/star/x", ExitDisallowed, ""},
+		{"AdsBot ignores *", "AdsBot-Google (+http://www.google.com/adsbot.html)", "/star/x", ExitOK, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out strings.Builder
+			code, err := Check(&out, Subject{File: f, Name: "robots.txt"}, tc.ua, []string{tc.target}, true)
+			if err != nil || code != tc.code {
+				t.Fatalf("exit %d (%v), want %d\n%s", code, err, tc.code, out.String())
+			}
+			var got CheckOutput
+			if err := json.Unmarshal([]byte(out.String()), &got); err != nil {
+				t.Fatal(err)
+			}
+			if r := got.Results[0]; r.Agent != tc.agent {
+				t.Errorf("agent %q, want %q", r.Agent, tc.agent)
+			}
+		})
+	}
+	var out strings.Builder
+	if _, err := Check(&out, Subject{File: f, Name: "robots.txt"}, "AdsBot-Google (+http://www.google.com/adsbot.html)", []string{"/star/x"}, false); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "obeys only the groups that name it") {
+		t.Errorf("the text does not say why no group applies:\n%s", out.String())
+	}
+}

@@ -23,6 +23,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/botdetect"
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/crawlers"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/internal/text"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/report"
 	"github.com/robotsguard/caddy-robots-txt/robots"
@@ -382,7 +383,12 @@ func runCheck(cmd *cobra.Command, args []string) int {
 			return ExitUsage
 		}
 		sh.cfg.SetDefaults()
-		subj = Subject{File: robots.Parse(body), Name: name, Classifier: botdetect.New(sh.cfg.Bots, sh.cfg.Humans), Mode: sh.cfg.Mode}
+		base, err := crawlers.Builtin().With(sh.cfg.Entries()...)
+		if err != nil {
+			fmt.Fprintf(cmd.ErrOrStderr(), "caddy robots check: %v\n", err)
+			return ExitUsage
+		}
+		subj = Subject{File: robots.Parse(body), Name: name, Classifier: botdetect.New(sh.cfg.Bots, sh.cfg.Humans), Mode: sh.cfg.Mode, Crawlers: base}
 	} else {
 		body, _, display, err := readRobots(cmd, file)
 		if err != nil {

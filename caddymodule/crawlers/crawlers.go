@@ -89,8 +89,19 @@ type Crawler struct {
 	// name it, as Google documents for its special-case crawlers
 	// (AdsBot-Google, Mediapartners-Google, ...): where no group names
 	// it, it has no rules, not the "*" group's.
-	IgnoresStar bool   `json:"ignores_star,omitempty"`
-	Notes       string `json:"note,omitempty"`
+	IgnoresStar bool `json:"ignores_star,omitempty"`
+	// Follows are the tokens of other crawlers whose groups this one
+	// obeys, in order, when no group names it, before the * group, as its
+	// operator documents (Applebot follows a Googlebot group; every Yandex
+	// robot a Yandex group).
+	Follows []string `json:"follows,omitempty"`
+	Notes   string   `json:"note,omitempty"`
+}
+
+// Agents are the robots.txt tokens whose groups c obeys, in order of
+// preference: its own tokens, then those it follows.
+func (c *Crawler) Agents() []string {
+	return append(slices.Clip(c.Tokens), c.Follows...)
 }
 
 // Verifiable reports whether the operator publishes any way to check a
@@ -209,6 +220,14 @@ func (c *Crawler) validate(operator bool) error {
 			return where("bad token %q", t)
 		}
 	}
+	for _, t := range c.Follows {
+		if t == "" || strings.TrimSpace(t) != t || strings.ContainsAny(t, "\t\r\n#:") || t == "*" {
+			return where("bad follows token %q", t)
+		}
+		if slices.ContainsFunc(c.Tokens, func(s string) bool { return strings.EqualFold(s, t) }) {
+			return where("follows its own token %q", t)
+		}
+	}
 	for _, p := range c.Patterns {
 		body := strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(p, "^"), "|"), "|")
 		if body == "" || strings.ToLower(body) != body {
@@ -294,6 +313,29 @@ func checkSuffix(s string) error {
 		}
 	}
 	return nil
+}
+
+// Claim returns the known crawler a bot's header claims to be: the one
+// the bot is named after; failing that, the one its name extends
+// ("Googlebot-Mobile" is Google's, "msnbot-media" Microsoft's); failing
+// that, known, the crawler a classifier found in the header; nil when
+// none. A claim to a crawler that can be verified must not escape
+// verification by a name the knowledge base does not list.
+func (b *Base) Claim(name, known string) *Crawler {
+	if cr := b.Lookup(name); cr != nil {
+		return cr
+	}
+	for n := name; ; {
+		i := strings.LastIndexByte(n, '-')
+		if i <= 0 {
+			break
+		}
+		n = n[:i]
+		if cr := b.Lookup(n); cr != nil {
+			return cr
+		}
+	}
+	return b.Lookup(known)
 }
 
 // Lookup returns the crawler whose name or robots.txt token is token,
@@ -412,5 +454,6 @@ func merge(c *Crawler, o Crawler) {
 	setList(&c.Ranges, o.Ranges)
 	setList(&c.RDNS, o.RDNS)
 	setList(&c.SignatureAgents, o.SignatureAgents)
+	setList(&c.Follows, o.Follows)
 	set(&c.Notes, o.Notes)
 }

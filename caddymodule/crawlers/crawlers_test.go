@@ -54,6 +54,17 @@ func TestBuiltinEntries(t *testing.T) {
 		if len(c.Patterns) == 0 {
 			t.Errorf("%s: no User-Agent pattern", c.Name)
 		}
+		// Tokens are tried in order where the header names no group: a
+		// sub-crawler's token ("SemrushBot-SA") listed with its parent's
+		// would hand the parent the sub-crawler's group. A sub-crawler
+		// falls back to its parent's group by itself.
+		for _, a := range c.Tokens {
+			for _, b := range c.Tokens {
+				if len(b) > len(a) && strings.EqualFold(b[:len(a)], a) && b[len(a)] == '-' {
+					t.Errorf("%s: token %q is a sub-crawler of %q; give it its own entry", c.Name, b, a)
+				}
+			}
+		}
 	}
 }
 
@@ -95,7 +106,7 @@ func TestLookup(t *testing.T) {
 		{"GOOGLEBOT-IMAGE", "Googlebot-Image"},
 		{"gptbot", "GPTBot"},
 		{"BINGBOT", "bingbot"},
-		{"GoogleOther-Video", "GoogleOther"},
+		{"GoogleOther-Video", ""}, // exact: Claim strips the suffix
 		{"sogou web spider", "Sogou"},
 		{"Google Favicon", "Google Favicon"},
 		{"", ""},
@@ -110,6 +121,30 @@ func TestLookup(t *testing.T) {
 		}
 		if got != tt.want {
 			t.Errorf("Lookup(%q) = %q, want %q", tt.token, got, tt.want)
+		}
+	}
+}
+
+func TestClaim(t *testing.T) {
+	b := Builtin()
+	for _, tt := range []struct {
+		name, known, want string
+	}{
+		{"GPTBot", "", "GPTBot"},
+		{"GoogleOther-Video", "", "GoogleOther"},
+		{"Googlebot-Mobile", "", "Googlebot"},
+		{"msnbot-media", "", "msnbot"},
+		{"generic", "GPTBot", "GPTBot"},      // the classifier's name
+		{"ClaudeBot", "GPTBot", "ClaudeBot"}, // the file's name first
+		{"generic", "", ""},
+		{"-", "", ""},
+	} {
+		got := ""
+		if c := b.Claim(tt.name, tt.known); c != nil {
+			got = c.Name
+		}
+		if got != tt.want {
+			t.Errorf("Claim(%q, %q) = %q, want %q", tt.name, tt.known, got, tt.want)
 		}
 	}
 }
@@ -169,7 +204,7 @@ func TestWith(t *testing.T) {
 	if !slices.Equal(in.RDNS, []string{"crawl.example.com"}) {
 		t.Errorf("rdns not normalised: %v", in.RDNS)
 	}
-	if y := nb.Lookup("yandex"); y.Robots != Ignores {
+	if y := nb.Lookup("yandexbot"); y.Robots != Ignores {
 		t.Errorf("YandexBot robots = %q", y.Robots)
 	}
 	if len(nb.All()) != len(b.All())+1 {
@@ -207,11 +242,37 @@ func TestParseRejects(t *testing.T) {
 		"duplicate":      `{"date":"2026-01-01","entries":[{"name":"A","tokens":["A"],"category":"search","robots":"obeys"},{"name":"B","tokens":["a"],"category":"search","robots":"obeys"}]}`,
 		"file path list": `{"date":"2026-01-01","entries":[{"name":"A","tokens":["A"],"category":"search","robots":"obeys","ranges":["/tmp/a"]}]}`,
 		"no tokens":      `{"date":"2026-01-01","entries":[{"name":"A","category":"search","robots":"obeys"}]}`,
+		"follows itself": `{"date":"2026-01-01","entries":[{"name":"A","tokens":["A"],"follows":["a"],"category":"search","robots":"obeys"}]}`,
+		"follows *":      `{"date":"2026-01-01","entries":[{"name":"A","tokens":["A"],"follows":["*"],"category":"search","robots":"obeys"}]}`,
+		"follows blank":  `{"date":"2026-01-01","entries":[{"name":"A","tokens":["A"],"follows":[""],"category":"search","robots":"obeys"}]}`,
 	}
 	for name, data := range tests {
 		if _, err := Parse([]byte(data)); err == nil {
 			t.Errorf("%s: Parse accepted it", name)
 		}
+	}
+}
+
+// TestAgents: a crawler obeys its own tokens' groups before those of the
+// crawlers it follows, as its operator documents.
+func TestAgents(t *testing.T) {
+	b := Builtin()
+	for name, want := range map[string][]string{
+		"Applebot":  {"Applebot", "Googlebot"},
+		"bingbot":   {"bingbot", "msnbot"},
+		"YandexBot": {"YandexBot", "Yandex"},
+		"GPTBot":    {"GPTBot"},
+	} {
+		if got := b.Lookup(name).Agents(); !slices.Equal(got, want) {
+			t.Errorf("%s: Agents() = %v, want %v", name, got, want)
+		}
+	}
+	// Agents must not write into the entry's own tokens.
+	c := &Crawler{Name: "A", Tokens: make([]string, 1, 4), Follows: []string{"B"}}
+	c.Tokens[0] = "A"
+	_ = c.Agents()
+	if got := c.Agents(); !slices.Equal(got, []string{"A", "B"}) || len(c.Tokens) != 1 {
+		t.Errorf("Agents() = %v, tokens %v", got, c.Tokens)
 	}
 }
 

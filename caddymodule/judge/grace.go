@@ -89,20 +89,14 @@ type Fetch struct {
 // Request is a bot request as grace needs it.
 type Request struct {
 	UA string
-	// Agents are the product tokens that chose the client's group when
-	// its User-Agent header did not: "*" for a client held to the *
-	// group whatever it claims (an impostor, a trapped address), a
-	// crawler's tokens when its signature proved who it is. An earlier
-	// version's group is chosen the same way; nil means by UA.
-	Agents  []string
+	// Choice is how the client's group was chosen; an earlier version's
+	// group is chosen the same way.
+	Choice  Choice
 	Paths   Paths
 	Now     time.Time
 	Fetch   Fetch
 	Fetched bool // Fetch is known
 }
-
-// Star is Request.Agents for a client held to the * group.
-var Star = []string{"*"}
 
 // GraceAllows reports whether the request that v disallows is allowed
 // by the version of robots.txt this client was seen fetching. RFC 9309
@@ -140,21 +134,6 @@ func (v *Version) allows(r *Request) bool {
 // groupIn is the group of f the client obeys, chosen as its group in the
 // current version was.
 func (r *Request) groupIn(f *robots.File) *robots.Group {
-	if r.Agents == nil {
-		g, _ := f.GroupForUserAgent(r.UA)
-		return g
-	}
-	return GroupForAgents(f, r.Agents)
-}
-
-// GroupForAgents is the group of f that the first of agents with one
-// obeys (see robots.File.GroupFor): the group of a crawler known by its
-// tokens rather than by its header.
-func GroupForAgents(f *robots.File, agents []string) *robots.Group {
-	for _, a := range agents {
-		if g := f.GroupFor(a); g != nil {
-			return g
-		}
-	}
-	return nil
+	g, _ := r.Choice.Group(f, r.UA)
+	return g
 }
