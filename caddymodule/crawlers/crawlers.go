@@ -220,6 +220,10 @@ func (c *Crawler) validate(operator bool) error {
 			return where("bad token %q", t)
 		}
 	}
+	if (c.IgnoresStar || len(c.Follows) > 0) && !c.Verifiable() {
+		// Anyone could send its name to escape the * group's rules.
+		return where("ignores_star and follows need a way to verify the crawler (ranges, rdns or signature_agents)")
+	}
 	for _, t := range c.Follows {
 		if t == "" || strings.TrimSpace(t) != t || strings.ContainsAny(t, "\t\r\n#:") || t == "*" {
 			return where("bad follows token %q", t)

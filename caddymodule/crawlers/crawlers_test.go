@@ -236,15 +236,17 @@ func TestWithRejects(t *testing.T) {
 
 func TestParseRejects(t *testing.T) {
 	tests := map[string]string{
-		"not json":       `nope`,
-		"no date":        `{"sources":[],"entries":[]}`,
-		"unknown field":  `{"date":"2026-01-01","entries":[{"name":"A","tokens":["A"],"category":"search","robots":"obeys","rnds":["a.com"]}]}`,
-		"duplicate":      `{"date":"2026-01-01","entries":[{"name":"A","tokens":["A"],"category":"search","robots":"obeys"},{"name":"B","tokens":["a"],"category":"search","robots":"obeys"}]}`,
-		"file path list": `{"date":"2026-01-01","entries":[{"name":"A","tokens":["A"],"category":"search","robots":"obeys","ranges":["/tmp/a"]}]}`,
-		"no tokens":      `{"date":"2026-01-01","entries":[{"name":"A","category":"search","robots":"obeys"}]}`,
-		"follows itself": `{"date":"2026-01-01","entries":[{"name":"A","tokens":["A"],"follows":["a"],"category":"search","robots":"obeys"}]}`,
-		"follows *":      `{"date":"2026-01-01","entries":[{"name":"A","tokens":["A"],"follows":["*"],"category":"search","robots":"obeys"}]}`,
-		"follows blank":  `{"date":"2026-01-01","entries":[{"name":"A","tokens":["A"],"follows":[""],"category":"search","robots":"obeys"}]}`,
+		"not json":                   `nope`,
+		"no date":                    `{"sources":[],"entries":[]}`,
+		"unknown field":              `{"date":"2026-01-01","entries":[{"name":"A","tokens":["A"],"category":"search","robots":"obeys","rnds":["a.com"]}]}`,
+		"duplicate":                  `{"date":"2026-01-01","entries":[{"name":"A","tokens":["A"],"category":"search","robots":"obeys"},{"name":"B","tokens":["a"],"category":"search","robots":"obeys"}]}`,
+		"file path list":             `{"date":"2026-01-01","entries":[{"name":"A","tokens":["A"],"category":"search","robots":"obeys","ranges":["/tmp/a"]}]}`,
+		"no tokens":                  `{"date":"2026-01-01","entries":[{"name":"A","category":"search","robots":"obeys"}]}`,
+		"follows itself":             `{"date":"2026-01-01","entries":[{"name":"A","tokens":["A"],"follows":["a"],"rdns":["a.example.com"],"category":"search","robots":"obeys"}]}`,
+		"follows *":                  `{"date":"2026-01-01","entries":[{"name":"A","tokens":["A"],"follows":["*"],"rdns":["a.example.com"],"category":"search","robots":"obeys"}]}`,
+		"follows blank":              `{"date":"2026-01-01","entries":[{"name":"A","tokens":["A"],"follows":[""],"rdns":["a.example.com"],"category":"search","robots":"obeys"}]}`,
+		"follows, unverifiable":      `{"date":"2026-01-01","entries":[{"name":"A","tokens":["A"],"follows":["B"],"category":"search","robots":"obeys"}]}`,
+		"ignores_star, unverifiable": `{"date":"2026-01-01","entries":[{"name":"A","tokens":["A"],"ignores_star":true,"category":"search","robots":"obeys"}]}`,
 	}
 	for name, data := range tests {
 		if _, err := Parse([]byte(data)); err == nil {
