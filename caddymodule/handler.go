@@ -165,7 +165,7 @@ func (h *Handler) judge(r *http.Request, paths judge.Paths, id identity, res ver
 	now := time.Now()
 	snap := id.snap
 	site := siteOf(r)
-	req := judge.Request{UA: r.Header.Get("User-Agent"), Choice: id.choice, Paths: paths, Now: now}
+	req := judge.Request{UA: r.Header.Get("User-Agent"), Choice: id.choice(), Paths: paths, Now: now}
 	req.Fetch, req.Fetched = h.tracker.last(fetchKey{id.Name, fetchAddr(r, res.Outcome), site, snap.scope, agentOf(id.Name, req.UA)})
 	v := req.Paths.Decide(id.Group)
 	if snap != noRobotsTxt && (res.Outcome == verify.Impostor && h.ImpostorPolicy() == config.ImpostorsBlock ||

@@ -20,9 +20,9 @@ type identity struct {
 	claim    *crawlers.Crawler
 	category string
 	impostor *identity
-	// choice is how Group was chosen: an earlier version's group, for
-	// grace, is chosen the same way.
-	choice judge.Choice
+	// chosenBy says how Group was chosen (see choice): an earlier
+	// version's group, for grace, is chosen the same way.
+	chosenBy chooser
 	// trapped is set on a bot whose address sprang the trap and whose
 	// own rules refuse the request: it is judged as itself, and grace
 	// does not excuse it.
@@ -41,6 +41,27 @@ func (id *identity) crawlDelay() time.Duration {
 	return d
 }
 
+// chooser is how an identity's group was chosen. The identity is kept
+// small: it is copied out of the cache on every bot request.
+type chooser uint8
+
+const (
+	byHeader chooser = iota // the header, then the claimed crawler's own groups
+	byStar                  // the * group, whatever the header claims
+	byClaim                 // the crawler a signature proved, not the header
+)
+
+// choice is how judge chooses id's group in any version of the file.
+func (id *identity) choice() judge.Choice {
+	switch id.chosenBy {
+	case byStar:
+		return judge.ByStar
+	case byClaim:
+		return judge.ChoiceFor(id.claim, false)
+	}
+	return judge.ChoiceFor(id.claim, true)
+}
+
 // maxCachedUserAgent is the longest header kept in the cache; longer ones
 // (rare, and often hostile) are classified each time instead of pinning
 // their bytes in memory.
@@ -57,8 +78,8 @@ func (h *Handler) identify(ua string, snap *snapshot) identity {
 		// The operator's own crawler ("crawler MyMon { ... }") is
 		// known by its token, whether robots.txt names it or not.
 		id.Bot, id.Name = true, tok
-		id.choice = judge.Choice{Agents: []string{tok}}
-		id.Group, _ = id.choice.Group(snap.File, ua)
+		id.claim = h.checker.base.Lookup(tok)
+		id.Group, _ = id.choice().Group(snap.File, ua)
 	}
 	if id.Bot {
 		id.counters = h.countersFor(id.Name)
@@ -66,8 +87,7 @@ func (h *Handler) identify(ua string, snap *snapshot) identity {
 			// The crawler's own documentation says which groups it
 			// obeys when the header names none of the file's.
 			id.claim, id.category = cr, string(cr.Category)
-			id.choice = judge.ChoiceFor(cr, true)
-			id.Group, _ = id.choice.Group(snap.File, ua)
+			id.Group, _ = id.choice().Group(snap.File, ua)
 			id.counters.setCategory(id.category)
 			if cr.Verifiable() {
 				id.impostor = h.impostorOf(cr, snap)

@@ -302,7 +302,7 @@ func trapAddr(r *http.Request) netip.Addr {
 // trappedIdentity is how a trapped address is judged: a bot held to the
 // * group, whatever its User-Agent.
 func (h *Handler) trappedIdentity(snap *snapshot) identity {
-	id := identity{snap: snap, counters: h.countersFor(trappedName), choice: judge.ByStar}
+	id := identity{snap: snap, counters: h.countersFor(trappedName), chosenBy: byStar}
 	id.Identity = judge.Identity{Bot: true, Name: trappedName, Group: snap.File.GroupFor("*")}
 	return id
 }

@@ -141,9 +141,9 @@ func signed(r *http.Request) bool {
 
 // identityOf is the identity of a crawler proven by its signature.
 func (h *Handler) identityOf(cr *crawlers.Crawler, snap *snapshot) identity {
-	id := identity{snap: snap, claim: cr, category: string(cr.Category), choice: judge.ChoiceFor(cr, false)}
+	id := identity{snap: snap, claim: cr, category: string(cr.Category), chosenBy: byClaim}
 	id.Bot, id.Name = true, cr.Name
-	id.Group, _ = id.choice.Group(snap.File, "")
+	id.Group, _ = id.choice().Group(snap.File, "")
 	id.counters = h.countersFor(id.Name)
 	id.counters.setCategory(id.category)
 	return id
@@ -154,7 +154,7 @@ func (h *Handler) identityOf(cr *crawlers.Crawler, snap *snapshot) identity {
 // named apart from the crawler so that no log, metric or report blames
 // the crawler for it.
 func (h *Handler) impostorOf(cr *crawlers.Crawler, snap *snapshot) *identity {
-	id := &identity{snap: snap, category: string(cr.Category), choice: judge.ByStar}
+	id := &identity{snap: snap, category: string(cr.Category), chosenBy: byStar}
 	id.Identity = judge.Identity{Bot: true, Name: impostorPrefix + cr.Name, Group: snap.File.GroupFor("*")}
 	id.counters = h.countersFor(id.Name)
 	id.counters.setCategory(id.category)

@@ -98,12 +98,6 @@ type Crawler struct {
 	Notes   string   `json:"note,omitempty"`
 }
 
-// Agents are the robots.txt tokens whose groups c obeys, in order of
-// preference: its own tokens, then those it follows.
-func (c *Crawler) Agents() []string {
-	return append(slices.Clip(c.Tokens), c.Follows...)
-}
-
 // Verifiable reports whether the operator publishes any way to check a
 // claim to be this crawler. A claim to be a verifiable crawler that fails the
 // check is an impostor; a claim to be any other crawler can only be taken

@@ -255,26 +255,20 @@ func TestParseRejects(t *testing.T) {
 	}
 }
 
-// TestAgents: a crawler obeys its own tokens' groups before those of the
-// crawlers it follows, as its operator documents.
-func TestAgents(t *testing.T) {
+// TestFollows: the crawlers whose operators document following another
+// crawler's group when none names them.
+func TestFollows(t *testing.T) {
 	b := Builtin()
 	for name, want := range map[string][]string{
-		"Applebot":  {"Applebot", "Googlebot"},
-		"bingbot":   {"bingbot", "msnbot"},
-		"YandexBot": {"YandexBot", "Yandex"},
-		"GPTBot":    {"GPTBot"},
+		"Applebot":              {"Googlebot"},
+		"bingbot":               {"msnbot"},
+		"YandexBot":             {"Yandex"},
+		"Google-InspectionTool": {"Googlebot"},
+		"GPTBot":                nil,
 	} {
-		if got := b.Lookup(name).Agents(); !slices.Equal(got, want) {
-			t.Errorf("%s: Agents() = %v, want %v", name, got, want)
+		if got := b.Lookup(name).Follows; !slices.Equal(got, want) {
+			t.Errorf("%s: follows %v, want %v", name, got, want)
 		}
-	}
-	// Agents must not write into the entry's own tokens.
-	c := &Crawler{Name: "A", Tokens: make([]string, 1, 4), Follows: []string{"B"}}
-	c.Tokens[0] = "A"
-	_ = c.Agents()
-	if got := c.Agents(); !slices.Equal(got, []string{"A", "B"}) || len(c.Tokens) != 1 {
-		t.Errorf("Agents() = %v, tokens %v", got, c.Tokens)
 	}
 }
 

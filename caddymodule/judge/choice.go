@@ -12,49 +12,49 @@ import (
 // The zero Choice is Google's reading of a User-Agent header: the group of
 // the longest product token of the file found in it, else the * group.
 type Choice struct {
+	// Crawler is the known crawler the client is, if any. When the header
+	// chose no group, the groups naming its tokens are tried, then those
+	// naming the crawlers it follows (Applebot obeys a Googlebot group
+	// when no group names it), then the * group unless it ignores it
+	// (Google's special-case crawlers obey only the groups that name
+	// them).
+	Crawler *crawlers.Crawler
 	// IgnoreHeader skips the header: a signature proved who the crawler
 	// is, or the client is held to the * group whatever it claims.
 	IgnoreHeader bool
-	// Agents are tried next, in order, when the header chose no group: a
-	// group must name one of them (or one it extends by "-suffix"); "*"
-	// names the * group.
-	Agents []string
-	// NoStar leaves a client that the header and Agents found no group for
-	// with no rules at all, rather than the * group's: Google's
-	// special-case crawlers obey only the groups that name them.
-	NoStar bool
 }
 
 // ByStar is the Choice for a client held to the * group whatever it
 // claims (an impostor, a trapped address).
-var ByStar = Choice{IgnoreHeader: true, Agents: []string{"*"}}
+var ByStar = Choice{IgnoreHeader: true}
 
-// ChoiceFor is the Choice for a client known to be crawler cr: by its
-// header, as Google reads one, then by the tokens cr answers to and the
-// crawlers it follows (Applebot obeys a Googlebot group when no group
-// names it), then the * group unless cr ignores it. byHeader is false
-// when a signature, not the header, proved who it is.
+// ChoiceFor is the Choice for a client known to be crawler cr; byHeader is
+// false when a signature, not the header, proved who it is.
 func ChoiceFor(cr *crawlers.Crawler, byHeader bool) Choice {
-	return Choice{IgnoreHeader: !byHeader, Agents: cr.Agents(), NoStar: cr.IgnoresStar}
+	return Choice{Crawler: cr, IgnoreHeader: !byHeader}
 }
 
 // Group is the group of f that the client sending ua obeys, and the
-// agent that chose it: the file's name found in the header, or the entry
-// of Agents; "" when the * group applies for want of either. The group is
-// nil when none applies.
+// agent that chose it: the file's name found in the header, or the
+// crawler's token; "" when the * group applies for want of either. The
+// group is nil when none applies.
 func (c Choice) Group(f *robots.File, ua string) (*robots.Group, string) {
 	if !c.IgnoreHeader {
 		if g, name := f.GroupForUserAgent(ua); name != "" {
 			return g, name
 		}
 	}
-	for _, a := range c.Agents {
-		if g := f.NamedGroupFor(a); g != nil {
-			return g, a
+	if cr := c.Crawler; cr != nil {
+		for _, agents := range [2][]string{cr.Tokens, cr.Follows} {
+			for _, a := range agents {
+				if g := f.NamedGroupFor(a); g != nil {
+					return g, a
+				}
+			}
 		}
-	}
-	if c.NoStar {
-		return nil, ""
+		if cr.IgnoresStar {
+			return nil, ""
+		}
 	}
 	return f.GroupFor("*"), ""
 }
