@@ -55,6 +55,8 @@ func startDNS(t *testing.T, ptr map[string]string, a map[string]string) *dnsServ
 	return s
 }
 
+const uaApplebot = "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/13.1.1 Safari/605.1.15 (Applebot/0.1; +http://www.apple.com/go/applebot)"
+
 // TestIdentity: claims to be crawlers are checked against real parts — a
 // DNS server for reverse DNS, a file of IP ranges — and failed claims are
 // impostors, judged by the * group and named apart.
@@ -68,11 +70,13 @@ func TestIdentity(t *testing.T) {
 			"10.2.0.192.in-addr.arpa.": "crawl-192-0-2-10.googlebot.com.",
 			"66.2.0.192.in-addr.arpa.": "crawl-66-249-66-1.googlebot.com.",
 			"77.2.0.192.in-addr.arpa.": "crawl.evilgooglebot.com.",
+			"20.2.0.192.in-addr.arpa.": "17-58-101-20.applebot.apple.com.",
 		},
 		map[string]string{
 			"crawl-192-0-2-10.googlebot.com.":  "192.0.2.10",
 			"crawl-66-249-66-1.googlebot.com.": "66.249.66.1",
 			"crawl.evilgooglebot.com.":         "192.0.2.77",
+			"17-58-101-20.applebot.apple.com.": "192.0.2.20",
 		})
 	const robotsTxt = "User-agent: *\nDisallow: /private/\n\nUser-agent: Googlebot\nUser-agent: GPTBot\nUser-agent: MyMonitor\nAllow: /\n"
 	inst := monStartWithGlobals(t, monTrustProxies, `http://127.0.0.1:{{port}} {
@@ -112,6 +116,10 @@ func TestIdentity(t *testing.T) {
 		{"Googlebot from loopback", testfixtures.UAGooglebot, "127.0.0.1", 403, "impostor:Googlebot", "impostor", "", "*", "search"},
 		{"GPTBot in the operator's ranges file", testfixtures.UAGPTBot, "203.0.113.9", 200, "GPTBot", "verified", "ip", "Googlebot, GPTBot, MyMonitor", "ai-training"},
 		{"GPTBot from elsewhere", testfixtures.UAGPTBot, "192.0.2.10", 403, "impostor:GPTBot", "impostor", "", "*", "ai-training"},
+		// Apple documents that Applebot follows a Googlebot group when no
+		// group names it.
+		{"Applebot by reverse DNS, in Googlebot's group", uaApplebot, "192.0.2.20", 200, "Applebot", "verified", "rdns", "Googlebot, GPTBot, MyMonitor", "search"},
+		{"Applebot from loopback", uaApplebot, "127.0.0.1", 403, "impostor:Applebot", "impostor", "", "*", "search"},
 		{"bingbot from loopback", "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)", "127.0.0.1", 403, "impostor:bingbot", "impostor", "", "*", "search"},
 		{"the operator's own monitor", "MyMonitor/1.0", "198.51.100.4", 200, "MyMonitor", "verified", "ip", "Googlebot, GPTBot, MyMonitor", "monitor"},
 		{"a bot that claims no crawler", testfixtures.UACurl, "192.0.2.10", 403, "curl", "unverified", "", "*", ""},
