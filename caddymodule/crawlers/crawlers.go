@@ -209,8 +209,7 @@ func (c *Crawler) validate(operator bool) error {
 		return where("no robots.txt tokens")
 	}
 	for _, t := range c.Tokens {
-		// Spaces are allowed: "Sogou web spider" is a group name in the wild.
-		if t == "" || strings.TrimSpace(t) != t || strings.ContainsAny(t, "\t\r\n#:") {
+		if badToken(t) {
 			return where("bad token %q", t)
 		}
 	}
@@ -219,7 +218,7 @@ func (c *Crawler) validate(operator bool) error {
 		return where("ignores_star and follows need a way to verify the crawler (ranges, rdns or signature_agents)")
 	}
 	for _, t := range c.Follows {
-		if t == "" || strings.TrimSpace(t) != t || strings.ContainsAny(t, "\t\r\n#:") || t == "*" {
+		if badToken(t) || t == "*" {
 			return where("bad follows token %q", t)
 		}
 		if slices.ContainsFunc(c.Tokens, func(s string) bool { return strings.EqualFold(s, t) }) {
@@ -261,6 +260,12 @@ func (c *Crawler) validate(operator bool) error {
 		}
 	}
 	return nil
+}
+
+// badToken reports whether t cannot be a robots.txt user-agent value.
+// Spaces are allowed: "Sogou web spider" is a group name in the wild.
+func badToken(t string) bool {
+	return t == "" || strings.TrimSpace(t) != t || strings.ContainsAny(t, "\t\r\n#:")
 }
 
 // checkURL accepts an absolute http(s) URL with a host; secure demands https.
