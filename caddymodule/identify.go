@@ -76,10 +76,10 @@ func (h *Handler) identify(ua string, snap *snapshot) identity {
 	id := identity{Identity: judge.Identify(h.classifier, snap.File, ua), snap: snap}
 	if tok := h.operatorCrawlerIn(ua); tok != "" && (!id.Bot || id.Name == judge.Generic) {
 		// The operator's own crawler ("crawler MyMon { ... }") is
-		// known by its token, whether robots.txt names it or not.
+		// known by its token, whether robots.txt names it or not; it is
+		// an entry of the knowledge base, so its claim below chooses
+		// its group.
 		id.Bot, id.Name = true, tok
-		id.claim = h.checker.base.Lookup(tok)
-		id.Group, _ = id.choice().Group(snap.File, ua)
 	}
 	if id.Bot {
 		id.counters = h.countersFor(id.Name)

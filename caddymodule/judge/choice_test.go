@@ -38,7 +38,7 @@ Disallow: /star
 		{"header names nothing: the * group", Choice{}, "SomeBot/1.0", "*", ""},
 		{"a followed crawler's group", ChoiceFor(applebot, true), "Mozilla/5.0 (Applebot/0.1; +http://www.apple.com/go/applebot)", "Googlebot", "Googlebot"},
 		{"the header still comes first", ChoiceFor(applebot, true), "Applebot/0.1 msnbot/1.0", "msnbot", "msnbot"},
-		{"own token before the followed one", ChoiceFor(applebot, false), "", "Googlebot", "Googlebot"},
+		{"signature: the followed crawler's group", ChoiceFor(applebot, false), "", "Googlebot", "Googlebot"},
 		{"-suffix: the group of the token it extends", ChoiceFor(adsbot, false), "", "AdsBot-Google", "AdsBot-Google-Mobile"},
 		{"ignores *, named by extension", ChoiceFor(adsbot, true), "Mozilla/5.0 (compatible; AdsBot-Google-Mobile)", "AdsBot-Google", "AdsBot-Google"},
 		{"ignores *, named nowhere", ChoiceFor(special, true), "Mediapartners-Google", "", ""},
