@@ -128,6 +128,10 @@ func TestClassify(t *testing.T) {
 		{"SemrushBot", uaSemrushBot, true, "SemrushBot"},
 		{"AhrefsBot", uaAhrefsBot, true, "AhrefsBot"},
 		{"PetalBot", uaPetalBot, true, "PetalBot"},
+		{"Google-CWS", "Mozilla/5.0 (compatible; Google-CWS)", true, "Google-CWS"},
+		{"Google-GeminiNotebook", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/137.0.0.0 Safari/537.36 (compatible; Google-GeminiNotebook; +https://developers.google.com/crawling/docs/crawlers-fetchers/google-gemininotebook)", true, "Google-GeminiNotebook"},
+		{"Pinterestbot", "Mozilla/5.0 (compatible; Pinterestbot/1.0; +https://www.pinterest.com/bot.html)", true, "Pinterestbot"},
+		{"Pinterest's other crawler header", "Pinterest/0.2 (+https://www.pinterest.com/bot.html)", true, "Pinterestbot"},
 		{"archive.org_bot", uaArchiveOrg, true, "archive.org_bot"},
 		{"UptimeRobot", uaUptimeRobot, true, "UptimeRobot"},
 		{"curl", uaCurl, true, "curl"},
@@ -173,6 +177,7 @@ func TestClassify(t *testing.T) {
 		{"WhatsApp app", uaWhatsAppApp, false, ""},
 		{"app built on okhttp", uaOkHTTPApp, false, ""},
 		{"VLC", uaVLC, false, ""},
+		{"Pinterest app", "Pinterest/3.3.3 CFNetwork/711.1.16 Darwin/14.0.0", false, ""},
 	} {
 		bot, name := c.Classify(tt.ua)
 		if bot != tt.bot || name != tt.name {

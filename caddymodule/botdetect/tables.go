@@ -45,6 +45,8 @@ var knownCrawlers = []crawler{
 	{"Google-Site-Verification", []string{"google-site-verification"}},
 	{"Google-Safety", []string{"google-safety"}},
 	{"GoogleProducer", []string{"googleproducer"}},
+	{"Google-CWS", []string{"google-cws|"}},
+	{"Google-GeminiNotebook", []string{"google-gemininotebook"}},
 	{"Google Favicon", []string{"google favicon"}},
 	{"Chrome-Lighthouse", []string{"chrome-lighthouse"}},
 
@@ -97,7 +99,7 @@ var knownCrawlers = []crawler{
 	{"Slack-ImgProxy", []string{"slack-imgproxy"}},
 	{"Discordbot", []string{"discordbot"}},
 	{"TelegramBot", []string{"telegrambot"}},
-	{"Pinterestbot", []string{"pinterestbot"}},
+	{"Pinterestbot", []string{"pinterestbot", "^pinterest/0.", "pinterest.com/bot"}},
 	{"redditbot", []string{"redditbot"}},
 	{"Embedly", []string{"embedly"}},
 
