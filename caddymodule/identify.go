@@ -73,14 +73,7 @@ func (h *Handler) identify(ua string, snap *snapshot) identity {
 	if id, ok := h.idents.Get(ua); ok && id.snap == snap {
 		return id
 	}
-	id := identity{Identity: judge.Identify(h.classifier, snap.File, ua), snap: snap}
-	if tok := h.operatorCrawlerIn(ua); tok != "" && (!id.Bot || id.Name == judge.Generic) {
-		// The operator's own crawler ("crawler MyMon { ... }") is
-		// known by its token, whether robots.txt names it or not; it is
-		// an entry of the knowledge base, so its claim below chooses
-		// its group.
-		id.Bot, id.Name = true, tok
-	}
+	id := identity{Identity: judge.Identify(h.classifier, snap.File, ua).Own(ua, h.ownTokens), snap: snap}
 	if id.Bot {
 		id.counters = h.countersFor(id.Name)
 		if cr := h.checker.base.Claim(id.Name, id.Known); cr != nil {
@@ -98,15 +91,4 @@ func (h *Handler) identify(ua string, snap *snapshot) identity {
 		h.idents.Add(ua, id)
 	}
 	return id
-}
-
-// operatorCrawlerIn is the token of an operator's crawler entry that ua
-// names as its product, or "".
-func (h *Handler) operatorCrawlerIn(ua string) string {
-	for _, cr := range h.Crawlers {
-		if judge.NamesProduct(ua, cr.Token) {
-			return cr.Token
-		}
-	}
-	return ""
 }

@@ -78,6 +78,7 @@ type Handler struct {
 
 	logger     *zap.Logger
 	classifier *botdetect.Classifier
+	ownTokens  []string // the tokens of the operator's crawler entries
 	idents     *lru.Cache[string, identity]
 	tracker    *fetchTracker
 	trackerKey string
@@ -136,6 +137,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	}
 	h.ctx, h.events = ctx, eventsOf(ctx)
 	h.classifier = botdetect.New(h.Bots, h.Humans)
+	h.ownTokens = h.CrawlerTokens()
 	h.trapServed = new(atomic.Pointer[servedWithTrap])
 	if h.Trap != "" {
 		h.trapPath = judge.ServedPath(h.Trap)

@@ -287,6 +287,15 @@ type Crawler struct {
 	Category string `json:"category,omitempty"`
 }
 
+// CrawlerTokens are the tokens of the operator's crawler entries, in order.
+func (c Config) CrawlerTokens() []string {
+	tokens := make([]string, len(c.Crawlers))
+	for i, cr := range c.Crawlers {
+		tokens[i] = cr.Token
+	}
+	return tokens
+}
+
 // Entries are the operator's crawler entries as the knowledge base takes
 // them: crawlers.Builtin().With(c.Entries()...) is the base the handler
 // uses.

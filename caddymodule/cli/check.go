@@ -62,6 +62,9 @@ type Subject struct {
 	// Crawlers is the knowledge base with the operator's crawler
 	// entries; nil means the built-in one.
 	Crawlers *crawlers.Base
+	// Own are the tokens of the operator's crawler entries, which name
+	// a client the file and the classifier do not, as in the handler.
+	Own []string
 }
 
 // Check judges targets for the client sending ua against s, as the
@@ -77,7 +80,7 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 	if base == nil {
 		base = crawlers.Builtin()
 	}
-	id := judge.Identify(c, s.File, ua)
+	id := judge.Identify(c, s.File, ua).Own(ua, s.Own)
 	// A known crawler obeys the groups its operator documents (Applebot
 	// a Googlebot group), as in the handler; check cannot see the
 	// client's address, so the claim is taken at its word.

@@ -626,3 +626,35 @@ func TestCheckFollowsLikeTheHandler(t *testing.T) {
 		t.Errorf("the text does not say why no group applies:\n%s", out.String())
 	}
 }
+
+// TestCheckNamesTheOperatorsCrawler: a header that names one of the
+// config's crawler entries as its product is that crawler, held to
+// robots.txt, as in the handler, even where the classifier would take it
+// for a person's browser.
+func TestCheckNamesTheOperatorsCrawler(t *testing.T) {
+	file := writeTemp(t, "robots.txt", "User-agent: *\nDisallow: /private/\n")
+	cfg := writeTemp(t, "caddy.json", `{"apps": {"http": {"servers": {"srv0": {"listen": [":80"], "routes": [
+		{"handle": [{"handler": "robots_txt", "file": "`+file+`",
+			"crawlers": [{"token": "MyMon", "ranges": ["127.0.0.0/8"], "category": "monitor"}]}]}]}}}}}`)
+	for _, tc := range []struct {
+		ua, name string
+		code     int
+	}{
+		{"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 MyMon/2.0", "MyMon", ExitDisallowed},
+		{"MyMon/1.0", "MyMon", ExitDisallowed},
+		{"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36", "", ExitOK},
+	} {
+		code, out, errOut := runCmd(t, "", "check", "--config", cfg, "--json", "--agent", tc.ua, "/private/x")
+		if code != tc.code {
+			t.Errorf("%s: exit %d, want %d\n%s%s", tc.ua, code, tc.code, out, errOut)
+			continue
+		}
+		var got CheckOutput
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatalf("%s: %v\n%s", tc.ua, err, out)
+		}
+		if got.BotName != tc.name {
+			t.Errorf("%s: named %q, want %q", tc.ua, got.BotName, tc.name)
+		}
+	}
+}

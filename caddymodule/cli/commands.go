@@ -388,7 +388,7 @@ func runCheck(cmd *cobra.Command, args []string) int {
 			fmt.Fprintf(cmd.ErrOrStderr(), "caddy robots check: %v\n", err)
 			return ExitUsage
 		}
-		subj = Subject{File: robots.Parse(body), Name: name, Classifier: botdetect.New(sh.cfg.Bots, sh.cfg.Humans), Mode: sh.cfg.Mode, Crawlers: base}
+		subj = Subject{File: robots.Parse(body), Name: name, Classifier: botdetect.New(sh.cfg.Bots, sh.cfg.Humans), Mode: sh.cfg.Mode, Crawlers: base, Own: sh.cfg.CrawlerTokens()}
 	} else {
 		body, _, display, err := readRobots(cmd, file)
 		if err != nil {

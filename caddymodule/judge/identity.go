@@ -57,6 +57,24 @@ func Identify(c *botdetect.Classifier, f *robots.File, ua string) Identity {
 	return id
 }
 
+// Own is id with the client named by the first of tokens (the operator's
+// own crawler entries) that ua names as its product, when neither the file
+// nor the classifier named it: the operator knows the crawler by its token
+// whether robots.txt names it or not. Being an entry of the knowledge base,
+// its claim then chooses its group.
+func (id Identity) Own(ua string, tokens []string) Identity {
+	if id.Bot && id.Name != Generic {
+		return id
+	}
+	for _, tok := range tokens {
+		if namesProduct(ua, tok) {
+			id.Bot, id.Name = true, tok
+			return id
+		}
+	}
+	return id
+}
+
 // browserTokens are product tokens every browser of a family sends: the
 // engines and platforms, Chrome's, Firefox's and Edge's names on iOS and
 // Android, the "Build/" of every Android device. A robots.txt that names
@@ -103,10 +121,6 @@ func namesProduct(ua, name string) bool {
 	}
 	return false
 }
-
-// NamesProduct is namesProduct for the handler, which looks for the
-// operator's own crawlers in a header.
-func NamesProduct(ua, name string) bool { return namesProduct(ua, name) }
 
 // platformAfter tells whether a product's "version" is a platform: an
 // app's marker inside its in-app browser ("[Pinterest/iOS]",

@@ -39,6 +39,32 @@ func TestNamesProduct(t *testing.T) {
 	}
 }
 
+// TestOwn: the operator's crawler entries name a client only where neither
+// the file nor the classifier did.
+func TestOwn(t *testing.T) {
+	own := []string{"MyMon", "Googlebot"}
+	for _, tc := range []struct {
+		desc string
+		id   Identity
+		ua   string
+		want Identity
+	}{
+		{"a browser naming the entry", Identity{}, "Mozilla/5.0 (X11; Linux x86_64) Chrome/120.0.0.0 Safari/537.36 MyMon/2.0",
+			Identity{Bot: true, Name: "MyMon"}},
+		{"a generic bot naming it", Identity{Bot: true, Name: Generic}, "MyMon/1.0", Identity{Bot: true, Name: "MyMon"}},
+		{"already named", Identity{Bot: true, Name: "curl"}, "curl/8.0 MyMon/1.0", Identity{Bot: true, Name: "curl"}},
+		{"the word, not the product", Identity{}, "Mozilla/5.0 (X11; MyMonitor) Firefox/133.0", Identity{}},
+		{"first entry first", Identity{Bot: true, Name: Generic}, "Googlebot/2.1 MyMon/1.0", Identity{Bot: true, Name: "MyMon"}},
+	} {
+		if got := tc.id.Own(tc.ua, own); got != tc.want {
+			t.Errorf("%s: Own(%q) = %+v, want %+v", tc.desc, tc.ua, got, tc.want)
+		}
+	}
+	if got := (Identity{}).Own("MyMon/1.0", nil); got.Bot {
+		t.Errorf("no entries named %+v", got)
+	}
+}
+
 // BenchmarkNamesProductHostile: a crafted header against a crafted
 // agent name costs time linear in the header, not header × name.
 func BenchmarkNamesProductHostile(b *testing.B) {
