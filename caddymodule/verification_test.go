@@ -97,14 +97,20 @@ func TestImpostors(t *testing.T) {
 }
 
 // TestSiblingTokensAreClaims: a robots.txt that names a token of its own
-// for a crawler ("Googlebot-Mobile", "msnbot-media") does not excuse a
-// header naming it from the check of the crawler it belongs to.
+// for a crawler ("Googlebot-Mobile", "msnbot-media") or of its family
+// ("Yandex", which every Yandex robot obeys, and "YandexImages") does not
+// excuse a header naming it from the check of the crawler it belongs to.
 func TestSiblingTokensAreClaims(t *testing.T) {
-	const robotsTxt = "User-agent: *\nDisallow: /private/\n\nUser-agent: Googlebot\nUser-agent: Googlebot-Mobile\nUser-agent: msnbot-media\nAllow: /\n"
+	const robotsTxt = "User-agent: *\nDisallow: /private/\n\nUser-agent: Googlebot\nUser-agent: Googlebot-Mobile\nUser-agent: msnbot-media\n" +
+		"User-agent: Yandex\nUser-agent: YandexImages\nAllow: /\n"
 	h, _ := newTestHandler(t, config.Config{Inline: robotsTxt, Impostors: config.ImpostorsJudge})
 	for ua, want := range map[string]string{
 		"Mozilla/5.0 (compatible; Googlebot-Mobile/2.1; +http://www.google.com/bot.html)": "impostor:Googlebot",
 		"msnbot-media/1.1 (+http://search.msn.com/msnbot.htm)":                            "impostor:msnbot",
+		"Yandex/1.0":                       "impostor:YandexBot",
+		"Mozilla/5.0 (compatible; Yandex)": "impostor:YandexBot",
+		"curl/8.0 (+http://yandex.com)":    "impostor:YandexBot",
+		"Mozilla/5.0 (compatible; YandexImages/3.0; +http://yandex.com/bots)": "impostor:YandexBot",
 	} {
 		got := judgeRequest(t, h, withIP(newRequest("GET", "/private/x", ua), "127.0.0.1"))
 		if got.bot != want || got.identity != "impostor" || !got.refused {

@@ -57,6 +57,8 @@ func startDNS(t *testing.T, ptr map[string]string, a map[string]string) *dnsServ
 
 const uaApplebot = "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/13.1.1 Safari/605.1.15 (Applebot/0.1; +http://www.apple.com/go/applebot)"
 
+const uaYandexImages = "Mozilla/5.0 (compatible; YandexImages/3.0; +http://yandex.com/bots)"
+
 // TestIdentity: claims to be crawlers are checked against real parts — a
 // DNS server for reverse DNS, a file of IP ranges — and failed claims are
 // impostors, judged by the * group and named apart.
@@ -71,14 +73,16 @@ func TestIdentity(t *testing.T) {
 			"66.2.0.192.in-addr.arpa.": "crawl-66-249-66-1.googlebot.com.",
 			"77.2.0.192.in-addr.arpa.": "crawl.evilgooglebot.com.",
 			"20.2.0.192.in-addr.arpa.": "17-58-101-20.applebot.apple.com.",
+			"30.2.0.192.in-addr.arpa.": "spider-192-0-2-30.yandex.com.",
 		},
 		map[string]string{
 			"crawl-192-0-2-10.googlebot.com.":  "192.0.2.10",
 			"crawl-66-249-66-1.googlebot.com.": "66.249.66.1",
 			"crawl.evilgooglebot.com.":         "192.0.2.77",
 			"17-58-101-20.applebot.apple.com.": "192.0.2.20",
+			"spider-192-0-2-30.yandex.com.":    "192.0.2.30",
 		})
-	const robotsTxt = "User-agent: *\nDisallow: /private/\n\nUser-agent: Googlebot\nUser-agent: GPTBot\nUser-agent: MyMonitor\nAllow: /\n"
+	const robotsTxt = "User-agent: *\nDisallow: /private/\n\nUser-agent: Googlebot\nUser-agent: GPTBot\nUser-agent: MyMonitor\nAllow: /\n\nUser-agent: Yandex\nAllow: /\n"
 	inst := monStartWithGlobals(t, monTrustProxies, `http://127.0.0.1:{{port}} {
 	root * {{dir}}/site
 	robots_txt {
@@ -120,6 +124,11 @@ func TestIdentity(t *testing.T) {
 		// group names it.
 		{"Applebot by reverse DNS, in Googlebot's group", uaApplebot, "192.0.2.20", 200, "Applebot", "verified", "rdns", "Googlebot, GPTBot, MyMonitor", "search"},
 		{"Applebot from loopback", uaApplebot, "127.0.0.1", 403, "impostor:Applebot", "impostor", "", "*", "search"},
+		// Every Yandex robot obeys a Yandex group; a header naming the
+		// family is a claim to be Yandex's, checked as YandexBot is.
+		{"a Yandex robot by reverse DNS, in the Yandex group", uaYandexImages, "192.0.2.30", 200, "Yandex", "verified", "rdns", "Yandex", "search"},
+		{"a Yandex robot from loopback", uaYandexImages, "127.0.0.1", 403, "impostor:YandexBot", "impostor", "", "*", "search"},
+		{"the family's bare name from loopback", "Yandex/1.0", "127.0.0.1", 403, "impostor:YandexBot", "impostor", "", "*", "search"},
 		{"bingbot from loopback", "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)", "127.0.0.1", 403, "impostor:bingbot", "impostor", "", "*", "search"},
 		{"the operator's own monitor", "MyMonitor/1.0", "198.51.100.4", 200, "MyMonitor", "verified", "ip", "Googlebot, GPTBot, MyMonitor", "monitor"},
 		{"a bot that claims no crawler", testfixtures.UACurl, "192.0.2.10", 403, "curl", "unverified", "", "*", ""},

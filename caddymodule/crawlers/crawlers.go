@@ -114,6 +114,16 @@ type Base struct {
 	// index maps the lowercased name and every lowercased token to its entry.
 	index  map[string]*Crawler
 	maxKey int
+	// families are the lowercased tokens other crawlers follow, each with
+	// the crawler a name of that family claims to be: the token's own
+	// entry, or else the first crawler that follows it ("yandex" is
+	// YandexBot's).
+	families []family
+}
+
+type family struct {
+	token   string
+	crawler *Crawler
 }
 
 // file is the layout of crawlers.json.
@@ -180,6 +190,20 @@ func (b *Base) build(entries []*Crawler, operator bool) error {
 			}
 			b.index[k] = c
 			b.maxKey = max(b.maxKey, len(k))
+		}
+	}
+	b.families = nil
+	for _, c := range entries {
+		for _, t := range c.Follows {
+			k := strings.ToLower(t)
+			if slices.ContainsFunc(b.families, func(f family) bool { return f.token == k }) {
+				continue
+			}
+			cr := b.index[k]
+			if cr == nil {
+				cr = c
+			}
+			b.families = append(b.families, family{k, cr})
 		}
 	}
 	return nil
@@ -321,8 +345,11 @@ func checkSuffix(s string) error {
 // Claim returns the known crawler a bot's header claims to be: the one
 // the bot is named after; failing that, the one its name extends
 // ("Googlebot-Mobile" is Google's, "msnbot-media" Microsoft's); failing
-// that, known, the crawler a classifier found in the header; nil when
-// none. A claim to a crawler that can be verified must not escape
+// that, the one whose family the name is: a token crawlers follow, or a
+// name that begins with one ("Yandex", "YandexImages": every Yandex robot
+// obeys a Yandex group, and YandexBot's verification is Yandex's);
+// failing that, known, the crawler a classifier found in the header; nil
+// when none. A claim to a crawler that can be verified must not escape
 // verification by a name the knowledge base does not list.
 func (b *Base) Claim(name, known string) *Crawler {
 	if cr := b.Lookup(name); cr != nil {
@@ -336,6 +363,11 @@ func (b *Base) Claim(name, known string) *Crawler {
 		n = n[:i]
 		if cr := b.Lookup(n); cr != nil {
 			return cr
+		}
+	}
+	for _, f := range b.families {
+		if len(name) >= len(f.token) && strings.EqualFold(name[:len(f.token)], f.token) {
+			return f.crawler
 		}
 	}
 	return b.Lookup(known)

@@ -138,6 +138,14 @@ func TestClaim(t *testing.T) {
 		{"ClaudeBot", "GPTBot", "ClaudeBot"}, // the file's name first
 		{"generic", "", ""},
 		{"-", "", ""},
+		// A family's names: the token its crawlers follow, and names
+		// that extend it, claim the family's crawler.
+		{"Yandex", "", "YandexBot"},
+		{"yandeximages", "", "YandexBot"},
+		{"YandexMobileBot", "", "YandexBot"},
+		{"GooglebotFoo", "", "Googlebot"}, // the token's own entry
+		{"msnbotx", "", "msnbot"},
+		{"Yand", "", ""},
 	} {
 		got := ""
 		if c := b.Claim(tt.name, tt.known); c != nil {
