@@ -97,7 +97,7 @@ func BenchmarkMonitoring(b *testing.B) {
 	c := countersFor("", "AhrefsBot", true)
 	old := judge.NewVersion(robots.Parse([]byte("User-agent: *\nDisallow: /old/\n")), "\"v0\"")
 	old.Follow(nil, time.Now(), time.Hour)
-	cur := newSnapshot([]byte(testfixtures.RobotsTxt), time.Now())
+	cur := newSnapshot([]byte(testfixtures.RobotsTxt))
 	cur.Follow(old, time.Now(), time.Hour)
 	b.Run("allowed", func(b *testing.B) {
 		b.ReportAllocs()

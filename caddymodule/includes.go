@@ -202,7 +202,7 @@ func (s *source) merged(snap *snapshot) *snapshot {
 	sum := sha256.Sum256(m.Body)
 	out := &snapshot{
 		Version: judge.NewVersion(robots.Parse(m.Body), `"`+hex.EncodeToString(sum[:12])+`"`),
-		body:    m.Body, site: snap.site, siteETag: snap.siteETag, modTime: snap.modTime, origin: m,
+		body:    m.Body, site: snap.site, siteETag: snap.siteETag, origin: m,
 	}
 	for _, w := range m.Warnings {
 		s.logger().Warn("robots.txt includes: "+w, zap.String("file", name))
@@ -232,7 +232,7 @@ func (s *source) remerge() {
 	if cur == nil || cur.unknown {
 		return
 	}
-	next := s.merged(&snapshot{Version: judge.NewVersion(nil, ""), site: cur.site, siteETag: cur.siteETag, modTime: cur.modTime})
+	next := s.merged(&snapshot{Version: judge.NewVersion(nil, ""), site: cur.site, siteETag: cur.siteETag})
 	if next.ETag == cur.ETag {
 		return
 	}

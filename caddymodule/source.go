@@ -33,8 +33,7 @@ const maxFileBytes = 8 << 20
 // immutable; a reload replaces it whole.
 type snapshot struct {
 	*judge.Version
-	body    []byte // as served and parsed: the site's file, with included lists merged
-	modTime time.Time
+	body []byte // as served and parsed: the site's file, with included lists merged
 	// site is the site's own file and siteETag names it; body differs
 	// from it only with included lists, whose line map origin is.
 	site     []byte
@@ -50,13 +49,12 @@ type snapshot struct {
 	kept atomic.Bool
 }
 
-func newSnapshot(body []byte, modTime time.Time) *snapshot {
+func newSnapshot(body []byte) *snapshot {
 	sum := sha256.Sum256(body)
 	etag := `"` + hex.EncodeToString(sum[:12]) + `"`
 	return &snapshot{
 		Version: judge.NewVersion(robots.Parse(body), etag),
 		body:    body,
-		modTime: modTime,
 		site:    body, siteETag: etag,
 	}
 }
@@ -140,6 +138,56 @@ type source struct {
 	// notRobots is why the upstream's last 2xx answer was refused (an
 	// HTML page, say), for strict; nil otherwise. Guarded by mu.
 	notRobots error
+
+	served servedDates // Last-Modified of what was served (see lastModified)
+}
+
+// servedDates remembers when each representation of a source was first
+// served; it has its own lock, since serving takes it, not the poller.
+type servedDates struct {
+	mu   sync.Mutex
+	at   map[string]time.Time // ETag → its Last-Modified
+	last time.Time            // the latest date handed out
+}
+
+// maxServedDates bounds servedDates.at. A representation forgotten and
+// served again gets a new, later date, which costs a client one full
+// fetch and never a wrong 304.
+const maxServedDates = 16
+
+// lastModified is the Last-Modified date of the representation etag names:
+// the second it was first served, and later than that of every other
+// representation served before it. So a client's If-Modified-Since matches
+// only the representation it was given. The file's mtime cannot promise
+// that: a file renamed into place keeps its own (rsync -t, cp -p, a
+// rollback to an older one), and included lists and the trap change what
+// is served without touching it. A restart dates what it serves afresh,
+// which costs each client one full fetch.
+func (s *source) lastModified(etag string, now time.Time) time.Time {
+	d := &s.served
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if at, ok := d.at[etag]; ok {
+		return at
+	}
+	at := now.Truncate(time.Second)
+	if !at.After(d.last) {
+		at = d.last.Add(time.Second)
+	}
+	if d.at == nil {
+		d.at = make(map[string]time.Time)
+	}
+	if len(d.at) >= maxServedDates {
+		oldest := ""
+		for e, t := range d.at {
+			if oldest == "" || t.Before(d.at[oldest]) {
+				oldest = e
+			}
+		}
+		delete(d.at, oldest)
+	}
+	d.at[etag], d.last = at, at
+	return at
 }
 
 func newSource(path, url string, set *sourceSettings) *source {
@@ -227,7 +275,7 @@ func newUpstreamSource(url string, set *sourceSettings) *source {
 
 func newInlineSource(text string, set *sourceSettings) *source {
 	s := newSource("", "", set)
-	s.publish(newSnapshot([]byte(text), time.Now().Truncate(time.Second)))
+	s.publish(newSnapshot([]byte(text)))
 	return s
 }
 
@@ -290,7 +338,7 @@ func readSnapshot(path string) (*snapshot, fs.FileInfo, error) {
 	if len(body) > maxFileBytes {
 		return nil, nil, fmt.Errorf("file %q is larger than %d bytes; that is not a robots.txt", path, maxFileBytes)
 	}
-	return newSnapshot(body, info.ModTime()), info, nil
+	return newSnapshot(body), info, nil
 }
 
 // refresh checks the file and swaps in a new snapshot when it changed.

@@ -2,9 +2,11 @@ package caddymodule
 
 import (
 	"context"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -246,5 +248,94 @@ func TestNoRootSaysWhere(t *testing.T) {
 	}
 	if hint, _ := fields["hint"].(string); !strings.Contains(hint, "no root was set before robots_txt ran") {
 		t.Errorf("hint %q, want one that says no root was set", hint)
+	}
+}
+
+// TestLastModifiedFollowsWhatIsServed: a conditional request by date gets
+// 304 only for the representation the client was given. A file renamed
+// into place with the old one's mtime (rsync -t, cp -p), or with an older
+// one (a rollback), is a new representation, and a client revalidating by
+// the earlier date must get it, or it is refused for obeying a file it
+// was told is current.
+func TestLastModifiedFollowsWhatIsServed(t *testing.T) {
+	path := writeRobots(t, "User-agent: *\nDisallow: /v1\n")
+	h, _ := newTestHandler(t, config.Config{File: path, DisableReload: true})
+	get := func(ims string) (int, string, string) {
+		t.Helper()
+		r := newRequest("GET", "/robots.txt", testfixtures.UAAhrefs)
+		if ims != "" {
+			r.Header.Set("If-Modified-Since", ims)
+		}
+		w, err := serve(h, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return w.Code, w.Body.String(), w.Header().Get("Last-Modified")
+	}
+	replace := func(body string, mtime time.Time) {
+		t.Helper()
+		tmp := path + ".new"
+		if err := os.WriteFile(tmp, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(tmp, mtime, mtime); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(tmp, path); err != nil {
+			t.Fatal(err)
+		}
+		h.fixed.refresh()
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, lm1 := get("")
+	if code, _, _ := get(lm1); code != http.StatusNotModified {
+		t.Fatalf("revalidating the current file by its date: %d, want 304", code)
+	}
+
+	for _, tc := range []struct {
+		name, body string
+		mtime      time.Time
+	}{
+		{"same mtime", "User-agent: *\nDisallow: /v2\n", info.ModTime()},
+		{"older mtime", "User-agent: *\nDisallow: /v3\n", time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)},
+	} {
+		_, _, before := get("")
+		replace(tc.body, tc.mtime)
+		code, body, lm := get(before)
+		if code != http.StatusOK || body != tc.body {
+			t.Errorf("%s: If-Modified-Since %s after the file changed: %d %q, want 200 and the new file", tc.name, before, code, body)
+		}
+		if code, _, _ := get(lm); code != http.StatusNotModified {
+			t.Errorf("%s: revalidating the new file by its own date %s: %d, want 304", tc.name, lm, code)
+		}
+	}
+}
+
+func TestLastModifiedDates(t *testing.T) {
+	s := &source{}
+	now := time.Date(2026, 11, 22, 10, 0, 0, 200e6, time.UTC)
+	a := s.lastModified(`"a"`, now)
+	if want := now.Truncate(time.Second); !a.Equal(want) {
+		t.Errorf("first date %v, want %v", a, want)
+	}
+	if again := s.lastModified(`"a"`, now.Add(time.Hour)); !again.Equal(a) {
+		t.Errorf("the same representation dated %v, then %v", a, again)
+	}
+	// Another representation in the same second is still later.
+	if b := s.lastModified(`"b"`, now.Add(100*time.Millisecond)); !b.After(a) {
+		t.Errorf("a second representation dated %v, not after %v", b, a)
+	}
+	// Forgotten representations come back later than any before.
+	for i := range maxServedDates + 1 {
+		s.lastModified(strconv.Itoa(i), now)
+	}
+	if len(s.served.at) > maxServedDates {
+		t.Errorf("%d dates kept, want at most %d", len(s.served.at), maxServedDates)
+	}
+	if back := s.lastModified(`"a"`, now); !back.After(a) || !back.After(s.served.at["0"]) {
+		t.Errorf("a forgotten representation dated %v, not after the others", back)
 	}
 }

@@ -94,11 +94,7 @@ func fetchUpstream(ctx context.Context, client *http.Client, url string) fetchRe
 			body = body[:robots.DefaultMaxSize]
 			truncErr = fmt.Errorf("longer than %d bytes; the rest is ignored", robots.DefaultMaxSize)
 		}
-		modTime := time.Now()
-		if lm, err := http.ParseTime(resp.Header.Get("Last-Modified")); err == nil {
-			modTime = lm
-		}
-		snap := newSnapshot(body, modTime.Truncate(time.Second))
+		snap := newSnapshot(body)
 		if !snap.File.LooksLikeRobotsTxt() {
 			// An error page or a catch-all route answering 200: reading
 			// it as "no rules" would let every bot in and serve the page
