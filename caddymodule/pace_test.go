@@ -96,6 +96,29 @@ func TestCrawlDelay(t *testing.T) {
 	}
 }
 
+// TestCrawlDelayOfItsOwnAgents: in "User-agent: Bingbot / Crawl-delay: 10 /
+// User-agent: * / ...", Google's grouping keeps both agents in one group
+// for the rules, but the delay is Bingbot's: other bots are paced by the
+// * group's own Crawl-delay, not at Bingbot's rate.
+func TestCrawlDelayOfItsOwnAgents(t *testing.T) {
+	const robotsTxt = "User-agent: Bingbot\nCrawl-delay: 10\n\nUser-agent: *\nDisallow: /private/\nCrawl-delay: 2\n"
+	h, _ := newTestHandler(t, config.Config{Inline: robotsTxt})
+	var (
+		w   *httptest.ResponseRecorder
+		err error
+	)
+	for range 4 {
+		w, err = serve(h, withIP(newRequest("GET", "/a", testfixtures.UACurl), "198.51.100.7"))
+	}
+	if he, ok := err.(caddyhttp.HandlerError); !ok || he.StatusCode != http.StatusTooManyRequests || w.Header().Get("Retry-After") != "2" {
+		t.Errorf("fourth request in a row: %v, Retry-After %q; want 429 after 2 s, the * group's delay", err, w.Header().Get("Retry-After"))
+	}
+	// The rules that end the run are still Bingbot's, as Google reads them.
+	if _, err := serve(h, withIP(newRequest("GET", "/private/x", "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)"), "198.51.100.8")); err == nil {
+		t.Error("bingbot allowed /private/x, which the rules after its run disallow")
+	}
+}
+
 // TestSitesApart: a robots.txt speaks for the host it was served from.
 // With one file behind several hosts (one handler, or site blocks that
 // name the same file), a crawler's pace, its fetches and a trapped address

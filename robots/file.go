@@ -29,9 +29,13 @@ type agentEntry struct {
 }
 
 func newFile(p *parser) *File {
-	f := &File{sitemaps: p.sitemaps, diags: p.diags, nGroups: len(p.groups), nFields: p.fields}
+	f := &File{sitemaps: p.sitemaps, diags: p.diags, nFields: p.fields}
 	most := 0 // rules of the largest written group
 	for _, g := range p.groups {
+		if g.borrows {
+			continue // a group cut short by a crawl-delay: its lender's rules
+		}
+		f.nGroups++
 		f.nRules += len(g.rules)
 		most = max(most, len(g.rules))
 	}
@@ -155,20 +159,29 @@ func (mg *mergedGroups) groupOf(members []int) (g *Group, isNew bool) {
 	}
 	g = &Group{}
 	mg.byKey[string(mg.key)] = g
-	n := 0
-	for _, i := range members {
+	n, distinct := 0, 0
+	for k, i := range members {
 		s := mg.src[i]
 		if g.CrawlDelay == 0 {
 			g.CrawlDelay = s.crawlDelay
 		}
 		g.signal = g.signal.stricter(s.signal)
 		g.hasUsage = g.hasUsage || len(s.usage) > 0
-		n += len(s.rules)
+		if !lendsOn(mg.src, members, k) {
+			n += len(s.rules)
+			distinct++
+		}
 	}
 	switch {
-	case len(members) == 1:
-		g.src = mg.src[members[0] : members[0]+1]
-		g.m = mg.matcherOf(members[0])
+	case distinct == 1:
+		g.src = make([]*srcGroup, len(members))
+		for k, i := range members {
+			g.src[k] = mg.src[i]
+		}
+		if len(members) == 1 {
+			g.src = mg.src[members[0] : members[0]+1]
+		}
+		g.m = mg.matcherOf(members[len(members)-1])
 	case n <= mg.budget:
 		mg.budget -= n
 		g.src = make([]*srcGroup, len(members))
@@ -176,31 +189,56 @@ func (mg *mergedGroups) groupOf(members []int) (g *Group, isNew bool) {
 			g.src[k] = mg.src[i]
 		}
 		mg.gb.reserve(n)
-		for _, s := range g.src {
-			addRules(mg.gb, s.rules)
+		for k, s := range g.src {
+			if !lendsOn(mg.src, members, k) {
+				addRules(mg.gb, s.rules)
+			}
 		}
 		m := mg.gb.compile()
 		g.m = &m
 	default:
 		g.src = make([]*srcGroup, len(members))
-		g.parts = make([]*matcher, len(members))
 		for k, i := range members {
 			g.src[k] = mg.src[i]
-			g.parts[k] = mg.matcherOf(i)
+			if !lendsOn(mg.src, members, k) {
+				g.parts = append(g.parts, mg.matcherOf(i))
+			}
 		}
 	}
 	return g, true
+}
+
+// lendsOn tells whether the k-th member's rules are the next member's
+// (a group that borrows them): counted, compiled and listed once.
+func lendsOn(src []*srcGroup, members []int, k int) bool {
+	return k+1 < len(members) && sameRules(src[members[k]], src[members[k+1]])
 }
 
 // matcherOf returns the compiled matcher of written group i, compiling it
 // the first time.
 func (mg *mergedGroups) matcherOf(i int) *matcher {
 	s := mg.src[i]
-	if s.m == nil {
+	if s.m != nil {
+		return s.m
+	}
+	// Groups that borrow their rules share the lender's matcher: a file
+	// of a thousand "User-agent / Crawl-delay" pairs before one long list
+	// of rules compiles that list once.
+	j := i
+	for mg.src[j].borrows && j+1 < len(mg.src) && mg.src[j+1].m == nil {
+		j++
+	}
+	if mg.src[j].borrows && j+1 < len(mg.src) {
+		j++ // compiled already
+	}
+	if mg.src[j].m == nil {
 		mg.gb.reset()
-		addRules(mg.gb, s.rules)
+		addRules(mg.gb, mg.src[j].rules)
 		m := mg.gb.compile()
-		s.m = &m
+		mg.src[j].m = &m
+	}
+	for k := i; k < j; k++ {
+		mg.src[k].m = mg.src[j].m
 	}
 	return s.m
 }
@@ -268,7 +306,8 @@ func (f *File) HasErrors() bool {
 }
 
 // Counts returns the number of groups and of allow/disallow rules as
-// written in the file (before merging).
+// written in the file (before merging). Groups are counted as Google's
+// parser reads them: a run of user-agent lines ends only at a rule.
 func (f *File) Counts() (groups, rules int) {
 	if f == nil {
 		return 0, 0

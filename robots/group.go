@@ -95,11 +95,17 @@ func (g *Group) Rules() []*Rule {
 		return g.src[0].rules
 	}
 	n := 0
-	for _, s := range g.src {
+	for k, s := range g.src {
+		if k+1 < len(g.src) && sameRules(s, g.src[k+1]) {
+			continue // borrowed: the next group's rules
+		}
 		n += len(s.rules)
 	}
 	rules := make([]*Rule, 0, n)
-	for _, s := range g.src {
+	for k, s := range g.src {
+		if k+1 < len(g.src) && sameRules(s, g.src[k+1]) {
+			continue
+		}
 		rules = append(rules, s.rules...)
 	}
 	return rules

@@ -305,6 +305,18 @@ var hsShapes = []struct {
 		}
 		return []byte(b.String())
 	}},
+	{"agents cut short by crawl-delays, then rules", func() []byte {
+		// Each agent gets a group of its own that borrows the rules
+		// ending the run: one compiled matcher for all of them.
+		var b strings.Builder
+		for i := 0; b.Len() < DefaultMaxSize/2; i++ {
+			fmt.Fprintf(&b, "user-agent:%c%c%c\ncrawl-delay:1\n", 'a'+i%26, 'a'+i/26%26, 'a'+i/676%26)
+		}
+		for i := 0; b.Len() < DefaultMaxSize-20; i++ {
+			fmt.Fprintf(&b, "disallow:/*%c%c\n", 'a'+i%26, 'a'+i/26%26)
+		}
+		return []byte(b.String())
+	}},
 	{"one diagnostic per line", func() []byte {
 		return []byte(strings.Repeat("x:\n", DefaultMaxSize/3))
 	}},

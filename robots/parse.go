@@ -146,7 +146,15 @@ type srcAgent struct {
 
 // srcGroup is one group as written in the file, before merging.
 type srcGroup struct {
-	rules      []*Rule
+	rules []*Rule
+	// borrows marks a group cut short by a user-agent line after its
+	// crawl-delay or usage lines: its allow and disallow lines are those
+	// of the next written group (see parser.userAgent), the same slice.
+	borrows bool
+	// prefs is set by a crawl-delay line that reads as a delay and by a
+	// content-signal line: a user-agent line after one, before any rule,
+	// starts a group that lends the earlier agents its rules.
+	prefs      bool
 	crawlDelay time.Duration
 	m          *matcher // compiled when a Group first needs it
 	// signal combines the group's Content-Signal lines; usage holds its
@@ -194,9 +202,21 @@ func appendDoubling[T any](s []T, x T) []T {
 // endGroup gives the last group its rules.
 func (p *parser) endGroup() {
 	if len(p.groups) > 0 && len(p.rules) > p.ruleLo {
-		p.groups[len(p.groups)-1].rules = p.rules[p.ruleLo:len(p.rules):len(p.rules)]
+		rules := p.rules[p.ruleLo:len(p.rules):len(p.rules)]
+		for i := len(p.groups) - 1; i >= 0; i-- {
+			p.groups[i].rules = rules
+			if i == 0 || !p.groups[i-1].borrows {
+				break
+			}
+		}
 	}
 	p.ruleLo = len(p.rules)
+}
+
+// sameRules tells whether a and b hold the very same rules: a group that
+// borrows and the one it borrows from.
+func sameRules(a, b *srcGroup) bool {
+	return len(a.rules) > 0 && len(a.rules) == len(b.rules) && &a.rules[0] == &b.rules[0]
 }
 
 func (p *parser) newGroup() {
@@ -401,19 +421,14 @@ func (p *parser) line(num int, s string) {
 			p.diag(num, Warning, KindRuleOutsideGroup, "crawl-delay comes before any user-agent line; ignored")
 			return
 		}
-		secs, err := strconv.ParseFloat(value, 64)
-		if errors.Is(err, strconv.ErrRange) && secs > 0 {
-			err = nil // "1e999": a very long delay, capped below
-		}
-		if err != nil || secs < 0 || math.IsNaN(secs) || math.IsInf(secs, -1) {
+		d, ok := ParseCrawlDelay(value)
+		if !ok {
 			p.diag(num, Warning, KindBadCrawlDelay, "crawl-delay %q is not a number of seconds; ignored", value)
 			return
 		}
-		// A year is longer than any schedule means; it keeps the
-		// conversion to a Duration from overflowing.
-		secs = min(secs, maxCrawlDelay.Seconds())
+		cur.prefs = true
 		if cur.crawlDelay == 0 {
-			cur.crawlDelay = time.Duration(secs * float64(time.Second))
+			cur.crawlDelay = d
 		}
 	case fieldContentSignal, fieldContentUsage:
 		// Usage preferences belong to the group they are written in,
@@ -425,6 +440,7 @@ func (p *parser) line(num int, s string) {
 			return
 		}
 		if f == fieldContentSignal {
+			cur.prefs = true
 			cur.signal = cur.signal.stricter(p.parseContentSignal(num, value))
 			return
 		}
@@ -437,10 +453,39 @@ func (p *parser) line(num int, s string) {
 	}
 }
 
+// ParseCrawlDelay reads a crawl-delay value as the parser does: a
+// non-negative number of seconds, capped at a year; ok is false for
+// anything else.
+func ParseCrawlDelay(value string) (d time.Duration, ok bool) {
+	secs, err := strconv.ParseFloat(value, 64)
+	if errors.Is(err, strconv.ErrRange) && secs > 0 {
+		err = nil // "1e999": a very long delay, capped below
+	}
+	if err != nil || secs < 0 || math.IsNaN(secs) || math.IsInf(secs, -1) {
+		return 0, false
+	}
+	// A year is longer than any schedule means; it keeps the conversion
+	// to a Duration from overflowing.
+	secs = min(secs, maxCrawlDelay.Seconds())
+	return time.Duration(secs * float64(time.Second)), true
+}
+
 func (p *parser) userAgent(num int, value string) {
-	if !p.open || len(p.groups) == 0 {
+	switch {
+	case !p.open || len(p.groups) == 0:
 		p.newGroup()
 		p.open = true
+	case p.groups[len(p.groups)-1].prefs:
+		// "User-agent: bingbot / Crawl-delay: 10 / User-agent: *": Google's
+		// parser keeps both agents in one group until a rule, and so do
+		// their allow and disallow lines here. But Google reads no
+		// crawl-delay or usage line, so its grouping is no authority on
+		// them, and the crawlers that do read them (and the operator who
+		// wrote the file) end a group at the next user-agent line: the
+		// delay is bingbot's, not every crawler's. The earlier agents get
+		// a group of their own that borrows the rules that end the run.
+		p.groups[len(p.groups)-1].borrows = true
+		p.newGroup()
 	}
 	group := int32(len(p.groups) - 1)
 	// "*" alone, or followed by white space, is the global group; any other

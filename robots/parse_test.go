@@ -65,7 +65,10 @@ func TestBlankLinesAndOtherFieldsInGroups(t *testing.T) {
 // TestOnlyRulesEndAgentRun checks that, as in google/robotstxt, only an
 // allow or disallow line ends a run of user-agent lines: a sitemap,
 // crawl-delay, non-standard or unknown line between two user-agent lines
-// leaves both agents in one group, with that group's rules and crawl-delay.
+// leaves both agents with the rules that end the run. A crawl-delay there
+// is the earlier agents' alone (Google reads none; the crawlers that do
+// end a group at the next user-agent line), so they get a group of their
+// own with the same rules.
 func TestOnlyRulesEndAgentRun(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
@@ -95,18 +98,32 @@ func TestOnlyRulesEndAgentRun(t *testing.T) {
 			disallowed: map[string][]string{"a": {"/x"}, "b": {"/x"}},
 		},
 		{
-			name:       "crawl-delay between agents belongs to the shared group",
+			name:       "crawl-delay between agents is the earlier agent's",
 			body:       "user-agent: a\ncrawl-delay: 4\nuser-agent: b\ndisallow: /x\n",
-			groups:     [][]string{{"a", "b"}},
+			groups:     [][]string{{"a"}, {"b"}},
 			disallowed: map[string][]string{"a": {"/x"}, "b": {"/x"}},
-			delay:      map[string]time.Duration{"a": 4 * time.Second, "b": 4 * time.Second},
+			delay:      map[string]time.Duration{"a": 4 * time.Second, "b": 0},
+		},
+		{
+			name:       "the common shape: a named crawler's delay, then *",
+			body:       "User-agent: Bingbot\nCrawl-delay: 10\n\nUser-agent: *\nDisallow: /private/\nCrawl-delay: 2\n",
+			groups:     [][]string{{"Bingbot"}, {"*"}},
+			disallowed: map[string][]string{"bingbot": {"/private/"}, "other": {"/private/"}},
+			delay:      map[string]time.Duration{"bingbot": 10 * time.Second, "other": 2 * time.Second},
+		},
+		{
+			name:       "agents before the delay share it",
+			body:       "user-agent: a\nuser-agent: b\ncrawl-delay: 4\nuser-agent: c\ndisallow: /x\nuser-agent: d\ndisallow: /y\n",
+			groups:     [][]string{{"a", "b"}, {"c"}, {"d"}},
+			disallowed: map[string][]string{"a": {"/x"}, "b": {"/x"}, "c": {"/x"}, "d": {"/y"}},
+			delay:      map[string]time.Duration{"a": 4 * time.Second, "b": 4 * time.Second, "c": 0, "d": 0},
 		},
 		{
 			name:       "several fields between agents",
 			body:       "user-agent: a\ncrawl-delay: 2\nsitemap: https://e.com/s.xml\nclean-param: x\nuser-agent: b\nuser-agent: c\ndisallow: /x\nuser-agent: d\ndisallow: /y\n",
-			groups:     [][]string{{"a", "b", "c"}, {"d"}},
+			groups:     [][]string{{"a"}, {"b", "c"}, {"d"}},
 			disallowed: map[string][]string{"a": {"/x"}, "b": {"/x"}, "c": {"/x"}, "d": {"/y"}},
-			delay:      map[string]time.Duration{"a": 2 * time.Second, "c": 2 * time.Second, "d": 0},
+			delay:      map[string]time.Duration{"a": 2 * time.Second, "c": 0, "d": 0},
 		},
 		{
 			name:       "an empty rule still ends the run",

@@ -162,13 +162,16 @@ func TestSignalGroupAttribution(t *testing.T) {
 		},
 		{
 			// Only allow and disallow end a run of user-agent lines, as in
-			// Google's parser: the signal between them is the group's.
+			// Google's parser, and both agents get its rules; but Google
+			// reads no signal, and the signal is the earlier agent's.
 			name:   "between two user-agent lines",
 			body:   "User-agent: a\nContent-Signal: ai-train=no\nUser-agent: b\nDisallow: /x\n",
-			groups: [][]string{{"a", "b"}},
-			want:   map[string]string{"a": "--n", "b": "--n", "c": "---"},
+			groups: [][]string{{"a"}, {"b"}},
+			want:   map[string]string{"a": "--n", "b": "---", "c": "---"},
 		},
 		{
+			// Content-Usage is path-scoped and written with its group's
+			// rules; it stays with the group Google's reading makes.
 			name:   "content-usage between two user-agent lines",
 			body:   "User-agent: a\nContent-Usage: train-ai=n\nUser-agent: b\nDisallow: /x\n",
 			groups: [][]string{{"a", "b"}},

@@ -250,33 +250,32 @@ func (w *writer) addSource(src int32, name string, f *robots.File, s *scanned, o
 		if !named {
 			continue
 		}
-		// A field between dropped user-agent lines and the first kept one
-		// is written after that one: written before, it would belong to
-		// the group above.
-		var held []*srcLine
-		started := false
+		// robots gives a crawl-delay or content-signal line to the
+		// user-agent lines above it up to the previous such line, never to
+		// those below (the rules that end the run are everyone's): it is
+		// written only when one of those agents is kept, or it would pass
+		// to agents it was not written for.
+		segKept := segmentsKept(lines, keep)
+		seg := 0
 		for i := range lines {
 			l := &lines[i]
 			switch l.kind {
 			case kAgent:
+				if i > 0 && lines[i-1].kind.preference() {
+					seg++
+				}
 				if !keep[l.agent] {
 					continue
 				}
 				w.open, w.openSrc = true, src
 			case kAllow, kDisallow:
 				w.open = false
-			}
-			if !started && l.kind != kAgent {
-				held = append(held, l)
-				continue
-			}
-			w.srcLine(l, src)
-			if !started {
-				started = true
-				for _, h := range held {
-					w.srcLine(h, src)
+			default:
+				if !segKept[seg] {
+					continue
 				}
 			}
+			w.srcLine(l, src)
 		}
 	}
 	if w.open {
@@ -287,6 +286,25 @@ func (w *writer) addSource(src int32, name string, f *robots.File, s *scanned, o
 		owned[k] = true
 	}
 	return full
+}
+
+// segmentsKept tells, for each run of a group's user-agent lines up to its
+// preference lines, whether keep keeps one of its agents.
+func segmentsKept(lines []srcLine, keep map[string]bool) []bool {
+	kept := []bool{false}
+	for i := range lines {
+		l := &lines[i]
+		if l.kind != kAgent {
+			continue
+		}
+		if i > 0 && lines[i-1].kind.preference() {
+			kept = append(kept, false)
+		}
+		if keep[l.agent] {
+			kept[len(kept)-1] = true
+		}
+	}
+	return kept
 }
 
 func hasGlobal(f *robots.File) bool {

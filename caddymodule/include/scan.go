@@ -1,7 +1,6 @@
 package include
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/robotsguard/caddy-robots-txt/robots"
@@ -20,6 +19,12 @@ const (
 	kCrawlDelay
 	kContentSignal
 )
+
+// preference tells whether a line of kind k ends the user-agent lines a
+// crawl-delay or content signal is given to, as robots reads it.
+func (k kind) preference() bool {
+	return k == kCrawlDelay || k == kContentSignal
+}
 
 // srcLine is one line of a source that belongs to a group, read as
 // package robots reads it.
@@ -161,8 +166,7 @@ func (s *scanned) line(num int, t string) {
 			s.rules++
 		}
 	case kCrawlDelay:
-		secs, err := strconv.ParseFloat(l.value, 64)
-		if len(s.groups) == 0 || err != nil || secs < 0 || secs > 86400*365 {
+		if _, ok := robots.ParseCrawlDelay(l.value); len(s.groups) == 0 || !ok {
 			return
 		}
 	case kContentSignal:
