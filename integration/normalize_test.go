@@ -1,7 +1,9 @@
 package integration
 
 import (
+	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -118,5 +120,40 @@ func TestNormalizationNonASCII(t *testing.T) {
 	}
 	if resp := inst.rawGet(t, "/ok/x.html", testfixtures.UAPythonRequests); resp.status != http.StatusOK {
 		t.Errorf("bot GET /ok/x.html: status %d, want 200", resp.status)
+	}
+}
+
+// TestFinalDotSegments: a target ending in "." or ".." names the directory
+// above it (RFC 3986 §5.2.4), and a backend that resolves it so (nginx,
+// Apache, an application) serves /private/ for "/private/." and
+// "/private/x/..". Behind reverse_proxy the module must judge it as that
+// directory, or a bot reads what "Disallow: /private/" refuses.
+func TestFinalDotSegments(t *testing.T) {
+	t.Parallel()
+	backend := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, "backend %s", r.RequestURI)
+	}))
+	t.Cleanup(backend.Close)
+	inst := startCaddy(t, `http://127.0.0.1:{{port}} {
+	root * {{dir}}/site
+	robots_txt
+	handle `+readyPath+` {
+		respond "ready"
+	}
+	reverse_proxy `+strings.TrimPrefix(backend.URL, "http://")+`
+}
+`, withTestSite)
+	for _, target := range []string{"/private/.", "/private/x/..", "/private/x/%2e%2e", "/.well-known/../private/."} {
+		t.Run(target, func(t *testing.T) {
+			browser := inst.rawGet(t, target, testfixtures.UAFirefox)
+			if browser.status != http.StatusOK || !strings.HasPrefix(browser.body, "backend ") {
+				t.Fatalf("browser GET %s: status %d body %q; want the backend's answer (else the case proves nothing)", target, browser.status, browser.body)
+			}
+			for _, ua := range []string{testfixtures.UAPythonRequests, testfixtures.UAGPTBot} {
+				if resp := inst.rawGet(t, target, ua); resp.status != http.StatusForbidden {
+					t.Errorf("bot %q GET %s: status %d body %q, want 403 (the target is /private/)", ua, target, resp.status, truncate(resp.body))
+				}
+			}
+		})
 	}
 }

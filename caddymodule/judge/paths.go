@@ -97,10 +97,14 @@ func ServedPath(p string) string {
 }
 
 // cleanPath resolves dot-segments and repeated slashes, keeping a
-// trailing slash, as Caddy's file server does before it serves a path.
+// trailing slash, as Caddy's file server does before it serves a path. A
+// final "." or ".." segment leaves a directory, as RFC 3986's
+// remove_dot_segments reads it and as nginx and Apache serve it:
+// "/private/." and "/private/x/.." are "/private/", which
+// "Disallow: /private/" refuses.
 func cleanPath(p string) string {
 	cleaned := path.Clean(p)
-	if cleaned != "/" && strings.HasSuffix(p, "/") {
+	if cleaned != "/" && (strings.HasSuffix(p, "/") || strings.HasSuffix(p, "/.") || strings.HasSuffix(p, "/..")) {
 		cleaned += "/"
 	}
 	return cleaned

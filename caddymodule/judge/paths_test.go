@@ -20,6 +20,12 @@ func TestPathsOf(t *testing.T) {
 		{"/a%3Fb?c=d", Paths{"/a%3Fb?c=d", ""}},
 		{"/caf%C3%A9", Paths{"/caf%C3%A9", ""}},
 		{"/dir/", Paths{"/dir/", ""}},
+		// A final dot-segment leaves a directory (RFC 3986 §5.2.4).
+		{"/private/.", Paths{"/private/", ""}},
+		{"/private/x/..", Paths{"/private/", ""}},
+		{"/private/x/%2E%2E", Paths{"/private/", "/private/x/%2E%2E"}},
+		{"/private/..", Paths{"/", ""}},
+		{"/private/.x", Paths{"/private/.x", ""}},
 		{"/a b", Paths{"/a%20b", ""}},
 		{"/100%25", Paths{"/100%25", ""}},
 		{"/x?q=%2F", Paths{"/x?q=%2F", ""}},
