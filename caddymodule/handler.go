@@ -48,7 +48,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	}
 	// Without a robots.txt no file announces the trap, so an address
 	// caught earlier is not held now.
-	trapped := h.Trap != "" && snap.File != nil && h.tracker.isTrapped(trapKey{siteOf(r), trapAddr(r)}, time.Now())
+	// The operator's humans entries win over the trap too.
+	trapped := h.Trap != "" && snap.File != nil && h.tracker.isTrapped(trapKey{siteOf(r), trapAddr(r)}, time.Now()) &&
+		!h.classifier.Exempt(r.Header.Get("User-Agent"))
 	if snap.File == nil {
 		// No robots.txt: nothing is disallowed, but bots are still
 		// told apart and counted, so that the access log, the metrics
@@ -84,6 +86,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 		if own.Bot && own.Group != nil {
 			id.ownDelay = own.Group.CrawlDelay
 		}
+		id.unpaced = !own.Bot
 	}
 
 	j := h.judge(r, paths, id, res)

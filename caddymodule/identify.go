@@ -27,6 +27,11 @@ type identity struct {
 	// own rules refuse the request: it is judged as itself, and grace
 	// does not excuse it.
 	trapped bool
+	// unpaced is set on a person's browser whose address sprang the
+	// trap: held to what robots.txt disallows, but not paced, since the
+	// address may be many people's (a NAT), and a page's assets come
+	// faster than any crawl-delay.
+	unpaced bool
 	// ownDelay is the Crawl-delay of the group a trapped bot's own header
 	// chose: it is paced by the longer of that and its group's.
 	ownDelay time.Duration
@@ -34,6 +39,9 @@ type identity struct {
 
 // crawlDelay is the Crawl-delay id is paced by.
 func (id *identity) crawlDelay() time.Duration {
+	if id.unpaced {
+		return 0
+	}
 	d := id.ownDelay
 	if id.Group != nil && id.Group.CrawlDelay > d {
 		d = id.Group.CrawlDelay

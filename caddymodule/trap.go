@@ -249,7 +249,9 @@ func (h *Handler) springTrap(w http.ResponseWriter, r *http.Request, snap *snaps
 	if snap.File != nil {
 		id = h.identify(r.Header.Get("User-Agent"), snap)
 	}
-	if snap.File == nil || !id.Bot && (isPrefetch(r) || notFollowedHere(r)) {
+	// The operator's humans entries (a link checker, a monitor) are
+	// never held to robots.txt, so never trapped.
+	if snap.File == nil || !id.Bot && (isPrefetch(r) || notFollowedHere(r)) || h.classifier.Exempt(r.Header.Get("User-Agent")) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		w.WriteHeader(http.StatusNotFound)
 		return nil

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -118,6 +119,44 @@ func TestTrap(t *testing.T) {
 		w, _ := serve(h, r)
 		if strings.Count(w.Body.String(), "Disallow: "+trap) != 2 || !strings.Contains(w.Body.String(), "User-agent: *\nDisallow: "+trap) {
 			t.Errorf("served robots.txt:\n%s", w.Body.String())
+		}
+	})
+	t.Run("people behind a trapped address", func(t *testing.T) {
+		// The address may be a NAT's: its browsers are held to what
+		// robots.txt disallows, but not paced by the * group's
+		// Crawl-delay (a page's assets come faster); a bot from it is.
+		h, _ := newTestHandler(t, config.Config{Inline: "User-agent: *\nDisallow: /private/\nCrawl-delay: 5\n", Trap: trap})
+		status(h, trap, testfixtures.UAChrome, "192.0.2.90")
+		for i := range 8 {
+			if c, _ := status(h, "/asset"+strconv.Itoa(i), testfixtures.UAChrome, "192.0.2.90"); c != 200 {
+				t.Fatalf("request %d of a page from the trapped address: %d, want 200", i, c)
+			}
+		}
+		if c, _ := status(h, "/private/x", testfixtures.UAChrome, "192.0.2.90"); c != 403 {
+			t.Errorf("the trapped browser on /private/x: %d, want 403", c)
+		}
+		codes := []int{}
+		for range 4 {
+			c, _ := status(h, "/a", testfixtures.UACurl, "192.0.2.90")
+			codes = append(codes, c)
+		}
+		if codes[3] != 403 { // status reports any refusal as 403
+			t.Errorf("a bot from the trapped address, four requests in a row: %v, want the fourth refused (too fast)", codes)
+		}
+	})
+	t.Run("humans entries are never trapped", func(t *testing.T) {
+		h, _ := newTestHandler(t, config.Config{Inline: robotsTxt, Trap: trap, Humans: []string{"ExampleMonitor"}})
+		const monitor = "Mozilla/5.0 (compatible; ExampleMonitor/2.0; +https://monitor.example)"
+		if c, bot := status(h, trap, monitor, "192.0.2.95"); c != http.StatusNotFound || bot != "" {
+			t.Errorf("the trap for a humans entry: %d %q, want 404 and not trapped", c, bot)
+		}
+		if c, _ := status(h, "/private/x", monitor, "192.0.2.95"); c != 200 {
+			t.Errorf("the humans entry on /private/x after the trap: %d, want 200", c)
+		}
+		// Nor held when its address was trapped by another client.
+		status(h, trap, testfixtures.UAChrome, "192.0.2.96")
+		if c, _ := status(h, "/private/x", monitor, "192.0.2.96"); c != 200 {
+			t.Errorf("the humans entry from a trapped address: %d, want 200", c)
 		}
 	})
 	t.Run("a bot stays itself", func(t *testing.T) {
