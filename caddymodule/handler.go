@@ -240,8 +240,7 @@ func (h *Handler) pace(r *http.Request, id identity, verified bool, site uint64,
 		}
 		return ok, wait
 	}
-	addr, _ := caddyhttp.GetVar(r.Context(), caddyhttp.ClientIPVarKey).(string)
-	return h.tracker.pace.Addr(site, addr, delay, now)
+	return h.tracker.pace.Addr(site, clientAddr(r), delay, now)
 }
 
 // clientAddr is the client's address as Caddy resolved it (trusted proxies

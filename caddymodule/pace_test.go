@@ -53,6 +53,13 @@ func TestCrawlDelay(t *testing.T) {
 			{"curl/8", "198.51.100.1", "/a", "allowed", 0},
 			{"curl/8", "198.51.100.1", "/a", "too-fast", http.StatusTooManyRequests},
 			{"curl/8", "198.51.100.2", "/a", "allowed", 0},
+			// An IPv6 client is counted by its /64: rotating addresses
+			// inside it buys no fresh schedule.
+			{"curl/8", "2001:db8:7:7::1", "/a", "allowed", 0},
+			{"curl/8", "2001:db8:7:7::2", "/a", "allowed", 0},
+			{"curl/8", "2001:db8:7:7::3", "/a", "allowed", 0},
+			{"curl/8", "2001:db8:7:7::4", "/a", "too-fast", http.StatusTooManyRequests},
+			{"curl/8", "2001:db8:7:8::1", "/a", "allowed", 0},
 		}},
 		{"monitor", config.ModeMonitor, []step{
 			{"SlowBot/1.0", "192.0.2.1", "/a", "allowed", 0},

@@ -13,6 +13,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/pace"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/verify"
 	"github.com/robotsguard/caddy-robots-txt/robots"
 )
@@ -291,15 +292,7 @@ func (h *Handler) springTrap(w http.ResponseWriter, r *http.Request, snap *snaps
 // trapAddr is the address a trap remembers: the client's, or for IPv6
 // its /64, which one subscriber or host is given whole and can pick any
 // address of.
-func trapAddr(r *http.Request) netip.Addr {
-	a := clientAddr(r).Unmap()
-	if a.Is6() {
-		if p, err := a.Prefix(64); err == nil {
-			return p.Addr()
-		}
-	}
-	return a
-}
+func trapAddr(r *http.Request) netip.Addr { return pace.Subscriber(clientAddr(r)) }
 
 // trappedIdentity is how a trapped address is judged: a bot held to the
 // * group, whatever its User-Agent.

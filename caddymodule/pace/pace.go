@@ -5,6 +5,7 @@
 package pace
 
 import (
+	"net/netip"
 	"sync/atomic"
 	"time"
 
@@ -75,19 +76,25 @@ func (s *slot) take(now int64, delay time.Duration) (bool, time.Duration) {
 // per address, in an LRU of fixed size.
 type Limiter struct {
 	named *lru.Cache[key, *slot] // at most maxNamed
-	addrs *lru.Cache[key, *slot]
+	addrs *lru.Cache[addrKey, *slot]
 }
 
-// key is a crawler's name, or a client's address, on a site (a hash of
-// its host, so that a long Host header costs no memory here).
+// key is a crawler's name on a site (a hash of its host, so that a long
+// Host header costs no memory here).
 type key struct {
 	site uint64
 	who  string
 }
 
+// addrKey is a client's address on a site.
+type addrKey struct {
+	site uint64
+	addr netip.Addr
+}
+
 // New returns a limiter remembering up to addrs client addresses.
 func New(addrs int) *Limiter {
-	c, _ := lru.New[key, *slot](max(addrs, 1))
+	c, _ := lru.New[addrKey, *slot](max(addrs, 1))
 	n, _ := lru.New[key, *slot](maxNamed)
 	return &Limiter{named: n, addrs: c}
 }
@@ -112,10 +119,12 @@ func (l *Limiter) Named(site uint64, name string, delay time.Duration, now time.
 	return s.take(now.UnixNano(), delay)
 }
 
-// Addr admits a request to site from the client at addr (a textual
-// address).
-func (l *Limiter) Addr(site uint64, addr string, delay time.Duration, now time.Time) (bool, time.Duration) {
-	k := key{site, addr}
+// Addr admits a request to site from the client at addr. An IPv6 client
+// is counted by its /64, which one subscriber or host holds whole (else
+// it would have a fresh schedule for each of its 2^64 addresses), and an
+// IPv4-mapped one as the IPv4 address it is.
+func (l *Limiter) Addr(site uint64, addr netip.Addr, delay time.Duration, now time.Time) (bool, time.Duration) {
+	k := addrKey{site, Subscriber(addr)}
 	s, ok := l.addrs.Get(k)
 	if !ok {
 		s = new(slot)
@@ -124,6 +133,18 @@ func (l *Limiter) Addr(site uint64, addr string, delay time.Duration, now time.T
 		}
 	}
 	return s.take(now.UnixNano(), delay)
+}
+
+// Subscriber is the address a client is remembered by: an IPv6 address's
+// /64, an IPv4-mapped address unmapped, any other as it is.
+func Subscriber(a netip.Addr) netip.Addr {
+	a = a.Unmap()
+	if a.Is6() {
+		if p, err := a.Prefix(64); err == nil {
+			return p.Addr()
+		}
+	}
+	return a
 }
 
 // Charge counts n requests to site another instance admitted for the

@@ -1,7 +1,7 @@
 package pace
 
 import (
-	"fmt"
+	"net/netip"
 	"testing"
 	"time"
 )
@@ -42,8 +42,31 @@ func TestRate(t *testing.T) {
 	if ok, _ := l.Named(1, "YandexBot", delay, t0); !ok {
 		t.Error("another crawler was refused")
 	}
-	if ok, _ := l.Addr(1, "192.0.2.1", delay, t0); !ok {
+	if ok, _ := l.Addr(1, netip.MustParseAddr("192.0.2.1"), delay, t0); !ok {
 		t.Error("an address was refused")
+	}
+}
+
+// TestSubscribers: an IPv6 client is paced by its /64, which it holds
+// whole, so rotating addresses inside it buys no fresh schedule; an
+// IPv4-mapped address is its IPv4 address.
+func TestSubscribers(t *testing.T) {
+	l := New(100)
+	t0 := time.Unix(1_700_000_000, 0)
+	for i, a := range []string{"2001:db8:1:1::1", "2001:db8:1:1::2", "2001:db8:1:1:ffff::9", "2001:db8:1:1::3"} {
+		ok, _ := l.Addr(1, netip.MustParseAddr(a), 10*time.Second, t0)
+		if ok != (i < Burst) {
+			t.Errorf("request %d from %s in one /64: admitted %v, want %v", i, a, ok, i < Burst)
+		}
+	}
+	if ok, _ := l.Addr(1, netip.MustParseAddr("2001:db8:1:2::1"), 10*time.Second, t0); !ok {
+		t.Error("another /64 was refused")
+	}
+	for range Burst {
+		l.Addr(1, netip.MustParseAddr("198.51.100.9"), 10*time.Second, t0)
+	}
+	if ok, _ := l.Addr(1, netip.MustParseAddr("::ffff:198.51.100.9"), 10*time.Second, t0); ok {
+		t.Error("the IPv4-mapped spelling of a paced address got a schedule of its own")
 	}
 }
 
@@ -51,7 +74,7 @@ func TestAddrsBounded(t *testing.T) {
 	l := New(100)
 	now := time.Now()
 	for i := range 10_000 {
-		l.Addr(1, fmt.Sprintf("10.0.%d.%d", i/256, i%256), time.Second, now)
+		l.Addr(1, netip.AddrFrom4([4]byte{10, 0, byte(i / 256), byte(i % 256)}), time.Second, now)
 	}
 	if n := l.addrs.Len(); n != 100 {
 		t.Errorf("%d addresses remembered, want the cap 100", n)
@@ -85,10 +108,11 @@ func BenchmarkNamed(b *testing.B) {
 func BenchmarkAddr(b *testing.B) {
 	l := New(1000)
 	now := time.Now()
-	l.Addr(1, "203.0.113.7", time.Millisecond, now)
+	addr := netip.MustParseAddr("203.0.113.7")
+	l.Addr(1, addr, time.Millisecond, now)
 	b.ReportAllocs()
 	for b.Loop() {
-		l.Addr(1, "203.0.113.7", time.Millisecond, now)
+		l.Addr(1, addr, time.Millisecond, now)
 	}
 }
 
@@ -116,7 +140,7 @@ func TestSitesApart(t *testing.T) {
 	t0 := time.Unix(1_700_000_000, 0)
 	for range 4 { // the burst, then one too many
 		l.Named(siteA, "Bingbot", 10*time.Second, t0)
-		l.Addr(siteA, "192.0.2.1", 10*time.Second, t0)
+		l.Addr(siteA, netip.MustParseAddr("192.0.2.1"), 10*time.Second, t0)
 	}
 	if ok, _ := l.Named(siteA, "Bingbot", 10*time.Second, t0); ok {
 		t.Fatal("Bingbot not held back on a.example")
@@ -124,7 +148,7 @@ func TestSitesApart(t *testing.T) {
 	if ok, _ := l.Named(siteB, "Bingbot", 10*time.Second, t0); !ok {
 		t.Error("Bingbot held back on b.example by its requests to a.example")
 	}
-	if ok, _ := l.Addr(siteB, "192.0.2.1", 10*time.Second, t0); !ok {
+	if ok, _ := l.Addr(siteB, netip.MustParseAddr("192.0.2.1"), 10*time.Second, t0); !ok {
 		t.Error("an address held back on b.example by its requests to a.example")
 	}
 }
