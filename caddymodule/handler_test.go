@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
@@ -340,6 +341,32 @@ func TestBroadHumansWarn(t *testing.T) {
 		_, logs := newTestHandler(t, cfg)
 		if got := logs.FilterMessageSnippet(tc.list).Len() > 0; got != tc.warn {
 			t.Errorf("%s %q: warned %v, want %v", tc.list, tc.entry, got, tc.warn)
+		}
+	}
+}
+
+// TestWideOpenSettingsWarn: a grace longer than RFC 9309's 24 hours, and
+// crawler ranges that take in a large part of the Internet (any client
+// there passes as the crawler), are said at load; the usual values are
+// not.
+func TestWideOpenSettingsWarn(t *testing.T) {
+	day, week := caddy.Duration(24*time.Hour), caddy.Duration(7*24*time.Hour)
+	for _, tc := range []struct {
+		name    string
+		cfg     config.Config
+		snippet string
+		warn    bool
+	}{
+		{"grace of a week", config.Config{Grace: &week}, "grace is longer than the 24 hours", true},
+		{"grace of a day", config.Config{Grace: &day}, "grace is longer than the 24 hours", false},
+		{"every IPv4 address", config.Config{Crawlers: []config.Crawler{{Token: "Googlebot", Ranges: []string{"0.0.0.0/0"}}}}, "ranges cover a large part", true},
+		{"every IPv6 address", config.Config{Crawlers: []config.Crawler{{Token: "MyMon", Ranges: []string{"192.0.2.0/24", "::/0"}}}}, "ranges cover a large part", true},
+		{"a provider's block", config.Config{Crawlers: []config.Crawler{{Token: "MyMon", Ranges: []string{"10.0.0.0/8", "2001:db8::/32"}}}}, "ranges cover a large part", false},
+	} {
+		tc.cfg.Inline = "User-agent: *\nDisallow: /x\n"
+		_, logs := newTestHandler(t, tc.cfg)
+		if got := logs.FilterMessageSnippet(tc.snippet).Len() > 0; got != tc.warn {
+			t.Errorf("%s: warned %v, want %v", tc.name, got, tc.warn)
 		}
 	}
 }

@@ -161,6 +161,11 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	if h.ImpostorPolicy() == config.ImpostorsTrust {
 		h.logger.Warn("impostors trust: a client that fails its claim to be a crawler is judged by that crawler's group; anyone can claim the rules a site gives Googlebot")
 	}
+	if g := h.GraceWindow(); g > 24*time.Hour {
+		h.logger.Warn("grace is longer than the 24 hours RFC 9309 lets a crawler keep robots.txt: requests a crawler may no longer make from its old copy are still excused",
+			zap.Duration("grace", g))
+	}
+	h.warnBroadRanges()
 	// Fetches are remembered per source, across config reloads.
 	h.trackerKey = h.sourceKey()
 	shareOpts := h.shareOptions(ctx)

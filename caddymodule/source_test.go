@@ -97,7 +97,7 @@ func TestRefresh(t *testing.T) {
 
 func TestWatchReloads(t *testing.T) {
 	path := writeRobots(t, "User-agent: *\nDisallow: /a\n")
-	h, _ := newTestHandler(t, config.Config{File: path, Reload: config.DefaultReload / 100, Grace: noGrace})
+	h, _ := newTestHandler(t, config.Config{File: path, Reload: config.MinInterval, Grace: noGrace})
 	os.WriteFile(path, []byte("User-agent: *\nDisallow: /b\n"), 0o644)
 	bump(t, path, time.Second)
 	deadline := time.Now().Add(5 * time.Second)

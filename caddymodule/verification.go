@@ -6,10 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strings"
 
 	"github.com/caddyserver/caddy/v2"
+	"go.uber.org/zap"
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/crawlers"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
@@ -97,6 +99,24 @@ func checkRangeFiles(cr config.Crawler) error {
 		}
 	}
 	return nil
+}
+
+// warnBroadRanges warns of a crawler block whose ranges name a large part
+// of the Internet (0.0.0.0/0, ::/0, a /4): every client there passes as
+// that crawler, which is impostors trust for it, said nowhere else.
+func (h *Handler) warnBroadRanges() {
+	for _, cr := range h.Crawlers {
+		for _, r := range cr.Ranges {
+			p, err := netip.ParsePrefix(r)
+			if err != nil {
+				continue // an address, a file or a URL
+			}
+			if p.Addr().Is4() && p.Bits() < 8 || p.Addr().Is6() && p.Bits() < 16 {
+				h.logger.Warn("a crawler's ranges cover a large part of the Internet: any client there that claims it is verified as it and gets its group",
+					zap.String("crawler", cr.Token), zap.String("range", r))
+			}
+		}
+	}
 }
 
 // origin is an https URL's scheme and host, as Signature-Agent values

@@ -45,6 +45,10 @@ const (
 	// DefaultReload is how often the robots.txt file is checked for changes.
 	DefaultReload = caddy.Duration(5 * time.Second)
 
+	// MinInterval is the shortest reload and share_interval: a shorter
+	// one checks the file, or reads and writes the storage, in a loop
+	// that keeps a core busy for nothing.
+	MinInterval = caddy.Duration(100 * time.Millisecond)
 	// DefaultGrace is how long earlier versions of robots.txt are honoured
 	// after a change: the 24 hours RFC 9309 lets crawlers cache the file.
 	DefaultGrace = caddy.Duration(24 * time.Hour)
@@ -114,7 +118,8 @@ type Config struct {
 
 	// How often the robots.txt file is checked for changes, as a
 	// duration string such as "5s" or "1m" (an integer is read as
-	// nanoseconds). The default is 5s; any positive duration is allowed.
+	// nanoseconds). The default is 5s; any duration of 100ms or more is
+	// allowed.
 	// It cannot be set with "inline" or "url", which are no file to
 	// check, nor together with "disable_reload".
 	Reload caddy.Duration `json:"reload,omitempty"`
@@ -224,8 +229,8 @@ type Config struct {
 	Share string `json:"share,omitempty"`
 
 	// How often the shared state is written and read, as a duration
-	// such as "5s". The default is 5s. It may not be set with share
-	// "off", where nothing is shared.
+	// such as "5s". The default is 5s; 100ms is the shortest allowed. It
+	// may not be set with share "off", where nothing is shared.
 	ShareInterval caddy.Duration `json:"share_interval,omitempty"`
 
 	// Keeps the handler's metrics out of Caddy's metrics registry (the
@@ -373,9 +378,9 @@ func (c Config) Validate() error {
 	if c.Status != 0 {
 		add(checkStatus(c.Status))
 	}
-	if c.Reload < 0 {
-		add(fmt.Errorf("reload: %s is not allowed; use a positive duration such as \"5s\" (0 means the default, %s)",
-			time.Duration(c.Reload), time.Duration(DefaultReload)))
+	if c.Reload < 0 || c.Reload > 0 && c.Reload < MinInterval {
+		add(fmt.Errorf("reload: %s is not allowed; use a duration of %s or more, such as \"5s\" (0 means the default, %s)",
+			time.Duration(c.Reload), time.Duration(MinInterval), time.Duration(DefaultReload)))
 	}
 	if c.Reload != 0 && c.DisableReload {
 		add(errReloadAndDisable)
@@ -412,8 +417,8 @@ func (c Config) Validate() error {
 	}
 	add(checkOneOf("content_usage_header", c.ContentUsageHeader, "on", "off"))
 	add(checkOneOf("share", c.Share, "on", "off"))
-	if c.ShareInterval < 0 {
-		add(fmt.Errorf("share_interval: %s is not allowed; use a positive duration such as \"5s\"", time.Duration(c.ShareInterval)))
+	if c.ShareInterval < 0 || c.ShareInterval > 0 && c.ShareInterval < MinInterval {
+		add(fmt.Errorf("share_interval: %s is not allowed; use a duration of %s or more, such as \"5s\"", time.Duration(c.ShareInterval), time.Duration(MinInterval)))
 	}
 	if c.Share == "off" && c.ShareInterval != 0 {
 		add(errors.New("share_interval has no effect with share \"off\": nothing is shared; drop share_interval, or set share to \"on\""))
