@@ -230,12 +230,23 @@ func pickSite(found []siteHandler, path, site string) (siteHandler, error) {
 	everyHost := func(f siteHandler) bool { return len(f.hosts) == 0 && onPort(f) }
 	for _, of := range []func(siteHandler) bool{named, everyHost} {
 		var hs []siteHandler
+		others := false
 		for _, f := range found {
-			if of(f) && (len(hs) == 0 || sameSite(f, hs[0])) {
+			switch {
+			case !of(f):
+			case len(hs) == 0 || sameSite(f, hs[0]):
 				hs = append(hs, f)
+			default:
+				others = true
 			}
 		}
 		switch {
+		case others:
+			// Sites told apart by port (":8081", ":8082") both take a
+			// host with no port: answering for the first would be a
+			// guess at which one the operator meant.
+			return siteHandler{}, fmt.Errorf("%s: more than one site answers %q; name the port too, as in --site %s (its sites: %s)",
+				path, site, net.JoinHostPort(host, "PORT"), siteList(found))
 		case len(hs) == 1:
 			return hs[0], nil
 		case len(hs) > 1:
