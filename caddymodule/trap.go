@@ -1,7 +1,6 @@
 package caddymodule
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"net/http"
@@ -12,6 +11,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/include"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/pace"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/verify"
@@ -43,7 +43,7 @@ func (h *Handler) servedBody(snap *snapshot) ([]byte, string) {
 	if s := h.trapServed.Load(); s != nil && s.snap == snap {
 		return s.body, s.etag
 	}
-	body, added := withTrap(snap.body, snap.File, h.Trap)
+	body, added := include.WithTrap(snap.body, snap.File, h.Trap)
 	sum := sha256.Sum256(body)
 	s := &servedWithTrap{snap: snap, body: body, etag: `"` + hex.EncodeToString(sum[:12]) + `"`}
 	h.trapServed.Store(s)
@@ -74,95 +74,6 @@ func trapAllowedTo(body []byte, trap string) []string {
 		}
 	}
 	return open
-}
-
-// withTrap adds "Disallow: <trap>" to every group of body that does not
-// disallow trap already, just before the group's first rule (or at its
-// end), so that no group's extent changes: only allow and disallow lines
-// end a run of user-agent lines. A file with no * group gets one.
-func withTrap(body []byte, f *robots.File, trap string) ([]byte, int) {
-	var out bytes.Buffer
-	out.Grow(len(body) + 64)
-	added := 0
-	var agents []string       // of the current run of user-agent lines
-	inRun, groups := false, 0 // groups counts runs, for a file with none
-	line := "Disallow: " + trap + "\n"
-	flush := func() {
-		if inRun && needsTrap(f, agents, trap) {
-			out.WriteString(line)
-			added++
-		}
-		inRun, agents = false, agents[:0]
-	}
-	// Lines end as Parse ends them.
-	robots.EachLine(string(body), func(_ int, l, eol string) {
-		if eol == "" {
-			if l == "" {
-				return // the file ended with its last line's end
-			}
-			eol = "\n"
-		}
-		switch key, value := fieldOf(l); robots.FieldOf(key) {
-		case "user-agent":
-			if !inRun {
-				inRun = true
-				groups++
-			}
-			agents = append(agents, value)
-		case "allow", "disallow":
-			flush()
-		}
-		out.WriteString(l)
-		out.WriteString(eol)
-	})
-	flush()
-	if groups == 0 || f.GroupFor("*") == nil {
-		// Bots no group names are held to nothing without a * group:
-		// one is added, with the trap its only rule.
-		out.WriteString("\nUser-agent: *\n" + line)
-		added++
-	}
-	return out.Bytes(), added
-}
-
-// needsTrap tells whether any agent of a run obeys a group that does not
-// disallow trap yet.
-func needsTrap(f *robots.File, agents []string, trap string) bool {
-	for _, a := range agents {
-		if f.GroupFor(a).Decide(trap).Allowed {
-			return true
-		}
-	}
-	return false
-}
-
-// fieldOf returns a robots.txt line's key and value,
-// without comment; "key value" without a colon counts, as Google reads it.
-func fieldOf(s string) (key, value string) {
-	if i := strings.IndexByte(s, '#'); i >= 0 {
-		s = s[:i]
-	}
-	s = strings.TrimSpace(s)
-	k, v, ok := strings.Cut(s, ":")
-	if !ok {
-		words := strings.Fields(s)
-		if len(words) != 2 {
-			return "", ""
-		}
-		k, v = words[0], words[1]
-	}
-	v = strings.TrimSpace(v)
-	if !strings.HasPrefix(v, "*") {
-		// A user-agent value counts by its product token.
-		if end := strings.IndexFunc(v, func(r rune) bool {
-			return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '-' || r == '_')
-		}); end >= 0 {
-			v = v[:end]
-		}
-	} else {
-		v = "*"
-	}
-	return strings.TrimSpace(k), v
 }
 
 // isPrefetch reports whether r is a browser's speculative fetch, as its
