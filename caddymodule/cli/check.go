@@ -41,6 +41,7 @@ type CheckOutput struct {
 	Bot       bool          `json:"bot"`      // whether the handler holds this client to robots.txt at all
 	BotName   string        `json:"bot_name"` // how logs and metrics name it; "" for a person
 	Mode      string        `json:"mode,omitempty"`
+	OnlyFor   string        `json:"only_for,omitempty"` // the handler's matchers, which check does not evaluate
 	Results   []CheckResult `json:"results"`
 }
 
@@ -65,6 +66,10 @@ type Subject struct {
 	// Own are the tokens of the operator's crawler entries, which name
 	// a client the file and the classifier do not, as in the handler.
 	Own []string
+	// OnlyFor describes the matchers of the handler's routes ("path
+	// /blog/*"): it judges only the requests they select, which check
+	// does not evaluate; "" for every request.
+	OnlyFor string
 }
 
 // Check judges targets for the client sending ua against s, as the
@@ -95,7 +100,7 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 	if g != nil {
 		group = append([]string{}, g.Agents...)
 	}
-	out := CheckOutput{File: s.Name, UserAgent: ua, Bot: id.Bot, BotName: id.Name, Mode: s.Mode, Results: []CheckResult{}}
+	out := CheckOutput{File: s.Name, UserAgent: ua, Bot: id.Bot, BotName: id.Name, Mode: s.Mode, OnlyFor: s.OnlyFor, Results: []CheckResult{}}
 	code := ExitOK
 	for _, t := range targets {
 		p := judge.PathsOfTarget(t)
@@ -163,6 +168,9 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 		ew.Printf("\nnote: %q is not held to robots.txt: it looks like a person's browser (or matches a humans entry), and robots_txt lets such clients through\n", ua)
 	} else {
 		ew.Printf("\nbot: logged as %q\n", text.Clean(out.BotName))
+	}
+	if s.OnlyFor != "" {
+		ew.Printf("note: the handler judges only requests that match %s; check does not evaluate matchers, so a path outside them is not judged at all\n", text.Clean(s.OnlyFor))
 	}
 	return code, ew.Err
 }

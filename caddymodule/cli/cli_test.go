@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -656,5 +658,54 @@ func TestCheckNamesTheOperatorsCrawler(t *testing.T) {
 		if got.BotName != tc.name {
 			t.Errorf("%s: named %q, want %q", tc.ua, got.BotName, tc.name)
 		}
+	}
+}
+
+// TestCheckConfigServesAsTheHandler: with --config, check judges by the
+// robots.txt the handler serves and enforces, included lists and the
+// trap's line with it; reads an upstream as the handler does (no more than
+// five redirects); and says when the handler's matchers limit what it
+// judges. Each of these answered otherwise than the running site.
+func TestCheckConfigServesAsTheHandler(t *testing.T) {
+	file := writeTemp(t, "robots.txt", "User-agent: *\nDisallow: /private/\n")
+	list := writeTemp(t, "list.txt", "User-agent: EvilBot\nDisallow: /\n")
+	hops := 0
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if n, err := strconv.Atoi(strings.TrimPrefix(r.URL.Path, "/hop/")); err == nil && n > 0 {
+			hops++
+			http.Redirect(w, r, "/hop/"+strconv.Itoa(n-1), http.StatusFound)
+			return
+		}
+		fmt.Fprint(w, "User-agent: *\nDisallow: /\n")
+	}))
+	t.Cleanup(upstream.Close)
+	handler := func(fields, match string) string {
+		h := `{"handle": [{"handler": "robots_txt", ` + fields + `}]`
+		if match != "" {
+			h += `, "match": [{"path": ["` + match + `"]}]`
+		}
+		return `{"apps": {"http": {"servers": {"srv0": {"listen": [":80"], "routes": [` + h + `}]}}}}}`
+	}
+	for _, tc := range []struct {
+		name, config, agent, target string
+		code                        int
+		want                        string // in the JSON output
+	}{
+		{"an included list", handler(`"file": "`+file+`", "include": ["`+list+`"]`, ""), "EvilBot/1.0", "/x", ExitDisallowed, list},
+		{"the trap", handler(`"file": "`+file+`", "trap": "/.well-known/robots-trap/"`, ""), "curl/8", "/.well-known/robots-trap/x", ExitDisallowed, "the trap"},
+		{"five redirects", handler(`"url": "`+upstream.URL+`/hop/5"`, ""), "curl/8", "/x", ExitDisallowed, "/hop/5"},
+		{"six redirects", handler(`"url": "`+upstream.URL+`/hop/6"`, ""), "curl/8", "/x", ExitOK, "more than 5 redirects"},
+		{"a path matcher", handler(`"file": "`+file+`"`, "/blog/*"), "curl/8", "/blog/x", ExitOK, `"only_for": "path /blog/*"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := writeTemp(t, "caddy.json", tc.config)
+			code, out, errOut := runCmd(t, "", "check", "--config", cfg, "--json", "--agent", tc.agent, tc.target)
+			if code != tc.code || !strings.Contains(out, tc.want) {
+				t.Errorf("exit %d, want %d; output lacks %q?\n%s%s", code, tc.code, tc.want, out, errOut)
+			}
+		})
+	}
+	if hops != 5+6 {
+		t.Errorf("the upstream saw %d redirects, want 11 (five, then six of which the handler follows five)", hops)
 	}
 }

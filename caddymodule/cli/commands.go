@@ -377,10 +377,13 @@ func runCheck(cmd *cobra.Command, args []string) int {
 			fmt.Fprintf(cmd.ErrOrStderr(), "caddy robots check: %v\n", err)
 			return ExitUsage
 		}
-		body, name, err := sh.robotsBody()
+		body, name, warnings, err := sh.servedBody()
 		if err != nil {
 			fmt.Fprintf(cmd.ErrOrStderr(), "caddy robots check: reading %s: %v\n", name, err)
 			return ExitUsage
+		}
+		for _, w := range warnings {
+			fmt.Fprintf(cmd.ErrOrStderr(), "caddy robots check: %s\n", w)
 		}
 		sh.cfg.SetDefaults()
 		base, err := crawlers.Builtin().With(sh.cfg.Entries()...)
@@ -388,7 +391,7 @@ func runCheck(cmd *cobra.Command, args []string) int {
 			fmt.Fprintf(cmd.ErrOrStderr(), "caddy robots check: %v\n", err)
 			return ExitUsage
 		}
-		subj = Subject{File: robots.Parse(body), Name: name, Classifier: botdetect.New(sh.cfg.Bots, sh.cfg.Humans), Mode: sh.cfg.Mode, Crawlers: base, Own: sh.cfg.CrawlerTokens()}
+		subj = Subject{File: robots.Parse(body), Name: name, Classifier: botdetect.New(sh.cfg.Bots, sh.cfg.Humans), Mode: sh.cfg.Mode, Crawlers: base, Own: sh.cfg.CrawlerTokens(), OnlyFor: strings.Join(sh.match, " and ")}
 	} else {
 		body, _, display, err := readRobots(cmd, file)
 		if err != nil {

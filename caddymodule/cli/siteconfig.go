@@ -18,6 +18,7 @@ import (
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/caddyconfig"
 
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/include"
 	"github.com/robotsguard/caddy-robots-txt/config"
 	"github.com/robotsguard/caddy-robots-txt/robots"
 )
@@ -330,6 +331,66 @@ func (s siteHandler) robotsBody() ([]byte, string, error) {
 	return body, path, err
 }
 
+// servedBody returns the robots.txt the handler would serve and enforce:
+// the site's file with its included lists merged and the trap's lines
+// added, how to name it, and what was left out along the way.
+func (s siteHandler) servedBody() (body []byte, name string, warnings []string, err error) {
+	body, name, err = s.robotsBody()
+	if err != nil {
+		return nil, name, nil, err
+	}
+	if len(s.cfg.Include) > 0 {
+		var lists []include.Source
+		for _, inc := range s.cfg.Include {
+			b, err := readInclude(inc)
+			if err != nil {
+				// As the handler does: a list it cannot read is left out.
+				warnings = append(warnings, fmt.Sprintf("include %s: %v; left out, as the handler leaves it out", inc, err))
+				continue
+			}
+			lists = append(lists, include.Source{Name: inc, Body: b})
+		}
+		m := include.Merge(include.Source{Name: name, Body: body}, lists...)
+		body, warnings = m.Body, append(warnings, m.Warnings...)
+		name += " with " + strings.Join(s.cfg.Include, ", ")
+	}
+	if s.cfg.Trap != "" && s.cfg.ServeEnabled() && body != nil {
+		body, _ = include.WithTrap(body, robots.Parse(body), s.cfg.Trap)
+		name += " and the trap " + s.cfg.Trap
+	}
+	return body, name, warnings, nil
+}
+
+// readInclude reads an included list, a file or an http(s) URL, as the
+// handler would.
+func readInclude(inc string) ([]byte, error) {
+	var body []byte
+	if strings.Contains(inc, "://") {
+		b, _, err := fetchRobots(inc)
+		if err != nil {
+			return nil, err
+		}
+		body = b
+	} else {
+		b, err := os.ReadFile(inc)
+		if err != nil {
+			return nil, err
+		}
+		body = b[:min(len(b), robots.DefaultMaxSize)]
+	}
+	if !robots.Parse(body).LooksLikeRobotsTxt() {
+		return nil, errors.New("no line is a robots.txt field")
+	}
+	return body, nil
+}
+
+// upstreamRedirects is how many redirects the handler follows for an
+// upstream robots.txt, as RFC 9309 asks (at least five); past them it
+// reads the answer as no robots.txt.
+const upstreamRedirects = 5
+
+var errTooManyRedirects = errors.New("too many redirects")
+
 // fetchRobots fetches an upstream's robots.txt once, as the handler's
 // first load would.
 func fetchRobots(url string) ([]byte, string, error) {
@@ -339,7 +400,16 @@ func fetchRobots(url string) ([]byte, string, error) {
 	if err != nil {
 		return nil, url, err
 	}
-	resp, err := http.DefaultClient.Do(req)
+	client := &http.Client{CheckRedirect: func(_ *http.Request, via []*http.Request) error {
+		if len(via) > upstreamRedirects {
+			return errTooManyRedirects
+		}
+		return nil
+	}}
+	resp, err := client.Do(req)
+	if errors.Is(err, errTooManyRedirects) {
+		return nil, url + fmt.Sprintf(" (more than %d redirects: no robots.txt, every bot allowed)", upstreamRedirects), nil
+	}
 	if err != nil {
 		return nil, url, err
 	}
@@ -349,7 +419,8 @@ func fetchRobots(url string) ([]byte, string, error) {
 		body, err := io.ReadAll(io.LimitReader(resp.Body, robots.DefaultMaxSize))
 		return body, url, err
 	case resp.StatusCode >= 400 && resp.StatusCode < 500:
-		return nil, url, nil // no robots.txt: every bot allowed
+		// No robots.txt: every bot allowed.
+		return nil, url + " (" + resp.Status + ": no robots.txt, every bot allowed)", nil
 	}
 	return nil, url, fmt.Errorf("the upstream answered %s", resp.Status)
 }
