@@ -1,14 +1,20 @@
 package caddymodule
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
 	"github.com/caddyserver/caddy/v2/caddyconfig/httpcaddyfile"
+	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 )
 
 func init() {
@@ -69,7 +75,50 @@ func parseCaddyfile(h httpcaddyfile.Helper) ([]httpcaddyfile.ConfigValue, error)
 			}
 		}
 	}
+	if handler.Trap != "" {
+		if err := trapOutsideMatcher(matcherSet, handler.Trap); err != nil {
+			return nil, directiveAt.Errf("robots_txt: %v", err)
+		}
+	}
 	return h.NewRoute(matcherSet, handler), nil
+}
+
+// trapOutsideMatcher refuses a trap that the handler's path matcher keeps
+// it from: a matcher that does not take /robots.txt leaves the trap out of
+// the robots.txt clients are served (another handler, or the backend,
+// answers it), so clients that obey what they read would be trapped; one
+// that does not take the trap path leaves the trap unsprung. Only a set of
+// path matchers can be evaluated here; any other is left to the operator.
+func trapOutsideMatcher(set caddy.ModuleMap, trap string) error {
+	if len(set) != 1 || set["path"] == nil {
+		return nil
+	}
+	var m caddyhttp.MatchPath
+	if err := json.Unmarshal(set["path"], &m); err != nil {
+		return nil
+	}
+	if err := m.Provision(caddy.Context{}); err != nil {
+		return nil
+	}
+	takes := func(p string) bool {
+		r, err := http.NewRequestWithContext(context.WithValue(context.Background(), caddy.ReplacerCtxKey, caddy.NewReplacer()), http.MethodGet, p, nil)
+		if err != nil {
+			return true // not a path a request can carry: nothing to say
+		}
+		ok, err := m.MatchWithError(r)
+		return ok && err == nil
+	}
+	for _, p := range []struct{ path, why string }{
+		{"/robots.txt", "requests for /robots.txt, so the robots.txt clients are served does not disallow the trap, and a client that obeys it would be trapped"},
+		{trap, "the trap path, so nothing springs it"},
+	} {
+		if !takes(p.path) {
+			return fmt.Errorf("trap %s: this handler's matcher (path %s) does not take %s; "+
+				"give the trap to a robots_txt that takes every request, or add /robots.txt and the trap to the matcher",
+				trap, strings.Join(m, " "), p.why)
+		}
+	}
+	return nil
 }
 
 // fileRoots are where files live on a server and URL paths seldom start.

@@ -127,3 +127,27 @@ func TestParseCaddyfileStrictRoot(t *testing.T) {
 		})
 	}
 }
+
+// TestTrapOutsideMatcher: a trap on a handler whose path matcher does not
+// take /robots.txt is never announced in the robots.txt clients get (so it
+// traps those that obey it), and one whose matcher does not take the trap
+// path is never sprung: both are refused at their line.
+func TestTrapOutsideMatcher(t *testing.T) {
+	for _, tc := range []struct {
+		input, want string
+	}{
+		{"robots_txt /blog/* {\n\ttrap /blog/trap/\n}", "does not take requests for /robots.txt"},
+		{"robots_txt /robots* {\n\ttrap /trap/\n}", "does not take the trap path"},
+		{"robots_txt {\n\ttrap /trap/\n}", ""},
+		{"robots_txt * {\n\ttrap /trap/\n}", ""},
+		{"robots_txt /blog/* {\n\tmode monitor\n}", ""},
+	} {
+		_, err := parseTestCaddyfile(tc.input)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%q: %v", tc.input, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%q: error %v, want one saying %q", tc.input, err, tc.want)
+		}
+	}
+}

@@ -38,6 +38,8 @@ func TestConfigErrors(t *testing.T) {
 	}{
 		{"unknown subdirective", "robots_txt {\n\t\tfrobnicate on\n\t}", 4,
 			[]string{`unknown subdirective "frobnicate"`, "file, inline, mode, status, body, serve, bots, humans, reload, cache"}, false},
+		{"trap outside a named path matcher", "@blog path /blog/*\n\trobots_txt @blog {\n\t\ttrap /blog/trap/\n\t}", 4,
+			[]string{"trap /blog/trap/", "does not take requests for /robots.txt", "add /robots.txt and the trap to the matcher"}, false},
 		{"mode block", "robots_txt {\n\t\tmode block\n\t}", 4,
 			[]string{`mode: "block" is not allowed`, `"enforce"`, `"monitor"`}, false},
 		{"status 200", "robots_txt {\n\t\tstatus 200\n\t}", 4,
