@@ -196,6 +196,28 @@ func TestGraceKeepsUnnamedBotsApart(t *testing.T) {
 	}
 }
 
+// TestGraceAfterNamingABot: the usual way to block a new bot is to name it
+// in robots.txt. Its fetch from before, as an unnamed bot, is still its
+// fetch, and earns it grace for what the version it read allowed; another
+// header from the same address earns none.
+func TestGraceAfterNamingABot(t *testing.T) {
+	path := writeRobots(t, "User-agent: *\nDisallow: /old\n")
+	h, _ := newTestHandler(t, config.Config{File: path, DisableReload: true})
+	const bot = "ThirdCrawler/1.0"
+	serve(h, withIP(newRequest("GET", "/robots.txt", bot), "198.51.100.3"))
+	os.WriteFile(path, []byte("User-agent: *\nDisallow: /old\n\nUser-agent: ThirdCrawler\nDisallow: /z\n"), 0o644)
+	bump(t, path, time.Second)
+	h.fixed.refresh()
+	for _, tc := range []struct{ ua, verdict string }{
+		{bot, "grace"},
+		{"ThirdCrawler/2.0", "disallowed"},
+	} {
+		if v, _ := verdictOf(t, h, "/z", tc.ua, "198.51.100.3"); v != tc.verdict {
+			t.Errorf("%s on /z: verdict %q, want %q", tc.ua, v, tc.verdict)
+		}
+	}
+}
+
 // TestGraceChoosesTheGroupAsNow: grace looks the request up in the
 // version the client fetched, in the group it obeys now. An impostor and
 // a trapped address are held to the * group; grace must not hand them,

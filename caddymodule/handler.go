@@ -170,6 +170,12 @@ func (h *Handler) judge(r *http.Request, paths judge.Paths, id identity, res ver
 	site := siteOf(r)
 	req := judge.Request{UA: r.Header.Get("User-Agent"), Choice: id.choice(), Paths: paths, Now: now}
 	req.Fetch, req.Fetched = h.tracker.last(fetchKey{id.Name, fetchAddr(r, res.Outcome), site, snap.scope, agentOf(id.Name, req.UA)})
+	if !req.Fetched && id.Name != judge.Generic && res.Outcome != verify.Verified {
+		// The usual way to block a new bot is to name it in robots.txt:
+		// its fetch from before, as an unnamed bot, is still its fetch
+		// (same address, same header), and earns it grace.
+		req.Fetch, req.Fetched = h.tracker.last(fetchKey{judge.Generic, clientAddr(r), site, snap.scope, agentOf(judge.Generic, req.UA)})
+	}
 	v := req.Paths.Decide(id.Group)
 	if snap != noRobotsTxt && (res.Outcome == verify.Impostor && h.ImpostorPolicy() == config.ImpostorsBlock ||
 		res.Outcome == verify.Trapped && h.TrapActionOrDefault() == config.TrapBlock) {
