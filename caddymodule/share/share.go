@@ -132,8 +132,8 @@ type Sharer struct {
 	now      func() time.Time
 
 	mu      sync.Mutex
-	fetches ring[Fetch] // this instance's window: the newest records
-	trapped ring[Trap]
+	fetches ring[fetchID, Fetch] // this instance's window: the newest records
+	trapped ring[trapID, Trap]
 	paced   map[pacedKey]int64
 	dirty   bool
 	written int64 // when this instance's blob was last written, unix nanoseconds
@@ -161,7 +161,7 @@ func (s *Sharer) key(instance string) string { return path.Join(s.prefix, instan
 // when the window is full.
 func (s *Sharer) RecordFetch(f Fetch) {
 	s.mu.Lock()
-	s.fetches.add(f, MaxFetches)
+	s.fetches.add(f.id(), f, MaxFetches)
 	s.dirty = true
 	s.mu.Unlock()
 }
@@ -169,7 +169,7 @@ func (s *Sharer) RecordFetch(f Fetch) {
 // RecordTrap notes an address the trap caught.
 func (s *Sharer) RecordTrap(t Trap) {
 	s.mu.Lock()
-	s.trapped.add(t, MaxTrapped)
+	s.trapped.add(t.id(), t, MaxTrapped)
 	s.dirty = true
 	s.mu.Unlock()
 }
@@ -210,10 +210,10 @@ func (s *Sharer) restore(ctx context.Context) {
 	if b, err := s.load(ctx, s.key(s.instance)); err == nil {
 		s.mu.Lock()
 		for _, f := range b.Fetches {
-			s.fetches.add(f, MaxFetches)
+			s.fetches.add(f.id(), f, MaxFetches)
 		}
 		for _, t := range b.Trapped {
-			s.trapped.add(t, MaxTrapped)
+			s.trapped.add(t.id(), t, MaxTrapped)
 		}
 		s.written = b.Written
 		s.mu.Unlock()
@@ -365,22 +365,55 @@ func (s *Sharer) apply(b blob, paced bool) {
 }
 
 // ring keeps the newest n items added, in constant time per item.
-type ring[T any] struct {
+type ring[K comparable, T any] struct {
 	items []T
-	next  int // where the next item goes once items is full
+	keys  []K
+	at    map[K]int // a key's index in items
+	next  int       // where the next item goes once items is full
 }
 
-func (r *ring[T]) add(v T, n int) {
-	if len(r.items) < n {
-		r.items = append(r.items, v)
+// add keeps v as the record of key: in place of the one it replaces, if
+// it is kept, so that one client repeating itself (a flood of fetches, or
+// of trap hits, from one address) rewrites its own record instead of
+// pushing everyone else's out; else as the newest, over the oldest once n
+// are kept.
+func (r *ring[K, T]) add(key K, v T, n int) {
+	if i, ok := r.at[key]; ok {
+		r.items[i] = v
 		return
 	}
-	r.items[r.next] = v
+	if r.at == nil {
+		r.at = make(map[K]int)
+	}
+	if len(r.items) < n {
+		r.at[key] = len(r.items)
+		r.items, r.keys = append(r.items, v), append(r.keys, key)
+		return
+	}
+	delete(r.at, r.keys[r.next])
+	r.items[r.next], r.keys[r.next], r.at[key] = v, key, r.next
 	r.next = (r.next + 1) % n
 }
 
+// fetchID is what makes fetch records one: a later fetch replaces an
+// earlier one, as the tracker keeps only a bot's last.
+type fetchID struct {
+	bot, addr          string
+	site, scope, agent uint64
+}
+
+func (f Fetch) id() fetchID { return fetchID{f.Bot, f.Addr, f.Site, f.Scope, f.Agent} }
+
+// trapID is a trapped address on a site.
+type trapID struct {
+	addr string
+	site uint64
+}
+
+func (t Trap) id() trapID { return trapID{t.Addr, t.Site} }
+
 // list returns the items oldest first.
-func (r *ring[T]) list() []T {
+func (r *ring[K, T]) list() []T {
 	out := make([]T, 0, len(r.items))
 	out = append(out, r.items[r.next:]...)
 	return append(out, r.items[:r.next]...)

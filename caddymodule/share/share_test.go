@@ -111,6 +111,39 @@ func TestShareBetweenInstances(t *testing.T) {
 	other.Sync(ctx)
 }
 
+// TestOneClientCannotPushOthersOut: a flood of trap hits, or of fetches,
+// from one address rewrites that address's record: the others' stay in
+// the blob, and the blob stays small.
+func TestOneClientCannotPushOthersOut(t *testing.T) {
+	ctx := context.Background()
+	store := &memStorage{data: map[string][]byte{}}
+	var traps []Trap
+	var fetches []Fetch
+	a := New(store, "site", "a", time.Hour, Callbacks{})
+	b := New(store, "site", "b", time.Hour, Callbacks{
+		Trap:  func(t Trap) { traps = append(traps, t) },
+		Fetch: func(f Fetch) { fetches = append(fetches, f) },
+	})
+	a.RecordTrap(Trap{Addr: "192.0.2.1", Site: 1, Until: 100})
+	a.RecordFetch(Fetch{Bot: "GPTBot", Addr: "192.0.2.1", Site: 1, At: 1, ETag: `"v1"`})
+	for i := range 3 * MaxTrapped {
+		a.RecordTrap(Trap{Addr: "192.0.2.200", Site: 1, Until: int64(200 + i)})
+		a.RecordFetch(Fetch{Bot: "generic", Addr: "192.0.2.200", Site: 1, Agent: 7, At: int64(2 + i), ETag: `"v1"`})
+	}
+	if err := a.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if len(traps) != 2 || traps[0].Addr != "192.0.2.1" || traps[1].Until != int64(200+3*MaxTrapped-1) {
+		t.Errorf("B got traps %v; want 192.0.2.1's and the flooder's newest", traps)
+	}
+	if len(fetches) != 2 || fetches[0].Bot != "GPTBot" || fetches[1].At != int64(2+3*MaxTrapped-1) {
+		t.Errorf("B got %d fetches (%v...); want GPTBot's and the flooder's newest", len(fetches), fetches[:min(len(fetches), 2)])
+	}
+}
+
 // BenchmarkRecordFetch is what sharing adds to a bot's fetch of
 // robots.txt on the request path: an append to a bounded buffer.
 func BenchmarkRecordFetch(b *testing.B) {
