@@ -174,7 +174,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	}
 	set := &sourceSettings{logger: h.logger, grace: h.GraceWindow(), includes: h.Include}
 	if shareOpts.store != nil {
-		set.share = versionShare{store: shareOpts.store, site: h.poolKey()}
+		set.share = versionShare{store: shareOpts.store, site: h.versionsKey()}
 	}
 	if !h.DisableReload {
 		set.reload = time.Duration(h.Reload)
@@ -450,13 +450,29 @@ func (h *Handler) sourceKey() string {
 	return "root"
 }
 
-// poolKey is the key of the source pool: where robots.txt comes from,
-// and the lists included with it.
-func (h *Handler) poolKey() string {
+// versionsKey names the versions of robots.txt a source serves, in Caddy's
+// storage: where robots.txt comes from, and the lists included with it.
+func (h *Handler) versionsKey() string {
 	if len(h.Include) == 0 {
 		return h.sourceKey()
 	}
 	return h.sourceKey() + "+include:" + strings.Join(h.Include, "\x00")
+}
+
+// poolKey is the key of the source pool: where robots.txt comes from,
+// the lists included with it, and how often it is checked when that is
+// not the default. Handlers that read one file with different reload
+// settings ("reload off" on one site) get a source each: a shared one
+// would check the file as often as the last of them asked.
+func (h *Handler) poolKey() string {
+	key := h.versionsKey()
+	switch {
+	case h.DisableReload:
+		key += "+reload:off"
+	case h.Reload != 0 && h.Reload != config.DefaultReload:
+		key += "+reload:" + time.Duration(h.Reload).String()
+	}
+	return key
 }
 
 // Validate checks the configuration.

@@ -339,3 +339,28 @@ func TestLastModifiedDates(t *testing.T) {
 		t.Errorf("a forgotten representation dated %v, not after the others", back)
 	}
 }
+
+// TestReloadOffIsItsOwn: two handlers read one file, one with reload off.
+// A shared source would check the file as often as the other asks, and
+// "off reads it once" would not hold for the first.
+func TestReloadOffIsItsOwn(t *testing.T) {
+	path := writeRobots(t, "User-agent: *\nDisallow: /a\n")
+	off, _ := newTestHandler(t, config.Config{File: path, DisableReload: true, Grace: noGrace})
+	polled, _ := newTestHandler(t, config.Config{File: path, Reload: config.MinInterval, Grace: noGrace})
+	os.WriteFile(path, []byte("User-agent: *\nDisallow: /b\n"), 0o644)
+	bump(t, path, time.Second)
+	blocked := func(h *Handler, p string) bool {
+		_, err := serve(h, newRequest("GET", p, testfixtures.UACurl))
+		return err != nil
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for !blocked(polled, "/b") {
+		if time.Now().After(deadline) {
+			t.Fatal("the polled handler did not pick up the edit within 5s")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if !blocked(off, "/a") || blocked(off, "/b") {
+		t.Error("the handler with reload off picked up the edit; it reads the file once")
+	}
+}
