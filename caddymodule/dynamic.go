@@ -188,7 +188,7 @@ func (d *dynamicSources) open(path string, warn bool) *source {
 			if d.pattern == "" && filepath.Dir(path) == workingDir() {
 				fields = append(fields, zap.String("hint", "no root was set before robots_txt ran (a root inside handle blocks is set after it), so Caddy's working directory was used; name the file with \"file\", or set root in the site block"))
 			}
-			d.set.logger.Warn("robots.txt not found; every bot is allowed everywhere until it appears", fields...)
+			d.set.logger.Warn("robots.txt not found; "+withoutFile(len(d.set.includes) > 0)+" until it appears", fields...)
 		}
 	case err != nil:
 		d.set.logger.Error("robots.txt could not be read; every bot is allowed until it can be",

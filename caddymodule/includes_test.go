@@ -38,3 +38,19 @@ func TestIncludedListMissing(t *testing.T) {
 		t.Errorf("logs %v, want one saying the missing list adds nothing", entries)
 	}
 }
+
+// TestIncludedListsWithoutTheFile: with the site's own file missing, the
+// included lists are still enforced, and the warning says so rather than
+// that every bot is allowed everywhere.
+func TestIncludedListsWithoutTheFile(t *testing.T) {
+	dir := t.TempDir()
+	list := filepath.Join(dir, "list.txt")
+	os.WriteFile(list, []byte("User-agent: NewBot\nDisallow: /\n"), 0o644)
+	h, logs := newTestHandler(t, config.Config{File: filepath.Join(dir, "robots.txt"), Include: []string{list}, DisableReload: true})
+	if _, err := serve(h, newRequest("GET", "/x", "NewBot/1.0")); err == nil {
+		t.Error("NewBot passed; the included list disallows everything to it")
+	}
+	if logs.FilterMessageSnippet("every bot is allowed everywhere").Len() != 0 || logs.FilterMessageSnippet("only the included lists apply").Len() != 1 {
+		t.Errorf("want one warning that only the included lists apply, got %v", logs.All())
+	}
+}

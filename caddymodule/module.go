@@ -216,7 +216,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		src, loaded, err := h.shareSource(set, func() (*source, error) {
 			s, err := openFileSource(path, set)
 			if errors.Is(err, fs.ErrNotExist) {
-				set.logger.Warn("robots.txt not found; every bot is allowed everywhere until it appears", zap.String("file", path))
+				set.logger.Warn("robots.txt not found; "+withoutFile(len(set.includes) > 0)+" until it appears", zap.String("file", path))
 				err = nil
 			}
 			return s, err

@@ -59,6 +59,15 @@ func newSnapshot(body []byte) *snapshot {
 	}
 }
 
+// withoutFile says what is enforced while the site's own robots.txt is
+// missing: nothing, or, with include, the included lists alone.
+func withoutFile(includes bool) string {
+	if includes {
+		return "only the included lists apply"
+	}
+	return "every bot is allowed everywhere"
+}
+
 // noRobotsTxt is what bots are judged by while a site has no robots.txt:
 // a file with no groups, which allows everything.
 var noRobotsTxt = &snapshot{Version: judge.NewVersion(robots.Parse(nil), "")}
@@ -355,7 +364,7 @@ func (s *source) refresh() {
 			s.exists, s.failing = false, false
 			s.publish(newEmptySnapshot())
 			reloadsTotal.WithLabelValues("removed").Inc()
-			log.Warn("robots.txt removed; every bot is allowed everywhere until it reappears", zap.String("file", s.path))
+			log.Warn("robots.txt removed; "+withoutFile(s.includes != nil)+" until it reappears", zap.String("file", s.path))
 		}
 		return
 	}

@@ -187,7 +187,7 @@ func (s *source) loadUpstream(ctx context.Context, failures int) (time.Duration,
 		// could not be fetched: that it now says "no robots.txt" is
 		// news, even when nothing in force changes.
 		if first || changed || wasFailing {
-			log.Warn("the upstream has no robots.txt; every bot is allowed everywhere",
+			log.Warn("the upstream has no robots.txt; "+withoutFile(s.includes != nil),
 				append(fields, zap.Duration("retry_in", wait))...)
 		}
 		return wait, false
