@@ -144,6 +144,7 @@ type source struct {
 	exists     bool
 	failing    bool   // the last check (or upstream fetch) failed; log only on a change
 	failedWith string // how the last check of a file failed
+	lastResult string // of the last upstream fetch: loaded, unreachable, failed
 	// notRobots is why the upstream's last 2xx answer was refused (an
 	// HTML page, say), for strict; nil otherwise. Guarded by mu.
 	notRobots error

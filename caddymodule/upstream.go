@@ -156,6 +156,14 @@ func (s *source) loadUpstream(ctx context.Context, failures int) (time.Duration,
 	s.exists = true
 	wasFailing := s.failing
 	s.failing = res.result == "failed"
+	if prev := s.lastResult; prev != res.result && (prev == "failed" || prev == "unreachable") {
+		// A failure after "no robots.txt", or "no robots.txt" after
+		// failures, starts its own count: the site may be open
+		// meanwhile, and is asked again after a minute, not after the
+		// hour the other kind had backed off to.
+		failures = 0
+	}
+	s.lastResult = res.result
 	if !first {
 		reloadsTotal.WithLabelValues(res.result).Inc()
 	}
@@ -202,6 +210,14 @@ func (s *source) loadUpstream(ctx context.Context, failures int) (time.Duration,
 	return res.refresh, true
 }
 
+// lastFetch is the result of the last fetch: loaded, unreachable (no
+// robots.txt) or failed; "" before the first.
+func (s *source) lastFetch() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lastResult
+}
+
 // pollUpstream fetches the upstream robots.txt each time its copy
 // expires, and whenever refetch asks.
 func (s *source) pollUpstream(ctx context.Context) {
@@ -217,10 +233,14 @@ func (s *source) pollUpstream(ctx context.Context) {
 		case <-t.C:
 		case done = <-s.fetchNow:
 		}
+		was := s.lastFetch()
 		wait, ok := s.loadUpstream(ctx, failures)
-		if ok {
+		switch {
+		case ok:
 			failures = 0
-		} else {
+		case s.lastFetch() != was:
+			failures = 1 // the first of its kind (see loadUpstream)
+		default:
 			failures++
 		}
 		if done != nil {

@@ -216,6 +216,22 @@ func TestLoadUpstreamKeepsLastGoodCopy(t *testing.T) {
 	if wait, _ := s.loadUpstream(context.Background(), 2); wait != retryFirst<<2 {
 		t.Errorf("a third 404 in a row: wait %v, want %v", wait, retryFirst<<2)
 	}
+	// A 404 after a run of failures is news: the site is open, and is
+	// asked again after a minute, not after the failures' back-off; and
+	// the other way round.
+	status.Store(503)
+	s.loadUpstream(context.Background(), 0)
+	if wait, _ := s.loadUpstream(context.Background(), 5); wait != retryFirst<<5 {
+		t.Fatalf("a sixth failure in a row: wait %v, want %v", wait, retryFirst<<5)
+	}
+	status.Store(404)
+	if wait, _ := s.loadUpstream(context.Background(), 6); wait != retryFirst {
+		t.Errorf("a 404 after six failures: wait %v, want %v", wait, retryFirst)
+	}
+	status.Store(503)
+	if wait, _ := s.loadUpstream(context.Background(), 4); wait != retryFirst {
+		t.Errorf("a failure after four 404s: wait %v, want %v", wait, retryFirst)
+	}
 }
 
 // TestLoadUpstreamLogsNoRobotsTxt: each time the upstream comes to answer
