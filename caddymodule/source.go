@@ -21,13 +21,12 @@ import (
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/include"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/share"
+	"github.com/robotsguard/caddy-robots-txt/config"
 	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
-// maxFileBytes bounds what is read from disk. Crawlers read 500 KiB; a file
-// far larger than that is a mistake (a log written to the wrong path), not
-// a robots.txt, and is refused rather than held in memory.
-const maxFileBytes = 8 << 20
+// maxFileBytes bounds what is read from disk (see config.MaxFileBytes).
+const maxFileBytes = config.MaxFileBytes
 
 // snapshot is one version of robots.txt as the handler serves it. It is
 // immutable; a reload replaces it whole.

@@ -128,11 +128,12 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	// that belong to the directive as a whole at its line.
 	directive := tokenAt(d)
 
-	seen := map[string]int{}                    // subdirective -> line where first given
-	seenAt := map[string]*caddyfile.Dispenser{} // subdirective -> its token, for errors found later
-	fileArgLine := 0                            // line of a file given as the argument
-	crawlerLines := map[string]int{}            // lower-case crawler token -> line of its block
-	var fileAt *caddyfile.Dispenser             // the file's token, for errors found later
+	seen := map[string]int{}                       // subdirective -> line where first given
+	seenAt := map[string]*caddyfile.Dispenser{}    // subdirective -> its token, for errors found later
+	fileArgLine := 0                               // line of a file given as the argument
+	crawlerLines := map[string]int{}               // lower-case crawler token -> line of its block
+	var fileAt *caddyfile.Dispenser                // the file's token, for errors found later
+	includeAt := map[string]*caddyfile.Dispenser{} // an included list -> its include line
 	// bots or humans -> lower-case entry -> the line that gave it
 	entryLines := map[string]map[string]int{"bots": {}, "humans": {}}
 
@@ -205,6 +206,13 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 						return d.Errf("robots_txt: %q is in both bots and humans (%s at line %d); %s", v, other, first, errBotAndHuman)
 					}
 					entryLines[name][strings.ToLower(v)] = line
+				}
+			}
+			if name == "include" {
+				for _, v := range vals {
+					if _, ok := includeAt[v]; !ok {
+						includeAt[v] = tokenAt(d)
+					}
 				}
 			}
 			*lists[name] = append(*lists[name], vals...)
@@ -413,6 +421,17 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		}
 		if errs := strictFileErrors(c.File); len(errs) > 0 {
 			return fileAt.Errf("robots_txt: strict: file %q has errors: %s", c.File, strings.Join(errs, "; "))
+		}
+	}
+	for _, inc := range c.Include {
+		if strings.Contains(inc, "://") || strings.Contains(inc, "{") {
+			continue
+		}
+		if err := CheckFile(inc); err != nil {
+			return includeAt[inc].Errf("robots_txt: include: %v", err)
+		}
+		if _, err := os.Stat(inc); c.Strict && errors.Is(err, fs.ErrNotExist) {
+			return includeAt[inc].Errf("robots_txt: strict: included list %q does not exist; create it, fix the path, or drop strict to load without it", inc)
 		}
 	}
 	return nil

@@ -26,6 +26,12 @@ func TestConfigErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	unreadable := unreadableRobots(t, dir)
+	huge := filepath.Join(dir, "huge.txt")
+	writeFile(t, huge, "")
+	if err := os.Truncate(huge, 8<<20+1); err != nil {
+		t.Fatal(err)
+	}
+	missingList := filepath.Join(dir, "no-such-list.txt")
 
 	// Each block starts at line 1 of its Caddyfile; the robots_txt
 	// directive is on line 3.
@@ -38,6 +44,10 @@ func TestConfigErrors(t *testing.T) {
 	}{
 		{"unknown subdirective", "robots_txt {\n\t\tfrobnicate on\n\t}", 4,
 			[]string{`unknown subdirective "frobnicate"`, "file, inline, mode, status, body, serve, bots, humans, reload, cache"}, false},
+		{"file over 8 MiB", "robots_txt {\n\t\tfile " + huge + "\n\t}", 4,
+			[]string{huge, "more than 8388608", "that is not a robots.txt"}, false},
+		{"strict with a missing included list", "robots_txt {\n\t\tinline \"User-agent: *\"\n\t\tstrict\n\t\tinclude " + missingList + "\n\t}", 6,
+			[]string{"strict: included list", missingList, "does not exist"}, false},
 		{"trap outside a named path matcher", "@blog path /blog/*\n\trobots_txt @blog {\n\t\ttrap /blog/trap/\n\t}", 4,
 			[]string{"trap /blog/trap/", "does not take requests for /robots.txt", "add /robots.txt and the trap to the matcher"}, false},
 		{"mode block", "robots_txt {\n\t\tmode block\n\t}", 4,
