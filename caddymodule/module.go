@@ -10,6 +10,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -167,7 +168,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	}
 	h.warnBroadRanges()
 	// Fetches are remembered per source, across config reloads.
-	h.trackerKey = h.sourceKey()
+	h.trackerKey = h.stateKey()
 	shareOpts := h.shareOptions(ctx)
 	if h.tracker, err = loadTracker(h.trackerKey, shareOpts); err != nil {
 		return fmt.Errorf("fetch tracking: %v", err)
@@ -454,9 +455,28 @@ func (h *Handler) sourceKey() string {
 // storage: where robots.txt comes from, and the lists included with it.
 func (h *Handler) versionsKey() string {
 	if len(h.Include) == 0 {
+		return h.stateKey()
+	}
+	return h.stateKey() + "+include:" + strings.Join(h.Include, "\x00")
+}
+
+// stateKey names what a handler remembers across config reloads and
+// shares with other instances (fetches, trapped addresses, versions):
+// where its robots.txt comes from. Inline text names no place, and an edit
+// of it, applied with a config reload, is a new version of the same
+// robots.txt: named by its text, an edit would forget every trapped
+// address and every fetch, and with them grace. So it is named by the
+// rest of the handler's configuration, which such an edit leaves alone.
+// Records are per site, so handlers that share a name do not mix sites.
+func (h *Handler) stateKey() string {
+	if h.Inline == "" {
 		return h.sourceKey()
 	}
-	return h.sourceKey() + "+include:" + strings.Join(h.Include, "\x00")
+	c := h.Config
+	c.Inline = ""
+	b, _ := json.Marshal(c)
+	sum := sha256.Sum256(b)
+	return "inline-config:" + hex.EncodeToString(sum[:8])
 }
 
 // poolKey is the key of the source pool: where robots.txt comes from,
@@ -465,7 +485,10 @@ func (h *Handler) versionsKey() string {
 // settings ("reload off" on one site) get a source each: a shared one
 // would check the file as often as the last of them asked.
 func (h *Handler) poolKey() string {
-	key := h.versionsKey()
+	key := h.sourceKey()
+	if len(h.Include) > 0 {
+		key += "+include:" + strings.Join(h.Include, "\x00")
+	}
 	switch {
 	case h.DisableReload:
 		key += "+reload:off"

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -174,5 +175,54 @@ func TestHotReload(t *testing.T) {
 	}
 	if n != 1 {
 		t.Errorf("Caddy loaded its config %d times, want once", n)
+	}
+}
+
+// TestInlineEditKeepsState: a robots.txt given inline changes only with a
+// config reload. The edit is a new version of the same file: the addresses
+// the trap caught stay held, and a bot that read the earlier version gets
+// grace for what it allowed. Named by its text, the state was forgotten.
+func TestInlineEditKeepsState(t *testing.T) {
+	t.Parallel()
+	site := func(rules string) string {
+		return `http://127.0.0.1:{{port}} {
+	robots_txt {
+		` + verifiedHere + `
+		inline <<TXT
+			User-agent: *
+			Disallow: /private/
+			` + rules + `
+			TXT
+		trap /trap/
+	}
+	respond "ok"
+}
+`
+	}
+	inst := monStartWithGlobals(t, monTrustProxies, site(""))
+	xff := func(ip string) string { return "X-Forwarded-For: " + ip }
+	const trapped, reader = "10.9.0.1", "10.9.0.2"
+	inst.get(t, "/trap/x", testfixtures.UAFirefox, xff(trapped))
+	if got := inst.get(t, "/private/x", testfixtures.UAFirefox, xff(trapped)); got.status != http.StatusForbidden {
+		t.Fatalf("the trapped browser before the edit: %d, want 403", got.status)
+	}
+	inst.get(t, "/robots.txt", "MyCrawler/1.0", xff(reader))
+
+	// The edit, loaded as "caddy reload" would.
+	i := strings.LastIndex(globalOptions, "}")
+	body := inst.expand(globalOptions[:i] + monTrustProxies + "\n" + globalOptions[i:] + site("Disallow: /other/"))
+	loaded := len(inst.moduleLogs("robots.txt loaded"))
+	if resp := monAdmin(t, inst, http.MethodPost, "/load", "text/caddyfile", []byte(body)); resp.status != http.StatusOK {
+		t.Fatalf("POST /load: %d %q", resp.status, resp.body)
+	}
+	inst.waitModuleLogs(t, "robots.txt loaded", loaded+1, reloadDeadline)
+	if got := inst.get(t, "/other/x", "OtherCrawler/1.0", xff("10.9.0.3")); got.status != http.StatusForbidden {
+		t.Fatalf("the edit is not in force: /other/x for another bot: %d, want 403", got.status)
+	}
+	if got := inst.get(t, "/private/x", testfixtures.UAFirefox, xff(trapped)); got.status != http.StatusForbidden {
+		t.Errorf("the trapped browser after the edit: %d, want 403 (still held)", got.status)
+	}
+	if got := inst.get(t, "/other/x", "MyCrawler/1.0", xff(reader)); got.status != http.StatusOK {
+		t.Errorf("the bot that read the earlier version, on /other/x: %d, want 200 (grace)", got.status)
 	}
 }
