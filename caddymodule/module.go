@@ -175,7 +175,11 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	}
 	set := &sourceSettings{logger: h.logger, grace: h.GraceWindow(), includes: h.Include}
 	if shareOpts.store != nil {
-		set.share = versionShare{store: shareOpts.store, site: h.versionsKey()}
+		// Versions are named by the ETag of what was served, so one
+		// name holds them whatever lists are included: a change of the
+		// include list is a new version of the same file, and a bot
+		// that read the one before keeps its grace.
+		set.share = versionShare{store: shareOpts.store, site: h.stateKey()}
 	}
 	if !h.DisableReload {
 		set.reload = time.Duration(h.Reload)
@@ -449,15 +453,6 @@ func (h *Handler) sourceKey() string {
 		return "file:" + h.File
 	}
 	return "root"
-}
-
-// versionsKey names the versions of robots.txt a source serves, in Caddy's
-// storage: where robots.txt comes from, and the lists included with it.
-func (h *Handler) versionsKey() string {
-	if len(h.Include) == 0 {
-		return h.stateKey()
-	}
-	return h.stateKey() + "+include:" + strings.Join(h.Include, "\x00")
 }
 
 // stateKey names what a handler remembers across config reloads and

@@ -226,3 +226,42 @@ func TestInlineEditKeepsState(t *testing.T) {
 		t.Errorf("the bot that read the earlier version, on /other/x: %d, want 200 (grace)", got.status)
 	}
 }
+
+// TestIncludeChangeKeepsGrace: adding an included list with a config
+// reload is a new version of the same robots.txt: a bot that read the one
+// before gets grace for what it allowed, as after an edit of the file.
+func TestIncludeChangeKeepsGrace(t *testing.T) {
+	t.Parallel()
+	site := func(include string) string {
+		return `http://127.0.0.1:{{port}} {
+	root * {{dir}}/site
+	robots_txt {
+		` + verifiedHere + `
+		` + include + `
+	}
+	respond "ok"
+}
+`
+	}
+	inst := monStartWithGlobals(t, monTrustProxies, site(""), func(inst *instance) {
+		writeFile(t, filepath.Join(inst.dir, "site", "robots.txt"), "User-agent: *\nDisallow: /private/\n")
+		// A list adds the agents the site's file does not name.
+		writeFile(t, filepath.Join(inst.dir, "list.txt"), "User-agent: MyCrawler\nUser-agent: OtherCrawler\nDisallow: /listed/\n")
+	})
+	const reader = "X-Forwarded-For: 10.9.1.2"
+	inst.get(t, "/robots.txt", "MyCrawler/1.0", reader)
+
+	i := strings.LastIndex(globalOptions, "}")
+	body := inst.expand(globalOptions[:i] + monTrustProxies + "\n" + globalOptions[i:] + site("include {{dir}}/list.txt"))
+	loaded := len(inst.moduleLogs("robots.txt loaded"))
+	if resp := monAdmin(t, inst, http.MethodPost, "/load", "text/caddyfile", []byte(body)); resp.status != http.StatusOK {
+		t.Fatalf("POST /load: %d %q", resp.status, resp.body)
+	}
+	inst.waitModuleLogs(t, "robots.txt loaded", loaded+1, reloadDeadline)
+	eventually(t, reloadDeadline, "the included list in force for another bot", func() bool {
+		return inst.get(t, "/listed/x", "OtherCrawler/1.0", "X-Forwarded-For: 10.9.1.3").status == http.StatusForbidden
+	})
+	if got := inst.get(t, "/listed/x", "MyCrawler/1.0", reader); got.status != http.StatusOK {
+		t.Errorf("the bot that read the version before the include, on /listed/x: %d, want 200 (grace)", got.status)
+	}
+}
