@@ -457,6 +457,11 @@ func (p *parser) line(num int, s string) {
 // non-negative number of seconds, capped at a year; ok is false for
 // anything else.
 func ParseCrawlDelay(value string) (d time.Duration, ok bool) {
+	if strings.ContainsAny(value, "_xXpP") {
+		// Go's syntax, not a number of seconds as anyone writes one:
+		// "1_000" and "0x1p4" are no delay a crawler would read.
+		return 0, false
+	}
 	secs, err := strconv.ParseFloat(value, 64)
 	if errors.Is(err, strconv.ErrRange) && secs > 0 {
 		err = nil // "1e999": a very long delay, capped below

@@ -469,6 +469,10 @@ func TestCrawlDelayValues(t *testing.T) {
 		{"NaN", 0},  // not a number: ignored
 		{"-1", 0},   // ignored
 		{"soon", 0}, // ignored
+		// Go's number syntax is no delay a crawler reads.
+		{"1_000", 0},
+		{"0x10", 0},
+		{"0x1p4", 0},
 	} {
 		f := Parse([]byte("user-agent: bingbot\ncrawl-delay: " + tc.value + "\n"))
 		if got := f.GroupFor("bingbot").CrawlDelay; got != tc.want {
