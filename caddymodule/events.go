@@ -59,6 +59,6 @@ func (h *Handler) emit(r *http.Request, name string, j *judge.Judgment) {
 		"client_ip":          clientIP,
 		"host":               r.Host,
 		"uri":                r.RequestURI,
-		"user_agent":         r.Header.Get("User-Agent"),
+		"user_agent":         userAgent(r),
 	})
 }

@@ -50,14 +50,14 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	// caught earlier is not held now.
 	// The operator's humans entries win over the trap too.
 	trapped := h.Trap != "" && snap.File != nil && h.tracker.isTrapped(trapKey{siteOf(r), trapAddr(r)}, time.Now()) &&
-		!h.classifier.Exempt(r.Header.Get("User-Agent"))
+		!h.classifier.Exempt(userAgent(r))
 	if snap.File == nil {
 		// No robots.txt: nothing is disallowed, but bots are still
 		// told apart and counted, so that the access log, the metrics
 		// and the report keep them.
 		snap = noRobotsTxt
 	}
-	id := h.identify(r.Header.Get("User-Agent"), snap)
+	id := h.identify(userAgent(r), snap)
 	var res verify.Result
 	if id.Bot || signed(r) {
 		// A signed request is checked whatever its User-Agent says:
@@ -168,7 +168,7 @@ func (h *Handler) judge(r *http.Request, paths judge.Paths, id identity, res ver
 	now := time.Now()
 	snap := id.snap
 	site := siteOf(r)
-	req := judge.Request{UA: r.Header.Get("User-Agent"), Choice: id.choice(), Paths: paths, Now: now}
+	req := judge.Request{UA: userAgent(r), Choice: id.choice(), Paths: paths, Now: now}
 	req.Fetch, req.Fetched = h.tracker.last(fetchKey{id.Name, fetchAddr(r, res.Outcome), site, snap.scope, agentOf(id.Name, req.UA)})
 	if !req.Fetched && id.Name != judge.Generic && res.Outcome != verify.Verified {
 		// The usual way to block a new bot is to name it in robots.txt:
@@ -249,6 +249,21 @@ func (h *Handler) pace(r *http.Request, id identity, verified bool, site uint64,
 	return h.tracker.pace.Addr(site, clientAddr(r), delay, now)
 }
 
+// userAgent is the request's User-Agent header. A client that sends it
+// more than once (no browser does, and a backend may read any of them) is
+// judged by all of it, joined as HTTP joins a repeated field: a browser's
+// value first must not hide the bot's after it.
+func userAgent(r *http.Request) string {
+	v := r.Header["User-Agent"]
+	switch len(v) {
+	case 0:
+		return ""
+	case 1:
+		return v[0]
+	}
+	return strings.Join(v, ", ")
+}
+
 // clientAddr is the client's address as Caddy resolved it (trusted proxies
 // honoured), or the zero Addr.
 func clientAddr(r *http.Request) netip.Addr {
@@ -289,7 +304,7 @@ func (h *Handler) serveRobotsTxt(w http.ResponseWriter, r *http.Request, next ca
 // later requests will be judged by (an impostor's under its own), and
 // makes it the request's judgment.
 func (h *Handler) recordFetch(r *http.Request, snap *snapshot) {
-	id := h.identify(r.Header.Get("User-Agent"), snap)
+	id := h.identify(userAgent(r), snap)
 	if !id.Bot && !signed(r) {
 		return
 	}
@@ -299,7 +314,7 @@ func (h *Handler) recordFetch(r *http.Request, snap *snapshot) {
 	}
 	now := time.Now()
 	id.counters.fetch(now.UnixNano())
-	k := fetchKey{id.Name, fetchAddr(r, res.Outcome), siteOf(r), snap.scope, agentOf(id.Name, r.Header.Get("User-Agent"))}
+	k := fetchKey{id.Name, fetchAddr(r, res.Outcome), siteOf(r), snap.scope, agentOf(id.Name, userAgent(r))}
 	h.tracker.record(k, judge.Fetch{At: now, ETag: snap.ETag})
 	j := judgmentOf(r)
 	*j = judge.Judgment{
@@ -348,7 +363,7 @@ func violationFields(r *http.Request, j *judge.Judgment) []zap.Field {
 		zap.String("host", r.Host),
 		zap.String("uri", r.RequestURI),
 		zap.String("client_ip", clientIP),
-		zap.String("user_agent", r.Header.Get("User-Agent")),
+		zap.String("user_agent", userAgent(r)),
 		zap.String(judge.FieldBot, j.Bot),
 		zap.String(judge.FieldGroup, j.Group),
 		zap.String(judge.FieldIdentity, j.Identity.String()),

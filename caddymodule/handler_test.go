@@ -410,3 +410,18 @@ func TestNothingTurnedOffQuietly(t *testing.T) {
 		})
 	}
 }
+
+// TestRepeatedUserAgent: a request with two User-Agent headers, a
+// browser's first, is judged by both: no browser sends two, and the
+// backend may read the bot's.
+func TestRepeatedUserAgent(t *testing.T) {
+	h, _ := newTestHandler(t, config.Config{Inline: "User-agent: *\nDisallow: /private/\n"})
+	r := newRequest("GET", "/private/x", testfixtures.UAChrome)
+	r.Header.Add("User-Agent", testfixtures.UACurl)
+	if _, err := serve(h, r); err == nil {
+		t.Error("a browser's header followed by curl's passed /private/x; want refused")
+	}
+	if _, err := serve(h, newRequest("GET", "/private/x", testfixtures.UAChrome)); err != nil {
+		t.Errorf("a browser alone: %v, want passed", err)
+	}
+}

@@ -159,11 +159,11 @@ func (h *Handler) springTrap(w http.ResponseWriter, r *http.Request, snap *snaps
 	// its own header is not excused by what it says of its fetch.
 	var id identity
 	if snap.File != nil {
-		id = h.identify(r.Header.Get("User-Agent"), snap)
+		id = h.identify(userAgent(r), snap)
 	}
 	// The operator's humans entries (a link checker, a monitor) are
 	// never held to robots.txt, so never trapped.
-	if snap.File == nil || !id.Bot && (isPrefetch(r) || notFollowedHere(r)) || h.classifier.Exempt(r.Header.Get("User-Agent")) {
+	if snap.File == nil || !id.Bot && (isPrefetch(r) || notFollowedHere(r)) || h.classifier.Exempt(userAgent(r)) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		w.WriteHeader(http.StatusNotFound)
 		return nil
