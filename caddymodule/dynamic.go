@@ -177,6 +177,7 @@ func (d *dynamicSources) open(path string, warn bool) *source {
 	set := *d.set
 	set.scope = fnv1a(path, false)
 	set.share.site += "\x00" + path
+	set.state += "\x00" + path
 	s, err := openFileSource(path, &set)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && !warn:

@@ -173,7 +173,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	if h.tracker, err = loadTracker(h.trackerKey, shareOpts); err != nil {
 		return fmt.Errorf("fetch tracking: %v", err)
 	}
-	set := &sourceSettings{logger: h.logger, grace: h.GraceWindow(), includes: h.Include}
+	set := &sourceSettings{logger: h.logger, grace: h.GraceWindow(), includes: h.Include, state: h.stateKey()}
 	if shareOpts.store != nil {
 		// Versions are named by the ETag of what was served, so one
 		// name holds them whatever lists are included: a change of the

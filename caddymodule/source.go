@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
+	lru "github.com/hashicorp/golang-lru/v2"
 	"go.uber.org/zap"
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/include"
@@ -104,7 +105,19 @@ type sourceSettings struct {
 	// robots.txt says nothing about another's: a hash of the file's
 	// path, 0 for a handler's only source.
 	scope uint64
+	// state names the robots.txt a source serves across config reloads
+	// (see Handler.stateKey), with the file's path for each file of a
+	// root with placeholders; "" for none.
+	state string
 }
+
+// inForce remembers, per state name, the version in force last, so that
+// a source made by a config reload that changed how the file is read (an
+// edited inline text, another include list, another reload setting)
+// continues its history: bots that read the version before keep their
+// grace, without waiting on storage (which is off, or written in the
+// background). Bounded: a long-lived process sees many configurations.
+var inForce, _ = lru.New[string, *judge.Version](1024)
 
 // versionShare is where a source keeps its versions.
 type versionShare struct {
@@ -267,9 +280,23 @@ func (s *source) publishMerged(next *snapshot) {
 	next.scope = set.scope
 	next.Follow(prev, now, set.grace)
 	if prev == nil && next.File != nil {
-		// The first version this process has: the versions in force
-		// before it, kept in storage, are what bots may still obey.
-		next.Earlier = storedEarlier(set.share.store, set.share.site, next.ETag, now, set.grace)
+		before, ok := inForce.Get(set.state)
+		switch {
+		case ok && set.state != "" && before.ETag == next.ETag:
+			// The same file, read anew by a source of another
+			// configuration: its history goes on.
+			next.Earlier = before.Earlier
+		case ok && set.state != "":
+			next.Follow(before, now, set.grace)
+		default:
+			// The first version this process has: the versions in
+			// force before it, kept in storage, are what bots may
+			// still obey.
+			next.Earlier = storedEarlier(set.share.store, set.share.site, next.ETag, now, set.grace)
+		}
+	}
+	if set.state != "" && next.File != nil {
+		inForce.Add(set.state, next.Version)
 	}
 	s.cur.Store(next)
 }

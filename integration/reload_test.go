@@ -209,13 +209,7 @@ func TestInlineEditKeepsState(t *testing.T) {
 	inst.get(t, "/robots.txt", "MyCrawler/1.0", xff(reader))
 
 	// The edit, loaded as "caddy reload" would.
-	i := strings.LastIndex(globalOptions, "}")
-	body := inst.expand(globalOptions[:i] + monTrustProxies + "\n" + globalOptions[i:] + site("Disallow: /other/"))
-	loaded := len(inst.moduleLogs("robots.txt loaded"))
-	if resp := monAdmin(t, inst, http.MethodPost, "/load", "text/caddyfile", []byte(body)); resp.status != http.StatusOK {
-		t.Fatalf("POST /load: %d %q", resp.status, resp.body)
-	}
-	inst.waitModuleLogs(t, "robots.txt loaded", loaded+1, reloadDeadline)
+	loadTrustingProxies(t, inst, site("Disallow: /other/"))
 	if got := inst.get(t, "/other/x", "OtherCrawler/1.0", xff("10.9.0.3")); got.status != http.StatusForbidden {
 		t.Fatalf("the edit is not in force: /other/x for another bot: %d, want 403", got.status)
 	}
@@ -251,17 +245,25 @@ func TestIncludeChangeKeepsGrace(t *testing.T) {
 	const reader = "X-Forwarded-For: 10.9.1.2"
 	inst.get(t, "/robots.txt", "MyCrawler/1.0", reader)
 
-	i := strings.LastIndex(globalOptions, "}")
-	body := inst.expand(globalOptions[:i] + monTrustProxies + "\n" + globalOptions[i:] + site("include {{dir}}/list.txt"))
-	loaded := len(inst.moduleLogs("robots.txt loaded"))
-	if resp := monAdmin(t, inst, http.MethodPost, "/load", "text/caddyfile", []byte(body)); resp.status != http.StatusOK {
-		t.Fatalf("POST /load: %d %q", resp.status, resp.body)
-	}
-	inst.waitModuleLogs(t, "robots.txt loaded", loaded+1, reloadDeadline)
+	loadTrustingProxies(t, inst, site("include {{dir}}/list.txt"))
 	eventually(t, reloadDeadline, "the included list in force for another bot", func() bool {
 		return inst.get(t, "/listed/x", "OtherCrawler/1.0", "X-Forwarded-For: 10.9.1.3").status == http.StatusForbidden
 	})
 	if got := inst.get(t, "/listed/x", "MyCrawler/1.0", reader); got.status != http.StatusOK {
 		t.Errorf("the bot that read the version before the include, on /listed/x: %d, want 200 (grace)", got.status)
 	}
+}
+
+// loadTrustingProxies loads sites into the running instance, under the
+// global options of monStartWithGlobals(t, monTrustProxies, …), as "caddy
+// reload" would, and waits until a robots.txt has been loaded for them.
+func loadTrustingProxies(t testing.TB, inst *instance, sites string) {
+	t.Helper()
+	i := strings.LastIndex(globalOptions, "}")
+	body := inst.expand(globalOptions[:i] + monTrustProxies + "\n" + globalOptions[i:] + sites)
+	loaded := len(inst.moduleLogs("robots.txt loaded"))
+	if resp := monAdmin(t, inst, http.MethodPost, "/load", "text/caddyfile", []byte(body)); resp.status != http.StatusOK {
+		t.Fatalf("POST /load: %d %q", resp.status, resp.body)
+	}
+	inst.waitModuleLogs(t, "robots.txt loaded", loaded+1, reloadDeadline)
 }
