@@ -185,7 +185,9 @@ func (h *Handler) judge(r *http.Request, paths judge.Paths, id identity, res ver
 		v = robots.Verdict{}
 	}
 
-	j := judgmentOf(r)
+	record := judgmentOf(r)
+	prev := *record
+	j := record
 	*j = judge.Judgment{
 		Bot: id.Name, Group: snap.groupName(id.Group), Verdict: judge.Allowed, Action: judge.Passed,
 		Mode: h.Mode, Rule: v.Rule, Judged: true, Fetched: req.Fetched,
@@ -229,7 +231,36 @@ func (h *Handler) judge(r *http.Request, paths judge.Paths, id identity, res ver
 		}
 	}
 	id.counters.request(res.Outcome, j.Verdict, j.Action, now.UnixNano())
+	if prev.Judged && severity(&prev) > severity(j) {
+		// Another robots_txt handler of this route judged the request
+		// already (a site with one per matcher): the access log keeps
+		// the graver verdict, so that a violation one of them logged
+		// does not vanish behind the other's "allowed". This one still
+		// acts on its own.
+		own := *j
+		*record = prev
+		return &own
+	}
 	return j
+}
+
+// severity ranks judgments for the access log of a request that several
+// handlers judged: a refusal over a logged violation, a violation of a
+// rule over one of a rate, over grace, over allowed.
+func severity(j *judge.Judgment) int {
+	rank := 0
+	switch j.Verdict {
+	case judge.Grace:
+		rank = 2
+	case judge.TooFast:
+		rank = 4
+	case judge.Disallowed:
+		rank = 6
+	}
+	if j.Action == judge.Blocked {
+		rank++
+	}
+	return rank
 }
 
 // pace admits a request under its group's Crawl-delay: one schedule per

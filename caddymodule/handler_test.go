@@ -425,3 +425,32 @@ func TestRepeatedUserAgent(t *testing.T) {
 		t.Errorf("a browser alone: %v, want passed", err)
 	}
 }
+
+// TestTwoHandlersKeepTheGraverVerdict: a request that two robots_txt
+// handlers judge (one per matcher, both matching) is logged with the
+// graver verdict: a violation the first logged does not vanish behind the
+// second's "allowed". Each still acts on its own.
+func TestTwoHandlersKeepTheGraverVerdict(t *testing.T) {
+	blog, _ := newTestHandler(t, config.Config{Inline: "User-agent: *\nDisallow: /blog/secret\n", Mode: config.ModeMonitor})
+	all, _ := newTestHandler(t, config.Config{Inline: "User-agent: *\nDisallow: /admin/\n"})
+	r := newRequest("GET", "/blog/secret", testfixtures.UACurl)
+	if _, err := serve(blog, r); err != nil {
+		t.Fatalf("monitor mode refused: %v", err)
+	}
+	if _, err := serve(all, r); err != nil {
+		t.Fatalf("the second handler refused a path its file allows: %v", err)
+	}
+	repl := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer)
+	if v, _ := repl.GetString("http.robots_txt.verdict"); v != "disallowed" {
+		t.Errorf("verdict %q after both handlers, want the first's disallowed", v)
+	}
+	// The other way round: the graver verdict comes second.
+	r = newRequest("GET", "/admin/x", testfixtures.UACurl)
+	serve(blog, r)
+	if _, err := serve(all, r); err == nil {
+		t.Error("the second handler let /admin/x through")
+	}
+	if v, _ := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer).GetString("http.robots_txt.action"); v != "blocked" {
+		t.Errorf("action %q, want blocked", v)
+	}
+}
