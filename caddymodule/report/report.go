@@ -18,6 +18,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
@@ -287,7 +288,11 @@ func (a *Aggregator) ExpectBytes(n int64) { a.bytesTotal += n }
 
 // logLine is the part of an access-log entry the report reads.
 type logLine struct {
-	TS      json.RawMessage `json:"ts"`
+	TS json.RawMessage `json:"ts"`
+	// Logger names the entry's logger: Caddy's access logs are
+	// "http.log.access" and its children; its error log,
+	// "http.log.error…", also carries the request, once more.
+	Logger  string `json:"logger"`
 	Request *struct {
 		ClientIP string `json:"client_ip"`
 		RemoteIP string `json:"remote_ip"`
@@ -468,7 +473,7 @@ func (a *Aggregator) addLine(line []byte) {
 		a.skipped.Malformed++
 		return
 	}
-	if e.Request == nil {
+	if e.Request == nil || e.Logger != "" && e.Logger != "http.log.access" && !strings.HasPrefix(e.Logger, "http.log.access.") {
 		a.skipped.NotAccessLog++
 		return
 	}

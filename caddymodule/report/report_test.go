@@ -804,3 +804,23 @@ func TestReportMemoryBounded(t *testing.T) {
 		t.Errorf("%d buckets", r.Timeline.Buckets)
 	}
 }
+
+// TestReportSkipsTheErrorLog: Caddy's error log carries the request too;
+// where it shares a stream with the access log (stderr under journald or
+// Docker), its entries are not more requests, nor people's.
+func TestReportSkipsTheErrorLog(t *testing.T) {
+	in := strings.Join([]string{
+		`{"level":"info","ts":1735732800,"logger":"http.log.access.log0","request":{"client_ip":"1.2.3.4"},"status":403,"robots_txt":{"bot":"curl","verdict":"disallowed","action":"blocked"}}`,
+		`{"level":"error","ts":1735732800,"logger":"http.log.error.log0","msg":"robots.txt disallows this path for this client","request":{"client_ip":"1.2.3.4"},"status":403}`,
+		`{"level":"info","ts":1735732801,"logger":"http.log.access","request":{"client_ip":"5.6.7.8"},"status":200}`,
+		`{"level":"info","ts":1735732802,"request":{"client_ip":"5.6.7.8"},"status":200}`,
+	}, "\n")
+	agg := NewAggregator(Options{Now: fixedNow})
+	if err := agg.Add("x", strings.NewReader(in)); err != nil {
+		t.Fatal(err)
+	}
+	r := agg.Report()
+	if r.Requests != 3 || r.HumanRequests != 2 || r.Skipped.NotAccessLog != 1 {
+		t.Errorf("requests %d, from people %d, not access log %d; want 3, 2, 1", r.Requests, r.HumanRequests, r.Skipped.NotAccessLog)
+	}
+}
