@@ -390,6 +390,7 @@ func (s *source) refresh() {
 		if s.exists {
 			s.exists, s.failing = false, false
 			s.publish(newEmptySnapshot())
+			s.setGauges(s.current())
 			reloadsTotal.WithLabelValues("removed").Inc()
 			log.Warn("robots.txt removed; "+withoutFile(s.includes != nil)+" until it reappears", zap.String("file", s.path))
 		}
@@ -439,6 +440,14 @@ func unchanged(prev, cur fs.FileInfo) bool {
 		changeTime(cur).Equal(changeTime(prev))
 }
 
+// setGauges sets the metrics of what is in force: snap's groups and rules
+// (none when the file is gone, or only the included lists').
+func (s *source) setGauges(snap *snapshot) {
+	groups, rules := snap.File.Counts()
+	groupsInForce.WithLabelValues(s.name()).Set(float64(groups))
+	rulesInForce.WithLabelValues(s.name()).Set(float64(rules))
+}
+
 func (s *source) logLoad(snap *snapshot) {
 	groups, rules := snap.File.Counts()
 	diags := snap.File.Diagnostics()
@@ -452,8 +461,7 @@ func (s *source) logLoad(snap *snapshot) {
 		}
 	}
 	name := s.name()
-	groupsInForce.WithLabelValues(name).Set(float64(groups))
-	rulesInForce.WithLabelValues(name).Set(float64(rules))
+	s.setGauges(snap)
 	lastLoad.WithLabelValues(name).SetToCurrentTime()
 	log := s.logger().Info
 	if snap.File.HasErrors() {

@@ -3,6 +3,7 @@ package caddymodule
 import (
 	"encoding/json"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 
@@ -183,5 +184,24 @@ func TestDisableMetricsKeepsCountsOut(t *testing.T) {
 	c := countersFor("", quiet, false)
 	if c.requests.Load() != 1 || c.fetchCount.Load() != 1 {
 		t.Errorf("admin stats of %s: %d requests, %d fetches, want 1 and 1", quiet, c.requests.Load(), c.fetchCount.Load())
+	}
+}
+
+// TestGaugesFollowARemovedFile: the groups and rules "in force" drop to
+// none when the file is removed, as the log says; they kept the last
+// file's.
+func TestGaugesFollowARemovedFile(t *testing.T) {
+	path := writeRobots(t, "User-agent: *\nDisallow: /a\n\nUser-agent: b\nDisallow: /b\nDisallow: /c\n")
+	h, _ := newTestHandler(t, config.Config{File: path, DisableReload: true})
+	name := h.fixed.name()
+	if g, r := testutil.ToFloat64(groupsInForce.WithLabelValues(name)), testutil.ToFloat64(rulesInForce.WithLabelValues(name)); g != 2 || r != 3 {
+		t.Fatalf("loaded: groups %v rules %v, want 2 and 3", g, r)
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	h.fixed.refresh()
+	if g, r := testutil.ToFloat64(groupsInForce.WithLabelValues(name)), testutil.ToFloat64(rulesInForce.WithLabelValues(name)); g != 0 || r != 0 {
+		t.Errorf("removed: groups %v rules %v, want 0 and 0", g, r)
 	}
 }

@@ -185,6 +185,7 @@ func (s *source) loadUpstream(ctx context.Context, failures int) (time.Duration,
 		changed := s.current().File != nil
 		if changed {
 			s.publish(res.snap)
+			s.setGauges(s.current())
 		}
 		// "No robots.txt" turns enforcement off. A crawler may cache
 		// it for a day, but a 404 of a deploy in progress must not
