@@ -456,6 +456,13 @@ func cut(s string, n int) string {
 	return s[:n] + "…"
 }
 
+// sinceSec is Options.Since in Unix seconds. UnixNano cannot hold a time
+// past 2262 (it wraps), which would keep every entry of a --since
+// 9999-12-31.
+func (a *Aggregator) sinceSec() float64 {
+	return float64(a.opts.Since.Unix()) + float64(a.opts.Since.Nanosecond())/1e9
+}
+
 func (a *Aggregator) addLine(line []byte) {
 	line = bytes.TrimSpace(line)
 	if len(line) == 0 || line[0] != '{' {
@@ -477,7 +484,7 @@ func (a *Aggregator) addLine(line []byte) {
 		a.skipped.NotAccessLog++
 		return
 	}
-	if !a.opts.Since.IsZero() && ts < float64(a.opts.Since.UnixNano())/1e9 {
+	if !a.opts.Since.IsZero() && ts < a.sinceSec() {
 		a.skipped.BeforeSince++
 		return
 	}

@@ -824,3 +824,12 @@ func TestReportSkipsTheErrorLog(t *testing.T) {
 		t.Errorf("requests %d, from people %d, not access log %d; want 3, 2, 1", r.Requests, r.HumanRequests, r.Skipped.NotAccessLog)
 	}
 }
+
+// TestReportSinceFarAhead: a --since past what nanoseconds since 1970 can
+// hold (2262) keeps nothing, as any later time does.
+func TestReportSinceFarAhead(t *testing.T) {
+	r := sampleReport(t, Options{Since: time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC)})
+	if r.Requests != 0 || r.Skipped.BeforeSince == 0 {
+		t.Errorf("since 9999-12-31: %d requests kept, %d before since; want none kept", r.Requests, r.Skipped.BeforeSince)
+	}
+}
