@@ -7,6 +7,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
@@ -313,8 +314,8 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			if err != nil {
 				return d.Errf("robots_txt: reload: %q is not a duration; use a duration such as 5s, 1m or 1h, or off", val)
 			}
-			if dur <= 0 {
-				return d.Errf("robots_txt: reload: %s is not allowed; use a duration greater than zero, or off", dur)
+			if dur < time.Duration(MinInterval) {
+				return d.Errf("robots_txt: reload: %s is not allowed; use a duration of %s or more, such as 5s, or off", dur, time.Duration(MinInterval))
 			}
 			c.Reload = caddy.Duration(dur)
 
@@ -359,8 +360,8 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 
 		case "share_interval":
 			dur, err := caddy.ParseDuration(val)
-			if err != nil || dur <= 0 {
-				return d.Errf("robots_txt: share_interval: %q is not allowed; use a positive duration such as 5s", val)
+			if err != nil || dur < time.Duration(MinInterval) {
+				return d.Errf("robots_txt: share_interval: %q is not allowed; use a duration of %s or more, such as 5s", val, time.Duration(MinInterval))
 			}
 			c.ShareInterval = caddy.Duration(dur)
 

@@ -345,7 +345,11 @@ func (l *RangeList) refreshSource(ctx context.Context, s *rangeSource, now time.
 			backoff = l.opts.MaxRetry
 		}
 		s.next = now.Add(min(backoff, l.opts.MaxRetry))
-		l.opts.Logger.Warn("IP range list not updated; keeping the last good copy",
+		msg := "IP range list not updated; keeping the last good copy"
+		if len(s.prefixes) == 0 {
+			msg = "IP range list could not be fetched; nothing is verified by it until it is"
+		}
+		l.opts.Logger.Warn(msg,
 			"source", s.name, "error", err, "failures", s.failures,
 			"prefixes_in_use", len(s.prefixes), "retry_at", s.next)
 		return err
