@@ -177,7 +177,9 @@ func (d *dynamicSources) open(path string, warn bool) *source {
 	set := *d.set
 	set.scope = fnv1a(path, false)
 	set.share.site += "\x00" + path
-	set.state += "\x00" + path
+	// Not remembered in process beyond the source's life: a tenant's
+	// file, and hosts come and go; storage keeps their versions.
+	set.state = ""
 	s, err := openFileSource(path, &set)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && !warn:

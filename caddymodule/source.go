@@ -106,8 +106,8 @@ type sourceSettings struct {
 	// path, 0 for a handler's only source.
 	scope uint64
 	// state names the robots.txt a source serves across config reloads
-	// (see Handler.stateKey), with the file's path for each file of a
-	// root with placeholders; "" for none.
+	// (see Handler.stateKey); "" for the files of a root with
+	// placeholders, which are not remembered in inForce.
 	state string
 }
 
@@ -116,8 +116,9 @@ type sourceSettings struct {
 // edited inline text, another include list, another reload setting)
 // continues its history: bots that read the version before keep their
 // grace, without waiting on storage (which is off, or written in the
-// background). Bounded: a long-lived process sees many configurations.
-var inForce, _ = lru.New[string, *judge.Version](1024)
+// background). Names come from configurations only (not from requests),
+// and a long-lived process sees many: an LRU.
+var inForce, _ = lru.New[string, *judge.Version](256)
 
 // versionShare is where a source keeps its versions.
 type versionShare struct {
