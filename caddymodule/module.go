@@ -10,7 +10,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -168,18 +167,14 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	}
 	h.warnBroadRanges()
 	// Fetches are remembered per source, across config reloads.
-	h.trackerKey = h.stateKey()
+	h.trackerKey = h.sourceKey()
 	shareOpts := h.shareOptions(ctx)
 	if h.tracker, err = loadTracker(h.trackerKey, shareOpts); err != nil {
 		return fmt.Errorf("fetch tracking: %v", err)
 	}
-	set := &sourceSettings{logger: h.logger, grace: h.GraceWindow(), includes: h.Include, state: h.stateKey()}
+	set := &sourceSettings{logger: h.logger, grace: h.GraceWindow(), includes: h.Include, state: h.versionsKey()}
 	if shareOpts.store != nil {
-		// Versions are named by the ETag of what was served, so one
-		// name holds them whatever lists are included: a change of the
-		// include list is a new version of the same file, and a bot
-		// that read the one before keeps its grace.
-		set.share = versionShare{store: shareOpts.store, site: h.stateKey()}
+		set.share = versionShare{store: shareOpts.store, site: h.versionsKey()}
 	}
 	if !h.DisableReload {
 		set.reload = time.Duration(h.Reload)
@@ -455,23 +450,17 @@ func (h *Handler) sourceKey() string {
 	return "root"
 }
 
-// stateKey names what a handler remembers across config reloads and
-// shares with other instances (fetches, trapped addresses, versions):
-// where its robots.txt comes from. Inline text names no place, and an edit
-// of it, applied with a config reload, is a new version of the same
-// robots.txt: named by its text, an edit would forget every trapped
-// address and every fetch, and with them grace. So it is named by the
-// rest of the handler's configuration, which such an edit leaves alone.
-// Records are per site, so handlers that share a name do not mix sites.
-func (h *Handler) stateKey() string {
-	if h.Inline == "" {
+// versionsKey names the versions of what a source serves, in storage and
+// in this process: where robots.txt comes from, and the lists included
+// with it. Sources that serve other texts at once (one file with two
+// include lists, two inline texts) must not take each other's versions
+// for earlier ones: a bot that reads one would get grace against the
+// other's rules for as long as it reads it.
+func (h *Handler) versionsKey() string {
+	if len(h.Include) == 0 {
 		return h.sourceKey()
 	}
-	c := h.Config
-	c.Inline = ""
-	b, _ := json.Marshal(c)
-	sum := sha256.Sum256(b)
-	return "inline-config:" + hex.EncodeToString(sum[:8])
+	return h.sourceKey() + "+include:" + strings.Join(h.Include, "\x00")
 }
 
 // poolKey is the key of the source pool: where robots.txt comes from,

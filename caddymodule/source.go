@@ -106,15 +106,14 @@ type sourceSettings struct {
 	// path, 0 for a handler's only source.
 	scope uint64
 	// state names the robots.txt a source serves across config reloads
-	// (see Handler.stateKey); "" for the files of a root with
+	// (see Handler.versionsKey); "" for the files of a root with
 	// placeholders, which are not remembered in inForce.
 	state string
 }
 
 // inForce remembers, per state name, the version in force last, so that
-// a source made by a config reload that changed how the file is read (an
-// edited inline text, another include list, another reload setting)
-// continues its history: bots that read the version before keep their
+// a source made by a config reload that changed how the file is checked
+// (another reload setting) continues its history: bots that read the version before keep their
 // grace, without waiting on storage (which is off, or written in the
 // background). Names come from configurations only (not from requests),
 // and a long-lived process sees many: an LRU.

@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -176,94 +175,4 @@ func TestHotReload(t *testing.T) {
 	if n != 1 {
 		t.Errorf("Caddy loaded its config %d times, want once", n)
 	}
-}
-
-// TestInlineEditKeepsState: a robots.txt given inline changes only with a
-// config reload. The edit is a new version of the same file: the addresses
-// the trap caught stay held, and a bot that read the earlier version gets
-// grace for what it allowed. Named by its text, the state was forgotten.
-func TestInlineEditKeepsState(t *testing.T) {
-	t.Parallel()
-	site := func(rules string) string {
-		return `http://127.0.0.1:{{port}} {
-	robots_txt {
-		` + verifiedHere + `
-		inline <<TXT
-			User-agent: *
-			Disallow: /private/
-			` + rules + `
-			TXT
-		trap /trap/
-	}
-	respond "ok"
-}
-`
-	}
-	inst := monStartWithGlobals(t, monTrustProxies, site(""))
-	xff := func(ip string) string { return "X-Forwarded-For: " + ip }
-	const trapped, reader = "10.9.0.1", "10.9.0.2"
-	inst.get(t, "/trap/x", testfixtures.UAFirefox, xff(trapped))
-	if got := inst.get(t, "/private/x", testfixtures.UAFirefox, xff(trapped)); got.status != http.StatusForbidden {
-		t.Fatalf("the trapped browser before the edit: %d, want 403", got.status)
-	}
-	inst.get(t, "/robots.txt", "MyCrawler/1.0", xff(reader))
-
-	// The edit, loaded as "caddy reload" would.
-	loadTrustingProxies(t, inst, site("Disallow: /other/"))
-	if got := inst.get(t, "/other/x", "OtherCrawler/1.0", xff("10.9.0.3")); got.status != http.StatusForbidden {
-		t.Fatalf("the edit is not in force: /other/x for another bot: %d, want 403", got.status)
-	}
-	if got := inst.get(t, "/private/x", testfixtures.UAFirefox, xff(trapped)); got.status != http.StatusForbidden {
-		t.Errorf("the trapped browser after the edit: %d, want 403 (still held)", got.status)
-	}
-	if got := inst.get(t, "/other/x", "MyCrawler/1.0", xff(reader)); got.status != http.StatusOK {
-		t.Errorf("the bot that read the earlier version, on /other/x: %d, want 200 (grace)", got.status)
-	}
-}
-
-// TestIncludeChangeKeepsGrace: adding an included list with a config
-// reload is a new version of the same robots.txt: a bot that read the one
-// before gets grace for what it allowed, as after an edit of the file.
-func TestIncludeChangeKeepsGrace(t *testing.T) {
-	t.Parallel()
-	site := func(include string) string {
-		return `http://127.0.0.1:{{port}} {
-	root * {{dir}}/site
-	robots_txt {
-		` + verifiedHere + `
-		` + include + `
-	}
-	respond "ok"
-}
-`
-	}
-	inst := monStartWithGlobals(t, monTrustProxies, site(""), func(inst *instance) {
-		writeFile(t, filepath.Join(inst.dir, "site", "robots.txt"), "User-agent: *\nDisallow: /private/\n")
-		// A list adds the agents the site's file does not name.
-		writeFile(t, filepath.Join(inst.dir, "list.txt"), "User-agent: MyCrawler\nUser-agent: OtherCrawler\nDisallow: /listed/\n")
-	})
-	const reader = "X-Forwarded-For: 10.9.1.2"
-	inst.get(t, "/robots.txt", "MyCrawler/1.0", reader)
-
-	loadTrustingProxies(t, inst, site("include {{dir}}/list.txt"))
-	eventually(t, reloadDeadline, "the included list in force for another bot", func() bool {
-		return inst.get(t, "/listed/x", "OtherCrawler/1.0", "X-Forwarded-For: 10.9.1.3").status == http.StatusForbidden
-	})
-	if got := inst.get(t, "/listed/x", "MyCrawler/1.0", reader); got.status != http.StatusOK {
-		t.Errorf("the bot that read the version before the include, on /listed/x: %d, want 200 (grace)", got.status)
-	}
-}
-
-// loadTrustingProxies loads sites into the running instance, under the
-// global options of monStartWithGlobals(t, monTrustProxies, …), as "caddy
-// reload" would, and waits until a robots.txt has been loaded for them.
-func loadTrustingProxies(t testing.TB, inst *instance, sites string) {
-	t.Helper()
-	i := strings.LastIndex(globalOptions, "}")
-	body := inst.expand(globalOptions[:i] + monTrustProxies + "\n" + globalOptions[i:] + sites)
-	loaded := len(inst.moduleLogs("robots.txt loaded"))
-	if resp := monAdmin(t, inst, http.MethodPost, "/load", "text/caddyfile", []byte(body)); resp.status != http.StatusOK {
-		t.Fatalf("POST /load: %d %q", resp.status, resp.body)
-	}
-	inst.waitModuleLogs(t, "robots.txt loaded", loaded+1, reloadDeadline)
 }
