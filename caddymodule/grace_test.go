@@ -218,6 +218,22 @@ func TestGraceAfterNamingABot(t *testing.T) {
 	}
 }
 
+// TestNoGraceForATrappedNamedBot: the fallback to a fetch made unnamed is
+// for a bot judged as itself; a client the trap caught gets no grace.
+func TestNoGraceForATrappedNamedBot(t *testing.T) {
+	path := writeRobots(t, "User-agent: *\nDisallow: /a\n")
+	h, _ := newTestHandler(t, config.Config{File: path, DisableReload: true, Trap: "/trap/"})
+	const bot, ip = "ThirdCrawler/1.0", "198.51.100.77"
+	serve(h, withIP(newRequest("GET", "/robots.txt", bot), ip))
+	os.WriteFile(path, []byte("User-agent: *\nDisallow: /a\nDisallow: /b\n\nUser-agent: ThirdCrawler\nAllow: /\n"), 0o644)
+	bump(t, path, time.Second)
+	h.fixed.refresh()
+	serve(h, withIP(newRequest("GET", "/trap/x", bot), ip))
+	if v, err := verdictOf(t, h, "/b", bot, ip); v != "disallowed" || err == nil {
+		t.Errorf("the trapped bot on /b: verdict %q, blocked %v; want disallowed, blocked", v, err != nil)
+	}
+}
+
 // TestGraceChoosesTheGroupAsNow: grace looks the request up in the
 // version the client fetched, in the group it obeys now. An impostor and
 // a trapped address are held to the * group; grace must not hand them,

@@ -170,10 +170,11 @@ func (h *Handler) judge(r *http.Request, paths judge.Paths, id identity, res ver
 	site := siteOf(r)
 	req := judge.Request{UA: userAgent(r), Choice: id.choice(), Paths: paths, Now: now}
 	req.Fetch, req.Fetched = h.tracker.last(fetchKey{id.Name, fetchAddr(r, res.Outcome), site, snap.scope, agentOf(id.Name, req.UA)})
-	if !req.Fetched && id.Name != judge.Generic && res.Outcome != verify.Verified {
+	if !req.Fetched && id.Name != judge.Generic && res.Outcome == verify.Unverified {
 		// The usual way to block a new bot is to name it in robots.txt:
 		// its fetch from before, as an unnamed bot, is still its fetch
-		// (same address, same header), and earns it grace.
+		// (same address, same header), and earns it grace. Not for a
+		// trapped client or an impostor, which grace never excuses.
 		req.Fetch, req.Fetched = h.tracker.last(fetchKey{judge.Generic, clientAddr(r), site, snap.scope, agentOf(judge.Generic, req.UA)})
 	}
 	v := req.Paths.Decide(id.Group)
@@ -245,20 +246,20 @@ func (h *Handler) judge(r *http.Request, paths judge.Paths, id identity, res ver
 }
 
 // severity ranks judgments for the access log of a request that several
-// handlers judged: a refusal over a logged violation, a violation of a
-// rule over one of a rate, over grace, over allowed.
+// handlers judged: a refusal over anything only logged; then a violation
+// of a rule over one of a rate, over grace, over allowed.
 func severity(j *judge.Judgment) int {
 	rank := 0
 	switch j.Verdict {
 	case judge.Grace:
-		rank = 2
+		rank = 1
 	case judge.TooFast:
-		rank = 4
+		rank = 2
 	case judge.Disallowed:
-		rank = 6
+		rank = 3
 	}
 	if j.Action == judge.Blocked {
-		rank++
+		rank += 10
 	}
 	return rank
 }

@@ -453,4 +453,20 @@ func TestTwoHandlersKeepTheGraverVerdict(t *testing.T) {
 	if v, _ := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer).GetString("http.robots_txt.action"); v != "blocked" {
 		t.Errorf("action %q, want blocked", v)
 	}
+	// A refusal outranks a violation only logged, whatever their kinds:
+	// a too-fast refusal by the second over a disallow the first logged.
+	slow, _ := newTestHandler(t, config.Config{Inline: "User-agent: *\nCrawl-delay: 30\n"})
+	var err error
+	for range 4 {
+		r = withIP(newRequest("GET", "/blog/secret", testfixtures.UACurl), "198.51.100.9")
+		serve(blog, r)
+		_, err = serve(slow, r)
+	}
+	if err == nil {
+		t.Fatal("the fourth request in a row passed the handler with Crawl-delay: 30")
+	}
+	repl = r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer)
+	if v, _ := repl.GetString("http.robots_txt.action"); v != "blocked" {
+		t.Errorf("a request refused as too fast is logged with action %q, want blocked", v)
+	}
 }
