@@ -164,51 +164,35 @@ type source struct {
 	served servedDates // Last-Modified of what was served (see lastModified)
 }
 
-// servedDates remembers when each representation of a source was first
-// served; it has its own lock, since serving takes it, not the poller.
+// servedDates dates what a source serves; it has its own lock, since
+// serving takes it, not the poller.
 type servedDates struct {
 	mu   sync.Mutex
-	at   map[string]time.Time // ETag → its Last-Modified
-	last time.Time            // the latest date handed out
+	etag string    // the representation served last
+	at   time.Time // its Last-Modified
 }
 
-// maxServedDates bounds servedDates.at. A representation forgotten and
-// served again gets a new, later date, which costs a client one full
-// fetch and never a wrong 304.
-const maxServedDates = 16
-
 // lastModified is the Last-Modified date of the representation etag names:
-// the second it was first served, and later than that of every other
-// representation served before it. So a client's If-Modified-Since matches
-// only the representation it was given. The file's mtime cannot promise
-// that: a file renamed into place keeps its own (rsync -t, cp -p, a
-// rollback to an older one), and included lists and the trap change what
-// is served without touching it. A restart dates what it serves afresh,
-// which costs each client one full fetch.
+// the second it came to be served, later than that of every
+// representation served before it, each time it comes back (a rollback is
+// a change too). So a client's If-Modified-Since matches only the
+// representation it was given. The file's mtime cannot promise that: a
+// file renamed into place keeps its own (rsync -t, cp -p, a rollback to
+// an older one), and included lists and the trap change what is served
+// without touching it. A restart dates what it serves afresh, which costs
+// each client one full fetch.
 func (s *source) lastModified(etag string, now time.Time) time.Time {
 	d := &s.served
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if at, ok := d.at[etag]; ok {
-		return at
+	if etag == d.etag {
+		return d.at
 	}
 	at := now.Truncate(time.Second)
-	if !at.After(d.last) {
-		at = d.last.Add(time.Second)
+	if !at.After(d.at) {
+		at = d.at.Add(time.Second)
 	}
-	if d.at == nil {
-		d.at = make(map[string]time.Time)
-	}
-	if len(d.at) >= maxServedDates {
-		oldest := ""
-		for e, t := range d.at {
-			if oldest == "" || t.Before(d.at[oldest]) {
-				oldest = e
-			}
-		}
-		delete(d.at, oldest)
-	}
-	d.at[etag], d.last = at, at
+	d.etag, d.at = etag, at
 	return at
 }
 
