@@ -23,6 +23,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/hashicorp/golang-lru/v2/simplelru"
 )
 
 // Storage is what share needs of a storage: certmagic.Storage has it.
@@ -228,7 +230,7 @@ func (s *Sharer) restore(ctx context.Context) {
 func (s *Sharer) Flush(ctx context.Context) error {
 	now := s.now().UnixNano()
 	s.mu.Lock()
-	holds := len(s.fetches.items) > 0 || len(s.trapped.items) > 0
+	holds := s.fetches.len() > 0 || s.trapped.len() > 0
 	if !s.dirty && !(holds && now-s.written >= int64(Refresh)) {
 		s.mu.Unlock()
 		return nil
@@ -364,35 +366,29 @@ func (s *Sharer) apply(b blob, paced bool) {
 	}
 }
 
-// ring keeps the newest n items added, in constant time per item.
+// ring keeps the records of the newest n keys added, one per key, in
+// constant time per record: a key added again is the newest, with its new
+// record, so one client repeating itself (a flood of fetches, or of trap
+// hits, from one address) rewrites its own record instead of pushing
+// everyone else's out, and a record refreshed a moment ago is not the
+// first to go.
 type ring[K comparable, T any] struct {
-	items []T
-	keys  []K
-	at    map[K]int // a key's index in items
-	next  int       // where the next item goes once items is full
+	lru *simplelru.LRU[K, T]
 }
 
-// add keeps v as the record of key: in place of the one it replaces, if
-// it is kept, so that one client repeating itself (a flood of fetches, or
-// of trap hits, from one address) rewrites its own record instead of
-// pushing everyone else's out; else as the newest, over the oldest once n
-// are kept.
 func (r *ring[K, T]) add(key K, v T, n int) {
-	if i, ok := r.at[key]; ok {
-		r.items[i] = v
-		return
+	if r.lru == nil {
+		r.lru, _ = simplelru.NewLRU[K, T](n, nil)
 	}
-	if r.at == nil {
-		r.at = make(map[K]int)
+	r.lru.Add(key, v)
+}
+
+// len is how many records are kept.
+func (r *ring[K, T]) len() int {
+	if r.lru == nil {
+		return 0
 	}
-	if len(r.items) < n {
-		r.at[key] = len(r.items)
-		r.items, r.keys = append(r.items, v), append(r.keys, key)
-		return
-	}
-	delete(r.at, r.keys[r.next])
-	r.items[r.next], r.keys[r.next], r.at[key] = v, key, r.next
-	r.next = (r.next + 1) % n
+	return r.lru.Len()
 }
 
 // fetchID is what makes fetch records one: a later fetch replaces an
@@ -412,9 +408,10 @@ type trapID struct {
 
 func (t Trap) id() trapID { return trapID{t.Addr, t.Site} }
 
-// list returns the items oldest first.
+// list returns the records oldest first.
 func (r *ring[K, T]) list() []T {
-	out := make([]T, 0, len(r.items))
-	out = append(out, r.items[r.next:]...)
-	return append(out, r.items[:r.next]...)
+	if r.lru == nil {
+		return nil
+	}
+	return r.lru.Values()
 }

@@ -144,6 +144,37 @@ func TestOneClientCannotPushOthersOut(t *testing.T) {
 	}
 }
 
+// TestRefreshedRecordIsNewest: a record added again is the newest, not
+// the first to go when others come in after it.
+func TestRefreshedRecordIsNewest(t *testing.T) {
+	ctx := context.Background()
+	store := &memStorage{data: map[string][]byte{}}
+	var got []Fetch
+	a := New(store, "site", "a", time.Hour, Callbacks{})
+	b := New(store, "site", "b", time.Hour, Callbacks{Fetch: func(f Fetch) { got = append(got, f) }})
+	gpt := Fetch{Bot: "GPTBot", Addr: "192.0.2.1", Site: 1, At: 1, ETag: `"v1"`}
+	a.RecordFetch(gpt)
+	for i := range MaxFetches - 1 {
+		a.RecordFetch(Fetch{Bot: "generic", Addr: fmt.Sprintf("10.0.%d.%d", i/256, i%256), Site: 1, At: int64(2 + i), ETag: `"v1"`})
+	}
+	gpt.At = 99_999
+	a.RecordFetch(gpt) // fetched again: now the newest
+	a.RecordFetch(Fetch{Bot: "generic", Addr: "10.9.9.9", Site: 1, At: 100_000, ETag: `"v1"`})
+	if err := a.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, f := range got {
+		found = found || f.Bot == "GPTBot" && f.At == 99_999
+	}
+	if len(got) != MaxFetches || !found {
+		t.Errorf("B got %d records, GPTBot's refreshed one among them: %v; want %d with it", len(got), found, MaxFetches)
+	}
+}
+
 // BenchmarkRecordFetch is what sharing adds to a bot's fetch of
 // robots.txt on the request path: an append to a bounded buffer.
 func BenchmarkRecordFetch(b *testing.B) {
