@@ -113,10 +113,10 @@ type sourceSettings struct {
 
 // inForce remembers, per state name, the version in force last, so that
 // a source made by a config reload that changed how the file is checked
-// (another reload setting) continues its history: bots that read the version before keep their
-// grace, without waiting on storage (which is off, or written in the
-// background). Names come from configurations only (not from requests),
-// and a long-lived process sees many: an LRU.
+// (another reload setting) continues its history: bots that read the
+// version before keep their grace, without waiting on storage (which is
+// off, or written in the background). Names come from configurations only
+// (not from requests), and a long-lived process sees many: an LRU.
 var inForce, _ = lru.New[string, *judge.Version](256)
 
 // versionShare is where a source keeps its versions.
@@ -268,8 +268,9 @@ func (s *source) publishMerged(next *snapshot) {
 		switch {
 		case ok && set.state != "" && before.ETag == next.ETag:
 			// The same file, read anew by a source of another
-			// configuration: its history goes on.
-			next.Earlier = before.Earlier
+			// configuration: its history goes on, from when it came
+			// into force.
+			next.Since, next.Earlier = before.Since, before.Earlier
 		case ok && set.state != "":
 			next.Follow(before, now, set.grace)
 		default:
