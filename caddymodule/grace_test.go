@@ -262,3 +262,23 @@ func TestGraceChoosesTheGroupAsNow(t *testing.T) {
 		}
 	}
 }
+
+// TestGraceAcrossAReloadSetting: a config reload that changes how often
+// the file is checked makes a new source for it; the history of the
+// source before goes on, so a bot that read the earlier version keeps its
+// grace even with shared state off.
+func TestGraceAcrossAReloadSetting(t *testing.T) {
+	path := writeRobots(t, "User-agent: *\nDisallow: /old\n")
+	before, _ := newTestHandler(t, config.Config{File: path, DisableReload: true})
+	serve(before, withIP(newRequest("GET", "/robots.txt", testfixtures.UAAhrefs), "198.51.100.5"))
+	os.WriteFile(path, []byte("User-agent: *\nDisallow: /new\n"), 0o644)
+	bump(t, path, time.Second)
+	before.fixed.refresh()
+	after, _ := newTestHandler(t, config.Config{File: path, Reload: config.MinInterval})
+	if after.fixed == before.fixed {
+		t.Fatal("the two reload settings share a source; the test needs two")
+	}
+	if v, _ := verdictOf(t, after, "/new", testfixtures.UAAhrefs, "198.51.100.5"); v != "grace" {
+		t.Errorf("the bot that read the version before, on /new under the new setting: %q, want grace", v)
+	}
+}
