@@ -328,7 +328,7 @@ func (h *Handler) serveRobotsTxt(w http.ResponseWriter, r *http.Request, next ca
 	hdr := w.Header()
 	hdr.Set("Content-Type", "text/plain; charset=utf-8")
 	hdr.Set("ETag", etag)
-	http.ServeContent(w, r, "robots.txt", src.lastModified(etag, time.Now()), bytes.NewReader(body))
+	http.ServeContent(w, r, "robots.txt", src.lastModified(h.Trap, etag, time.Now()), bytes.NewReader(body))
 	return nil
 }
 

@@ -167,32 +167,51 @@ type source struct {
 // servedDates dates what a source serves; it has its own lock, since
 // serving takes it, not the poller.
 type servedDates struct {
-	mu   sync.Mutex
-	etag string    // the representation served last
-	at   time.Time // its Last-Modified
+	mu sync.Mutex
+	// variants are what each way of serving the file (the handlers that
+	// share the source add their own trap line) served last, and its
+	// date; at most maxVariants, from configurations.
+	variants map[string]servedDate
+	latest   time.Time // the latest date handed out
 }
 
-// lastModified is the Last-Modified date of the representation etag names:
-// the second it came to be served, later than that of every
-// representation served before it, each time it comes back (a rollback is
-// a change too). So a client's If-Modified-Since matches only the
-// representation it was given. The file's mtime cannot promise that: a
-// file renamed into place keeps its own (rsync -t, cp -p, a rollback to
-// an older one), and included lists and the trap change what is served
+type servedDate struct {
+	etag string
+	at   time.Time
+}
+
+// maxVariants bounds servedDates.variants: variants come from the traps
+// of the handlers that share a source, a few.
+const maxVariants = 64
+
+// lastModified is the Last-Modified date of the representation etag names,
+// served as variant (the trap line a handler adds, "" for none): the
+// second it came to be served that way, later than every date handed out
+// before, each time it changes (a rollback is a change too). So a client's
+// If-Modified-Since matches only the representation it was given. Handlers
+// that serve one file with different traps each keep their date while the
+// other serves, rather than redating at every switch (which would run the
+// dates ahead of the clock). The file's mtime cannot promise this: a file
+// renamed into place keeps its own (rsync -t, cp -p, a rollback to an
+// older one), and included lists and the trap change what is served
 // without touching it. A restart dates what it serves afresh, which costs
 // each client one full fetch.
-func (s *source) lastModified(etag string, now time.Time) time.Time {
+func (s *source) lastModified(variant, etag string, now time.Time) time.Time {
 	d := &s.served
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if etag == d.etag {
-		return d.at
+	if v, ok := d.variants[variant]; ok && v.etag == etag {
+		return v.at
 	}
 	at := now.Truncate(time.Second)
-	if !at.After(d.at) {
-		at = d.at.Add(time.Second)
+	if !at.After(d.latest) {
+		at = d.latest.Add(time.Second)
 	}
-	d.etag, d.at = etag, at
+	if d.variants == nil || len(d.variants) >= maxVariants {
+		d.variants = make(map[string]servedDate)
+	}
+	d.variants[variant] = servedDate{etag, at}
+	d.latest = at
 	return at
 }
 

@@ -317,22 +317,35 @@ func TestLastModifiedFollowsWhatIsServed(t *testing.T) {
 func TestLastModifiedDates(t *testing.T) {
 	s := &source{}
 	now := time.Date(2026, 11, 22, 10, 0, 0, 200e6, time.UTC)
-	a := s.lastModified(`"a"`, now)
+	a := s.lastModified("", `"a"`, now)
 	if want := now.Truncate(time.Second); !a.Equal(want) {
 		t.Errorf("first date %v, want %v", a, want)
 	}
-	if again := s.lastModified(`"a"`, now.Add(time.Hour)); !again.Equal(a) {
+	if again := s.lastModified("", `"a"`, now.Add(time.Hour)); !again.Equal(a) {
 		t.Errorf("the same representation dated %v, then %v", a, again)
 	}
 	// Another representation in the same second is still later.
-	b := s.lastModified(`"b"`, now.Add(100*time.Millisecond))
+	b := s.lastModified("", `"b"`, now.Add(100*time.Millisecond))
 	if !b.After(a) {
 		t.Errorf("a second representation dated %v, not after %v", b, a)
 	}
 	// A rollback to the first is a change too: later than both, so that
 	// a client holding b cannot revalidate it by b's date.
-	if back := s.lastModified(`"a"`, now.Add(200*time.Millisecond)); !back.After(b) {
+	back := s.lastModified("", `"a"`, now.Add(200*time.Millisecond))
+	if !back.After(b) {
 		t.Errorf("the first representation served again dated %v, not after %v", back, b)
+	}
+	// Two handlers serve the file with their own trap lines: each keeps
+	// its date while the other serves, so alternating does not run the
+	// dates ahead of the clock.
+	withTrap := s.lastModified("/trap/", `"a+trap"`, now.Add(300*time.Millisecond))
+	for range 100 {
+		if got := s.lastModified("", `"a"`, now.Add(400*time.Millisecond)); !got.Equal(back) {
+			t.Fatalf("alternating handlers: the plain file redated %v, was %v", got, back)
+		}
+		if got := s.lastModified("/trap/", `"a+trap"`, now.Add(400*time.Millisecond)); !got.Equal(withTrap) {
+			t.Fatalf("alternating handlers: the trap's variant redated %v, was %v", got, withTrap)
+		}
 	}
 }
 
@@ -358,5 +371,32 @@ func TestReloadOffIsItsOwn(t *testing.T) {
 	}
 	if !blocked(off, "/a") || blocked(off, "/b") {
 		t.Error("the handler with reload off picked up the edit; it reads the file once")
+	}
+}
+
+// TestLastModifiedOfTwoTraps: two handlers that read one file and add
+// their own trap lines serve two representations from one source;
+// alternating between them must not run Last-Modified ahead of the clock
+// (a later source, dating from the clock, would then answer 304 to a date
+// it never gave for a changed file).
+func TestLastModifiedOfTwoTraps(t *testing.T) {
+	path := writeRobots(t, "User-agent: *\nDisallow: /private/\n")
+	a, _ := newTestHandler(t, config.Config{File: path, DisableReload: true, Trap: "/a/"})
+	b, _ := newTestHandler(t, config.Config{File: path, DisableReload: true, Trap: "/b/"})
+	if a.fixed != b.fixed {
+		t.Fatal("the two handlers do not share a source; the test needs one")
+	}
+	var lm string
+	for range 100 {
+		w, _ := serve(a, newRequest("GET", "/robots.txt", testfixtures.UAChrome))
+		lm = w.Header().Get("Last-Modified")
+		serve(b, newRequest("GET", "/robots.txt", testfixtures.UAChrome))
+	}
+	at, err := http.ParseTime(lm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ahead := time.Until(at); ahead > 2*time.Second {
+		t.Errorf("after 100 alternations Last-Modified is %v ahead of the clock", ahead.Round(time.Second))
 	}
 }
