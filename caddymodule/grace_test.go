@@ -282,3 +282,21 @@ func TestGraceAcrossAReloadSetting(t *testing.T) {
 		t.Errorf("the bot that read the version before, on /new under the new setting: %q, want grace", v)
 	}
 }
+
+// TestSameFileKeepsItsDate: a new source of the same file, unchanged (a
+// reload setting changed), goes on from when the file came into force,
+// not from now: the versions before it stay in force no longer than they
+// were.
+func TestSameFileKeepsItsDate(t *testing.T) {
+	path := writeRobots(t, "User-agent: *\nDisallow: /x\n")
+	before, _ := newTestHandler(t, config.Config{File: path, DisableReload: true})
+	since := before.fixed.current().Since
+	time.Sleep(10 * time.Millisecond)
+	after, _ := newTestHandler(t, config.Config{File: path, Reload: config.MinInterval})
+	if after.fixed == before.fixed {
+		t.Fatal("the two reload settings share a source; the test needs two")
+	}
+	if got := after.fixed.current().Since; !got.Equal(since) {
+		t.Errorf("the same file read anew is in force since %v, want %v", got, since)
+	}
+}
