@@ -46,18 +46,19 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	if h.Trap != "" && strings.HasPrefix(served, h.trapPath) {
 		return h.springTrap(w, r, snap)
 	}
+	ua := userAgent(r)
 	// Without a robots.txt no file announces the trap, so an address
-	// caught earlier is not held now.
-	// The operator's humans entries win over the trap too.
+	// caught earlier is not held now. The operator's humans entries win
+	// over the trap too.
 	trapped := h.Trap != "" && snap.File != nil && h.tracker.isTrapped(trapKey{siteOf(r), trapAddr(r)}, time.Now()) &&
-		!h.classifier.Exempt(userAgent(r))
+		!h.classifier.Exempt(ua)
 	if snap.File == nil {
 		// No robots.txt: nothing is disallowed, but bots are still
 		// told apart and counted, so that the access log, the metrics
 		// and the report keep them.
 		snap = noRobotsTxt
 	}
-	id := h.identify(userAgent(r), snap)
+	id := h.identify(ua, snap)
 	var res verify.Result
 	if id.Bot || signed(r) {
 		// A signed request is checked whatever its User-Agent says:
@@ -89,7 +90,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 		id.unpaced = !own.Bot
 	}
 
-	j := h.judge(r, paths, id, res)
+	j := h.judge(r, ua, paths, id, res)
 	if res.Outcome == verify.Impostor {
 		h.emit(r, EventImpostor, j)
 	}
@@ -164,11 +165,11 @@ var (
 
 // judge decides a bot request and records the judgment where the access
 // log, the placeholders and the counters read it.
-func (h *Handler) judge(r *http.Request, paths judge.Paths, id identity, res verify.Result) *judge.Judgment {
+func (h *Handler) judge(r *http.Request, ua string, paths judge.Paths, id identity, res verify.Result) *judge.Judgment {
 	now := time.Now()
 	snap := id.snap
 	site := siteOf(r)
-	req := judge.Request{UA: userAgent(r), Choice: id.choice(), Paths: paths, Now: now}
+	req := judge.Request{UA: ua, Choice: id.choice(), Paths: paths, Now: now}
 	req.Fetch, req.Fetched = h.tracker.last(fetchKey{id.Name, fetchAddr(r, res.Outcome), site, snap.scope, agentOf(id.Name, req.UA)})
 	if !req.Fetched && id.Name != judge.Generic && res.Outcome == verify.Unverified {
 		// The usual way to block a new bot is to name it in robots.txt:
@@ -187,7 +188,10 @@ func (h *Handler) judge(r *http.Request, paths judge.Paths, id identity, res ver
 	}
 
 	record := judgmentOf(r)
-	prev := *record
+	var prev judge.Judgment // what another handler of this route made of it
+	if record.Judged {
+		prev = *record
+	}
 	j := record
 	*j = judge.Judgment{
 		Bot: id.Name, Group: snap.groupName(id.Group), Verdict: judge.Allowed, Action: judge.Passed,
@@ -336,7 +340,8 @@ func (h *Handler) serveRobotsTxt(w http.ResponseWriter, r *http.Request, next ca
 // later requests will be judged by (an impostor's under its own), and
 // makes it the request's judgment.
 func (h *Handler) recordFetch(r *http.Request, snap *snapshot) {
-	id := h.identify(userAgent(r), snap)
+	ua := userAgent(r)
+	id := h.identify(ua, snap)
 	if !id.Bot && !signed(r) {
 		return
 	}
@@ -346,7 +351,7 @@ func (h *Handler) recordFetch(r *http.Request, snap *snapshot) {
 	}
 	now := time.Now()
 	id.counters.fetch(now.UnixNano())
-	k := fetchKey{id.Name, fetchAddr(r, res.Outcome), siteOf(r), snap.scope, agentOf(id.Name, userAgent(r))}
+	k := fetchKey{id.Name, fetchAddr(r, res.Outcome), siteOf(r), snap.scope, agentOf(id.Name, ua)}
 	h.tracker.record(k, judge.Fetch{At: now, ETag: snap.ETag})
 	j := judgmentOf(r)
 	*j = judge.Judgment{

@@ -5,9 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 	"sync"
@@ -120,17 +118,7 @@ func readIncluded(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	body, err := io.ReadAll(io.LimitReader(f, robots.DefaultMaxSize+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(body) > robots.DefaultMaxSize {
-		body = body[:robots.DefaultMaxSize]
-	}
-	if !robots.Parse(body).LooksLikeRobotsTxt() {
-		return nil, errors.New("no line is a robots.txt field (is it an HTML page?)")
-	}
-	return body, nil
+	return include.ReadList(f)
 }
 
 // fetchURL fetches one included URL; it reports whether the body changed,

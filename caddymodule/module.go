@@ -469,10 +469,7 @@ func (h *Handler) versionsKey() string {
 // settings ("reload off" on one site) get a source each: a shared one
 // would check the file as often as the last of them asked.
 func (h *Handler) poolKey() string {
-	key := h.sourceKey()
-	if len(h.Include) > 0 {
-		key += "+include:" + strings.Join(h.Include, "\x00")
-	}
+	key := h.versionsKey()
 	switch {
 	case h.DisableReload:
 		key += "+reload:off"

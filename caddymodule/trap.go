@@ -157,13 +157,14 @@ func (h *Handler) springTrap(w http.ResponseWriter, r *http.Request, snap *snaps
 	// not followed a link of the site; a person would be held, or
 	// refused everywhere, for what a page made the browser do. A bot by
 	// its own header is not excused by what it says of its fetch.
+	ua := userAgent(r)
 	var id identity
 	if snap.File != nil {
-		id = h.identify(userAgent(r), snap)
+		id = h.identify(ua, snap)
 	}
 	// The operator's humans entries (a link checker, a monitor) are
 	// never held to robots.txt, so never trapped.
-	if snap.File == nil || !id.Bot && (isPrefetch(r) || notFollowedHere(r)) || h.classifier.Exempt(userAgent(r)) {
+	if snap.File == nil || !id.Bot && (isPrefetch(r) || notFollowedHere(r)) || h.classifier.Exempt(ua) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		w.WriteHeader(http.StatusNotFound)
 		return nil

@@ -18,13 +18,12 @@ import (
 
 // How robots.txt is fetched from the upstream (RFC 9309, section 2.3).
 const (
-	upstreamTimeout   = 10 * time.Second
-	upstreamRedirects = 5 // hops followed; more is read as "not found"
-	refreshDefault    = 24 * time.Hour
-	refreshMin        = time.Minute // Cache-Control max-age is held within these
-	refreshMax        = 24 * time.Hour
-	retryFirst        = time.Minute // after a failure; doubles up to retryMax
-	retryMax          = time.Hour
+	upstreamTimeout = 10 * time.Second
+	refreshDefault  = 24 * time.Hour
+	refreshMin      = time.Minute // Cache-Control max-age is held within these
+	refreshMax      = 24 * time.Hour
+	retryFirst      = time.Minute // after a failure; doubles up to retryMax
+	retryMax        = time.Hour
 )
 
 // The user agent of the fetcher, so that the backend's logs say who asks.
@@ -45,7 +44,7 @@ func newUpstreamClient() *http.Client {
 	return &http.Client{
 		Timeout: upstreamTimeout,
 		CheckRedirect: func(req *http.Request, via []*http.Request) error {
-			if len(via) > upstreamRedirects {
+			if len(via) > robots.MaxRedirects {
 				return errTooManyRedirects
 			}
 			return nil
@@ -75,7 +74,7 @@ func fetchUpstream(ctx context.Context, client *http.Client, url string) fetchRe
 	resp, err := client.Do(req)
 	if errors.Is(err, errTooManyRedirects) {
 		return fetchResult{snap: newEmptySnapshot(), refresh: refreshDefault, result: "unreachable",
-			err: fmt.Errorf("more than %d redirects; read as no robots.txt", upstreamRedirects)}
+			err: fmt.Errorf("more than %d redirects; read as no robots.txt", robots.MaxRedirects)}
 	}
 	if err != nil {
 		return fetchResult{result: "failed", refresh: retryFirst, err: err}

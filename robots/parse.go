@@ -16,6 +16,11 @@ import (
 // 500 KiB, the limit Google applies. Content past it is ignored.
 const DefaultMaxSize = 512000
 
+// MaxRedirects is how many redirects a fetch of robots.txt follows: RFC
+// 9309 asks crawlers to follow at least five. Past them there is no
+// robots.txt, as after a 4xx answer.
+const MaxRedirects = 5
+
 // maxCrawlDelay is the longest Crawl-delay kept; longer ones are read as it.
 const maxCrawlDelay = 365 * 24 * time.Hour
 

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -364,30 +365,20 @@ func (s siteHandler) servedBody() (body []byte, name string, warnings []string, 
 // readInclude reads an included list, a file or an http(s) URL, as the
 // handler would.
 func readInclude(inc string) ([]byte, error) {
-	var body []byte
 	if strings.Contains(inc, "://") {
 		b, _, err := fetchRobots(inc)
 		if err != nil {
 			return nil, err
 		}
-		body = b
-	} else {
-		b, err := os.ReadFile(inc)
-		if err != nil {
-			return nil, err
-		}
-		body = b[:min(len(b), robots.DefaultMaxSize)]
+		return include.ReadList(bytes.NewReader(b))
 	}
-	if !robots.Parse(body).LooksLikeRobotsTxt() {
-		return nil, errors.New("no line is a robots.txt field")
+	f, err := os.Open(inc)
+	if err != nil {
+		return nil, err
 	}
-	return body, nil
+	defer f.Close()
+	return include.ReadList(f)
 }
-
-// upstreamRedirects is how many redirects the handler follows for an
-// upstream robots.txt, as RFC 9309 asks (at least five); past them it
-// reads the answer as no robots.txt.
-const upstreamRedirects = 5
 
 var errTooManyRedirects = errors.New("too many redirects")
 
@@ -401,14 +392,14 @@ func fetchRobots(url string) ([]byte, string, error) {
 		return nil, url, err
 	}
 	client := &http.Client{CheckRedirect: func(_ *http.Request, via []*http.Request) error {
-		if len(via) > upstreamRedirects {
+		if len(via) > robots.MaxRedirects {
 			return errTooManyRedirects
 		}
 		return nil
 	}}
 	resp, err := client.Do(req)
 	if errors.Is(err, errTooManyRedirects) {
-		return nil, url + fmt.Sprintf(" (more than %d redirects: no robots.txt, every bot allowed)", upstreamRedirects), nil
+		return nil, url + fmt.Sprintf(" (more than %d redirects: no robots.txt, every bot allowed)", robots.MaxRedirects), nil
 	}
 	if err != nil {
 		return nil, url, err

@@ -1,11 +1,27 @@
 package include
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/robotsguard/caddy-robots-txt/robots"
 )
+
+// ReadList reads an included list as the handler takes one: what a crawler
+// reads of it (500 KiB), and only if it reads as a robots.txt, so that an
+// error page or a file of another kind adds nothing.
+func ReadList(r io.Reader) ([]byte, error) {
+	body, err := io.ReadAll(io.LimitReader(r, robots.DefaultMaxSize))
+	if err != nil {
+		return nil, err
+	}
+	if !robots.Parse(body).LooksLikeRobotsTxt() {
+		return nil, errors.New("no line is a robots.txt field (is it an HTML page?)")
+	}
+	return body, nil
+}
 
 // Source is one robots.txt body and the name it is known by.
 type Source struct {
@@ -254,24 +270,25 @@ func (w *writer) addSource(src int32, name string, f *robots.File, s *scanned, o
 		// user-agent lines above it up to the previous such line, never to
 		// those below (the rules that end the run are everyone's): it is
 		// written only when one of those agents is kept, or it would pass
-		// to agents it was not written for.
-		segKept := segmentsKept(lines, keep)
-		seg := 0
+		// to agents it was not written for. Those agents all come before
+		// the line, so kept, whether one of them is kept, is known by then.
+		kept := false
 		for i := range lines {
 			l := &lines[i]
 			switch l.kind {
 			case kAgent:
 				if i > 0 && lines[i-1].kind.preference() {
-					seg++
+					kept = false // the agents of the next such line start here
 				}
 				if !keep[l.agent] {
 					continue
 				}
+				kept = true
 				w.open, w.openSrc = true, src
 			case kAllow, kDisallow:
 				w.open = false
 			default:
-				if !segKept[seg] {
+				if !kept {
 					continue
 				}
 			}
@@ -286,25 +303,6 @@ func (w *writer) addSource(src int32, name string, f *robots.File, s *scanned, o
 		owned[k] = true
 	}
 	return full
-}
-
-// segmentsKept tells, for each run of a group's user-agent lines up to its
-// preference lines, whether keep keeps one of its agents.
-func segmentsKept(lines []srcLine, keep map[string]bool) []bool {
-	kept := []bool{false}
-	for i := range lines {
-		l := &lines[i]
-		if l.kind != kAgent {
-			continue
-		}
-		if i > 0 && lines[i-1].kind.preference() {
-			kept = append(kept, false)
-		}
-		if keep[l.agent] {
-			kept[len(kept)-1] = true
-		}
-	}
-	return kept
 }
 
 func hasGlobal(f *robots.File) bool {
