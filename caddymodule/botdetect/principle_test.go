@@ -70,6 +70,13 @@ func TestGeneralises(t *testing.T) {
 		{"invented site verifier", "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 DomainVerifier/2.1", true},
 		{"invented web archiver", "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Keepsake-Archive/0.3", true},
 		{"invented server on a developer's build", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Trawlwick/0.4.0-SNAPSHOT", true},
+		{"invented page renderer", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) wkhtmltoimage-ng Safari/537.36", true},
+		{"invented page converter", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/534.34 (KHTML, like Gecko) Pagely Converter/2.0 Safari/534.34", true},
+		{"invented image resizer", "QuillImageResizer/3.1", true},
+		{"invented link examiner with a platform", "HrefExaminer/2.0 (Windows)", true},
+		{"invented observatory", "Mozilla/5.0 (Macintosh; Intel Mac OS X 10.15; rv:128.0) Gecko/20100101 Firefox/128.0 Observatory/128.0", true},
+		{"invented reporting tool with a contact URL path", "Zonewise-reporting(http://zonewise.example/reporting)", true},
+		{"invented developer tools inside an in-app browser", "Mozilla/5.0 (Linux; Android 14; Pixel 8 Build/UP1A; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/120.0.0.0 Mobile Safari/537.36 Chirpzy/8.0 chirpzydevtools", true},
 		{"a browser's name in place of its header", "Chrome", true},
 		{"a browser's name in place of its header, lower case", " firefox ", true},
 

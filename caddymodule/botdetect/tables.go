@@ -214,6 +214,14 @@ var genericWords = []string{
 	// "Jetty/9.3.z-SNAPSHOT"): servers and tools run from a build tree,
 	// apps people install carry a release's number.
 	"-snapshot",
+	// Tools that turn pages into something else, unattended: renderers
+	// and converters ("wkhtmltopdf", "webkit2png"), resizers and
+	// transcoders, and tools that measure, report or collect
+	// ("Observatory", "LinkExaminer", "DNSPod-reporting").
+	"wkhtmlto", "2png|", "converter", "transcod", "resizer", "generator",
+	"diagnostic", "examiner", "observatory", "measurement", "benchmark",
+	"loadtest", "load test", "reporting", "collector", "notifier",
+	"watcher", "importer", "devtools",
 }
 
 // toolNames are HTTP libraries, command-line tools, test and monitoring
