@@ -10,8 +10,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"golang.org/x/time/rate"
 )
 
 // Resolver is what forward-confirmed reverse DNS needs from a resolver.
@@ -103,6 +101,13 @@ type RDNSOptions struct {
 	Rate       float64
 	Burst      int
 	MaxPending int
+	// NetRate and NetBurst are one network's share of Rate and Burst (a
+	// /24 of IPv4, a /48 of IPv6; Rate/10 and 2×NetRate), so that one
+	// client rotating its addresses cannot use the whole budget. Addresses
+	// in a network where a known crawler has confirmed have a budget of
+	// their own (see lanes).
+	NetRate  float64
+	NetBurst int
 	// Suffixes restricts forward confirmation to PTR names under these
 	// domains, so an impostor's PTR costs no second query. Empty means
 	// every PTR name is confirmed.
@@ -130,6 +135,8 @@ func (o *RDNSOptions) setDefaults() {
 	setDefault(&o.Rate, DefaultRate)
 	setDefault(&o.Burst, max(1, int(2*o.Rate)))
 	setDefault(&o.MaxPending, DefaultMaxPending)
+	setDefault(&o.NetRate, o.Rate/10)
+	setDefault(&o.NetBurst, max(1, int(2*o.NetRate)))
 }
 
 // RDNSChecker checks addresses by forward-confirmed reverse DNS: the PTR
@@ -141,10 +148,10 @@ type RDNSChecker struct {
 	opts     RDNSOptions
 	suffixes []string
 	cache    *addrCache
-	limiter  *rate.Limiter
 
 	mu       sync.Mutex
 	inflight map[netip.Addr]*rdnsCall
+	lanes    *lanes
 
 	lookups, refused atomic.Uint64
 
@@ -187,7 +194,7 @@ func NewRDNSChecker(opts RDNSOptions) *RDNSChecker {
 	r := &RDNSChecker{
 		opts:     opts,
 		cache:    newAddrCache(opts.CacheSize),
-		limiter:  rate.NewLimiter(rate.Limit(opts.Rate), opts.Burst),
+		lanes:    newLanes(opts),
 		inflight: map[netip.Addr]*rdnsCall{},
 		clock:    &coarseClock{stop: make(chan struct{})},
 	}
@@ -258,7 +265,7 @@ func (r *RDNSChecker) start(addr netip.Addr) *rdnsCall {
 	if c, ok := r.inflight[addr]; ok {
 		return c
 	}
-	if len(r.inflight) >= r.opts.MaxPending || !r.limiter.Allow() {
+	if !r.lanes.admit(addr, len(r.inflight), time.Now()) {
 		r.refused.Add(1)
 		return nil
 	}
@@ -276,6 +283,9 @@ func (r *RDNSChecker) start(addr netip.Addr) *rdnsCall {
 		r.cache.add(addr, e)
 		r.mu.Lock()
 		delete(r.inflight, addr)
+		if len(e.names) > 0 && len(r.suffixes) > 0 {
+			r.lanes.confirmed(addr, e.expires)
+		}
 		r.mu.Unlock()
 		c.res = e
 		close(c.done)

@@ -1,0 +1,115 @@
+package verify
+
+import (
+	"net/netip"
+	"time"
+
+	"github.com/hashicorp/golang-lru/v2/simplelru"
+	"golang.org/x/time/rate"
+)
+
+// The networks that lanes tells apart: a /24 of IPv4, and a /48 of IPv6,
+// the block a site is usually given (a single host commonly has a whole
+// /64, so per-address or per-/64 accounting would let it pass for
+// thousands of clients).
+const (
+	laneBits4 = 24
+	laneBits6 = 48
+	// maxLaneNets bounds the networks whose budget lanes remembers, and
+	// the networks it remembers crawlers in. A network forgotten starts
+	// again with a full burst, which a flood needs many networks to use.
+	maxLaneNets = 4096
+)
+
+// lanes decides whether a new reverse-DNS lookup may start. A single
+// global budget would let one client make every other one unconfirmable:
+// a host with an IPv6 /64 claims YandexBot from a new address 50 times a
+// second, and the real YandexBot, verified by reverse DNS only, is an
+// impostor for as long as the flood lasts. So lookups go in two lanes:
+//
+//   - the crawler lane, for addresses in a network where an address has
+//     confirmed as a known crawler before, has a budget of its own (the
+//     same rate and burst) and room among the lookups in progress, so
+//     claims from elsewhere cannot starve a crawler that has been seen;
+//   - the other lane takes the global budget, and each network may use at
+//     most its share of it, so a flood from one network leaves the rest
+//     to others, a crawler not yet seen among them.
+//
+// It is not safe for concurrent use; RDNSChecker holds its mutex.
+type lanes struct {
+	global, crawler *rate.Limiter
+	netRate         float64
+	netBurst        float64
+	maxPending      int
+
+	nets     *simplelru.LRU[netip.Prefix, *bucket]
+	crawlers *simplelru.LRU[netip.Prefix, int64] // until, unix nanoseconds
+}
+
+// bucket is a token bucket of one network's share of the global budget.
+type bucket struct {
+	tokens float64
+	last   time.Time
+}
+
+func newLanes(o RDNSOptions) *lanes {
+	nets, _ := simplelru.NewLRU[netip.Prefix, *bucket](maxLaneNets, nil)
+	crawlers, _ := simplelru.NewLRU[netip.Prefix, int64](maxLaneNets, nil)
+	return &lanes{
+		global:     rate.NewLimiter(rate.Limit(o.Rate), o.Burst),
+		crawler:    rate.NewLimiter(rate.Limit(o.Rate), o.Burst),
+		netRate:    o.NetRate,
+		netBurst:   float64(o.NetBurst),
+		maxPending: o.MaxPending,
+		nets:       nets,
+		crawlers:   crawlers,
+	}
+}
+
+// laneNet is the network addr is accounted to.
+func laneNet(addr netip.Addr) netip.Prefix {
+	bits := laneBits6
+	if addr.Is4() {
+		bits = laneBits4
+	}
+	p, _ := addr.Prefix(bits)
+	return p
+}
+
+// admit reports whether a lookup of addr may start now, pending lookups
+// being in progress, and takes its share of the budget if so.
+func (l *lanes) admit(addr netip.Addr, pending int, now time.Time) bool {
+	net := laneNet(addr)
+	if until, ok := l.crawlers.Get(net); ok && now.UnixNano() < until {
+		// A quarter more room in progress than the other lane has, so
+		// slow lookups from elsewhere cannot fill it either.
+		return pending < l.maxPending+max(1, l.maxPending/4) && l.crawler.AllowN(now, 1)
+	}
+	if pending >= l.maxPending {
+		return false
+	}
+	b, ok := l.nets.Get(net)
+	if !ok {
+		b = &bucket{tokens: l.netBurst, last: now}
+		l.nets.Add(net, b)
+	} else if d := now.Sub(b.last); d > 0 {
+		b.tokens = min(l.netBurst, b.tokens+d.Seconds()*l.netRate)
+		b.last = now
+	}
+	if b.tokens < 1 || !l.global.AllowN(now, 1) {
+		return false
+	}
+	b.tokens--
+	return true
+}
+
+// confirmed records that addr confirmed as a known crawler, until the
+// confirmation expires: its network's next addresses take the crawler
+// lane.
+func (l *lanes) confirmed(addr netip.Addr, until int64) {
+	net := laneNet(addr)
+	if old, ok := l.crawlers.Peek(net); ok && old > until {
+		until = old
+	}
+	l.crawlers.Add(net, until)
+}

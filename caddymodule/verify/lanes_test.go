@@ -1,0 +1,127 @@
+package verify
+
+import (
+	"context"
+	"fmt"
+	"net/netip"
+	"testing"
+	"time"
+)
+
+// TestRDNSLanes floods the checker with claims and checks that a crawler's
+// own requests are still confirmed: a flood from one network may use only
+// its share of the budget, and a network where a crawler has confirmed has
+// a budget of its own.
+func TestRDNSLanes(t *testing.T) {
+	opts := RDNSOptions{Wait: time.Second, Rate: 0.001, Burst: 8, NetRate: 0.001, NetBurst: 2, Suffixes: googleSuffixes}
+	tests := []struct {
+		name string
+		// seen is a crawler's address confirmed before the flood.
+		seen string
+		// flood returns the i-th address of the flood.
+		flood func(i int) string
+		// crawler is a crawler's address that asks during the flood.
+		crawler string
+		want    Status
+	}{
+		{
+			name:    "one IPv6 host rotating its addresses leaves the rest to others",
+			flood:   func(i int) string { return fmt.Sprintf("2001:db8:1:%x::%x", i%3, i+1) },
+			crawler: "2001:db8:2::5",
+			want:    StatusConfirmed,
+		},
+		{
+			name:    "one IPv4 network leaves the rest to others",
+			flood:   func(i int) string { return fmt.Sprintf("127.0.1.%d", i+1) },
+			crawler: "127.0.2.5",
+			want:    StatusConfirmed,
+		},
+		{
+			name:    "a crawler's network keeps a budget against a flood from many networks",
+			seen:    "127.0.3.1",
+			flood:   func(i int) string { return fmt.Sprintf("127.1.%d.1", i+1) },
+			crawler: "127.0.3.2",
+			want:    StatusConfirmed,
+		},
+		{
+			// The limit of the scheme: a crawler in a network never
+			// seen competes with the flood for the global budget.
+			name:    "a crawler in a network not seen before waits out a flood from many networks",
+			flood:   func(i int) string { return fmt.Sprintf("127.1.%d.1", i+1) },
+			crawler: "127.0.4.2",
+			want:    StatusUnknown,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := startDNS(t)
+			for _, a := range []string{tt.seen, tt.crawler} {
+				if a != "" {
+					d.host(a, "crawl-x.googlebot.com", a)
+				}
+			}
+			r := newTestChecker(t, d, opts)
+			ctx := context.Background()
+			if tt.seen != "" {
+				if got := r.Check(ctx, netip.MustParseAddr(tt.seen), googleSuffixes); got != StatusConfirmed {
+					t.Fatalf("Check(%s) before the flood = %v, want confirmed", tt.seen, got)
+				}
+			}
+			for i := range 100 {
+				r.Check(ctx, netip.MustParseAddr(tt.flood(i)), googleSuffixes)
+			}
+			if _, refused := r.Stats(); refused == 0 {
+				t.Fatal("the flood was not refused any lookup; the test measures nothing")
+			}
+			if got := r.Check(ctx, netip.MustParseAddr(tt.crawler), googleSuffixes); got != tt.want {
+				t.Errorf("Check(%s) during the flood = %v, want %v", tt.crawler, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestRDNSLanesPending fills the lookups in progress with slow ones from
+// elsewhere: a crawler's network still has room to start its own.
+func TestRDNSLanesPending(t *testing.T) {
+	d := startDNS(t)
+	d.host("127.0.5.1", "crawl-x.googlebot.com", "127.0.5.1")
+	d.host("127.0.5.2", "crawl-y.googlebot.com", "127.0.5.2")
+	for i := 1; i <= 4; i++ {
+		d.slow(fmt.Sprintf("127.2.%d.1", i), 2*time.Second)
+	}
+	r := newTestChecker(t, d, RDNSOptions{Wait: time.Second, MaxPending: 4, Suffixes: googleSuffixes})
+	ctx := context.Background()
+	if got := r.Check(ctx, netip.MustParseAddr("127.0.5.1"), googleSuffixes); got != StatusConfirmed {
+		t.Fatalf("Check(127.0.5.1) = %v, want confirmed", got)
+	}
+	short, cancel := context.WithTimeout(ctx, 10*time.Millisecond)
+	defer cancel()
+	for i := 1; i <= 4; i++ {
+		r.Check(short, netip.MustParseAddr(fmt.Sprintf("127.2.%d.1", i)), googleSuffixes)
+	}
+	if got := r.Check(ctx, netip.MustParseAddr("127.2.9.1"), googleSuffixes); got != StatusUnknown {
+		t.Fatalf("a fifth slow lookup from elsewhere = %v, want unknown (MaxPending 4)", got)
+	}
+	if got := r.Check(ctx, netip.MustParseAddr("127.0.5.2"), googleSuffixes); got != StatusConfirmed {
+		t.Errorf("Check(127.0.5.2) with the lookups in progress full = %v, want confirmed", got)
+	}
+}
+
+// BenchmarkRDNSFloodRefused is the cost of a claim in a flood from a new
+// address in a new network each time, once the budget is spent: the
+// worst case for the lanes' memory (bounded by maxLaneNets) and time.
+func BenchmarkRDNSFloodRefused(b *testing.B) {
+	d := startDNS(b)
+	r := newTestChecker(b, d, RDNSOptions{Rate: 0.001, Burst: 1, Suffixes: googleSuffixes})
+	ctx := context.Background()
+	r.Check(ctx, netip.MustParseAddr("127.0.0.1"), googleSuffixes)
+	b.ReportAllocs()
+	i := uint32(0)
+	for b.Loop() {
+		i++
+		addr := netip.AddrFrom4([4]byte{10, byte(i >> 16), byte(i >> 8), byte(i)})
+		if r.Check(ctx, addr, googleSuffixes) != StatusUnknown {
+			b.Fatal("a lookup started over the budget")
+		}
+	}
+}
