@@ -36,11 +36,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 		u = orig.URL
 	}
 	// The path as a server reads it ("//robots.txt", "/x/../robots.txt"
-	// and "/%72obots.txt" are /robots.txt), as the rules judge it: none
-	// of those spellings may be refused, nor step around the trap.
+	// and "/%72obots.txt" are /robots.txt), as the rules judge it.
 	served := judge.ServedPath(u.Path)
 	h.setContentUsage(w, snap, served)
-	if served == "/robots.txt" {
+	if h.asksRobotsTxt(r, u.Path, served, snap) {
 		return h.serveRobotsTxt(w, r, next, src, snap)
 	}
 	if h.Trap != "" && strings.HasPrefix(served, h.trapPath) {
@@ -313,6 +312,27 @@ func clientAddr(r *http.Request) netip.Addr {
 // other methods, and sites without a file, go to the next handler. A bot's
 // fetch is remembered, so that its later requests can be judged against
 // the version it got.
+// asksRobotsTxt reports whether r is a request for robots.txt, which no
+// spelling may refuse. When the handler answers it, that is every spelling
+// a server reads as /robots.txt, "/robots.txt/." included (a file server
+// opens the file for it). A request it passes on (serve off, or a method
+// other than GET and HEAD) reaches the next handler as sent, and a backend
+// that does not resolve dot-segments sends "/private/x/../../robots.txt"
+// to its /private/ handler: only a path that is /robots.txt as sent is let
+// through unjudged, the others are judged like any path.
+func (h *Handler) asksRobotsTxt(r *http.Request, decoded, served string, snap *snapshot) bool {
+	if served != "/robots.txt" && judge.FileOf(served, decoded) != "/robots.txt" {
+		return false
+	}
+	return !judge.Unresolved(decoded) || h.answersRobotsTxt(r, snap)
+}
+
+// answersRobotsTxt reports whether the handler answers a request for
+// robots.txt itself rather than passing it on.
+func (h *Handler) answersRobotsTxt(r *http.Request, snap *snapshot) bool {
+	return h.ServeEnabled() && snap.File != nil && (r.Method == http.MethodGet || r.Method == http.MethodHead)
+}
+
 func (h *Handler) serveRobotsTxt(w http.ResponseWriter, r *http.Request, next caddyhttp.Handler, src *source, snap *snapshot) error {
 	getOrHead := r.Method == http.MethodGet || r.Method == http.MethodHead
 	if snap.File != nil && getOrHead {
@@ -325,7 +345,7 @@ func (h *Handler) serveRobotsTxt(w http.ResponseWriter, r *http.Request, next ca
 			src.storeVersion(snap)
 		}
 	}
-	if !h.ServeEnabled() || snap.File == nil || !getOrHead {
+	if !h.answersRobotsTxt(r, snap) {
 		return next.ServeHTTP(w, r)
 	}
 	body, etag := h.servedBody(snap)

@@ -431,6 +431,12 @@ func (inst *instance) get(t testing.TB, path, ua string, headers ...string) resp
 // the target exactly as given (no cleaning, no re-encoding).
 func (inst *instance) rawGet(t testing.TB, target, ua string) response {
 	t.Helper()
+	return inst.rawRequest(t, http.MethodGet, target, ua)
+}
+
+// rawRequest is rawGet with another method.
+func (inst *instance) rawRequest(t testing.TB, method, target, ua string) response {
+	t.Helper()
 	conn, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", inst.port), 5*time.Second)
 	if err != nil {
 		t.Fatalf("dial: %v", err)
@@ -438,7 +444,7 @@ func (inst *instance) rawGet(t testing.TB, target, ua string) response {
 	defer conn.Close()
 	_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
 	var b strings.Builder
-	fmt.Fprintf(&b, "GET %s HTTP/1.1\r\nHost: %s\r\n", target, inst.host)
+	fmt.Fprintf(&b, "%s %s HTTP/1.1\r\nHost: %s\r\n", method, target, inst.host)
 	if ua != "" {
 		fmt.Fprintf(&b, "User-Agent: %s\r\n", ua)
 	}
@@ -448,7 +454,7 @@ func (inst *instance) rawGet(t testing.TB, target, ua string) response {
 	}
 	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
 	if err != nil {
-		t.Fatalf("GET %s: reading response: %v", target, err)
+		t.Fatalf("%s %s: reading response: %v", method, target, err)
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(resp.Body)

@@ -157,3 +157,103 @@ func TestFinalDotSegments(t *testing.T) {
 		})
 	}
 }
+
+// TestDotSegmentSpellings: a path with dot-segments is judged in every
+// spelling a server may read it in: as sent (a backend that routes
+// without resolving them, as Flask does, sends "/private/../public/" to
+// its /private/ handler), resolved (RFC 3986), and the file a final
+// dot-segment leaves to a file server (Caddy's opens "docs/file.pdf" for
+// "/docs/file.pdf/."). robots.txt is never refused where the handler
+// answers it; a request it passes on is judged unless its path is
+// /robots.txt as sent.
+func TestDotSegmentSpellings(t *testing.T) {
+	t.Parallel()
+	backend := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		area := "public"
+		if strings.HasPrefix(r.RequestURI, "/private/") {
+			area = "private"
+		}
+		fmt.Fprintf(w, "backend %s area %s", r.RequestURI, area)
+	}))
+	t.Cleanup(backend.Close)
+	const robotsTxt = "User-agent: *\nDisallow: /*.pdf$\nDisallow: /private/\n\nUser-agent: BadBot\nDisallow: /\n"
+	const badBot = "BadBot/1.0"
+	site := func(options string) string {
+		return `http://127.0.0.1:{{port}} {
+	root * {{dir}}/site
+	robots_txt {
+		` + options + `
+	}
+	handle /docs/* {
+		file_server
+	}
+	handle ` + readyPath + ` {
+		respond "ready"
+	}
+	handle {
+		reverse_proxy ` + strings.TrimPrefix(backend.URL, "http://") + `
+	}
+}
+`
+	}
+	start := func(options string) *instance {
+		inst := newInstance(t)
+		writeFile(t, inst.dir+"/site/docs/file.pdf", "%PDF-1.4 the file")
+		writeFile(t, inst.dir+"/site/robots.txt", robotsTxt)
+		inst.start(site(options))
+		return inst
+	}
+	served, passed := start(""), start("serve off")
+
+	type request struct {
+		method, target, ua string
+		// browser is what a browser gets through the same spelling, to
+		// show that it reaches what the rules protect.
+		browser string
+		want    int
+	}
+	for _, tc := range []struct {
+		name string
+		inst *instance
+		reqs []request
+	}{
+		{"a final dot-segment after a file", served, []request{
+			{"GET", "/docs/file.pdf", testfixtures.UAPythonRequests, "%PDF", http.StatusForbidden},
+			{"GET", "/docs/file.pdf/.", testfixtures.UAPythonRequests, "%PDF", http.StatusForbidden},
+			{"GET", "/docs/file.pdf/x/..", testfixtures.UAPythonRequests, "%PDF", http.StatusForbidden},
+			{"GET", "/docs/file.pdf/%2e", testfixtures.UAPythonRequests, "%PDF", http.StatusForbidden},
+		}},
+		{"dot-segments a backend does not resolve", served, []request{
+			{"GET", "/private/../public/", testfixtures.UAPythonRequests, "area private", http.StatusForbidden},
+			{"GET", "/private/./../x", testfixtures.UAPythonRequests, "area private", http.StatusForbidden},
+			{"GET", "/public/./x", testfixtures.UAPythonRequests, "area public", http.StatusOK},
+		}},
+		{"robots.txt answered by the handler under any spelling", served, []request{
+			{"GET", "/robots.txt/.", badBot, "", http.StatusOK},
+			{"GET", "/x/../robots.txt", badBot, "", http.StatusOK},
+			{"GET", "//robots.txt", badBot, "", http.StatusOK},
+		}},
+		{"robots.txt passed on by another method", served, []request{
+			{"POST", "/private/x/../../robots.txt", testfixtures.UAPythonRequests, "area private", http.StatusForbidden},
+			{"POST", "/private/%2e%2e/robots.txt", testfixtures.UAPythonRequests, "area private", http.StatusForbidden},
+		}},
+		{"robots.txt passed on with serve off", passed, []request{
+			{"GET", "/robots.txt", badBot, "backend /robots.txt", http.StatusOK},
+			{"GET", "/private/x/../../robots.txt", testfixtures.UAPythonRequests, "area private", http.StatusForbidden},
+			{"GET", "/private/x.html%2f..%2f..%2frobots.txt", testfixtures.UAPythonRequests, "area private", http.StatusForbidden},
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, r := range tc.reqs {
+				if r.browser != "" {
+					if b := tc.inst.rawRequest(t, r.method, r.target, testfixtures.UAFirefox); !strings.Contains(b.body, r.browser) {
+						t.Fatalf("browser %s %s: status %d body %q, want %q in it (else the case proves nothing)", r.method, r.target, b.status, truncate(b.body), r.browser)
+					}
+				}
+				if resp := tc.inst.rawRequest(t, r.method, r.target, r.ua); resp.status != r.want {
+					t.Errorf("%q %s %s: status %d body %q, want %d", r.ua, r.method, r.target, resp.status, truncate(resp.body), r.want)
+				}
+			}
+		})
+	}
+}

@@ -104,8 +104,8 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 	code := ExitOK
 	for _, t := range targets {
 		p := judge.PathsOfTarget(t)
-		v := p.Decide(g)
-		res := CheckResult{Input: t, Path: p.Primary, Allowed: true, Verdict: judge.Allowed.String(), Group: group, Agent: name}
+		v, judged := p.DecideSpelling(g)
+		res := CheckResult{Input: t, Path: judged, Allowed: true, Verdict: judge.Allowed.String(), Group: group, Agent: name}
 		switch {
 		case !id.Bot:
 			res.Verdict = verdictNotHeld

@@ -17,6 +17,17 @@ type Paths struct {
 	// Alt is the path as the client escaped it, when decoding changes
 	// its meaning ("/a%2Fb"); "" otherwise.
 	Alt string
+	// Raw is the path as the client sent it, dot-segments and repeated
+	// slashes unresolved, when it has any; "" otherwise. reverse_proxy
+	// passes it on so, and a backend that routes without resolving them
+	// (Flask sends "/private/../public/" to its /private/ handler) serves
+	// what Google's matcher reads in it.
+	Raw string
+	// File is Primary without the trailing slash that a final
+	// dot-segment leaves, when the path ends in one; "" otherwise.
+	// "/docs/a.pdf/." is the directory "/docs/a.pdf/" to RFC 3986, but
+	// Caddy's file server opens the file "/docs/a.pdf" for it.
+	File string
 }
 
 // PathsOf returns the spellings of a request URL that robots.txt is
@@ -48,7 +59,49 @@ func PathsOfServed(served string, u *url.URL) Paths {
 			p.Alt = ""
 		}
 	}
+	if Unresolved(u.Path) {
+		raw := encodePath(u.Path)
+		if u.RawPath != "" {
+			// Already escaped: only what may not stand in a URL.
+			raw = escapeBytes(u.RawPath, func(c byte) bool { return c <= ' ' || c >= 0x7f || c == '#' })
+		}
+		p.Raw = raw + query
+		p.File = FileOf(served, u.Path)
+		if p.File != "" {
+			p.File += query
+		}
+	}
 	return p
+}
+
+// Unresolved reports whether the decoded path p has a dot-segment or a
+// repeated slash, which servers resolve and robots.txt rules do not.
+func Unresolved(p string) bool {
+	for i := 0; i < len(p); i++ {
+		if p[i] != '/' {
+			continue
+		}
+		rest := p[i+1:]
+		if rest == "" {
+			return false
+		}
+		if rest[0] == '/' || rest[0] == '.' && (len(rest) == 1 || rest[1] == '/' ||
+			rest[1] == '.' && (len(rest) == 2 || rest[2] == '/')) {
+			return true
+		}
+	}
+	return false
+}
+
+// FileOf is the file a file server opens for the decoded request path p
+// that ServedPath made served: served without its trailing slash when p
+// ends in a dot-segment ("/docs/a.pdf/." opens "/docs/a.pdf"), "" when
+// that is served itself.
+func FileOf(served, p string) string {
+	if served == "/" || !(strings.HasSuffix(p, "/.") || strings.HasSuffix(p, "/..")) {
+		return ""
+	}
+	return strings.TrimSuffix(served, "/")
 }
 
 // PathsOfTarget is PathsOf for a path or URL given as text, as a person
@@ -70,16 +123,29 @@ func PathsOfTarget(target string) Paths {
 	return PathsOf(u)
 }
 
-// Decide judges both spellings against g: disallowed if either is. A nil
+// Decide judges every spelling against g: disallowed if any is. A nil
 // group allows everything.
 func (p Paths) Decide(g *robots.Group) robots.Verdict {
+	v, _ := p.DecideSpelling(g)
+	return v
+}
+
+// DecideSpelling is Decide, also returning the spelling that decided: the
+// first one disallowed, or Primary.
+func (p Paths) DecideSpelling(g *robots.Group) (robots.Verdict, string) {
 	v := g.Decide(p.Primary)
-	if v.Allowed && p.Alt != "" {
-		if v2 := g.Decide(p.Alt); !v2.Allowed {
-			return v2
+	if !v.Allowed {
+		return v, p.Primary
+	}
+	for _, s := range [...]string{p.Alt, p.Raw, p.File} {
+		if s == "" {
+			continue
+		}
+		if v2 := g.Decide(s); !v2.Allowed {
+			return v2, s
 		}
 	}
-	return v
+	return v, p.Primary
 }
 
 // ServedPath is the path a server serves for the decoded request path p,
@@ -113,10 +179,13 @@ func cleanPath(p string) string {
 // encodePath percent-encodes a decoded path where a raw byte would change
 // its meaning or may not stand in a URL ("%", "?", "#", space, non-ASCII),
 // leaving the rest as it is; robots.Group.Decide canonicalizes the rest.
-func encodePath(p string) string {
+func encodePath(p string) string { return escapeBytes(p, needsEscape) }
+
+// escapeBytes percent-encodes the bytes of p for which escape is true.
+func escapeBytes(p string, escape func(byte) bool) string {
 	n := 0
 	for i := 0; i < len(p); i++ {
-		if needsEscape(p[i]) {
+		if escape(p[i]) {
 			n++
 		}
 	}
@@ -128,7 +197,7 @@ func encodePath(p string) string {
 	b.Grow(len(p) + 2*n)
 	for i := 0; i < len(p); i++ {
 		c := p[i]
-		if needsEscape(c) {
+		if escape(c) {
 			b.WriteByte('%')
 			b.WriteByte(hex[c>>4])
 			b.WriteByte(hex[c&15])
