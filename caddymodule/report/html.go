@@ -72,7 +72,10 @@ func (r *Report) WriteHTML(w io.Writer) error {
 var pageHTML string
 
 var pageTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
-	"n":    text.Group3,
-	"time": func(t time.Time) string { return t.Format("2006-01-02 15:04:05") },
-	"join": func(ss []string) string { return strings.Join(ss, " | ") },
+	"n": text.Group3,
+	// What came from a robots.txt or a log: no control or bidirectional
+	// character reaches the page, where one could reorder the cell.
+	"clean": text.Clean,
+	"time":  func(t time.Time) string { return t.Format("2006-01-02 15:04:05") },
+	"join":  func(ss []string) string { return strings.Join(ss, " | ") },
 }).Parse(pageHTML))

@@ -69,3 +69,31 @@ func TestReportHTMLScriptsHoldHostileText(t *testing.T) {
 		})
 	}
 }
+
+// TestReportHTMLTableHoldsNoControls: a rule, group or bot name from a
+// tenant's robots.txt that carries a bidirectional override or a control
+// character reaches the table escaped, so it cannot reorder its cell (an
+// override made "line 3" read as another line) or act on a terminal that
+// shows the file.
+func TestReportHTMLTableHoldsNoControls(t *testing.T) {
+	agg := NewAggregator(Options{Now: fixedNow})
+	in := logLineJSON(t0, "10.0.0.1", "/", "x", 403, rtObj("Bidi\u202eBot", "g\u2066x", "disallowed", "disallow: /b\u202e1 enil\x1b[2J\u009b", 3, "enforce", "blocked"))
+	if err := agg.Add("x", strings.NewReader(in)); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := agg.Report().WriteHTML(&buf); err != nil {
+		t.Fatal(err)
+	}
+	page := regexp.MustCompile(`(?s)<script.*?</script>`).ReplaceAllString(buf.String(), "")
+	for _, bad := range []string{"\u202e", "\u2066", "\x1b", "\x9b", "\u009b"} {
+		if strings.Contains(page, bad) {
+			t.Errorf("the page outside its scripts holds a raw %+q", bad)
+		}
+	}
+	for _, want := range []string{`Bidi\u202eBot`, `disallow: /b\u202e1 enil\x1b[2J\x9b`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page does not show %q", want)
+		}
+	}
+}

@@ -11,30 +11,58 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
-// Clean makes text from a file or a log safe to print on a terminal:
-// control characters (which could move the cursor or change colours) are
+// Clean makes text from a file or a log safe to print on a terminal or
+// in a page: control characters (which could move the cursor or change
+// colours), bytes that are not UTF-8 (a lone 0x9b is a CSI to an 8-bit
+// terminal) and the bidirectional controls (which reorder what follows,
+// so a rule could make the line number beside it read as another) are
 // shown escaped.
 func Clean(s string) string {
-	if !strings.ContainsFunc(s, isControl) {
+	if !needsCleaning(s) {
 		return s
 	}
 	var b strings.Builder
-	for _, c := range s {
-		if isControl(c) {
+	for i := 0; i < len(s); {
+		c, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case c == utf8.RuneError && n == 1:
+			fmt.Fprintf(&b, "\\x%02x", s[i])
+		case isControl(c):
 			fmt.Fprintf(&b, "\\x%02x", c)
-		} else {
-			b.WriteRune(c)
+		case isBidi(c):
+			fmt.Fprintf(&b, "\\u%04x", c)
+		default:
+			b.WriteString(s[i : i+n])
 		}
+		i += n
 	}
 	return b.String()
+}
+
+func needsCleaning(s string) bool {
+	for i := 0; i < len(s); {
+		c, n := utf8.DecodeRuneInString(s[i:])
+		if c == utf8.RuneError && n == 1 || isControl(c) || isBidi(c) {
+			return true
+		}
+		i += n
+	}
+	return false
 }
 
 // isControl covers C1 as well as C0: some terminals act on C1 codes
 // (U+009B is a one-character CSI).
 func isControl(c rune) bool {
 	return c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0)
+}
+
+// isBidi reports the Unicode bidirectional formatting characters: marks,
+// embeddings, overrides and isolates.
+func isBidi(c rune) bool {
+	return c == 0x061c || c == 0x200e || c == 0x200f || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069)
 }
 
 // Group3 renders n with thousands separators: 1234567 is "1,234,567".

@@ -11,6 +11,12 @@ func TestClean(t *testing.T) {
 		{"a\x1b[31mb\x07\u0085c", `a\x1b[31mb\x07\x85c`},
 		{"GPTBot ü", "GPTBot ü"},
 		{"\x7f\u009b", `\x7f\x9b`},
+		// A lone byte that is not UTF-8: 0x9b is a CSI to an 8-bit terminal.
+		{"rule \x9b2J", `rule \x9b2J`},
+		{"caf\xc3", `caf\xc3`},
+		// Bidirectional overrides and isolates reorder what follows.
+		{"/b\u202e1 enil", `/b\u202e1 enil`},
+		{"a\u2066b\u2069\u200fc", `a\u2066b\u2069\u200fc`},
 		{"", ""},
 	} {
 		if got := Clean(tc.in); got != tc.want {
