@@ -125,6 +125,10 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 
 	ew := &text.ErrWriter{W: w}
 	groupText := "none (the file has no group for this agent and no * group: everything is allowed)"
+	if len(s.File.Groups()) == 0 {
+		// Say why: an upstream's 404 or redirect loop, or no file.
+		groupText = "none (" + s.Name + " has no groups: everything is allowed)"
+	}
 	if g == nil && s.File.GroupFor("*") != nil {
 		groupText = "none (this crawler obeys only the groups that name it, and none does: everything is allowed)"
 	}

@@ -1,9 +1,12 @@
 package cli
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -707,5 +710,69 @@ func TestCheckConfigServesAsTheHandler(t *testing.T) {
 	}
 	if hops != 5+6 {
 		t.Errorf("the upstream saw %d redirects, want 11 (five, then six of which the handler follows five)", hops)
+	}
+}
+
+// TestCheckConfigHostileUpstream: check reads an upstream's robots.txt as
+// the handler does, says why it has no rules, and lets no byte of the
+// upstream's status line reach the terminal raw.
+func TestCheckConfigHostileUpstream(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	big := strings.Repeat("# padding\n", robots.DefaultMaxSize/10) + "User-agent: GPTBot\nDisallow: /\n"
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				req, err := http.ReadRequest(bufio.NewReader(c))
+				if err != nil {
+					return
+				}
+				switch req.URL.Path {
+				case "/esc500":
+					io.WriteString(c, "HTTP/1.1 500 \x1b[2J\x1b[31mFORGED\x1b[0m\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+				case "/nolocation":
+					io.WriteString(c, "HTTP/1.1 301 Moved\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+				case "/gone":
+					io.WriteString(c, "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+				case "/big":
+					fmt.Fprintf(c, "HTTP/1.1 200 OK\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s", len(big), big)
+				}
+			}()
+		}
+	}()
+	base := "http://" + ln.Addr().String()
+	for _, tc := range []struct {
+		name, path string
+		json       bool
+		code       int
+		want       string
+	}{
+		{"a status line with escape sequences", "/esc500", false, ExitUsage, `\x1b[2J`},
+		{"a redirect with nowhere to go, read as the handler reads it", "/nolocation", false, ExitOK, "301 Moved without a Location to follow: no robots.txt, every bot allowed) has no groups"},
+		{"a 404, said where the group is", "/gone", false, ExitOK, "404 Not Found: no robots.txt, every bot allowed) has no groups"},
+		{"a file over 500 KiB, cut as the handler cuts it", "/big", true, ExitOK, "cut at 512,000 bytes"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := writeTemp(t, "caddy.json", `{"apps": {"http": {"servers": {"srv0": {"listen": [":80"], "routes": [{"handle": [{"handler": "robots_txt", "url": "`+base+tc.path+`"}]}]}}}}}`)
+			args := []string{"check", "--config", cfg, "--agent", "GPTBot/1.2", "/x"}
+			if tc.json {
+				args = append(args, "--json")
+			}
+			code, out, errOut := runCmd(t, "", args...)
+			if code != tc.code || !strings.Contains(out+errOut, tc.want) {
+				t.Errorf("exit %d, want %d; output lacks %q:\n%s%s", code, tc.code, tc.want, out, errOut)
+			}
+			if strings.ContainsRune(out+errOut, 0x1b) {
+				t.Errorf("output holds a raw ESC:\n%q", out+errOut)
+			}
+		})
 	}
 }

@@ -374,35 +374,35 @@ func runCheck(cmd *cobra.Command, args []string) int {
 	if cfgPath != "" {
 		sh, err := loadSiteConfig(cfgPath, site)
 		if err != nil {
-			fmt.Fprintf(cmd.ErrOrStderr(), "caddy robots check: %v\n", err)
+			fmt.Fprintf(cmd.ErrOrStderr(), "caddy robots check: %s\n", text.Clean(err.Error()))
 			return ExitUsage
 		}
 		body, name, warnings, err := sh.servedBody()
 		if err != nil {
-			fmt.Fprintf(cmd.ErrOrStderr(), "caddy robots check: reading %s: %v\n", name, err)
+			fmt.Fprintf(cmd.ErrOrStderr(), "caddy robots check: reading %s: %s\n", text.Clean(name), text.Clean(err.Error()))
 			return ExitUsage
 		}
 		for _, w := range warnings {
-			fmt.Fprintf(cmd.ErrOrStderr(), "caddy robots check: %s\n", w)
+			fmt.Fprintf(cmd.ErrOrStderr(), "caddy robots check: %s\n", text.Clean(w))
 		}
 		sh.cfg.SetDefaults()
 		base, err := crawlers.Builtin().With(sh.cfg.Entries()...)
 		if err != nil {
-			fmt.Fprintf(cmd.ErrOrStderr(), "caddy robots check: %v\n", err)
+			fmt.Fprintf(cmd.ErrOrStderr(), "caddy robots check: %s\n", text.Clean(err.Error()))
 			return ExitUsage
 		}
 		subj = Subject{File: robots.Parse(body), Name: name, Classifier: botdetect.New(sh.cfg.Bots, sh.cfg.Humans), Mode: sh.cfg.Mode, Crawlers: base, Own: sh.cfg.CrawlerTokens(), OnlyFor: strings.Join(sh.match, " and ")}
 	} else {
 		body, _, display, err := readRobots(cmd, file)
 		if err != nil {
-			fmt.Fprintf(cmd.ErrOrStderr(), "caddy robots check: reading %s: %v\n", display, err)
+			fmt.Fprintf(cmd.ErrOrStderr(), "caddy robots check: reading %s: %s\n", text.Clean(display), text.Clean(err.Error()))
 			return ExitUsage
 		}
 		subj = Subject{File: robots.Parse(body), Name: display}
 	}
 	code, err := Check(cmd.OutOrStdout(), subj, agent, args, asJSON)
 	if err != nil {
-		fmt.Fprintf(cmd.ErrOrStderr(), "caddy robots check: %v\n", err)
+		fmt.Fprintf(cmd.ErrOrStderr(), "caddy robots check: %s\n", text.Clean(err.Error()))
 		return ExitUsage
 	}
 	return code
@@ -442,12 +442,12 @@ func runLint(cmd *cobra.Command, args []string) int {
 	}
 	body, size, display, err := readRobots(cmd, args[0])
 	if err != nil {
-		fmt.Fprintf(cmd.ErrOrStderr(), "caddy robots lint: reading %s: %v\n", display, err)
+		fmt.Fprintf(cmd.ErrOrStderr(), "caddy robots lint: reading %s: %s\n", text.Clean(display), text.Clean(err.Error()))
 		return ExitUsage
 	}
 	code, err := Lint(cmd.OutOrStdout(), body, size, display, asJSON)
 	if err != nil {
-		fmt.Fprintf(cmd.ErrOrStderr(), "caddy robots lint: %v\n", err)
+		fmt.Fprintf(cmd.ErrOrStderr(), "caddy robots lint: %s\n", text.Clean(err.Error()))
 		return ExitUsage
 	}
 	return code
@@ -582,7 +582,7 @@ func runReport(cmd *cobra.Command, args []string) int {
 		}
 		f, err := os.Open(a)
 		if err != nil {
-			fmt.Fprintf(stderr, "caddy robots report: %v\n", err)
+			fmt.Fprintf(stderr, "caddy robots report: %s\n", text.Clean(err.Error()))
 			return ExitUsage
 		}
 		st, err := f.Stat()
@@ -600,7 +600,7 @@ func runReport(cmd *cobra.Command, args []string) int {
 		case err != nil:
 			totalKnown = false
 		case st.IsDir():
-			fmt.Fprintf(stderr, "caddy robots report: %s is a directory\n", a)
+			fmt.Fprintf(stderr, "caddy robots report: %s is a directory\n", text.Clean(a))
 			return ExitUsage
 		case st.Mode().IsRegular():
 			total += st.Size()
@@ -611,7 +611,7 @@ func runReport(cmd *cobra.Command, args []string) int {
 	// The report replaces the output file: it must not be a log it reads.
 	if output != "" && output != "-" {
 		if ost, err := os.Stat(output); err == nil && slices.ContainsFunc(seen, func(fi os.FileInfo) bool { return os.SameFile(fi, ost) }) {
-			fmt.Fprintf(stderr, "caddy robots report: --output %s is one of the logs to read; the report would replace it\n", output)
+			fmt.Fprintf(stderr, "caddy robots report: --output %s is one of the logs to read; the report would replace it\n", text.Clean(output))
 			return ExitUsage
 		}
 	}
@@ -646,7 +646,7 @@ func runReport(cmd *cobra.Command, args []string) int {
 			if progressed && isTerminal(stderr) {
 				fmt.Fprintln(stderr)
 			}
-			fmt.Fprintf(stderr, "caddy robots report: %v\n", err)
+			fmt.Fprintf(stderr, "caddy robots report: %s\n", text.Clean(err.Error()))
 			return ExitUsage
 		}
 	}
@@ -658,7 +658,8 @@ func runReport(cmd *cobra.Command, args []string) int {
 		fmt.Fprintf(stderr, "caddy robots report: skipped %s\n", s)
 	}
 	for _, w := range rep.Warnings {
-		fmt.Fprintf(stderr, "caddy robots report: warning: %s\n", w)
+		// A warning names an input, whose name may hold anything.
+		fmt.Fprintf(stderr, "caddy robots report: warning: %s\n", text.Clean(w))
 	}
 
 	write := rep.WriteTable
@@ -674,7 +675,7 @@ func runReport(cmd *cobra.Command, args []string) int {
 		err = write(cmd.OutOrStdout())
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "caddy robots report: writing the report: %v\n", err)
+		fmt.Fprintf(stderr, "caddy robots report: writing the report: %s\n", text.Clean(err.Error()))
 		return ExitUsage
 	}
 	return ExitOK

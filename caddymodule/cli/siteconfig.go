@@ -20,6 +20,7 @@ import (
 	"github.com/caddyserver/caddy/v2/caddyconfig"
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/include"
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/internal/text"
 	"github.com/robotsguard/caddy-robots-txt/config"
 	"github.com/robotsguard/caddy-robots-txt/robots"
 )
@@ -405,13 +406,24 @@ func fetchRobots(url string) ([]byte, string, error) {
 		return nil, url, err
 	}
 	defer resp.Body.Close()
+	// The status line is the upstream's to write: no control character
+	// of it reaches the terminal.
+	status := text.Clean(resp.Status)
 	switch {
 	case resp.StatusCode >= 200 && resp.StatusCode < 300:
-		body, err := io.ReadAll(io.LimitReader(resp.Body, robots.DefaultMaxSize))
+		body, err := io.ReadAll(io.LimitReader(resp.Body, robots.DefaultMaxSize+1))
+		if err == nil && len(body) > robots.DefaultMaxSize {
+			// As the handler (and Google) read it: the first 500 KiB.
+			return body[:robots.DefaultMaxSize], url + fmt.Sprintf(" (cut at %s bytes, as the handler reads it)", text.Group3(robots.DefaultMaxSize)), nil
+		}
 		return body, url, err
+	case resp.StatusCode >= 300 && resp.StatusCode < 400:
+		// A redirect with nowhere to go: the handler reads it as no
+		// robots.txt.
+		return nil, url + " (" + status + " without a Location to follow: no robots.txt, every bot allowed)", nil
 	case resp.StatusCode >= 400 && resp.StatusCode < 500:
 		// No robots.txt: every bot allowed.
-		return nil, url + " (" + resp.Status + ": no robots.txt, every bot allowed)", nil
+		return nil, url + " (" + status + ": no robots.txt, every bot allowed)", nil
 	}
-	return nil, url, fmt.Errorf("the upstream answered %s", resp.Status)
+	return nil, url, fmt.Errorf("the upstream answered %s", status)
 }
