@@ -132,7 +132,10 @@ Reads Caddy's JSON access logs (one JSON object per line, as written by
 'log { format json }'), plain or gzip-compressed (told apart by content,
 not by name), from the files given, or from standard input when none is
 given or for "-". Entries with a robots_txt object are bot requests; the
-others are people's, counted in the totals only.
+others are people's, counted in the totals only. Every time_format of
+Caddy's encoder is read (the wall formats, which carry no zone, as UTC).
+A compressed file damaged after some of its lines is a warning: the
+lines before the damage are counted.
 
 Several files make one report: give the logs of several instances, or a
 rotated series, and their counts are added up. A file may also be named
@@ -187,6 +190,8 @@ JSON schema ("caddy-robots-txt/report/v1"; times are RFC 3339 UTC strings,
       "groups": [string],               the groups' agent names, "(no robots.txt)"
                                         for requests while the site had none
       "verified": int, "unverified": int, "impostor": int,
+      "trapped": int,                   requests from clients the trap caught;
+                                        the four add up to "requests"
       "requests": int, "violations": int, "crawl_delay_violations": int,
       "blocked": int, "logged": int, "grace": int,
       "robots_txt_fetches": int,        requests for /robots.txt
@@ -558,10 +563,14 @@ func runReport(cmd *cobra.Command, args []string) int {
 	}
 
 	// Open every input first, so that a typo fails before a long read.
+	// A regular file is closed again and reopened when its turn comes, so
+	// that a pattern may match more files than may be open at once; only
+	// what cannot be opened twice (a pipe) stays open.
 	type input struct {
-		name string
-		r    io.Reader
-		c    io.Closer
+		name   string
+		r      io.Reader
+		c      io.Closer
+		reopen bool
 	}
 	var inputs []input
 	defer func() {
@@ -595,17 +604,21 @@ func runReport(cmd *cobra.Command, args []string) int {
 		if err == nil {
 			seen = append(seen, st)
 		}
-		inputs = append(inputs, input{name: a, r: f, c: f})
 		switch {
 		case err != nil:
 			totalKnown = false
+			inputs = append(inputs, input{name: a, r: f, c: f})
 		case st.IsDir():
+			f.Close()
 			fmt.Fprintf(stderr, "caddy robots report: %s is a directory\n", text.Clean(a))
 			return ExitUsage
 		case st.Mode().IsRegular():
 			total += st.Size()
+			f.Close()
+			inputs = append(inputs, input{name: a, reopen: true})
 		default:
 			totalKnown = false
+			inputs = append(inputs, input{name: a, r: f, c: f})
 		}
 	}
 	// The report replaces the output file: it must not be a log it reads.
@@ -641,8 +654,21 @@ func runReport(cmd *cobra.Command, args []string) int {
 	if totalKnown {
 		agg.ExpectBytes(total)
 	}
-	for _, in := range inputs {
-		if err := agg.Add(in.name, in.r); err != nil {
+	for i := range inputs {
+		in := &inputs[i]
+		err := error(nil)
+		if in.reopen {
+			var f *os.File
+			if f, err = os.Open(in.name); err == nil {
+				in.r, in.c = f, f
+				err = agg.Add(in.name, f)
+				f.Close()
+				in.c = nil
+			}
+		} else {
+			err = agg.Add(in.name, in.r)
+		}
+		if err != nil {
 			if progressed && isTerminal(stderr) {
 				fmt.Fprintln(stderr)
 			}

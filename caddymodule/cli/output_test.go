@@ -20,7 +20,7 @@ import (
 func TestReportOutputSurvivesHostileLine(t *testing.T) {
 	rt := logtest.RT("GPTBot", "*", "disallowed", "disallow: /", 2, "enforce", "blocked")
 	log := writeTemp(t, "access.log", logtest.Line(logtest.T0, "10.0.0.1", "/", "GPTBot", 403, rt)+"\n"+
-		logtest.Line(9e11, "10.0.0.1", "/", "GPTBot", 403, rt)+"\n")
+		logtest.Line(9e20, "10.0.0.1", "/", "GPTBot", 403, rt)+"\n") // past the year 10000 even in nanoseconds
 	for _, format := range []string{"json", "html", "table"} {
 		t.Run(format, func(t *testing.T) {
 			out := writeTemp(t, "report."+format, "the earlier report\n")

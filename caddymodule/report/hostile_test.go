@@ -19,12 +19,15 @@ func TestReportSkipsTimesJSONCannotHold(t *testing.T) {
 		wantMalformed int64
 		wantLastYear  int // 0: not checked
 	}{
-		{"year 30000", logLineJSON(9e11, "10.0.0.2", "/", "GPTBot", 403, bot), 1, 0},
-		{"just past 9999", logLineJSON(253402300800, "10.0.0.2", "/", "GPTBot", 403, bot), 1, 0},
+		// A number from the year 10000 on is read as milliseconds, and
+		// from 10000 years in milliseconds on as nanoseconds (Caddy's
+		// unix_milli_float and unix_nano): past that it is no time.
+		{"year 30000 in nanoseconds", logLineJSON(9e20, "10.0.0.2", "/", "GPTBot", 403, bot), 1, 0},
+		{"just past 9999 in nanoseconds", logLineJSON(253402300800e9, "10.0.0.2", "/", "GPTBot", 403, bot), 1, 0},
 		{"year -26000", logLineJSON(-9e11, "10.0.0.2", "/", "GPTBot", 403, bot), 1, 0},
 		{"before 1970", logLineJSON(-1, "10.0.0.2", "/", "GPTBot", 403, bot), 1, 0},
 		{"string ts, year 99999", `{"ts":"99999-01-01T00:00:00Z","request":{"client_ip":"10.0.0.2"},"robots_txt":{"bot":"GPTBot","verdict":"allowed","action":"passed"}}`, 1, 0},
-		{"string number ts", `{"ts":"900000000000","request":{"client_ip":"10.0.0.2"},"robots_txt":{"bot":"GPTBot","verdict":"allowed","action":"passed"}}`, 1, 0},
+		{"string number ts", `{"ts":"900000000000000000000","request":{"client_ip":"10.0.0.2"},"robots_txt":{"bot":"GPTBot","verdict":"allowed","action":"passed"}}`, 1, 0},
 		{"year 5138 is kept", logLineJSON(1e11, "10.0.0.2", "/", "GPTBot", 403, bot), 0, 5138},
 		{"string ts, year 5000 is kept", `{"ts":"5000-01-01T00:00:00.5Z","request":{"client_ip":"10.0.0.2"},"robots_txt":{"bot":"GPTBot","verdict":"allowed","action":"passed"}}`, 0, 5000},
 		{"fetched_ago past 1970", logLineJSON(t0, "10.0.0.2", "/", "GPTBot", 403,

@@ -168,6 +168,9 @@ func TestReportShowsImpostorsApart(t *testing.T) {
 			Rule: &robots.Rule{Directive: robots.Disallow, Pattern: "/private/", Line: 2}}),
 		caddyLine(t, when, &judge.Judgment{Bot: "curl", Group: "*", Verdict: judge.Allowed, Action: judge.Passed,
 			Mode: "enforce", Judged: true, Identity: verify.Unverified}),
+		caddyLine(t, when, &judge.Judgment{Bot: "trapped", Group: "*", Verdict: judge.Disallowed, Action: judge.Blocked,
+			Mode: "enforce", Judged: true, Identity: verify.Trapped,
+			Rule: &robots.Rule{Directive: robots.Disallow, Pattern: "/private/", Line: 2}}),
 	}
 	a := NewAggregator(Options{})
 	if err := a.Add("log", strings.NewReader(strings.Join(lines, ""))); err != nil {
@@ -178,13 +181,15 @@ func TestReportShowsImpostorsApart(t *testing.T) {
 		rows[b.Bot] = b
 	}
 	for _, want := range []struct {
-		bot, category                  string
-		verified, unverified, impostor int64
-		violations                     int64
+		bot, category                           string
+		verified, unverified, impostor, trapped int64
+		violations                              int64
 	}{
-		{"Googlebot", "search", 1, 0, 0, 0},
-		{"impostor:Googlebot", "search", 0, 0, 1, 1},
-		{"curl", "", 0, 1, 0, 0},
+		{"Googlebot", "search", 1, 0, 0, 0, 0},
+		{"impostor:Googlebot", "search", 0, 0, 1, 0, 1},
+		{"curl", "", 0, 1, 0, 0, 0},
+		// The trap's catch adds up too: the four add up to the requests.
+		{"trapped", "", 0, 0, 0, 1, 1},
 	} {
 		got, ok := rows[want.bot]
 		if !ok {
@@ -197,7 +202,7 @@ func TestReportShowsImpostorsApart(t *testing.T) {
 		}{
 			{"category", got.Category, want.category}, {"verified", got.Verified, want.verified},
 			{"unverified", got.Unverified, want.unverified}, {"impostor", got.Impostor, want.impostor},
-			{"violations", got.Violations, want.violations},
+			{"trapped", got.Trapped, want.trapped}, {"violations", got.Violations, want.violations},
 		} {
 			if f.got != f.want {
 				t.Errorf("%s: %s = %v, want %v", want.bot, f.name, f.got, f.want)

@@ -143,6 +143,7 @@ type BotStats struct {
 	Verified            int64       `json:"verified"`   // requests whose claim to be a crawler was verified
 	Unverified          int64       `json:"unverified"` // requests of bots that claim no verifiable crawler
 	Impostor            int64       `json:"impostor"`   // requests that failed their claim
+	Trapped             int64       `json:"trapped"`    // requests from a client the trap caught (see the README's trap)
 	Requests            int64       `json:"requests"`
 	Violations          int64       `json:"violations"`
 	Blocked             int64       `json:"blocked"`
@@ -212,19 +213,19 @@ type ruleKey struct {
 type cell struct{ req, viol int64 }
 
 type botAgg struct {
-	name                                   string
-	category                               string
-	groups                                 []string
-	verified, unverified, impostor         int64
-	requests, violations, blocked, logged  int64
-	grace, fetches, afterFetch, fetchKnown int64
-	tooFast                                int64
-	otherRules                             int64
-	lastFetch, first, last                 float64
-	rules                                  map[ruleKey]int64
-	ips                                    map[uint64]struct{}
-	ipsInexact                             bool
-	cells                                  map[int64]cell
+	name                                    string
+	category                                string
+	groups                                  []string
+	verified, unverified, impostor, trapped int64
+	requests, violations, blocked, logged   int64
+	grace, fetches, afterFetch, fetchKnown  int64
+	tooFast                                 int64
+	otherRules                              int64
+	lastFetch, first, last                  float64
+	rules                                   map[ruleKey]int64
+	ips                                     map[uint64]struct{}
+	ipsInexact                              bool
+	cells                                   map[int64]cell
 }
 
 // Aggregator reads Caddy JSON access logs and counts, per bot, in memory
@@ -315,7 +316,7 @@ func (c countingReader) Read(p []byte) (int, error) {
 // Add reads one access log (plain or gzip-compressed, told apart by its
 // first bytes) named name. It returns an error only when the input cannot
 // be read; bad lines are counted and skipped. A gzip stream that ends
-// early adds a warning and keeps what was read.
+// early or is damaged adds a warning and keeps what was read.
 func (a *Aggregator) Add(name string, r io.Reader) error {
 	a.inputs = append(a.inputs, name)
 	br := bufio.NewReaderSize(countingReader{r, &a.bytesRead}, 256<<10)
@@ -328,8 +329,15 @@ func (a *Aggregator) Add(name string, r io.Reader) error {
 		br = bufio.NewReaderSize(zr, 256<<10)
 	}
 	err := a.readLines(name, br)
-	if errors.Is(err, io.ErrUnexpectedEOF) {
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF):
 		a.warnings = append(a.warnings, name+": the input ends in the middle of its compressed stream; the rest is missing")
+		err = nil
+	case errors.Is(err, gzip.ErrChecksum), errors.Is(err, gzip.ErrHeader):
+		// A damaged rotated file (a bad checksum, junk after the last
+		// member): its lines are already counted, and the other inputs
+		// are still worth a report.
+		a.warnings = append(a.warnings, fmt.Sprintf("%s: %v; the lines read before it are counted", name, err))
 		err = nil
 	}
 	if err != nil {
@@ -420,16 +428,41 @@ func parseTS(raw json.RawMessage) (float64, bool) {
 		if err := json.Unmarshal(raw, &s); err != nil {
 			return 0, false
 		}
-		if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
-			// Not UnixNano, which overflows past 2262.
-			return float64(t.Unix()) + float64(t.Nanosecond())/1e9, validTS(float64(t.Unix()))
+		for _, layout := range tsLayouts {
+			if t, err := time.Parse(layout, s); err == nil {
+				// Not UnixNano, which overflows past 2262.
+				return float64(t.Unix()) + float64(t.Nanosecond())/1e9, validTS(float64(t.Unix()))
+			}
 		}
 	}
 	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || !validTS(f) {
+	if err != nil {
+		return 0, false
+	}
+	// Caddy's unix_milli_float and unix_nano: no time in seconds is that
+	// large (maxTS is the year 10000).
+	switch {
+	case f >= maxTS*1e6:
+		f /= 1e9
+	case f >= maxTS:
+		f /= 1e3
+	}
+	if !validTS(f) {
 		return 0, false
 	}
 	return f, true
+}
+
+// tsLayouts are the textual time formats of Caddy's log encoders
+// (time_format): rfc3339 and rfc3339_nano, iso8601 (with any offset, as
+// time_local writes it), wall, wall_milli and wall_nano (read as UTC, which
+// they are unless time_local is set: they carry no zone), and common_log.
+// A fraction of a second is accepted after the seconds of any of them.
+var tsLayouts = []string{
+	time.RFC3339Nano,
+	"2006-01-02T15:04:05Z0700",
+	"2006/01/02 15:04:05",
+	"02/Jan/2006:15:04:05 -0700",
 }
 
 // maxTS is 10000-01-01T00:00:00Z: the report's JSON cannot write a time
@@ -532,6 +565,8 @@ func (a *Aggregator) addLine(line []byte) {
 		b.impostor++
 	case verify.Unverified.String():
 		b.unverified++
+	case verify.Trapped.String():
+		b.trapped++
 	}
 
 	viol := rt.Verdict == judge.Disallowed
@@ -688,6 +723,7 @@ func (a *Aggregator) Report() *Report {
 			Verified:            b.verified,
 			Unverified:          b.unverified,
 			Impostor:            b.impostor,
+			Trapped:             b.trapped,
 			Requests:            b.requests,
 			Violations:          b.violations,
 			Blocked:             b.blocked,

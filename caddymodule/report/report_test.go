@@ -271,6 +271,13 @@ func TestReportTSForms(t *testing.T) {
 	in := strings.Join([]string{
 		`{"ts":"2025-01-01T12:00:00Z","request":{"client_ip":"1.2.3.4"},"robots_txt":{"bot":"a","verdict":"allowed","action":"passed"}}`,
 		`{"ts":"1735732801.5","request":{"client_ip":"1.2.3.4"},"robots_txt":{"bot":"a","verdict":"allowed","action":"passed"}}`,
+		// Caddy's other time_format settings.
+		`{"ts":1735732801500.25,"request":{"client_ip":"1.2.3.4"},"robots_txt":{"bot":"a","verdict":"allowed","action":"passed"}}`,
+		`{"ts":1735732801500000000,"request":{"client_ip":"1.2.3.4"},"robots_txt":{"bot":"a","verdict":"allowed","action":"passed"}}`,
+		`{"ts":"2025-01-01T17:30:00.000+0530","request":{"client_ip":"1.2.3.4"},"robots_txt":{"bot":"a","verdict":"allowed","action":"passed"}}`,
+		`{"ts":"2025/01/01 12:00:00","request":{"client_ip":"1.2.3.4"},"robots_txt":{"bot":"a","verdict":"allowed","action":"passed"}}`,
+		`{"ts":"2025/01/01 12:00:00.123456789","request":{"client_ip":"1.2.3.4"},"robots_txt":{"bot":"a","verdict":"allowed","action":"passed"}}`,
+		`{"ts":"01/Jan/2025:13:00:00 +0100","request":{"client_ip":"1.2.3.4"},"robots_txt":{"bot":"a","verdict":"allowed","action":"passed"}}`,
 		`{"ts":null,"request":{}}`,
 		`{"ts":"noon","request":{}}`,
 		`{"ts":true,"request":{}}`,
@@ -281,8 +288,12 @@ func TestReportTSForms(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := agg.Report()
-	if r.BotRequests != 2 || r.Skipped.Malformed != 4 {
-		t.Errorf("bot requests %d malformed %d, want 2, 4", r.BotRequests, r.Skipped.Malformed)
+	if r.BotRequests != 8 || r.Skipped.Malformed != 4 {
+		t.Errorf("bot requests %d malformed %d, want 8, 4", r.BotRequests, r.Skipped.Malformed)
+	}
+	// Every form reads as a time of 2025-01-01 (UTC), none as another year.
+	if r.FirstSeen == nil || r.LastSeen == nil || r.FirstSeen.UTC() != time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC) || r.LastSeen.Sub(*r.FirstSeen) > 2*time.Second {
+		t.Errorf("times from %v to %v, want all at 2025-01-01 12:00:00-12:00:02 UTC", r.FirstSeen, r.LastSeen)
 	}
 }
 
@@ -831,5 +842,40 @@ func TestReportSinceFarAhead(t *testing.T) {
 	r := sampleReport(t, Options{Since: time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC)})
 	if r.Requests != 0 || r.Skipped.BeforeSince == 0 {
 		t.Errorf("since 9999-12-31: %d requests kept, %d before since; want none kept", r.Requests, r.Skipped.BeforeSince)
+	}
+}
+
+// TestReportDamagedGzip: a rotated log damaged after its lines (a bad
+// checksum, junk after the last member) is a warning: its lines count, and
+// one damaged file among many does not cost the report.
+func TestReportDamagedGzip(t *testing.T) {
+	plain, second := sampleLog()
+	z := gzipped(t, plain+second)
+	badCRC := bytes.Clone(z)
+	badCRC[len(badCRC)-8] ^= 0xff // the CRC-32 of the trailer
+	for _, tc := range []struct {
+		name string
+		data []byte
+	}{
+		{"bad checksum", badCRC},
+		{"junk after the last member", append(bytes.Clone(z), "not gzip"...)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			agg := NewAggregator(Options{Now: fixedNow})
+			if err := agg.Add("damaged.gz", bytes.NewReader(tc.data)); err != nil {
+				t.Fatalf("a damaged gzip stream is a warning, not an error: %v", err)
+			}
+			r := agg.Report()
+			if len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], "damaged.gz") {
+				t.Errorf("warnings %q, want one naming damaged.gz", r.Warnings)
+			}
+			want := NewAggregator(Options{Now: fixedNow})
+			if err := want.Add("plain", strings.NewReader(plain+second)); err != nil {
+				t.Fatal(err)
+			}
+			if got, w := r.Requests, want.Report().Requests; got != w {
+				t.Errorf("%d requests counted, want %d (every line is before the damage)", got, w)
+			}
+		})
 	}
 }
