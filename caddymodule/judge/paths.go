@@ -62,8 +62,7 @@ func PathsOfServed(served string, u *url.URL) Paths {
 	if Unresolved(u.Path) {
 		raw := encodePath(u.Path)
 		if u.RawPath != "" {
-			// Already escaped: only what may not stand in a URL.
-			raw = escapeBytes(u.RawPath, func(c byte) bool { return c <= ' ' || c >= 0x7f || c == '#' })
+			raw = escapeBytes(u.RawPath, true)
 		}
 		p.Raw = raw + query
 		p.File = FileOf(served, u.Path)
@@ -126,6 +125,9 @@ func PathsOfTarget(target string) Paths {
 // Decide judges every spelling against g: disallowed if any is. A nil
 // group allows everything.
 func (p Paths) Decide(g *robots.Group) robots.Verdict {
+	if p.Alt == "" && p.Raw == "" { // File comes with Raw
+		return g.Decide(p.Primary)
+	}
 	v, _ := p.DecideSpelling(g)
 	return v
 }
@@ -179,13 +181,14 @@ func cleanPath(p string) string {
 // encodePath percent-encodes a decoded path where a raw byte would change
 // its meaning or may not stand in a URL ("%", "?", "#", space, non-ASCII),
 // leaving the rest as it is; robots.Group.Decide canonicalizes the rest.
-func encodePath(p string) string { return escapeBytes(p, needsEscape) }
+func encodePath(p string) string { return escapeBytes(p, false) }
 
-// escapeBytes percent-encodes the bytes of p for which escape is true.
-func escapeBytes(p string, escape func(byte) bool) string {
+// escapeBytes percent-encodes the bytes of p that needsEscape names; an
+// escaped path keeps its "%".
+func escapeBytes(p string, escaped bool) string {
 	n := 0
 	for i := 0; i < len(p); i++ {
-		if escape(p[i]) {
+		if needsEscape(p[i], escaped) {
 			n++
 		}
 	}
@@ -197,7 +200,7 @@ func escapeBytes(p string, escape func(byte) bool) string {
 	b.Grow(len(p) + 2*n)
 	for i := 0; i < len(p); i++ {
 		c := p[i]
-		if escape(c) {
+		if needsEscape(c, escaped) {
 			b.WriteByte('%')
 			b.WriteByte(hex[c>>4])
 			b.WriteByte(hex[c&15])
@@ -208,6 +211,9 @@ func escapeBytes(p string, escape func(byte) bool) string {
 	return b.String()
 }
 
-func needsEscape(c byte) bool {
-	return c == '%' || c == '?' || c == '#' || c <= ' ' || c >= 0x7f
+// needsEscape reports whether c would change the meaning of a decoded
+// path or may not stand in a URL; in an escaped path, where "%" starts an
+// escape and "?" cannot be, only the latter.
+func needsEscape(c byte, escaped bool) bool {
+	return c == '#' || c <= ' ' || c >= 0x7f || !escaped && (c == '%' || c == '?')
 }
