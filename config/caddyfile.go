@@ -253,6 +253,12 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			return d.Errf("robots_txt: %s takes exactly one argument, got %d; usage: %s", name, len(vals), usage(name))
 		}
 		val := vals[0]
+		if val == "" && name != "inline" && name != "file" {
+			// An empty value would read as the default (or, for body,
+			// as no body): say so rather than guess. inline and file say
+			// it in their own words.
+			return d.Errf("robots_txt: %s: the value is empty; usage: %s (or drop %s for the default)", name, usage(name), name)
+		}
 
 		switch name {
 		case "file":
@@ -273,6 +279,12 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			}
 			if val == "" {
 				return d.Errf("robots_txt: inline text is empty; give the text of robots.txt, usually as a heredoc (inline <<TXT ... TXT)")
+			}
+			if !strings.Contains(val, "\n") && strings.Contains(val, `\n`) {
+				// A Caddyfile keeps \n in a quoted string as the two
+				// characters: the text would be one line, "User-agent:
+				// *\nDisallow: /", a group with no rules.
+				return d.Errf("robots_txt: inline text is one line holding \\n, which a Caddyfile does not turn into a line break; write the text as a heredoc: inline <<TXT, its lines, then TXT")
 			}
 			c.Inline = val
 
@@ -341,8 +353,8 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 
 		case "trap_ttl":
 			dur, err := caddy.ParseDuration(val)
-			if err != nil || dur <= 0 {
-				return d.Errf("robots_txt: trap_ttl: %q is not allowed; use a positive duration such as 24h", val)
+			if err != nil || dur < time.Duration(MinTrapTTL) {
+				return d.Errf("robots_txt: trap_ttl: %q is not allowed; use a duration of %s or more, such as 24h (the default): an address held for less is let go before its next request", val, time.Duration(MinTrapTTL))
 			}
 			c.TrapTTL = caddy.Duration(dur)
 

@@ -54,6 +54,9 @@ const (
 	// one checks the file, or reads and writes the storage, in a loop
 	// that keeps a core busy for nothing.
 	MinInterval = caddy.Duration(100 * time.Millisecond)
+	// MinTrapTTL is the shortest trap_ttl: an address held for less is
+	// let go before its next request, which turns the trap off.
+	MinTrapTTL = caddy.Duration(time.Second)
 	// DefaultGrace is how long earlier versions of robots.txt are honoured
 	// after a change: the 24 hours RFC 9309 lets crawlers cache the file.
 	DefaultGrace = caddy.Duration(24 * time.Hour)
@@ -667,8 +670,8 @@ func checkTrap(path, action string, ttl caddy.Duration) error {
 	default:
 		return fmt.Errorf("trap_action: %q is not allowed; use %q (the default) or %q", action, TrapHold, TrapBlock)
 	}
-	if ttl < 0 {
-		return fmt.Errorf("trap_ttl: %s is not allowed; use a positive duration such as \"24h\"", time.Duration(ttl))
+	if ttl < 0 || ttl > 0 && ttl < MinTrapTTL {
+		return fmt.Errorf("trap_ttl: %s is not allowed; use %s or more, such as \"24h\" (the default): an address held for less is let go before its next request", time.Duration(ttl), time.Duration(MinTrapTTL))
 	}
 	return nil
 }
@@ -700,8 +703,8 @@ func (cr Crawler) check(where string) error {
 		}
 	}
 	for _, s := range cr.RDNS {
-		if !isHostSuffix(s) {
-			return fmt.Errorf("%s (%s): rdns: %q is not allowed; give a hostname suffix such as \"googlebot.com\"", where, cr.Token, s)
+		if err := crawlers.CheckSuffix(s); err != nil {
+			return fmt.Errorf("%s (%s): rdns: %v: give a lowercase hostname suffix of two labels or more, the domain its crawlers' names end in", where, cr.Token, err)
 		}
 	}
 	for _, a := range cr.SignatureAgents {
@@ -783,25 +786,6 @@ func isToken(s string) bool {
 		c := s[i]
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
 			return false
-		}
-	}
-	return true
-}
-
-func isHostSuffix(s string) bool {
-	s = strings.TrimSuffix(strings.TrimPrefix(s, "."), ".")
-	if s == "" || len(s) > 253 {
-		return false
-	}
-	for _, label := range strings.Split(s, ".") {
-		if label == "" || len(label) > 63 {
-			return false
-		}
-		for i := 0; i < len(label); i++ {
-			c := label[i]
-			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
-				return false
-			}
 		}
 	}
 	return true

@@ -203,6 +203,14 @@ func TestUnmarshalCaddyfileErrors(t *testing.T) {
 			[]string{"must be https"}, 3},
 		{"crawler bad rdns", "robots_txt {\n\tcrawler X {\n\t\trdns \"bad suffix\"\n\t}\n}",
 			[]string{"rdns", "hostname suffix"}, 3},
+		// What the knowledge base refuses at load must be refused here, at
+		// its line: one label, upper case, a label starting with "-".
+		{"crawler rdns of one label", "robots_txt {\n\tcrawler X {\n\t\trdns com\n\t}\n}",
+			[]string{"rdns", "\"com\" is not a lowercase domain", "two labels or more"}, 3},
+		{"crawler rdns in upper case", "robots_txt {\n\tcrawler X {\n\t\trdns Crawl.Example.com\n\t}\n}",
+			[]string{"rdns", "not a lowercase domain"}, 3},
+		{"crawler rdns with a bad label", "robots_txt {\n\tcrawler X {\n\t\trdns -ex.com\n\t}\n}",
+			[]string{"rdns", "bad label \"-ex\""}, 3},
 		{"crawler bad signature_agent, at its line", "robots_txt {\n\tcrawler X {\n\t\tranges 192.0.2.1\n\t\tsignature_agent http://x.example\n\n\t}\n}",
 			[]string{"signature_agent", "https origin"}, 4},
 		{"crawler mistyped CIDR", "robots_txt {\n\tcrawler X {\n\t\tranges 10.0.0.0/33\n\t}\n}",
@@ -321,6 +329,15 @@ func TestUnmarshalCaddyfileErrors(t *testing.T) {
 			[]string{"url is set together with file or inline"}, 3},
 		{"url then inline", "robots_txt {\n\turl http://app/robots.txt\n\tinline x\n}",
 			[]string{"url is set together with file or inline"}, 3},
+		// A Caddyfile keeps \n in a quoted string as two characters: the
+		// text would be one line, a group with no rules.
+		{"inline with a literal \\n", "robots_txt {\n\tmode enforce\n\tinline \"User-agent: *\\nDisallow: /\"\n}",
+			[]string{"inline text is one line holding \\n", "heredoc"}, 3},
+		{"trap_ttl too short to hold anyone", "robots_txt {\n\ttrap /t/\n\ttrap_ttl 1ms\n}",
+			[]string{"trap_ttl: \"1ms\" is not allowed", "1s or more", "let go before its next request"}, 3},
+		{"empty mode", "robots_txt {\n\tmode \"\"\n}", []string{"mode: the value is empty", "usage: mode enforce|monitor"}, 2},
+		{"empty body", "robots_txt {\n\tbody \"\"\n}", []string{"body: the value is empty", "or drop body"}, 2},
+		{"empty impostors", "robots_txt {\n\timpostors \"\"\n}", []string{"impostors: the value is empty"}, 2},
 		{"trap_ttl without trap", "robots_txt {\n\ttrap_ttl 1h\n\tmode monitor\n}",
 			[]string{"trap_ttl needs trap", "trap <path> [hold|block]", "or drop trap_ttl"}, 2},
 		{"empty include", "robots_txt {\n\tmode monitor\n\tinclude a.txt \"\"\n}",

@@ -274,7 +274,7 @@ func (c *Crawler) validate(operator bool) error {
 		}
 	}
 	for _, s := range c.RDNS {
-		if err := checkSuffix(s); err != nil {
+		if err := CheckSuffix(s); err != nil {
 			return where("rdns: %v", err)
 		}
 	}
@@ -323,8 +323,10 @@ func checkRange(s string, operator bool) error {
 	return fmt.Errorf("%q is not an https URL or a CIDR", s)
 }
 
-// checkSuffix accepts a DNS name of at least two labels.
-func checkSuffix(s string) error {
+// CheckSuffix accepts a reverse-DNS suffix: a lowercase DNS name of at least
+// two labels ("googlebot.com"), as the knowledge base and the operator's
+// crawler entries give them.
+func CheckSuffix(s string) error {
 	if s != strings.ToLower(s) || strings.HasPrefix(s, ".") || strings.HasSuffix(s, ".") || !strings.Contains(s, ".") {
 		return fmt.Errorf("%q is not a lowercase domain like \"googlebot.com\"", s)
 	}

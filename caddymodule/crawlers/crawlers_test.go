@@ -47,7 +47,7 @@ func TestBuiltinEntries(t *testing.T) {
 			}
 		}
 		for _, s := range c.RDNS {
-			if err := checkSuffix(s); err != nil {
+			if err := CheckSuffix(s); err != nil {
 				t.Errorf("%s: %v", c.Name, err)
 			}
 		}
