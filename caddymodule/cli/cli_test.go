@@ -776,3 +776,31 @@ func TestCheckConfigHostileUpstream(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckConfigRefusesWhatValidateRefuses: check judges by a config only
+// if the server would load it, and says when the file is missing.
+func TestCheckConfigRefusesWhatValidateRefuses(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "missing.txt")
+	handler := func(fields string) string {
+		return `{"apps": {"http": {"servers": {"srv0": {"listen": [":80"], "routes": [{"handle": [{"handler": "robots_txt", ` + fields + `}]}]}}}}}`
+	}
+	for _, tc := range []struct {
+		name, config string
+		code         int
+		want         string
+	}{
+		{"a mode in capitals", handler(`"inline": "User-agent: *\nDisallow: /\n", "mode": "MONITOR"`), ExitUsage, `the handler's config is not valid: mode: "MONITOR" is not allowed`},
+		{"a status that is no refusal", handler(`"inline": "User-agent: *\nDisallow: /\n", "status": 200`), ExitUsage, "the handler's config is not valid: status"},
+		{"a missing file", handler(`"file": "`+missing+`"`), ExitOK, "missing.txt (does not exist: every bot is allowed until it appears) has no groups"},
+		{"a missing file under strict", handler(`"file": "`+missing+`", "strict": true`), ExitUsage, "strict: robots.txt " + missing + " does not exist"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := writeTemp(t, "caddy.json", tc.config)
+			code, out, errOut := runCmd(t, "", "check", "--config", cfg, "--agent", "GPTBot/1.2", "/x")
+			if code != tc.code || !strings.Contains(out+errOut, tc.want) {
+				t.Errorf("exit %d, want %d; output lacks %q:\n%s%s", code, tc.code, tc.want, out, errOut)
+			}
+		})
+	}
+}

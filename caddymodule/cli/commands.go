@@ -391,6 +391,12 @@ func runCheck(cmd *cobra.Command, args []string) int {
 			fmt.Fprintf(cmd.ErrOrStderr(), "caddy robots check: %s\n", text.Clean(w))
 		}
 		sh.cfg.SetDefaults()
+		// What caddy validate refuses, check refuses too: judging by a
+		// config the server will not load would answer for nothing.
+		if err := sh.cfg.Validate(); err != nil {
+			fmt.Fprintf(cmd.ErrOrStderr(), "caddy robots check: the handler's config is not valid: %s\n", text.Clean(err.Error()))
+			return ExitUsage
+		}
 		base, err := crawlers.Builtin().With(sh.cfg.Entries()...)
 		if err != nil {
 			fmt.Fprintf(cmd.ErrOrStderr(), "caddy robots check: %s\n", text.Clean(err.Error()))

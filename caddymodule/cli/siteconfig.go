@@ -327,8 +327,11 @@ func (s siteHandler) robotsBody() ([]byte, string, error) {
 	}
 	body, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
+		if c.Strict {
+			return nil, path, fmt.Errorf("strict: robots.txt %s does not exist; the handler refuses to load", path)
+		}
 		// The handler allows every bot everywhere until it appears.
-		return nil, path, nil
+		return nil, path + " (does not exist: every bot is allowed until it appears)", nil
 	}
 	return body, path, err
 }
