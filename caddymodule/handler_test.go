@@ -371,6 +371,37 @@ func TestWideOpenSettingsWarn(t *testing.T) {
 	}
 }
 
+// TestSilentlyWeakenedSettingsWarn: settings that leave a crawler held to
+// rules it never read, or that exempt a group robots.txt names, are said
+// at load: serve off with an included list or an inline text, a humans
+// entry inside an agent name of the file, a trap the file allows to some
+// agent. The usual settings are not.
+func TestSilentlyWeakenedSettingsWarn(t *testing.T) {
+	off := false
+	list := writeRobots(t, "User-agent: EvilBot\nDisallow: /\n")
+	const file = "User-agent: FooCrawler\nDisallow: /\n\nUser-agent: *\nDisallow: /x\n"
+	for _, tc := range []struct {
+		name    string
+		cfg     config.Config
+		snippet string
+		warn    bool
+	}{
+		{"serve off with include", config.Config{File: writeRobots(t, file), Serve: &off, Include: []string{list}}, "serve off with include", true},
+		{"serve on with include", config.Config{File: writeRobots(t, file), Include: []string{list}}, "serve off with include", false},
+		{"serve off with inline", config.Config{Inline: file, Serve: &off}, "serve off with inline", true},
+		{"serve off with a file", config.Config{File: writeRobots(t, file), Serve: &off}, "serve off with", false},
+		{"humans naming a group", config.Config{Inline: file, Humans: []string{"foocrawl"}}, "matches agents robots.txt names", true},
+		{"humans naming none", config.Config{Inline: file, Humans: []string{"AcmeApp"}}, "matches agents robots.txt names", false},
+		{"a trap the file allows", config.Config{Inline: "User-agent: *\nAllow: /t/\n", Trap: "/t/"}, "allows the trap path", true},
+		{"a trap the file does not allow", config.Config{Inline: file, Trap: "/t/"}, "allows the trap path", false},
+	} {
+		_, logs := newTestHandler(t, tc.cfg)
+		if got := logs.FilterMessageSnippet(tc.snippet).Len() > 0; got != tc.warn {
+			t.Errorf("%s: warned %v, want %v", tc.name, got, tc.warn)
+		}
+	}
+}
+
 // TestAsteriskTarget: "GET *" from a bot that robots.txt keeps out of the
 // whole site is refused like any path; a person's passes.
 func TestAsteriskTarget(t *testing.T) {

@@ -33,6 +33,7 @@ import (
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/verify"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/webbotauth"
 	"github.com/robotsguard/caddy-robots-txt/config"
+	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
 func init() {
@@ -206,6 +207,9 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		// Global placeholders ({env.*}, ...) can be resolved now; request
 		// placeholders ({http.*}) only per request.
 		path := caddy.NewReplacer().ReplaceKnown(h.File, "")
+		if path == "" {
+			return fmt.Errorf("file %q is an empty path once its placeholders are replaced (an environment variable that is not set?); give the path of robots.txt", h.File)
+		}
 		if strings.Contains(path, "{") {
 			h.dynamic = newDynamicSources(h.File, set)
 			break
@@ -245,7 +249,54 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		h.stop = stop
 		go h.dynamic.watch(watchCtx)
 	}
+	h.warnUnserved()
+	if h.fixed != nil {
+		if snap := h.fixed.current(); snap.File != nil {
+			h.warnHumansNamingGroups(snap.File)
+			if h.Trap != "" {
+				// Warns now, not at the first fetch, if the file
+				// allows the trap to some agent.
+				h.servedBody(snap)
+			}
+		}
+	}
 	return nil
+}
+
+// warnUnserved warns when bots are held to rules the robots.txt they are
+// served does not hold: with serve off, the next handler serves
+// /robots.txt, and an included list or an inline text is enforced
+// without ever reaching a crawler.
+func (h *Handler) warnUnserved() {
+	if h.ServeEnabled() {
+		return
+	}
+	if len(h.Include) > 0 {
+		h.logger.Warn("serve off with include: the included lists are enforced, but /robots.txt is served by the next handler without them; a crawler that obeys what it reads is refused by rules it never saw. Use serve on, or drop include",
+			zap.Strings("include", h.Include))
+	}
+	if h.Inline != "" {
+		h.logger.Warn("serve off with inline: the inline text is enforced, but /robots.txt is served by the next handler; unless it serves the same text, crawlers are held to rules they never read. Use serve on")
+	}
+}
+
+// warnHumansNamingGroups warns when a humans entry matches an agent that
+// robots.txt names: a client that names itself so is a person's, and the
+// group is never enforced on it.
+func (h *Handler) warnHumansNamingGroups(f *robots.File) {
+	for _, m := range h.Humans {
+		lm := strings.ToLower(m)
+		var named []string
+		for _, a := range f.Agents() {
+			if strings.Contains(strings.ToLower(a), lm) {
+				named = append(named, a)
+			}
+		}
+		if len(named) > 0 {
+			h.logger.Warn("a humans entry matches agents robots.txt names; a client naming them counts as a person and is never held to their groups",
+				zap.String("humans", m), zap.Strings("agents", named[:min(len(named), 12)]))
+		}
+	}
 }
 
 // serverName is the name of the handler's Caddy server, "" before its

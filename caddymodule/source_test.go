@@ -141,12 +141,22 @@ func TestDynamicRoot(t *testing.T) {
 }
 
 func TestProvisionErrors(t *testing.T) {
-	dir := t.TempDir()
-	h := &Handler{Config: config.Config{File: dir}}
-	ctx, cancel := newContext()
-	defer cancel()
-	if err := h.Provision(ctx); err == nil {
-		t.Error("a directory as file must fail provisioning")
+	for _, tc := range []struct {
+		name, file, want string
+	}{
+		{"a directory as file", t.TempDir(), "directory"},
+		// It was read as an inline text: "robots.txt inline does not
+		// exist" under strict, every bot allowed without.
+		{"a placeholder that is empty", "{env.ROBOTS_TXT_TEST_NOT_SET}", "empty path once its placeholders are replaced"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := &Handler{Config: config.Config{File: tc.file}}
+			ctx, cancel := newContext()
+			defer cancel()
+			if err := h.Provision(ctx); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Provision: %v, want an error saying %q", err, tc.want)
+			}
+		})
 	}
 }
 

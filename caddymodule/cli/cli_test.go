@@ -792,8 +792,8 @@ func TestCheckConfigRefusesWhatValidateRefuses(t *testing.T) {
 	}{
 		{"a mode in capitals", handler(`"inline": "User-agent: *\nDisallow: /\n", "mode": "MONITOR"`), ExitUsage, `the handler's config is not valid: mode: "MONITOR" is not allowed`},
 		{"a status that is no refusal", handler(`"inline": "User-agent: *\nDisallow: /\n", "status": 200`), ExitUsage, "the handler's config is not valid: status"},
-		{"a missing file", handler(`"file": "`+missing+`"`), ExitOK, "missing.txt (does not exist: every bot is allowed until it appears) has no groups"},
-		{"a missing file under strict", handler(`"file": "`+missing+`", "strict": true`), ExitUsage, "strict: robots.txt " + missing + " does not exist"},
+		{"a missing file", handler(`"file": "` + missing + `"`), ExitOK, "missing.txt (does not exist: every bot is allowed until it appears) has no groups"},
+		{"a missing file under strict", handler(`"file": "` + missing + `", "strict": true`), ExitUsage, "strict: robots.txt " + missing + " does not exist"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := writeTemp(t, "caddy.json", tc.config)
