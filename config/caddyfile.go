@@ -11,6 +11,8 @@ import (
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
+
+	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
 // subdirectives lists the Caddyfile subdirectives with their usage, in
@@ -436,6 +438,12 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			return fileAt.Errf("robots_txt: strict: file %q has errors: %s", c.File, strings.Join(errs, "; "))
 		}
 	}
+	if at := seenAt["inline"]; c.Strict && at != nil {
+		// Lines of the text, counted from its first.
+		if errs := StrictErrors(robots.Parse([]byte(c.Inline)), nil); len(errs) > 0 {
+			return at.Errf("robots_txt: strict: inline text has errors: %s", strings.Join(errs, "; "))
+		}
+	}
 	for _, inc := range c.Include {
 		if strings.Contains(inc, "://") || strings.Contains(inc, "{") {
 			continue
@@ -445,6 +453,11 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		}
 		if _, err := os.Stat(inc); c.Strict && errors.Is(err, fs.ErrNotExist) {
 			return includeAt[inc].Errf("robots_txt: strict: included list %q does not exist; create it, fix the path, or drop strict to load without it", inc)
+		}
+		if c.Strict {
+			if errs := strictFileErrors(inc); len(errs) > 0 {
+				return includeAt[inc].Errf("robots_txt: strict: included list %q has errors: %s", inc, strings.Join(errs, "; "))
+			}
 		}
 	}
 	return nil

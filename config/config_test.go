@@ -438,6 +438,21 @@ func TestCaddyfileFileChecks(t *testing.T) {
 			t.Errorf("strict with a file named per request is checked when read, not now: %v", err)
 		}
 	})
+	t.Run("strict inline text and included list with errors", func(t *testing.T) {
+		// Found at adapt time, at their own line, as a file's are; they
+		// failed only at provision before, with no line.
+		_, err := parse("robots_txt {\n\tstrict\n\tinline <<TXT\n\t\tUser-agent: *\n\t\tDisallow: private\n\t\tTXT\n}")
+		assertErr(t, err, 3, "strict: inline text has errors", "line 2")
+		bad := filepath.Join(dir, "bad-list.txt")
+		if err := os.WriteFile(bad, []byte("User-agent: *\nDisallow: private\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err = parse("robots_txt " + quote(readable) + " {\n\tstrict\n\tinclude " + quote(bad) + "\n}")
+		assertErr(t, err, 3, `strict: included list "`+bad+`" has errors`, "line 2")
+		if _, err := parse("robots_txt {\n\tinline <<TXT\n\t\tUser-agent: *\n\t\tDisallow: private\n\t\tTXT\n}"); err != nil {
+			t.Errorf("without strict the findings are warnings at load: %v", err)
+		}
+	})
 	t.Run("directory as argument", func(t *testing.T) {
 		_, err := parse("robots_txt " + quote(dir))
 		assertErr(t, err, 1, `robots_txt: file "`+dir+`" is a directory; give the path of a robots.txt file`)
