@@ -800,3 +800,48 @@ http://:18932 {
 		}
 	}
 }
+
+// TestCLICheckConfigHandlerAnsweredFirst: a robots_txt placed after a
+// handler that answers every request never runs; the running Caddy shows
+// it (a bot gets what robots.txt disallows), caddy validate cannot say so,
+// and check --config does. The same handler placed first draws no warning.
+func TestCLICheckConfigHandlerAnsweredFirst(t *testing.T) {
+	t.Parallel()
+	inst := newInstance(t)
+	const rules = `inline <<TXT
+				User-agent: *
+				Disallow: /
+				TXT`
+	inst.start(`http://127.0.0.1:{{port}} {
+	route {
+		respond "answered"
+		robots_txt {
+			` + rules + `
+		}
+	}
+}
+http://localhost:{{port}} {
+	robots_txt {
+		` + rules + `
+	}
+	respond "answered"
+}
+`)
+	if resp := inst.rawGet(t, "/private", testfixtures.UACurl); resp.status != 200 || resp.body != "answered" {
+		t.Fatalf("curl GET /private: status %d body %q; want 200 from respond (else the case proves nothing)", resp.status, resp.body)
+	}
+	config := filepath.Join(inst.dir, "Caddyfile")
+	for _, tc := range []struct {
+		site string
+		warn bool
+	}{
+		{"127.0.0.1", true},
+		{"localhost", false},
+	} {
+		code, out, errOut := runCaddyCmd(t, "", "robots", "check", "--config", config, "--site", tc.site, "--agent", testfixtures.UACurl, "/private")
+		const warning = "the handler runs after static_response, which answers every request first: it judges nothing"
+		if code != 1 || strings.Contains(out, warning) != tc.warn {
+			t.Errorf("--site %s: exit %d (want 1), warned %v (want %v):\n%s%s", tc.site, code, strings.Contains(out, warning), tc.warn, out, errOut)
+		}
+	}
+}

@@ -36,13 +36,16 @@ type CheckResult struct {
 
 // CheckOutput is the JSON form of `caddy robots check --json`.
 type CheckOutput struct {
-	File      string        `json:"file"`
-	UserAgent string        `json:"user_agent"`
-	Bot       bool          `json:"bot"`      // whether the handler holds this client to robots.txt at all
-	BotName   string        `json:"bot_name"` // how logs and metrics name it; "" for a person
-	Mode      string        `json:"mode,omitempty"`
-	OnlyFor   string        `json:"only_for,omitempty"` // the handler's matchers, which check does not evaluate
-	Results   []CheckResult `json:"results"`
+	File      string `json:"file"`
+	UserAgent string `json:"user_agent"`
+	Bot       bool   `json:"bot"`      // whether the handler holds this client to robots.txt at all
+	BotName   string `json:"bot_name"` // how logs and metrics name it; "" for a person
+	Mode      string `json:"mode,omitempty"`
+	OnlyFor   string `json:"only_for,omitempty"` // the handler's matchers, which check does not evaluate
+	// AnsweredBy names a handler that answers every request before this
+	// one runs: it judges nothing as configured.
+	AnsweredBy string        `json:"answered_first_by,omitempty"`
+	Results    []CheckResult `json:"results"`
 }
 
 // verdictNotHeld is the verdict of a path for a client the handler does
@@ -70,6 +73,9 @@ type Subject struct {
 	// /blog/*"): it judges only the requests they select, which check
 	// does not evaluate; "" for every request.
 	OnlyFor string
+	// AnsweredBy names a handler of the config that answers every request
+	// before the robots_txt handler runs ("static_response"); "" when none.
+	AnsweredBy string
 }
 
 // Check judges targets for the client sending ua against s, as the
@@ -100,7 +106,7 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 	if g != nil {
 		group = append([]string{}, g.Agents...)
 	}
-	out := CheckOutput{File: s.Name, UserAgent: ua, Bot: id.Bot, BotName: id.Name, Mode: s.Mode, OnlyFor: s.OnlyFor, Results: []CheckResult{}}
+	out := CheckOutput{File: s.Name, UserAgent: ua, Bot: id.Bot, BotName: id.Name, Mode: s.Mode, OnlyFor: s.OnlyFor, AnsweredBy: s.AnsweredBy, Results: []CheckResult{}}
 	code := ExitOK
 	for _, t := range targets {
 		p := judge.PathsOfTarget(t)
@@ -172,6 +178,9 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 		ew.Printf("\nnote: %q is not held to robots.txt: it looks like a person's browser (or matches a humans entry), and robots_txt lets such clients through\n", ua)
 	} else {
 		ew.Printf("\nbot: logged as %q\n", text.Clean(out.BotName))
+	}
+	if s.AnsweredBy != "" {
+		ew.Printf("warning: in this config the handler runs after %s, which answers every request first: it judges nothing, and the verdicts above are what it would say if it ran; place robots_txt before it (see the README's order option)\n", s.AnsweredBy)
 	}
 	if s.OnlyFor != "" {
 		ew.Printf("note: the handler judges only requests that match %s; check does not evaluate matchers, so a path outside them is not judged at all\n", text.Clean(s.OnlyFor))

@@ -402,7 +402,7 @@ func runCheck(cmd *cobra.Command, args []string) int {
 			fmt.Fprintf(cmd.ErrOrStderr(), "caddy robots check: %s\n", text.Clean(err.Error()))
 			return ExitUsage
 		}
-		subj = Subject{File: robots.Parse(body), Name: name, Classifier: botdetect.New(sh.cfg.Bots, sh.cfg.Humans), Mode: sh.cfg.Mode, Crawlers: base, Own: sh.cfg.CrawlerTokens(), OnlyFor: strings.Join(sh.match, " and ")}
+		subj = Subject{File: robots.Parse(body), Name: name, Classifier: botdetect.New(sh.cfg.Bots, sh.cfg.Humans), Mode: sh.cfg.Mode, Crawlers: base, Own: sh.cfg.CrawlerTokens(), OnlyFor: strings.Join(sh.match, " and "), AnsweredBy: sh.answered}
 	} else {
 		body, _, display, err := readRobots(cmd, file)
 		if err != nil {

@@ -35,6 +35,10 @@ type siteHandler struct {
 	// sits in ("path /blog/*"); none: every request of its hosts.
 	match []string
 	cfg   config.Config
+	// answered names a handler that answers every request the handler
+	// would see before it does ("static_response"): it then judges
+	// nothing. "" when none does.
+	answered string
 }
 
 // loadSiteConfig reads a Caddy config (a Caddyfile, adapted as Caddy
@@ -74,7 +78,8 @@ func loadSiteConfig(path, site string) (siteHandler, error) {
 	for _, name := range slices.Sorted(maps.Keys(cfg.Apps.HTTP.Servers)) {
 		srv := cfg.Apps.HTTP.Servers[name]
 		from := len(found)
-		if err := walkRoutes(srv.Routes, nil, nil, "", &found); err != nil {
+		answered := ""
+		if err := walkRoutes(srv.Routes, nil, nil, "", &answered, &found); err != nil {
 			return siteHandler{}, fmt.Errorf("reading %s: %v", path, err)
 		}
 		var ports []string
@@ -109,9 +114,12 @@ type routeJSON struct {
 }
 
 // walkRoutes collects the robots_txt handlers of routes, with the hosts and
-// other matchers of their enclosing routes and the root a vars handler set
-// before them.
-func walkRoutes(routes []json.RawMessage, hosts, match []string, root string, found *[]siteHandler) error {
+// other matchers of their enclosing routes, the root a vars handler set
+// before them, and the handler that answers every request before they see
+// it, if one does. *answered is that handler as the routes are entered,
+// and, on return, as they leave it: a route with no matchers whose chain
+// answers stops every route after it.
+func walkRoutes(routes []json.RawMessage, hosts, match []string, root string, answered *string, found *[]siteHandler) error {
 	for _, raw := range routes {
 		var r routeJSON
 		if err := json.Unmarshal(raw, &r); err != nil {
@@ -131,6 +139,8 @@ func walkRoutes(routes []json.RawMessage, hosts, match []string, root string, fo
 		if d := describeMatch(r.Match); d != "" {
 			rm = append(slices.Clone(rm), d)
 		}
+		// What answers before the next handler of this route's chain.
+		chain := *answered
 		for _, hraw := range r.Handle {
 			var h struct {
 				Handler string            `json:"handler"`
@@ -146,19 +156,43 @@ func walkRoutes(routes []json.RawMessage, hosts, match []string, root string, fo
 					root = h.Root
 				}
 			case "subroute":
-				if err := walkRoutes(h.Routes, rh, rm, root, found); err != nil {
+				sub := chain
+				if err := walkRoutes(h.Routes, rh, rm, root, &sub, found); err != nil {
 					return err
 				}
+				chain = sub
 			case "robots_txt":
 				var c config.Config
 				if err := json.Unmarshal(hraw, &c); err != nil {
 					return fmt.Errorf("robots_txt handler: %v", err)
 				}
-				*found = append(*found, siteHandler{hosts: rh, root: root, match: rm, cfg: c})
+				*found = append(*found, siteHandler{hosts: rh, root: root, match: rm, cfg: c, answered: chain})
 			}
+			if chain == "" && answers(h.Handler, hraw) {
+				chain = h.Handler
+			}
+		}
+		if len(r.Match) == 0 {
+			*answered = chain
 		}
 	}
 	return nil
+}
+
+// answers reports whether a handler answers every request it gets
+// without passing it on, so that no handler after it in the chain runs.
+func answers(name string, raw json.RawMessage) bool {
+	switch name {
+	case "static_response", "reverse_proxy", "error", "copy_response":
+		return true
+	case "file_server":
+		var fs struct {
+			PassThru bool `json:"pass_thru"`
+		}
+		_ = json.Unmarshal(raw, &fs)
+		return !fs.PassThru
+	}
+	return false
 }
 
 // describeMatch describes a route's matcher sets, other than host, as
