@@ -38,7 +38,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	// The path as a server reads it ("//robots.txt", "/x/../robots.txt"
 	// and "/%72obots.txt" are /robots.txt), as the rules judge it.
 	served := judge.ServedPath(u.Path)
-	h.setContentUsage(w, snap, served)
+	paths := judge.PathsOfServed(served, u)
+	h.setContentUsage(w, snap, paths)
 	if h.asksRobotsTxt(r, u.Path, served, snap) {
 		return h.serveRobotsTxt(w, r, next, src, snap)
 	}
@@ -67,7 +68,6 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	if !id.Bot && !trapped {
 		return next.ServeHTTP(w, r)
 	}
-	paths := judge.PathsOfServed(served, u)
 	switch {
 	case trapped && id.Bot && res.Outcome != verify.Verified && h.refusesAnyway(id, res, paths):
 		// A bot by its own header that its own rules refuse here (an
@@ -141,7 +141,7 @@ func (h *Handler) refusesAnyway(id identity, res verify.Result, paths judge.Path
 	if res.Outcome == verify.Impostor && h.ImpostorPolicy() == config.ImpostorsBlock {
 		return true
 	}
-	return !paths.Decide(id.Group).Allowed || h.Signals == config.ModeEnforce && h.signalRefuses(id, paths.Primary) != ""
+	return !paths.Decide(id.Group).Allowed || h.Signals == config.ModeEnforce && h.signalRefuses(id, paths) != ""
 }
 
 // violationMessage names what a refused or logged request broke.
@@ -217,7 +217,7 @@ func (h *Handler) judge(r *http.Request, ua string, paths judge.Paths, id identi
 	// lets through, signals enforce still refuses. A request already
 	// refused needs no more.
 	if j.Action != judge.Blocked {
-		if sig := h.signalRefuses(id, req.Paths.Primary); sig != "" && (j.Verdict != judge.Disallowed || h.Signals == config.ModeEnforce) {
+		if sig := h.signalRefuses(id, req.Paths); sig != "" && (j.Verdict != judge.Disallowed || h.Signals == config.ModeEnforce) {
 			j.Verdict, j.Action, j.Signal = judge.Disallowed, judge.Blocked, sig
 			if h.Signals == config.ModeMonitor {
 				j.Action = judge.Logged

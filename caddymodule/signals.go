@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/crawlers"
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
 	"github.com/robotsguard/caddy-robots-txt/config"
 	"github.com/robotsguard/caddy-robots-txt/robots"
 )
@@ -27,11 +28,20 @@ func init() {
 // setContentUsage adds the Content-Usage header the * group states for
 // the path, so that a crawler that never read robots.txt still sees the
 // site's preferences. People's responses get it too: it is metadata.
-func (h *Handler) setContentUsage(w http.ResponseWriter, snap *snapshot, path string) {
+func (h *Handler) setContentUsage(w http.ResponseWriter, snap *snapshot, paths judge.Paths) {
 	if h.ContentUsageHeader == "off" || snap.File == nil {
 		return
 	}
-	v := snap.File.GroupFor("*").Signals(path).ContentUsage()
+	// The first spelling of the path that has preferences: the one the
+	// server may serve ("/docs/a.pdf/." is the file "/docs/a.pdf").
+	var v string
+	for _, path := range paths.Spellings() {
+		if path != "" {
+			if v = snap.File.GroupFor("*").Signals(path).ContentUsage(); v != "" {
+				break
+			}
+		}
+	}
 	if v == "" {
 		return
 	}
@@ -43,14 +53,26 @@ func (h *Handler) setContentUsage(w http.ResponseWriter, snap *snapshot, path st
 }
 
 // signalRefuses returns the usage preference that refuses a crawler of
-// category the path, with signals enforce or monitor: ai-train=no for
-// training crawlers, ai-input=no for user-triggered and AI search
-// fetchers. The crawler's group speaks first; one that states nothing
-// defers to the * group.
-func (h *Handler) signalRefuses(id identity, path string) string {
+// category the path in any of its spellings, with signals enforce or
+// monitor: ai-train=no for training crawlers, ai-input=no for
+// user-triggered and AI search fetchers. The crawler's group speaks first;
+// one that states nothing defers to the * group.
+func (h *Handler) signalRefuses(id identity, paths judge.Paths) string {
 	if h.Signals == "" || h.Signals == config.CrawlDelayOff || id.category == "" {
 		return ""
 	}
+	for _, path := range paths.Spellings() {
+		if path == "" {
+			continue
+		}
+		if sig := h.signalRefusesPath(id, path); sig != "" {
+			return sig
+		}
+	}
+	return ""
+}
+
+func (h *Handler) signalRefusesPath(id identity, path string) string {
 	sig := id.Group.Signals(path)
 	if sig.IsZero() {
 		sig = id.snap.File.GroupFor("*").Signals(path)

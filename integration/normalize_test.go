@@ -169,14 +169,17 @@ func TestFinalDotSegments(t *testing.T) {
 func TestDotSegmentSpellings(t *testing.T) {
 	t.Parallel()
 	backend := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// Routed on the decoded path, unresolved, as Flask and Go's
+		// r.URL.Path routers do.
 		area := "public"
-		if strings.HasPrefix(r.RequestURI, "/private/") {
+		if strings.HasPrefix(r.URL.Path, "/private/") {
 			area = "private"
 		}
 		fmt.Fprintf(w, "backend %s area %s", r.RequestURI, area)
 	}))
 	t.Cleanup(backend.Close)
-	const robotsTxt = "User-agent: *\nDisallow: /*.pdf$\nDisallow: /private/\n\nUser-agent: BadBot\nDisallow: /\n"
+	const robotsTxt = "User-agent: *\nDisallow: /*.pdf$\nDisallow: /private/\nContent-Usage: /*.pdf$ train-ai=n\n\nUser-agent: BadBot\nDisallow: /\n\n" +
+		"User-agent: GPTBot\nContent-Usage: /*.pdf$ train-ai=n\nContent-Usage: /signals/ train-ai=n\n"
 	const badBot = "BadBot/1.0"
 	site := func(options string) string {
 		return `http://127.0.0.1:{{port}} {
@@ -204,6 +207,7 @@ func TestDotSegmentSpellings(t *testing.T) {
 		return inst
 	}
 	served, passed := start(""), start("serve off")
+	signals := start(verifiedHere + "\n\t\tsignals enforce")
 
 	type request struct {
 		method, target, ua string
@@ -227,6 +231,13 @@ func TestDotSegmentSpellings(t *testing.T) {
 			{"GET", "/private/../public/", testfixtures.UAPythonRequests, "area private", http.StatusForbidden},
 			{"GET", "/private/./../x", testfixtures.UAPythonRequests, "area private", http.StatusForbidden},
 			{"GET", "/public/./x", testfixtures.UAPythonRequests, "area public", http.StatusOK},
+			{"GET", "/private%2F..%2Fpublic/", testfixtures.UAPythonRequests, "area private", http.StatusForbidden},
+			{"GET", "/private%2F../public/", testfixtures.UAPythonRequests, "area private", http.StatusForbidden},
+		}},
+		{"usage preferences in every spelling", signals, []request{
+			{"GET", "/docs/file.pdf", testfixtures.UAGPTBot, "%PDF", http.StatusForbidden},
+			{"GET", "/docs/file.pdf/.", testfixtures.UAGPTBot, "%PDF", http.StatusForbidden},
+			{"GET", "/signals/../public/", testfixtures.UAGPTBot, "backend /signals/../public/", http.StatusForbidden},
 		}},
 		{"robots.txt answered by the handler under any spelling", served, []request{
 			{"GET", "/robots.txt/.", badBot, "", http.StatusOK},
@@ -255,5 +266,12 @@ func TestDotSegmentSpellings(t *testing.T) {
 				}
 			}
 		})
+	}
+	// The Content-Usage header goes with the file served, whatever the
+	// spelling.
+	for _, target := range []string{"/docs/file.pdf", "/docs/file.pdf/."} {
+		if resp := served.rawGet(t, target, testfixtures.UAFirefox); resp.header.Get("Content-Usage") == "" {
+			t.Errorf("browser GET %s: status %d, no Content-Usage header", target, resp.status)
+		}
 	}
 }

@@ -17,11 +17,12 @@ type Paths struct {
 	// Alt is the path as the client escaped it, when decoding changes
 	// its meaning ("/a%2Fb"); "" otherwise.
 	Alt string
-	// Raw is the path as the client sent it, dot-segments and repeated
-	// slashes unresolved, when it has any; "" otherwise. reverse_proxy
-	// passes it on so, and a backend that routes without resolving them
-	// (Flask sends "/private/../public/" to its /private/ handler) serves
-	// what Google's matcher reads in it.
+	// Raw is the decoded path with its dot-segments and repeated slashes
+	// unresolved, when it has any; "" otherwise. reverse_proxy passes
+	// the path on as sent, and a backend that routes on the decoded path
+	// without resolving them (Flask sends "/private/../public/", or
+	// "/private%2F..%2Fpublic/", to its /private/ handler) serves what
+	// Google's matcher reads in it.
 	Raw string
 	// File is Primary without the trailing slash that a final
 	// dot-segment leaves, when the path ends in one; "" otherwise.
@@ -60,11 +61,10 @@ func PathsOfServed(served string, u *url.URL) Paths {
 		}
 	}
 	if Unresolved(u.Path) {
-		raw := encodePath(u.Path)
-		if u.RawPath != "" {
-			raw = escapeBytes(u.RawPath, true)
-		}
-		p.Raw = raw + query
+		// Decoded, as routers read it (Flask, Go's r.URL.Path): an
+		// escaped "/private%2F..%2Fpublic/" is "/private/../public/"
+		// to them. The escaped spelling resolved is Alt.
+		p.Raw = encodePath(u.Path) + query
 		p.File = FileOf(served, u.Path)
 		if p.File != "" {
 			p.File += query
@@ -132,6 +132,10 @@ func (p Paths) Decide(g *robots.Group) robots.Verdict {
 	return v
 }
 
+// Spellings returns every spelling, Primary first; those of a path
+// without escapes or dot-segments are "".
+func (p Paths) Spellings() [4]string { return [4]string{p.Primary, p.Alt, p.Raw, p.File} }
+
 // DecideSpelling is Decide, also returning the spelling that decided: the
 // first one disallowed, or Primary.
 func (p Paths) DecideSpelling(g *robots.Group) (robots.Verdict, string) {
@@ -181,14 +185,10 @@ func cleanPath(p string) string {
 // encodePath percent-encodes a decoded path where a raw byte would change
 // its meaning or may not stand in a URL ("%", "?", "#", space, non-ASCII),
 // leaving the rest as it is; robots.Group.Decide canonicalizes the rest.
-func encodePath(p string) string { return escapeBytes(p, false) }
-
-// escapeBytes percent-encodes the bytes of p that needsEscape names; an
-// escaped path keeps its "%".
-func escapeBytes(p string, escaped bool) string {
+func encodePath(p string) string {
 	n := 0
 	for i := 0; i < len(p); i++ {
-		if needsEscape(p[i], escaped) {
+		if needsEscape(p[i]) {
 			n++
 		}
 	}
@@ -200,7 +200,7 @@ func escapeBytes(p string, escaped bool) string {
 	b.Grow(len(p) + 2*n)
 	for i := 0; i < len(p); i++ {
 		c := p[i]
-		if needsEscape(c, escaped) {
+		if needsEscape(c) {
 			b.WriteByte('%')
 			b.WriteByte(hex[c>>4])
 			b.WriteByte(hex[c&15])
@@ -211,9 +211,6 @@ func escapeBytes(p string, escaped bool) string {
 	return b.String()
 }
 
-// needsEscape reports whether c would change the meaning of a decoded
-// path or may not stand in a URL; in an escaped path, where "%" starts an
-// escape and "?" cannot be, only the latter.
-func needsEscape(c byte, escaped bool) bool {
-	return c == '#' || c <= ' ' || c >= 0x7f || !escaped && (c == '%' || c == '?')
+func needsEscape(c byte) bool {
+	return c == '%' || c == '?' || c == '#' || c <= ' ' || c >= 0x7f
 }

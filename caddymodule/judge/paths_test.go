@@ -15,10 +15,14 @@ func TestPathsOf(t *testing.T) {
 		{"//private/x", Paths{Primary: "/private/x", Raw: "//private/x"}},
 		{"/./private/x", Paths{Primary: "/private/x", Raw: "/./private/x"}},
 		{"/public/../private/x", Paths{Primary: "/private/x", Raw: "/public/../private/x"}},
-		{"/public/%2E%2E/private/x", Paths{Primary: "/private/x", Alt: "/public/%2E%2E/private/x", Raw: "/public/%2E%2E/private/x"}},
+		{"/public/%2E%2E/private/x", Paths{Primary: "/private/x", Alt: "/public/%2E%2E/private/x", Raw: "/public/../private/x"}},
 		// As sent, a backend that does not resolve dot-segments routes
 		// it to /private/.
 		{"/private/../public/", Paths{Primary: "/public/", Raw: "/private/../public/"}},
+		// Escaped slashes around the dot-segment: routers that read the
+		// decoded path without resolving it see "/private/../public/".
+		{"/private%2F..%2Fpublic/", Paths{Primary: "/public/", Alt: "/private%2F..%2Fpublic/", Raw: "/private/../public/"}},
+		{"/private%2F../public/", Paths{Primary: "/public/", Alt: "/private%2F../public/", Raw: "/private/../public/"}},
 		{"/private%2Fx", Paths{Primary: "/private/x", Alt: "/private%2Fx"}},
 		{"/a%3Fb?c=d", Paths{Primary: "/a%3Fb?c=d"}},
 		{"/caf%C3%A9", Paths{Primary: "/caf%C3%A9"}},
@@ -27,7 +31,7 @@ func TestPathsOf(t *testing.T) {
 		// a file server opens the file before it.
 		{"/private/.", Paths{Primary: "/private/", Raw: "/private/.", File: "/private"}},
 		{"/private/x/..", Paths{Primary: "/private/", Raw: "/private/x/..", File: "/private"}},
-		{"/private/x/%2E%2E", Paths{Primary: "/private/", Alt: "/private/x/%2E%2E", Raw: "/private/x/%2E%2E", File: "/private"}},
+		{"/private/x/%2E%2E", Paths{Primary: "/private/", Alt: "/private/x/%2E%2E", Raw: "/private/x/..", File: "/private"}},
 		{"/docs/a.pdf/.?x=1", Paths{Primary: "/docs/a.pdf/?x=1", Raw: "/docs/a.pdf/.?x=1", File: "/docs/a.pdf?x=1"}},
 		{"/private/..", Paths{Primary: "/", Raw: "/private/.."}},
 		{"/private/.x", Paths{Primary: "/private/.x"}},
