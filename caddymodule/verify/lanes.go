@@ -27,13 +27,16 @@ const (
 // second, and the real YandexBot, verified by reverse DNS only, is an
 // impostor for as long as the flood lasts. So lookups go in two lanes:
 //
+//   - each network may start at most its share of lookups, whichever lane
+//     they take, so a flood from one network leaves the rest to others
+//     (tenants of a cloud /24 a crawler also uses cannot spend the
+//     crawler lane of every other crawler's network);
 //   - the crawler lane, for addresses in a network where an address has
 //     confirmed as a known crawler before, has a budget of its own (the
 //     same rate and burst) and room among the lookups in progress, so
 //     claims from elsewhere cannot starve a crawler that has been seen;
-//   - the other lane takes the global budget, and each network may use at
-//     most its share of it, so a flood from one network leaves the rest
-//     to others, a crawler not yet seen among them.
+//     when it is spent, the global budget is tried too;
+//   - the other lane takes the global budget.
 //
 // It is not safe for concurrent use; RDNSChecker holds its mutex.
 type lanes struct {
@@ -80,14 +83,6 @@ func laneNet(addr netip.Addr) netip.Prefix {
 // being in progress, and takes its share of the budget if so.
 func (l *lanes) admit(addr netip.Addr, pending int, now time.Time) bool {
 	net := laneNet(addr)
-	if until, ok := l.crawlers.Get(net); ok && now.UnixNano() < until {
-		// A quarter more room in progress than the other lane has, so
-		// slow lookups from elsewhere cannot fill it either.
-		return pending < l.maxPending+max(1, l.maxPending/4) && l.crawler.AllowN(now, 1)
-	}
-	if pending >= l.maxPending {
-		return false
-	}
 	b, ok := l.nets.Get(net)
 	if !ok {
 		b = &bucket{tokens: l.netBurst, last: now}
@@ -96,11 +91,22 @@ func (l *lanes) admit(addr netip.Addr, pending int, now time.Time) bool {
 		b.tokens = min(l.netBurst, b.tokens+d.Seconds()*l.netRate)
 		b.last = now
 	}
-	if b.tokens < 1 || !l.global.AllowN(now, 1) {
+	if b.tokens < 1 {
 		return false
 	}
-	b.tokens--
-	return true
+	admitted := false
+	if until, ok := l.crawlers.Get(net); ok && now.UnixNano() < until {
+		// A quarter more room in progress than the other lane has, so
+		// slow lookups from elsewhere cannot fill it either.
+		admitted = pending < l.maxPending+max(1, l.maxPending/4) && l.crawler.AllowN(now, 1)
+	}
+	if !admitted {
+		admitted = pending < l.maxPending && l.global.AllowN(now, 1)
+	}
+	if admitted {
+		b.tokens--
+	}
+	return admitted
 }
 
 // confirmed records that addr confirmed as a known crawler, until the

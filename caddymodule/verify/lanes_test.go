@@ -16,8 +16,9 @@ func TestRDNSLanes(t *testing.T) {
 	opts := RDNSOptions{Wait: time.Second, Rate: 0.001, Burst: 8, NetRate: 0.001, NetBurst: 2, Suffixes: googleSuffixes}
 	tests := []struct {
 		name string
-		// seen is a crawler's address confirmed before the flood.
-		seen string
+		// seen and also are crawlers' addresses confirmed before the
+		// flood.
+		seen, also string
 		// flood returns the i-th address of the flood.
 		flood func(i int) string
 		// crawler is a crawler's address that asks during the flood.
@@ -44,6 +45,17 @@ func TestRDNSLanes(t *testing.T) {
 			want:    StatusConfirmed,
 		},
 		{
+			// Tenants of a cloud /24 a crawler also uses: their flood
+			// spends their network's share, not the crawler lane of
+			// every other crawler's network.
+			name:    "a flood from one crawler's network leaves the other crawlers' networks their lane",
+			seen:    "127.0.3.1",
+			also:    "127.0.6.1",
+			flood:   func(i int) string { return fmt.Sprintf("127.0.3.%d", i+10) },
+			crawler: "127.0.6.2",
+			want:    StatusConfirmed,
+		},
+		{
 			// The limit of the scheme: a crawler in a network never
 			// seen competes with the flood for the global budget.
 			name:    "a crawler in a network not seen before waits out a flood from many networks",
@@ -55,16 +67,19 @@ func TestRDNSLanes(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			d := startDNS(t)
-			for _, a := range []string{tt.seen, tt.crawler} {
+			for _, a := range []string{tt.seen, tt.also, tt.crawler} {
 				if a != "" {
 					d.host(a, "crawl-x.googlebot.com", a)
 				}
 			}
 			r := newTestChecker(t, d, opts)
 			ctx := context.Background()
-			if tt.seen != "" {
-				if got := r.Check(ctx, netip.MustParseAddr(tt.seen), googleSuffixes); got != StatusConfirmed {
-					t.Fatalf("Check(%s) before the flood = %v, want confirmed", tt.seen, got)
+			for _, a := range []string{tt.seen, tt.also} {
+				if a == "" {
+					continue
+				}
+				if got := r.Check(ctx, netip.MustParseAddr(a), googleSuffixes); got != StatusConfirmed {
+					t.Fatalf("Check(%s) before the flood = %v, want confirmed", a, got)
 				}
 			}
 			for i := range 100 {
