@@ -307,11 +307,6 @@ func clientAddr(r *http.Request) netip.Addr {
 	return ip
 }
 
-// serveRobotsTxt answers GET and HEAD for /robots.txt from the loaded file,
-// with validators so that crawlers can revalidate cheaply. It never blocks:
-// other methods, and sites without a file, go to the next handler. A bot's
-// fetch is remembered, so that its later requests can be judged against
-// the version it got.
 // asksRobotsTxt reports whether r is a request for robots.txt, which no
 // spelling may refuse. When the handler answers it, that is every spelling
 // a server reads as /robots.txt, "/robots.txt/." included (a file server
@@ -333,6 +328,11 @@ func (h *Handler) answersRobotsTxt(r *http.Request, snap *snapshot) bool {
 	return h.ServeEnabled() && snap.File != nil && (r.Method == http.MethodGet || r.Method == http.MethodHead)
 }
 
+// serveRobotsTxt answers GET and HEAD for /robots.txt from the loaded file,
+// with validators so that crawlers can revalidate cheaply. It never blocks:
+// other methods, and sites without a file, go to the next handler. A bot's
+// fetch is remembered, so that its later requests can be judged against
+// the version it got.
 func (h *Handler) serveRobotsTxt(w http.ResponseWriter, r *http.Request, next caddyhttp.Handler, src *source, snap *snapshot) error {
 	getOrHead := r.Method == http.MethodGet || r.Method == http.MethodHead
 	if snap.File != nil && getOrHead {

@@ -76,6 +76,9 @@ type Subject struct {
 	// AnsweredBy names a handler of the config that answers every request
 	// before the robots_txt handler runs ("static_response"); "" when none.
 	AnsweredBy string
+	// PassesOn is serve off: the next handler serves /robots.txt, and
+	// the handler judges a spelling of it other than /robots.txt itself.
+	PassesOn bool
 }
 
 // Check judges targets for the client sending ua against s, as the
@@ -111,6 +114,11 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 	for _, t := range targets {
 		p := judge.PathsOfTarget(t)
 		v, judged := p.DecideSpelling(g)
+		if is, asSent := p.RobotsTxt(); is && (asSent || !s.PassesOn) {
+			// Never refused: the handler serves it (or, as sent, lets
+			// it through to what serves it).
+			v, judged = robots.Verdict{Allowed: true}, "/robots.txt"
+		}
 		res := CheckResult{Input: t, Path: judged, Allowed: true, Verdict: judge.Allowed.String(), Group: group, Agent: name}
 		switch {
 		case !id.Bot:

@@ -756,7 +756,7 @@ func TestCheckConfigHostileUpstream(t *testing.T) {
 		want       string
 	}{
 		{"a status line with escape sequences", "/esc500", false, ExitUsage, `\x1b[2J`},
-		{"a redirect with nowhere to go, read as the handler reads it", "/nolocation", false, ExitOK, "301 Moved without a Location to follow: no robots.txt, every bot allowed) has no groups"},
+		{"a redirect with nowhere to go, read as the handler reads it", "/nolocation", false, ExitOK, "301 Moved, a redirect not followed: no robots.txt, every bot allowed) has no groups"},
 		{"a 404, said where the group is", "/gone", false, ExitOK, "404 Not Found: no robots.txt, every bot allowed) has no groups"},
 		{"a file over 500 KiB, cut as the handler cuts it", "/big", true, ExitOK, "cut at 512,000 bytes"},
 	} {
@@ -802,5 +802,31 @@ func TestCheckConfigRefusesWhatValidateRefuses(t *testing.T) {
 				t.Errorf("exit %d, want %d; output lacks %q:\n%s%s", code, tc.code, tc.want, out, errOut)
 			}
 		})
+	}
+}
+
+// TestCheckRobotsTxtSpellings: check answers for /robots.txt as the
+// handler does: never refused under a spelling the handler answers itself;
+// with serve off, judged unless it is /robots.txt as sent.
+func TestCheckRobotsTxtSpellings(t *testing.T) {
+	file := writeTemp(t, "robots.txt", "User-agent: BadBot\nDisallow: /\n")
+	targets := []string{"//robots.txt", "/x/../robots.txt", "/robots.txt/.", "/robots.txt?x=1"}
+	code, out, errOut := runCmd(t, "", append([]string{"check", "--file", file, "--agent", "BadBot/1.0"}, targets...)...)
+	if code != ExitOK || strings.Contains(out, "disallowed") {
+		t.Errorf("served by the handler: exit %d, want %d and nothing disallowed:\n%s%s", code, ExitOK, out, errOut)
+	}
+	cfg := writeTemp(t, "caddy.json", `{"apps": {"http": {"servers": {"srv0": {"listen": [":80"], "routes": [{"handle": [{"handler": "robots_txt", "file": "`+file+`", "serve": false}]}]}}}}}`)
+	for _, tc := range []struct {
+		target string
+		code   int
+	}{
+		{"/robots.txt", ExitOK},
+		{"/%72obots.txt", ExitOK},
+		{"/x/../robots.txt", ExitDisallowed},
+	} {
+		code, out, errOut := runCmd(t, "", "check", "--config", cfg, "--agent", "BadBot/1.0", tc.target)
+		if code != tc.code {
+			t.Errorf("serve off, %s: exit %d, want %d:\n%s%s", tc.target, code, tc.code, out, errOut)
+		}
 	}
 }

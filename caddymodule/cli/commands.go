@@ -127,13 +127,18 @@ Exit status: 0 when no finding is an error, 1 when one is, 2 on a usage
 error or an unreadable file.
 `
 
+// reportKeepOpen is how many regular files report holds open from the
+// start; the rest are opened in turn.
+const reportKeepOpen = 64
+
 const reportLong = `
 Reads Caddy's JSON access logs (one JSON object per line, as written by
 'log { format json }'), plain or gzip-compressed (told apart by content,
 not by name), from the files given, or from standard input when none is
 given or for "-". Entries with a robots_txt object are bot requests; the
-others are people's, counted in the totals only. Every time_format of
-Caddy's encoder is read (the wall formats, which carry no zone, as UTC).
+others are people's, counted in the totals only. Every named time_format
+of Caddy's encoder is read (the wall formats, which carry no zone, as
+UTC); a custom layout is not.
 A compressed file damaged after some of its lines is a warning: the
 lines before the damage are counted.
 
@@ -402,7 +407,7 @@ func runCheck(cmd *cobra.Command, args []string) int {
 			fmt.Fprintf(cmd.ErrOrStderr(), "caddy robots check: %s\n", text.Clean(err.Error()))
 			return ExitUsage
 		}
-		subj = Subject{File: robots.Parse(body), Name: name, Classifier: botdetect.New(sh.cfg.Bots, sh.cfg.Humans), Mode: sh.cfg.Mode, Crawlers: base, Own: sh.cfg.CrawlerTokens(), OnlyFor: strings.Join(sh.match, " and "), AnsweredBy: sh.answered}
+		subj = Subject{File: robots.Parse(body), Name: name, Classifier: botdetect.New(sh.cfg.Bots, sh.cfg.Humans), Mode: sh.cfg.Mode, Crawlers: base, Own: sh.cfg.CrawlerTokens(), OnlyFor: strings.Join(sh.match, " and "), AnsweredBy: sh.answered, PassesOn: !sh.cfg.ServeEnabled()}
 	} else {
 		body, _, display, err := readRobots(cmd, file)
 		if err != nil {
@@ -568,16 +573,18 @@ func runReport(cmd *cobra.Command, args []string) int {
 		return usageError(cmd, "standard input (-) can be read only once")
 	}
 
-	// Open every input first, so that a typo fails before a long read.
-	// A regular file is closed again and reopened when its turn comes, so
-	// that a pattern may match more files than may be open at once; only
-	// what cannot be opened twice (a pipe) stays open.
+	// Open every input first, so that a typo fails before a long read,
+	// and keep it open, so that a log rotated meanwhile is still read as
+	// it was. Past reportKeepOpen regular files, one is closed again and
+	// reopened when its turn comes, so that a pattern may match more files
+	// than may be open at once; one replaced meanwhile is said.
 	type input struct {
 		name   string
 		r      io.Reader
 		c      io.Closer
-		reopen bool
+		reopen os.FileInfo // what a file closed for now was
 	}
+	regular := 0
 	var inputs []input
 	defer func() {
 		for _, in := range inputs {
@@ -620,8 +627,12 @@ func runReport(cmd *cobra.Command, args []string) int {
 			return ExitUsage
 		case st.Mode().IsRegular():
 			total += st.Size()
+			if regular++; regular <= reportKeepOpen {
+				inputs = append(inputs, input{name: a, r: f, c: f})
+				break
+			}
 			f.Close()
-			inputs = append(inputs, input{name: a, reopen: true})
+			inputs = append(inputs, input{name: a, reopen: st})
 		default:
 			totalKnown = false
 			inputs = append(inputs, input{name: a, r: f, c: f})
@@ -663,9 +674,12 @@ func runReport(cmd *cobra.Command, args []string) int {
 	for i := range inputs {
 		in := &inputs[i]
 		err := error(nil)
-		if in.reopen {
+		if in.reopen != nil {
 			var f *os.File
 			if f, err = os.Open(in.name); err == nil {
+				if st, serr := f.Stat(); serr == nil && !os.SameFile(st, in.reopen) {
+					fmt.Fprintf(stderr, "caddy robots report: warning: %s was replaced after the report started (rotated?); it is read as it is now\n", text.Clean(in.name))
+				}
 				in.r, in.c = f, f
 				err = agg.Add(in.name, f)
 				f.Close()

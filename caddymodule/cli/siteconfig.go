@@ -455,9 +455,10 @@ func fetchRobots(url string) ([]byte, string, error) {
 		}
 		return body, url, err
 	case resp.StatusCode >= 300 && resp.StatusCode < 400:
-		// A redirect with nowhere to go: the handler reads it as no
+		// A redirect not followed (no Location, or 300, 304, 305, which
+		// Go's client does not follow): the handler reads it as no
 		// robots.txt.
-		return nil, url + " (" + status + " without a Location to follow: no robots.txt, every bot allowed)", nil
+		return nil, url + " (" + status + ", a redirect not followed: no robots.txt, every bot allowed)", nil
 	case resp.StatusCode >= 400 && resp.StatusCode < 500:
 		// No robots.txt: every bot allowed.
 		return nil, url + " (" + status + ": no robots.txt, every bot allowed)", nil

@@ -132,6 +132,17 @@ func (p Paths) Decide(g *robots.Group) robots.Verdict {
 	return v
 }
 
+// RobotsTxt reports whether the path is /robots.txt as a server reads it
+// (the handler answers every such spelling itself), and whether it is so
+// as sent too, with no dot-segment or repeated slash (the only spelling
+// that passes unjudged when the handler passes the request on).
+func (p Paths) RobotsTxt() (is, asSent bool) {
+	path, _, _ := strings.Cut(p.Primary, "?")
+	file, _, _ := strings.Cut(p.File, "?")
+	is = path == "/robots.txt" || file == "/robots.txt"
+	return is, is && p.Raw == ""
+}
+
 // Spellings returns every spelling, Primary first; those of a path
 // without escapes or dot-segments are "".
 func (p Paths) Spellings() [4]string { return [4]string{p.Primary, p.Alt, p.Raw, p.File} }

@@ -8,6 +8,7 @@ import (
 	"bufio"
 	"bytes"
 	"cmp"
+	"compress/flate"
 	"compress/gzip"
 	"encoding/json"
 	"errors"
@@ -333,7 +334,7 @@ func (a *Aggregator) Add(name string, r io.Reader) error {
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		a.warnings = append(a.warnings, name+": the input ends in the middle of its compressed stream; the rest is missing")
 		err = nil
-	case errors.Is(err, gzip.ErrChecksum), errors.Is(err, gzip.ErrHeader):
+	case errors.Is(err, gzip.ErrChecksum), errors.Is(err, gzip.ErrHeader), errors.As(err, new(flate.CorruptInputError)):
 		// A damaged rotated file (a bad checksum, junk after the last
 		// member): its lines are already counted, and the other inputs
 		// are still worth a report.
