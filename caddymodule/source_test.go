@@ -142,15 +142,20 @@ func TestDynamicRoot(t *testing.T) {
 
 func TestProvisionErrors(t *testing.T) {
 	for _, tc := range []struct {
-		name, file, want string
+		name string
+		cfg  config.Config
+		want string
 	}{
-		{"a directory as file", t.TempDir(), "directory"},
+		{"a directory as file", config.Config{File: t.TempDir()}, "directory"},
 		// It was read as an inline text: "robots.txt inline does not
 		// exist" under strict, every bot allowed without.
-		{"a placeholder that is empty", "{env.ROBOTS_TXT_TEST_NOT_SET}", "empty path once its placeholders are replaced"},
+		{"a placeholder that is empty", config.Config{File: "{env.ROBOTS_TXT_TEST_NOT_SET}"}, "empty path once its placeholders are replaced"},
+		// Caddy sends an unknown placeholder as written.
+		{"a body with a misspelled placeholder", config.Config{Inline: "User-agent: *\nDisallow: /\n", Body: "refused: {http.robots_txt.bott}"},
+			"{http.robots_txt.bott} is not a placeholder of robots_txt"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &Handler{Config: config.Config{File: tc.file}}
+			h := &Handler{Config: tc.cfg}
 			ctx, cancel := newContext()
 			defer cancel()
 			if err := h.Provision(ctx); err == nil || !strings.Contains(err.Error(), tc.want) {

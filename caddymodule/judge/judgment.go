@@ -132,6 +132,13 @@ func (j *Judgment) MarshalLogObject(enc zapcore.ObjectEncoder) error {
 	return nil
 }
 
+// PlaceholderNames are the names Placeholder knows, for an operator's
+// text that uses them.
+var PlaceholderNames = []string{
+	FieldBot, FieldGroup, FieldVerdict, FieldRule, FieldLine, FieldMode, FieldAction, FieldViolation,
+	FieldSignal, FieldRuleSource, FieldIdentity, FieldVerifiedBy, FieldCategory, FieldFetched, FieldFetchedAgo,
+}
+
 // Placeholder returns the value of the field named name, as the
 // placeholder {http.robots_txt.<name>} shows it; ok is false for an
 // unknown name and for a field the judgment does not have.
