@@ -38,8 +38,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	// The path as a server reads it ("//robots.txt", "/x/../robots.txt"
 	// and "/%72obots.txt" are /robots.txt), as the rules judge it.
 	served := judge.ServedPath(u.Path)
-	paths := judge.PathsOfServed(served, u)
-	h.setContentUsage(w, snap, paths)
+	h.setContentUsage(w, snap, served, u.Path)
 	if h.asksRobotsTxt(r, u.Path, served, snap) {
 		return h.serveRobotsTxt(w, r, next, src, snap)
 	}
@@ -68,6 +67,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	if !id.Bot && !trapped {
 		return next.ServeHTTP(w, r)
 	}
+	paths := judge.PathsOfServed(served, u)
 	switch {
 	case trapped && id.Bot && res.Outcome != verify.Verified && h.refusesAnyway(id, res, paths):
 		// A bot by its own header that its own rules refuse here (an
@@ -319,7 +319,7 @@ func (h *Handler) asksRobotsTxt(r *http.Request, decoded, served string, snap *s
 	if served != "/robots.txt" && judge.FileOf(served, decoded) != "/robots.txt" {
 		return false
 	}
-	return !judge.Unresolved(decoded) || h.answersRobotsTxt(r, snap)
+	return !judge.IsUnresolved(decoded) || h.answersRobotsTxt(r, snap)
 }
 
 // answersRobotsTxt reports whether the handler answers a request for

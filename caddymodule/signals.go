@@ -28,20 +28,19 @@ func init() {
 // setContentUsage adds the Content-Usage header the * group states for
 // the path, so that a crawler that never read robots.txt still sees the
 // site's preferences. People's responses get it too: it is metadata.
-func (h *Handler) setContentUsage(w http.ResponseWriter, snap *snapshot, paths judge.Paths) {
+func (h *Handler) setContentUsage(w http.ResponseWriter, snap *snapshot, served, decoded string) {
 	if h.ContentUsageHeader == "off" || snap.File == nil {
 		return
 	}
-	// The first spelling of the path that has preferences: the one the
-	// server may serve ("/docs/a.pdf/." is the file "/docs/a.pdf").
-	var v string
-	for _, path := range paths.Spellings() {
-		if path != "" {
-			if v = snap.File.GroupFor("*").Signals(path).ContentUsage(); v != "" {
-				break
-			}
-		}
+	// The preferences of what Caddy's file server serves: the file a
+	// final dot-segment leaves ("/docs/a.pdf/." is "/docs/a.pdf"), else
+	// the resolved path. Another spelling's could say more than the file
+	// has.
+	path := served
+	if f := judge.FileOf(served, decoded); f != "" {
+		path = f
 	}
+	v := snap.File.GroupFor("*").Signals(path).ContentUsage()
 	if v == "" {
 		return
 	}

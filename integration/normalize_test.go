@@ -178,7 +178,8 @@ func TestDotSegmentSpellings(t *testing.T) {
 		fmt.Fprintf(w, "backend %s area %s", r.RequestURI, area)
 	}))
 	t.Cleanup(backend.Close)
-	const robotsTxt = "User-agent: *\nDisallow: /*.pdf$\nDisallow: /private/\nContent-Usage: /*.pdf$ train-ai=n\n\nUser-agent: BadBot\nDisallow: /\n\n" +
+	const robotsTxt = "User-agent: *\nDisallow: /*.pdf$\nDisallow: /private/\nDisallow: /wiki/Wikipedia%3AAfD\nDisallow: /*//\n" +
+		"Content-Usage: train-ai=y\nContent-Usage: /*.pdf$ train-ai=n\n\nUser-agent: BadBot\nDisallow: /\n\n" +
 		"User-agent: GPTBot\nContent-Usage: /*.pdf$ train-ai=n\nContent-Usage: /signals/ train-ai=n\n"
 	const badBot = "BadBot/1.0"
 	site := func(options string) string {
@@ -233,6 +234,11 @@ func TestDotSegmentSpellings(t *testing.T) {
 			{"GET", "/public/./x", testfixtures.UAPythonRequests, "area public", http.StatusOK},
 			{"GET", "/private%2F..%2Fpublic/", testfixtures.UAPythonRequests, "area private", http.StatusForbidden},
 			{"GET", "/private%2F../public/", testfixtures.UAPythonRequests, "area private", http.StatusForbidden},
+			// Google reads the URL as sent: the rule covers it.
+			{"GET", "/wiki/Wikipedia%3AAfD/..", testfixtures.UAPythonRequests, "backend /wiki/Wikipedia%3AAfD/..", http.StatusForbidden},
+			// Decoding "%2F%2F" makes a "//" the client never sent;
+			// Google's reading allows it.
+			{"GET", "/share/https%3A%2F%2Fexample.org%2F", testfixtures.UAPythonRequests, "backend /share/https%3A%2F%2Fexample.org%2F", http.StatusOK},
 		}},
 		{"usage preferences in every spelling", signals, []request{
 			{"GET", "/docs/file.pdf", testfixtures.UAGPTBot, "%PDF", http.StatusForbidden},
@@ -267,11 +273,11 @@ func TestDotSegmentSpellings(t *testing.T) {
 			}
 		})
 	}
-	// The Content-Usage header goes with the file served, whatever the
-	// spelling.
-	for _, target := range []string{"/docs/file.pdf", "/docs/file.pdf/."} {
-		if resp := served.rawGet(t, target, testfixtures.UAFirefox); resp.header.Get("Content-Usage") == "" {
-			t.Errorf("browser GET %s: status %d, no Content-Usage header", target, resp.status)
+	// The Content-Usage header is the file server's file's, whatever the
+	// spelling: the PDF's, not the site's.
+	for _, target := range []string{"/docs/file.pdf", "/docs/file.pdf/.", "/docs/x/../file.pdf"} {
+		if resp := served.rawGet(t, target, testfixtures.UAFirefox); resp.header.Get("Content-Usage") != "train-ai=n" {
+			t.Errorf("browser GET %s: status %d, Content-Usage %q, want the PDF's train-ai=n", target, resp.status, resp.header.Get("Content-Usage"))
 		}
 	}
 }

@@ -17,13 +17,26 @@ type Paths struct {
 	// Alt is the path as the client escaped it, when decoding changes
 	// its meaning ("/a%2Fb"); "" otherwise.
 	Alt string
-	// Raw is the decoded path with its dot-segments and repeated slashes
-	// unresolved, when it has any; "" otherwise. reverse_proxy passes
-	// the path on as sent, and a backend that routes on the decoded path
-	// without resolving them (Flask sends "/private/../public/", or
-	// "/private%2F..%2Fpublic/", to its /private/ handler) serves what
-	// Google's matcher reads in it.
-	Raw string
+	// unresolved holds the spellings of a path with dot-segments or
+	// repeated slashes, which robots.txt rules do not resolve and servers
+	// read in several ways; nil for any other path, so that the common
+	// request carries two strings.
+	unresolved *Unresolved
+}
+
+// Unresolved are the spellings of a path with dot-segments or repeated
+// slashes besides its resolved ones (Paths.Primary and Paths.Alt).
+type Unresolved struct {
+	// Sent is the path as the client sent it, escapes kept and nothing
+	// resolved: what Google's matcher reads in the URL
+	// ("/wiki/Wikipedia%3AAfD/.." is under "Disallow:
+	// /wiki/Wikipedia%3AAfD"), and what reverse_proxy passes on.
+	Sent string
+	// Decoded is the decoded path, dot-segments unresolved, when it has
+	// a dot-segment and escapes; "" otherwise. A backend that routes on
+	// the decoded path without resolving it (Flask, Go's r.URL.Path)
+	// sends "/private%2F..%2Fpublic/" to its /private/ handler.
+	Decoded string
 	// File is Primary without the trailing slash that a final
 	// dot-segment leaves, when the path ends in one; "" otherwise.
 	// "/docs/a.pdf/." is the directory "/docs/a.pdf/" to RFC 3986, but
@@ -60,36 +73,52 @@ func PathsOfServed(served string, u *url.URL) Paths {
 			p.Alt = ""
 		}
 	}
-	if Unresolved(u.Path) {
-		// Decoded, as routers read it (Flask, Go's r.URL.Path): an
-		// escaped "/private%2F..%2Fpublic/" is "/private/../public/"
-		// to them. The escaped spelling resolved is Alt.
-		p.Raw = encodePath(u.Path) + query
-		p.File = FileOf(served, u.Path)
-		if p.File != "" {
-			p.File += query
+	sent := u.RawPath
+	if sent == "" {
+		sent = u.Path
+	}
+	if !IsUnresolved(sent) && !IsUnresolved(u.Path) {
+		return p
+	}
+	un := &Unresolved{Sent: escapeBytes(sent, u.RawPath != "") + query}
+	if u.RawPath != "" && hasDotSegment(u.Path) {
+		// Only with a dot-segment: decoding "%2F%2F" makes a "//" the
+		// client never sent, which no router resolves into another path.
+		if d := encodePath(u.Path) + query; d != un.Sent {
+			un.Decoded = d
 		}
 	}
+	if f := FileOf(served, u.Path); f != "" {
+		un.File = f + query
+	}
+	p.unresolved = un
 	return p
 }
 
-// Unresolved reports whether the decoded path p has a dot-segment or a
-// repeated slash, which servers resolve and robots.txt rules do not.
-func Unresolved(p string) bool {
+// Unresolved returns the spellings of a path with dot-segments or
+// repeated slashes, or nil.
+func (p Paths) Unresolved() *Unresolved { return p.unresolved }
+
+// hasDotSegment reports whether the decoded path p has a "." or ".."
+// segment.
+func hasDotSegment(p string) bool {
 	for i := 0; i < len(p); i++ {
 		if p[i] != '/' {
 			continue
 		}
 		rest := p[i+1:]
-		if rest == "" {
-			return false
-		}
-		if rest[0] == '/' || rest[0] == '.' && (len(rest) == 1 || rest[1] == '/' ||
+		if rest != "" && rest[0] == '.' && (len(rest) == 1 || rest[1] == '/' ||
 			rest[1] == '.' && (len(rest) == 2 || rest[2] == '/')) {
 			return true
 		}
 	}
 	return false
+}
+
+// IsUnresolved reports whether the path p has a dot-segment or a
+// repeated slash, which servers resolve and robots.txt rules do not.
+func IsUnresolved(p string) bool {
+	return strings.Contains(p, "//") || hasDotSegment(p)
 }
 
 // FileOf is the file a file server opens for the decoded request path p
@@ -125,7 +154,7 @@ func PathsOfTarget(target string) Paths {
 // Decide judges every spelling against g: disallowed if any is. A nil
 // group allows everything.
 func (p Paths) Decide(g *robots.Group) robots.Verdict {
-	if p.Alt == "" && p.Raw == "" { // File comes with Raw
+	if p.Alt == "" && p.unresolved == nil {
 		return g.Decide(p.Primary)
 	}
 	v, _ := p.DecideSpelling(g)
@@ -138,14 +167,23 @@ func (p Paths) Decide(g *robots.Group) robots.Verdict {
 // that passes unjudged when the handler passes the request on).
 func (p Paths) RobotsTxt() (is, asSent bool) {
 	path, _, _ := strings.Cut(p.Primary, "?")
-	file, _, _ := strings.Cut(p.File, "?")
-	is = path == "/robots.txt" || file == "/robots.txt"
-	return is, is && p.Raw == ""
+	is = path == "/robots.txt"
+	if u := p.unresolved; u != nil {
+		file, _, _ := strings.Cut(u.File, "?")
+		is = is || file == "/robots.txt"
+	}
+	return is, is && p.unresolved == nil
 }
 
 // Spellings returns every spelling, Primary first; those of a path
 // without escapes or dot-segments are "".
-func (p Paths) Spellings() [4]string { return [4]string{p.Primary, p.Alt, p.Raw, p.File} }
+func (p Paths) Spellings() [5]string {
+	s := [5]string{p.Primary, p.Alt}
+	if u := p.unresolved; u != nil {
+		s[2], s[3], s[4] = u.Sent, u.Decoded, u.File
+	}
+	return s
+}
 
 // DecideSpelling is Decide, also returning the spelling that decided: the
 // first one disallowed, or Primary.
@@ -154,7 +192,8 @@ func (p Paths) DecideSpelling(g *robots.Group) (robots.Verdict, string) {
 	if !v.Allowed {
 		return v, p.Primary
 	}
-	for _, s := range [...]string{p.Alt, p.Raw, p.File} {
+	all := p.Spellings()
+	for _, s := range all[1:] {
 		if s == "" {
 			continue
 		}
@@ -196,10 +235,14 @@ func cleanPath(p string) string {
 // encodePath percent-encodes a decoded path where a raw byte would change
 // its meaning or may not stand in a URL ("%", "?", "#", space, non-ASCII),
 // leaving the rest as it is; robots.Group.Decide canonicalizes the rest.
-func encodePath(p string) string {
+func encodePath(p string) string { return escapeBytes(p, false) }
+
+// escapeBytes percent-encodes the bytes of p that needsEscape names; an
+// escaped path keeps its "%".
+func escapeBytes(p string, escaped bool) string {
 	n := 0
 	for i := 0; i < len(p); i++ {
-		if needsEscape(p[i]) {
+		if needsEscape(p[i], escaped) {
 			n++
 		}
 	}
@@ -211,7 +254,7 @@ func encodePath(p string) string {
 	b.Grow(len(p) + 2*n)
 	for i := 0; i < len(p); i++ {
 		c := p[i]
-		if needsEscape(c) {
+		if needsEscape(c, escaped) {
 			b.WriteByte('%')
 			b.WriteByte(hex[c>>4])
 			b.WriteByte(hex[c&15])
@@ -222,6 +265,9 @@ func encodePath(p string) string {
 	return b.String()
 }
 
-func needsEscape(c byte) bool {
-	return c == '%' || c == '?' || c == '#' || c <= ' ' || c >= 0x7f
+// needsEscape reports whether c would change the meaning of a decoded
+// path or may not stand in a URL; in an escaped path, where "%" starts an
+// escape and "?" cannot be, only the latter.
+func needsEscape(c byte, escaped bool) bool {
+	return c == '#' || c <= ' ' || c >= 0x7f || !escaped && (c == '%' || c == '?')
 }

@@ -6,50 +6,59 @@ import (
 )
 
 func TestPathsOf(t *testing.T) {
+	// The spellings: primary (decoded, resolved), alt (escaped, resolved),
+	// sent (escaped, unresolved), decoded (decoded, unresolved), file.
+	type sp = [5]string
 	for _, tc := range []struct {
 		uri  string
-		want Paths
+		want sp
 	}{
-		{"/private/x", Paths{Primary: "/private/x"}},
-		{"/%70rivate/x", Paths{Primary: "/private/x"}},
-		{"//private/x", Paths{Primary: "/private/x", Raw: "//private/x"}},
-		{"/./private/x", Paths{Primary: "/private/x", Raw: "/./private/x"}},
-		{"/public/../private/x", Paths{Primary: "/private/x", Raw: "/public/../private/x"}},
-		{"/public/%2E%2E/private/x", Paths{Primary: "/private/x", Alt: "/public/%2E%2E/private/x", Raw: "/public/../private/x"}},
+		{"/private/x", sp{"/private/x"}},
+		{"/%70rivate/x", sp{"/private/x"}},
+		{"//private/x", sp{"/private/x", "", "//private/x"}},
+		{"/./private/x", sp{"/private/x", "", "/./private/x"}},
+		{"/public/../private/x", sp{"/private/x", "", "/public/../private/x"}},
+		{"/public/%2E%2E/private/x", sp{"/private/x", "/public/%2E%2E/private/x", "/public/%2E%2E/private/x", "/public/../private/x"}},
 		// As sent, a backend that does not resolve dot-segments routes
 		// it to /private/.
-		{"/private/../public/", Paths{Primary: "/public/", Raw: "/private/../public/"}},
+		{"/private/../public/", sp{"/public/", "", "/private/../public/"}},
 		// Escaped slashes around the dot-segment: routers that read the
 		// decoded path without resolving it see "/private/../public/".
-		{"/private%2F..%2Fpublic/", Paths{Primary: "/public/", Alt: "/private%2F..%2Fpublic/", Raw: "/private/../public/"}},
-		{"/private%2F../public/", Paths{Primary: "/public/", Alt: "/private%2F../public/", Raw: "/private/../public/"}},
-		{"/private%2Fx", Paths{Primary: "/private/x", Alt: "/private%2Fx"}},
-		{"/a%3Fb?c=d", Paths{Primary: "/a%3Fb?c=d"}},
-		{"/caf%C3%A9", Paths{Primary: "/caf%C3%A9"}},
-		{"/dir/", Paths{Primary: "/dir/"}},
+		{"/private%2F..%2Fpublic/", sp{"/public/", "/private%2F..%2Fpublic/", "/private%2F..%2Fpublic/", "/private/../public/"}},
+		{"/private%2F../public/", sp{"/public/", "/private%2F../public/", "/private%2F../public/", "/private/../public/"}},
+		// Google reads the escapes as sent: "Disallow:
+		// /wiki/Wikipedia%3AAfD" covers this.
+		{"/wiki/Wikipedia%3AAfD/..", sp{"/wiki/", "", "/wiki/Wikipedia%3AAfD/..", "/wiki/Wikipedia:AfD/..", "/wiki"}},
+		// Decoding "%2F%2F" makes a "//" the client never sent: no
+		// unresolved decoded spelling for it.
+		{"/share/https%3A%2F%2Fexample.org%2F", sp{"/share/https:/example.org/", "/share/https%3A%2F%2Fexample.org%2F", "/share/https%3A%2F%2Fexample.org%2F"}},
+		{"/private%2Fx", sp{"/private/x", "/private%2Fx"}},
+		{"/a%3Fb?c=d", sp{"/a%3Fb?c=d"}},
+		{"/caf%C3%A9", sp{"/caf%C3%A9"}},
+		{"/dir/", sp{"/dir/"}},
 		// A final dot-segment leaves a directory (RFC 3986 §5.2.4), and
 		// a file server opens the file before it.
-		{"/private/.", Paths{Primary: "/private/", Raw: "/private/.", File: "/private"}},
-		{"/private/x/..", Paths{Primary: "/private/", Raw: "/private/x/..", File: "/private"}},
-		{"/private/x/%2E%2E", Paths{Primary: "/private/", Alt: "/private/x/%2E%2E", Raw: "/private/x/..", File: "/private"}},
-		{"/docs/a.pdf/.?x=1", Paths{Primary: "/docs/a.pdf/?x=1", Raw: "/docs/a.pdf/.?x=1", File: "/docs/a.pdf?x=1"}},
-		{"/private/..", Paths{Primary: "/", Raw: "/private/.."}},
-		{"/private/.x", Paths{Primary: "/private/.x"}},
-		{"/private/..x/", Paths{Primary: "/private/..x/"}},
-		{"/a b", Paths{Primary: "/a%20b"}},
-		{"/a b/../c", Paths{Primary: "/c", Raw: "/a%20b/../c"}},
-		{"/100%25", Paths{Primary: "/100%25"}},
-		{"/x?q=%2F", Paths{Primary: "/x?q=%2F"}},
-		{"/x?q=/../y", Paths{Primary: "/x?q=/../y"}},
-		{"/secret?", Paths{Primary: "/secret?"}},
-		{"/secret", Paths{Primary: "/secret"}},
+		{"/private/.", sp{"/private/", "", "/private/.", "", "/private"}},
+		{"/private/x/..", sp{"/private/", "", "/private/x/..", "", "/private"}},
+		{"/private/x/%2E%2E", sp{"/private/", "/private/x/%2E%2E", "/private/x/%2E%2E", "/private/x/..", "/private"}},
+		{"/docs/a.pdf/.?x=1", sp{"/docs/a.pdf/?x=1", "", "/docs/a.pdf/.?x=1", "", "/docs/a.pdf?x=1"}},
+		{"/private/..", sp{"/", "", "/private/.."}},
+		{"/private/.x", sp{"/private/.x"}},
+		{"/private/..x/", sp{"/private/..x/"}},
+		{"/a b", sp{"/a%20b"}},
+		{"/a b/../c", sp{"/c", "", "/a%20b/../c"}},
+		{"/100%25", sp{"/100%25"}},
+		{"/x?q=%2F", sp{"/x?q=%2F"}},
+		{"/x?q=/../y", sp{"/x?q=/../y"}},
+		{"/secret?", sp{"/secret?"}},
+		{"/secret", sp{"/secret"}},
 	} {
 		u, err := url.ParseRequestURI(tc.uri)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.uri, err)
 		}
-		if got := PathsOf(u); got != tc.want {
-			t.Errorf("%s: got %+v, want %+v", tc.uri, got, tc.want)
+		if got := PathsOf(u).Spellings(); got != tc.want {
+			t.Errorf("%s: got %q, want %q", tc.uri, got, tc.want)
 		}
 	}
 	// Targets that are no path are the site's root: "GET *" and
@@ -64,17 +73,17 @@ func TestPathsOf(t *testing.T) {
 func TestPathsOfTarget(t *testing.T) {
 	for _, tc := range []struct {
 		target string
-		want   Paths
+		want   [5]string
 	}{
-		{"https://example.com/%70rivate/x?y=1#frag", Paths{Primary: "/private/x?y=1"}},
-		{"/a/../b", Paths{Primary: "/b", Raw: "/a/../b"}},
-		{"example.com", Paths{Primary: "/"}},
+		{"https://example.com/%70rivate/x?y=1#frag", [5]string{"/private/x?y=1"}},
+		{"/a/../b", [5]string{"/b", "", "/a/../b"}},
+		{"example.com", [5]string{"/"}},
 		// A path as a request line carries it, not a URL of host "private".
-		{"//private/", Paths{Primary: "/private/", Raw: "//private/"}},
-		{"//robots.txt", Paths{Primary: "/robots.txt", Raw: "//robots.txt"}},
+		{"//private/", [5]string{"/private/", "", "//private/"}},
+		{"//robots.txt", [5]string{"/robots.txt", "", "//robots.txt"}},
 	} {
-		if got := PathsOfTarget(tc.target); got != tc.want {
-			t.Errorf("%s: got %+v, want %+v", tc.target, got, tc.want)
+		if got := PathsOfTarget(tc.target).Spellings(); got != tc.want {
+			t.Errorf("%s: got %q, want %q", tc.target, got, tc.want)
 		}
 	}
 }
