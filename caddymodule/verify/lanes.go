@@ -30,7 +30,9 @@ const (
 //   - each network may start at most its share of lookups, whichever lane
 //     they take, so a flood from one network leaves the rest to others
 //     (tenants of a cloud /24 a crawler also uses cannot spend the
-//     crawler lane of every other crawler's network);
+//     crawler lane of every other crawler's network); a crawler's
+//     network has a larger share, half the lane's burst and a quarter of
+//     its rate, so that a fleet of new addresses at once is confirmed;
 //   - the crawler lane, for addresses in a network where an address has
 //     confirmed as a known crawler before, has a budget of its own (the
 //     same rate and burst) and room among the lookups in progress, so
@@ -43,6 +45,9 @@ type lanes struct {
 	global, crawler *rate.Limiter
 	netRate         float64
 	netBurst        float64
+	// crawlerNetRate and crawlerNetBurst are a crawler's network's share.
+	crawlerNetRate  float64
+	crawlerNetBurst float64
 	maxPending      int
 
 	nets     *simplelru.LRU[netip.Prefix, *bucket]
@@ -59,13 +64,15 @@ func newLanes(o RDNSOptions) *lanes {
 	nets, _ := simplelru.NewLRU[netip.Prefix, *bucket](maxLaneNets, nil)
 	crawlers, _ := simplelru.NewLRU[netip.Prefix, int64](maxLaneNets, nil)
 	return &lanes{
-		global:     rate.NewLimiter(rate.Limit(o.Rate), o.Burst),
-		crawler:    rate.NewLimiter(rate.Limit(o.Rate), o.Burst),
-		netRate:    o.NetRate,
-		netBurst:   float64(o.NetBurst),
-		maxPending: o.MaxPending,
-		nets:       nets,
-		crawlers:   crawlers,
+		global:          rate.NewLimiter(rate.Limit(o.Rate), o.Burst),
+		crawler:         rate.NewLimiter(rate.Limit(o.Rate), o.Burst),
+		netRate:         o.NetRate,
+		netBurst:        float64(o.NetBurst),
+		crawlerNetRate:  max(o.NetRate, o.Rate/4),
+		crawlerNetBurst: max(float64(o.NetBurst), float64(o.Burst/2)),
+		maxPending:      o.MaxPending,
+		nets:            nets,
+		crawlers:        crawlers,
 	}
 }
 
@@ -83,19 +90,25 @@ func laneNet(addr netip.Addr) netip.Prefix {
 // being in progress, and takes its share of the budget if so.
 func (l *lanes) admit(addr netip.Addr, pending int, now time.Time) bool {
 	net := laneNet(addr)
+	until, known := l.crawlers.Get(net)
+	known = known && now.UnixNano() < until
+	rate, burst := l.netRate, l.netBurst
+	if known {
+		rate, burst = l.crawlerNetRate, l.crawlerNetBurst
+	}
 	b, ok := l.nets.Get(net)
 	if !ok {
-		b = &bucket{tokens: l.netBurst, last: now}
+		b = &bucket{tokens: burst, last: now}
 		l.nets.Add(net, b)
 	} else if d := now.Sub(b.last); d > 0 {
-		b.tokens = min(l.netBurst, b.tokens+d.Seconds()*l.netRate)
+		b.tokens = min(burst, b.tokens+d.Seconds()*rate)
 		b.last = now
 	}
 	if b.tokens < 1 {
 		return false
 	}
 	admitted := false
-	if until, ok := l.crawlers.Get(net); ok && now.UnixNano() < until {
+	if known {
 		// A quarter more room in progress than the other lane has, so
 		// slow lookups from elsewhere cannot fill it either.
 		admitted = pending < l.maxPending+max(1, l.maxPending/4) && l.crawler.AllowN(now, 1)
@@ -114,8 +127,16 @@ func (l *lanes) admit(addr netip.Addr, pending int, now time.Time) bool {
 // lane.
 func (l *lanes) confirmed(addr netip.Addr, until int64) {
 	net := laneNet(addr)
-	if old, ok := l.crawlers.Peek(net); ok && old > until {
+	old, ok := l.crawlers.Peek(net)
+	if ok && old > until {
 		until = old
 	}
 	l.crawlers.Add(net, until)
+	if !ok {
+		// Newly a crawler's network: its share is the crawler's from
+		// now on, not what other clients' claims left of a stranger's.
+		if b, ok := l.nets.Peek(net); ok {
+			b.tokens = l.crawlerNetBurst
+		}
+	}
 }

@@ -140,3 +140,30 @@ func BenchmarkRDNSFloodRefused(b *testing.B) {
 		}
 	}
 }
+
+// TestRDNSLanesCrawlerFleet: once an address of a network confirms as a
+// crawler, a fleet of its new addresses at once is confirmed too, with the
+// default options: a crawler's network has a larger share than a
+// stranger's.
+func TestRDNSLanesCrawlerFleet(t *testing.T) {
+	d := startDNS(t)
+	const fleet = 40
+	for i := 1; i <= fleet+1; i++ {
+		a := fmt.Sprintf("127.0.7.%d", i)
+		d.host(a, fmt.Sprintf("crawl-%d.googlebot.com", i), a)
+	}
+	r := newTestChecker(t, d, RDNSOptions{Wait: time.Second, Suffixes: googleSuffixes})
+	ctx := context.Background()
+	if got := r.Check(ctx, netip.MustParseAddr("127.0.7.1"), googleSuffixes); got != StatusConfirmed {
+		t.Fatalf("first address = %v, want confirmed", got)
+	}
+	confirmed := 0
+	for i := 2; i <= fleet+1; i++ {
+		if r.Check(ctx, netip.MustParseAddr(fmt.Sprintf("127.0.7.%d", i)), googleSuffixes) == StatusConfirmed {
+			confirmed++
+		}
+	}
+	if confirmed != fleet {
+		t.Errorf("%d of %d new addresses of the crawler's network confirmed, want all", confirmed, fleet)
+	}
+}
