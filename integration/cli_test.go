@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -807,6 +809,8 @@ http://:18932 {
 // and check --config does. The same handler placed first draws no warning.
 func TestCLICheckConfigHandlerAnsweredFirst(t *testing.T) {
 	t.Parallel()
+	auth := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	t.Cleanup(auth.Close)
 	inst := newInstance(t)
 	const rules = `inline <<TXT
 				User-agent: *
@@ -826,8 +830,19 @@ http://localhost:{{port}} {
 	}
 	respond "answered"
 }
+http://127.0.0.2:{{port}} {
+	route {
+		forward_auth ` + strings.TrimPrefix(auth.URL, "http://") + ` {
+			uri /auth
+		}
+		robots_txt {
+			` + rules + `
+		}
+		respond "app"
+	}
+}
 `)
-	if resp := inst.rawGet(t, "/private", testfixtures.UACurl); resp.status != 200 || resp.body != "answered" {
+	if resp := inst.rawGet(t, "/private", testfixtures.UACurl); resp.status != http.StatusOK || resp.body != "answered" {
 		t.Fatalf("curl GET /private: status %d body %q; want 200 from respond (else the case proves nothing)", resp.status, resp.body)
 	}
 	config := filepath.Join(inst.dir, "Caddyfile")
@@ -837,6 +852,8 @@ http://localhost:{{port}} {
 	}{
 		{"127.0.0.1", true},
 		{"localhost", false},
+		// forward_auth passes a 2xx on: the handler runs after it.
+		{"127.0.0.2", false},
 	} {
 		code, out, errOut := runCaddyCmd(t, "", "robots", "check", "--config", config, "--site", tc.site, "--agent", testfixtures.UACurl, "/private")
 		const warning = "the handler runs after static_response, which answers every request first: it judges nothing"

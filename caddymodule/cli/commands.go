@@ -129,7 +129,7 @@ error or an unreadable file.
 
 // reportKeepOpen is how many regular files report holds open from the
 // start; the rest are opened in turn.
-const reportKeepOpen = 64
+const reportKeepOpen = 16
 
 const reportLong = `
 Reads Caddy's JSON access logs (one JSON object per line, as written by

@@ -183,8 +183,16 @@ func walkRoutes(routes []json.RawMessage, hosts, match []string, root string, an
 // without passing it on, so that no handler after it in the chain runs.
 func answers(name string, raw json.RawMessage) bool {
 	switch name {
-	case "static_response", "reverse_proxy", "error", "copy_response":
+	case "static_response", "error", "copy_response":
 		return true
+	case "reverse_proxy":
+		// forward_auth is a reverse_proxy whose handle_response routes
+		// pass a 2xx on to the next handler.
+		var rp struct {
+			HandleResponse []json.RawMessage `json:"handle_response"`
+		}
+		_ = json.Unmarshal(raw, &rp)
+		return len(rp.HandleResponse) == 0
 	case "file_server":
 		var fs struct {
 			PassThru bool `json:"pass_thru"`
