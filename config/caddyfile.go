@@ -455,7 +455,7 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			return includeAt[inc].Errf("robots_txt: strict: included list %q does not exist; create it, fix the path, or drop strict to load without it", inc)
 		}
 		if c.Strict {
-			if errs := strictFileErrors(inc); len(errs) > 0 {
+			if errs := strictListErrors(inc); len(errs) > 0 {
 				return includeAt[inc].Errf("robots_txt: strict: included list %q has errors: %s", inc, strings.Join(errs, "; "))
 			}
 		}

@@ -452,6 +452,15 @@ func TestCaddyfileFileChecks(t *testing.T) {
 		if _, err := parse("robots_txt {\n\tinline <<TXT\n\t\tUser-agent: *\n\t\tDisallow: private\n\t\tTXT\n}"); err != nil {
 			t.Errorf("without strict the findings are warnings at load: %v", err)
 		}
+		// The handler cuts a list at 500 KiB without a finding; so does
+		// strict here.
+		long := filepath.Join(dir, "long-list.txt")
+		if err := os.WriteFile(long, []byte("User-agent: *\nDisallow: /x\n"+strings.Repeat("# padding\n", 60000)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := parse("robots_txt " + quote(readable) + " {\n\tstrict\n\tinclude " + quote(long) + "\n}"); err != nil {
+			t.Errorf("strict with an included list over 500 KiB, which the handler loads cut: %v", err)
+		}
 	})
 	t.Run("directory as argument", func(t *testing.T) {
 		_, err := parse("robots_txt " + quote(dir))

@@ -43,3 +43,19 @@ func strictFileErrors(path string) []string {
 	}
 	return StrictErrors(robots.Parse(body), nil)
 }
+
+// strictListErrors is strictFileErrors for an included list, read as the
+// handler reads one (include.ReadList): cut at robots.DefaultMaxSize, so
+// a longer list is no error, as it is none at load.
+func strictListErrors(path string) []string {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	body, err := io.ReadAll(io.LimitReader(f, robots.DefaultMaxSize))
+	if err != nil {
+		return nil
+	}
+	return StrictErrors(robots.Parse(body), nil)
+}
