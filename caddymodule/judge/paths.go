@@ -77,7 +77,7 @@ func PathsOfServed(served string, u *url.URL) Paths {
 	if sent == "" {
 		sent = u.Path
 	}
-	if !IsUnresolved(sent) && !IsUnresolved(u.Path) {
+	if !IsUnresolved(u.Path) && (u.RawPath == "" || !IsUnresolved(u.RawPath)) {
 		return p
 	}
 	un := &Unresolved{Sent: escapeBytes(sent, u.RawPath != "") + query}
@@ -118,7 +118,20 @@ func hasDotSegment(p string) bool {
 // IsUnresolved reports whether the path p has a dot-segment or a
 // repeated slash, which servers resolve and robots.txt rules do not.
 func IsUnresolved(p string) bool {
-	return strings.Contains(p, "//") || hasDotSegment(p)
+	for i := 0; i < len(p); i++ {
+		if p[i] != '/' {
+			continue
+		}
+		rest := p[i+1:]
+		if rest == "" {
+			return false
+		}
+		if rest[0] == '/' || rest[0] == '.' && (len(rest) == 1 || rest[1] == '/' ||
+			rest[1] == '.' && (len(rest) == 2 || rest[2] == '/')) {
+			return true
+		}
+	}
+	return false
 }
 
 // FileOf is the file a file server opens for the decoded request path p
