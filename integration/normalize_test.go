@@ -234,6 +234,9 @@ func TestDotSegmentSpellings(t *testing.T) {
 			{"GET", "/public/./x", testfixtures.UAPythonRequests, "area public", http.StatusOK},
 			{"GET", "/private%2F..%2Fpublic/", testfixtures.UAPythonRequests, "area private", http.StatusForbidden},
 			{"GET", "/private%2F../public/", testfixtures.UAPythonRequests, "area private", http.StatusForbidden},
+			// "%2E%2E" is a dot-segment to a parser that keeps "%2F"
+			// (WHATWG, GURL): "/private/y" to Node and Envoy.
+			{"GET", "/public%2Fx/%2E%2E/private/y", testfixtures.UAPythonRequests, "backend /public%2Fx/%2E%2E/private/y", http.StatusForbidden},
 			// Google reads the URL as sent: the rule covers it.
 			{"GET", "/wiki/Wikipedia%3AAfD/..", testfixtures.UAPythonRequests, "backend /wiki/Wikipedia%3AAfD/..", http.StatusForbidden},
 			// Decoding "%2F%2F" makes a "//" the client never sent;

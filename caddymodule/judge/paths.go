@@ -68,8 +68,11 @@ func PathsOfServed(served string, u *url.URL) Paths {
 	}
 	p := Paths{Primary: served + query}
 	if u.RawPath != "" {
-		p.Alt = cleanPath(u.RawPath) + query
-		if robots.Canonical(p.Alt) == p.Primary {
+		// Unreserved escapes decoded first: "%2E%2E" is a dot-segment
+		// to a WHATWG or GURL parser that keeps "%2F" (Node, Envoy), so
+		// "/public%2Fx/%2E%2E/secret" is "/secret".
+		p.Alt = cleanPath(robots.Canonical(u.RawPath)) + query
+		if p.Alt == p.Primary {
 			p.Alt = ""
 		}
 	}
@@ -77,7 +80,8 @@ func PathsOfServed(served string, u *url.URL) Paths {
 	if sent == "" {
 		sent = u.Path
 	}
-	if !IsUnresolved(u.Path) && (u.RawPath == "" || !IsUnresolved(u.RawPath)) {
+	// An unresolved escaped path is unresolved decoded too: one scan.
+	if !IsUnresolved(u.Path) {
 		return p
 	}
 	un := &Unresolved{Sent: escapeBytes(sent, u.RawPath != "") + query}

@@ -18,7 +18,10 @@ func TestPathsOf(t *testing.T) {
 		{"//private/x", sp{"/private/x", "", "//private/x"}},
 		{"/./private/x", sp{"/private/x", "", "/./private/x"}},
 		{"/public/../private/x", sp{"/private/x", "", "/public/../private/x"}},
-		{"/public/%2E%2E/private/x", sp{"/private/x", "/public/%2E%2E/private/x", "/public/%2E%2E/private/x", "/public/../private/x"}},
+		{"/public/%2E%2E/private/x", sp{"/private/x", "", "/public/%2E%2E/private/x", "/public/../private/x"}},
+		// "%2E%2E" is a dot-segment to a parser that keeps "%2F" (WHATWG,
+		// GURL): that reading is "/secret".
+		{"/public%2Fx/%2E%2E/secret", sp{"/public/secret", "/secret", "/public%2Fx/%2E%2E/secret", "/public/x/../secret"}},
 		// As sent, a backend that does not resolve dot-segments routes
 		// it to /private/.
 		{"/private/../public/", sp{"/public/", "", "/private/../public/"}},
@@ -40,7 +43,7 @@ func TestPathsOf(t *testing.T) {
 		// a file server opens the file before it.
 		{"/private/.", sp{"/private/", "", "/private/.", "", "/private"}},
 		{"/private/x/..", sp{"/private/", "", "/private/x/..", "", "/private"}},
-		{"/private/x/%2E%2E", sp{"/private/", "/private/x/%2E%2E", "/private/x/%2E%2E", "/private/x/..", "/private"}},
+		{"/private/x/%2E%2E", sp{"/private/", "", "/private/x/%2E%2E", "/private/x/..", "/private"}},
 		{"/docs/a.pdf/.?x=1", sp{"/docs/a.pdf/?x=1", "", "/docs/a.pdf/.?x=1", "", "/docs/a.pdf?x=1"}},
 		{"/private/..", sp{"/", "", "/private/.."}},
 		{"/private/.x", sp{"/private/.x"}},
