@@ -31,8 +31,10 @@ const (
 //     they take, so a flood from one network leaves the rest to others
 //     (tenants of a cloud /24 a crawler also uses cannot spend the
 //     crawler lane of every other crawler's network); a crawler's
-//     network has a larger share, half the lane's burst and a quarter of
-//     its rate, so that a fleet of new addresses at once is confirmed;
+//     network has a larger burst (half the lane's), so that once one of
+//     its addresses has confirmed the fleet's new ones are too, at the
+//     same rate, so that a sustained flood needs the tenants of ten
+//     crawlers' networks to spend the crawler lane;
 //   - the crawler lane, for addresses in a network where an address has
 //     confirmed as a known crawler before, has a budget of its own (the
 //     same rate and burst) and room among the lookups in progress, so
@@ -68,7 +70,7 @@ func newLanes(o RDNSOptions) *lanes {
 		crawler:         rate.NewLimiter(rate.Limit(o.Rate), o.Burst),
 		netRate:         o.NetRate,
 		netBurst:        float64(o.NetBurst),
-		crawlerNetRate:  max(o.NetRate, o.Rate/4),
+		crawlerNetRate:  o.NetRate,
 		crawlerNetBurst: max(float64(o.NetBurst), float64(o.Burst/2)),
 		maxPending:      o.MaxPending,
 		nets:            nets,
@@ -125,14 +127,15 @@ func (l *lanes) admit(addr netip.Addr, pending int, now time.Time) bool {
 // confirmed records that addr confirmed as a known crawler, until the
 // confirmation expires: its network's next addresses take the crawler
 // lane.
-func (l *lanes) confirmed(addr netip.Addr, until int64) {
+func (l *lanes) confirmed(addr netip.Addr, until int64, now time.Time) {
 	net := laneNet(addr)
 	old, ok := l.crawlers.Peek(net)
+	known := ok && old > now.UnixNano()
 	if ok && old > until {
 		until = old
 	}
 	l.crawlers.Add(net, until)
-	if !ok {
+	if !known {
 		// Newly a crawler's network: its share is the crawler's from
 		// now on, not what other clients' claims left of a stranger's.
 		if b, ok := l.nets.Peek(net); ok {

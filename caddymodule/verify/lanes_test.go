@@ -167,3 +167,55 @@ func TestRDNSLanesCrawlerFleet(t *testing.T) {
 		t.Errorf("%d of %d new addresses of the crawler's network confirmed, want all", confirmed, fleet)
 	}
 }
+
+// TestLanesSharedCrawlerLane drives the lanes with a clock of its own:
+// the tenants of five crawlers' networks (a cloud's /24s or /48s that
+// crawlers also use) claim crawlers from new addresses as fast as they
+// may for 3 s, while strangers flood the global budget; a new address of
+// a sixth crawler's network is still admitted. A network that confirms
+// again after its entry expired has a crawler's burst again.
+func TestLanesSharedCrawlerLane(t *testing.T) {
+	opts := RDNSOptions{}
+	opts.setDefaults()
+	l := newLanes(opts)
+	t0 := time.Unix(1_000_000, 0)
+	later := t0.Add(24 * time.Hour).UnixNano()
+	for n := 1; n <= 6; n++ {
+		l.confirmed(netip.AddrFrom4([4]byte{10, byte(n), 0, 1}), later, t0)
+	}
+	host := 2
+	var now time.Time
+	for step := range 300 {
+		now = t0.Add(time.Duration(step) * 10 * time.Millisecond)
+		for n := 1; n <= 5; n++ {
+			for range 10 {
+				l.admit(netip.AddrFrom4([4]byte{10, byte(n), 0, byte(host)}), 0, now)
+				host++
+			}
+		}
+		for s := range 20 {
+			l.admit(netip.AddrFrom4([4]byte{172, 16, byte(step), byte(s)}), 0, now)
+		}
+	}
+	if !l.admit(netip.AddrFrom4([4]byte{10, 6, 0, 2}), 0, now) {
+		t.Error("a sixth crawler's network was refused a lookup: five networks' tenants spent the crawler lane")
+	}
+
+	// Expired, then confirmed again: the crawler's burst again.
+	net := netip.AddrFrom4([4]byte{10, 9, 0, 1})
+	l.confirmed(net, t0.Add(time.Hour).UnixNano(), t0)
+	back := t0.Add(2 * time.Hour)
+	for i := range 30 { // spend the stranger's share it has once expired
+		l.admit(netip.AddrFrom4([4]byte{10, 9, 0, byte(10 + i)}), 0, back)
+	}
+	l.confirmed(net, back.Add(time.Hour).UnixNano(), back)
+	admitted := 0
+	for i := range 40 {
+		if l.admit(netip.AddrFrom4([4]byte{10, 9, 0, byte(100 + i)}), 0, back.Add(time.Second)) {
+			admitted++
+		}
+	}
+	if admitted < 40 {
+		t.Errorf("%d of 40 of a re-confirmed crawler network's fleet admitted, want 40", admitted)
+	}
+}

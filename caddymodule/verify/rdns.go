@@ -284,7 +284,7 @@ func (r *RDNSChecker) start(addr netip.Addr) *rdnsCall {
 		r.mu.Lock()
 		delete(r.inflight, addr)
 		if len(e.names) > 0 && len(r.suffixes) > 0 {
-			r.lanes.confirmed(addr, e.expires)
+			r.lanes.confirmed(addr, e.expires, time.Now())
 		}
 		r.mu.Unlock()
 		c.res = e
