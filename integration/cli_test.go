@@ -841,6 +841,19 @@ http://127.0.0.2:{{port}} {
 		respond "app"
 	}
 }
+http://127.0.0.3:{{port}} {
+	route {
+		reverse_proxy ` + strings.TrimPrefix(auth.URL, "http://") + ` {
+			@down status 502 503
+			handle_response @down {
+				respond "down" 503
+			}
+		}
+		robots_txt {
+			` + rules + `
+		}
+	}
+}
 `)
 	if resp := inst.rawGet(t, "/private", testfixtures.UACurl); resp.status != http.StatusOK || resp.body != "answered" {
 		t.Fatalf("curl GET /private: status %d body %q; want 200 from respond (else the case proves nothing)", resp.status, resp.body)
@@ -854,9 +867,11 @@ http://127.0.0.2:{{port}} {
 		{"localhost", false},
 		// forward_auth passes a 2xx on: the handler runs after it.
 		{"127.0.0.2", false},
+		// A proxy whose handle_response answers answers every request.
+		{"127.0.0.3", true},
 	} {
 		code, out, errOut := runCaddyCmd(t, "", "robots", "check", "--config", config, "--site", tc.site, "--agent", testfixtures.UACurl, "/private")
-		const warning = "the handler runs after static_response, which answers every request first: it judges nothing"
+		const warning = "which answers every request first: it judges nothing"
 		if code != 1 || strings.Contains(out, warning) != tc.warn {
 			t.Errorf("--site %s: exit %d (want 1), warned %v (want %v):\n%s%s", tc.site, code, strings.Contains(out, warning), tc.warn, out, errOut)
 		}

@@ -186,13 +186,31 @@ func answers(name string, raw json.RawMessage) bool {
 	case "static_response", "error", "copy_response":
 		return true
 	case "reverse_proxy":
-		// forward_auth is a reverse_proxy whose handle_response routes
-		// pass a 2xx on to the next handler.
+		// A handle_response route with no handler that answers passes
+		// the request on: forward_auth's, for a 2xx. One that answers
+		// (respond "down" 503) does not.
 		var rp struct {
-			HandleResponse []json.RawMessage `json:"handle_response"`
+			HandleResponse []struct {
+				Routes []struct {
+					Handle []json.RawMessage `json:"handle"`
+				} `json:"routes"`
+			} `json:"handle_response"`
 		}
 		_ = json.Unmarshal(raw, &rp)
-		return len(rp.HandleResponse) == 0
+		for _, hr := range rp.HandleResponse {
+			for _, r := range hr.Routes {
+				if !slices.ContainsFunc(r.Handle, func(h json.RawMessage) bool {
+					var n struct {
+						Handler string `json:"handler"`
+					}
+					_ = json.Unmarshal(h, &n)
+					return answers(n.Handler, h)
+				}) {
+					return false
+				}
+			}
+		}
+		return true
 	case "file_server":
 		var fs struct {
 			PassThru bool `json:"pass_thru"`
