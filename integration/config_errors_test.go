@@ -154,6 +154,10 @@ func TestConfigErrorsJSON(t *testing.T) {
 			[]string{"strict: robots.txt inline has errors", "does not look like a robots.txt"}, false},
 		{"strict, an included file missing", map[string]any{"inline": "User-agent: *\nDisallow: /a\n", "include": []string{filepath.Join(dir, "gone.txt")}, "strict": true},
 			[]string{"strict: robots.txt inline has errors", "included " + filepath.Join(dir, "gone.txt") + " could not be read"}, false},
+		// encoding/json gives a duration's error without its field, and
+		// takes a field in any letter case.
+		{"a duration that does not parse", map[string]any{"inline": "User-agent: *\n", "grace": "off"}, []string{`grace: time: invalid duration "off"`, `such as "5s"`}, false},
+		{"a field in capitals", map[string]any{"inline": "User-agent: *\n", "MODE": "monitor"}, []string{`unknown field "MODE": the field is "mode"`}, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
