@@ -854,6 +854,36 @@ http://127.0.0.3:{{port}} {
 		}
 	}
 }
+http://127.0.0.4:{{port}} {
+	route {
+		reverse_proxy ` + strings.TrimPrefix(auth.URL, "http://") + ` {
+			@accel header X-Accel-Redirect *
+			handle_response @accel {
+				root * ` + inst.dir + `
+				rewrite * {rp.header.X-Accel-Redirect}
+				file_server
+			}
+		}
+		robots_txt {
+			` + rules + `
+		}
+	}
+}
+http://127.0.0.5:{{port}} {
+	route {
+		reverse_proxy ` + strings.TrimPrefix(auth.URL, "http://") + ` {
+			@ok status 2xx
+			handle_response @ok {
+				@x path /x
+				respond @x "hi"
+			}
+		}
+		robots_txt {
+			` + rules + `
+		}
+		respond "app"
+	}
+}
 `)
 	if resp := inst.rawGet(t, "/private", testfixtures.UACurl); resp.status != http.StatusOK || resp.body != "answered" {
 		t.Fatalf("curl GET /private: status %d body %q; want 200 from respond (else the case proves nothing)", resp.status, resp.body)
@@ -869,6 +899,10 @@ http://127.0.0.3:{{port}} {
 		{"127.0.0.2", false},
 		// A proxy whose handle_response answers answers every request.
 		{"127.0.0.3", true},
+		// X-Accel-Redirect: the response's routes end in file_server.
+		{"127.0.0.4", true},
+		// A response route that answers only /x passes the rest on.
+		{"127.0.0.5", false},
 	} {
 		code, out, errOut := runCaddyCmd(t, "", "robots", "check", "--config", config, "--site", tc.site, "--agent", testfixtures.UACurl, "/private")
 		const warning = "which answers every request first: it judges nothing"

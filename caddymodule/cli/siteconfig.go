@@ -186,28 +186,29 @@ func answers(name string, raw json.RawMessage) bool {
 	case "static_response", "error", "copy_response":
 		return true
 	case "reverse_proxy":
-		// A handle_response route with no handler that answers passes
-		// the request on: forward_auth's, for a 2xx. One that answers
-		// (respond "down" 503) does not.
+		// handle_response runs its routes for a response it matches,
+		// compiled with the next handler: they pass the request on
+		// unless they answer it (forward_auth's pass a 2xx on; respond
+		// "down" 503 answers). The proxy answers every request only if
+		// every handle_response answers whatever it matches.
 		var rp struct {
 			HandleResponse []struct {
-				Routes []struct {
-					Handle []json.RawMessage `json:"handle"`
-				} `json:"routes"`
+				StatusCode json.RawMessage   `json:"status_code"`
+				Routes     []json.RawMessage `json:"routes"`
 			} `json:"handle_response"`
 		}
 		_ = json.Unmarshal(raw, &rp)
 		for _, hr := range rp.HandleResponse {
-			for _, r := range hr.Routes {
-				if !slices.ContainsFunc(r.Handle, func(h json.RawMessage) bool {
-					var n struct {
-						Handler string `json:"handler"`
-					}
-					_ = json.Unmarshal(h, &n)
-					return answers(n.Handler, h)
-				}) {
-					return false
+			if len(hr.Routes) == 0 {
+				if len(hr.StatusCode) == 0 {
+					return false // passes the request on
 				}
+				continue
+			}
+			answered := ""
+			var ignored []siteHandler
+			if err := walkRoutes(hr.Routes, nil, nil, "", &answered, &ignored); err != nil || answered == "" {
+				return false
 			}
 		}
 		return true
