@@ -938,3 +938,25 @@ func TestUnmarshalCaddyfileStrictFindings(t *testing.T) {
 		t.Errorf("an HTML page without strict: %v, want it loaded (and logged) as it is", err)
 	}
 }
+
+// TestUnmarshalJSONMessages: the errors of the handler's JSON name what
+// the operator wrote, not the decoder's own types.
+func TestUnmarshalJSONMessages(t *testing.T) {
+	for _, tc := range []struct {
+		json, want string
+	}{
+		{`{"status": "403"}`, "robotsTxt.status"},
+		{`{"grace": "off"}`, `grace: time: invalid duration "off"`},
+		{`{"MODE": "monitor"}`, `unknown field "MODE": the field is "mode"`},
+		{`{"handler": "robots_txt", "@id": "x", "mode": "monitor"}`, ""},
+	} {
+		var c Config
+		err := json.Unmarshal([]byte(tc.json), &c)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v, want no error", tc.json, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s: %v, want an error saying %q", tc.json, err, tc.want)
+		}
+	}
+}

@@ -35,10 +35,12 @@ func (c *Config) UnmarshalJSON(b []byte) error {
 			}
 		}
 	}
-	type plain Config
+	// Named for the messages of encoding/json ("Go struct field
+	// robotsTxt.status of type int").
+	type robotsTxt Config
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
-	err := dec.Decode((*plain)(c))
+	err := dec.Decode((*robotsTxt)(c))
 	if err == nil {
 		return nil
 	}

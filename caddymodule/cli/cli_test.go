@@ -830,3 +830,15 @@ func TestCheckRobotsTxtSpellings(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckConfigWithIDs: "@id" may stand in any object of a Caddy config,
+// nested ones included; check reads such a config as Caddy does.
+func TestCheckConfigWithIDs(t *testing.T) {
+	cfg := writeTemp(t, "caddy.json", `{"apps": {"http": {"servers": {"srv0": {"listen": [":80"], "routes": [{"handle": [
+		{"handler": "robots_txt", "@id": "rb", "inline": "User-agent: *\nDisallow: /private\n",
+		 "crawlers": [{"@id": "gpt", "token": "GPTBot", "ranges": ["127.0.0.1/32"]}]}]}]}}}}}`)
+	code, out, errOut := runCmd(t, "", "check", "--config", cfg, "--agent", "curl/8", "/private")
+	if code != ExitDisallowed || !strings.Contains(out, "/private: disallowed") {
+		t.Errorf("exit %d, want %d and /private disallowed:\n%s%s", code, ExitDisallowed, out, errOut)
+	}
+}

@@ -59,6 +59,9 @@ func loadSiteConfig(path, site string) (siteHandler, error) {
 			return siteHandler{}, fmt.Errorf("adapting %s: %v", path, err)
 		}
 	}
+	// As Caddy does before any module decodes: "@id" may stand in any
+	// object.
+	body = caddy.RemoveMetaFields(body)
 	var cfg struct {
 		Apps struct {
 			HTTP struct {
