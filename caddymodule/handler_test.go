@@ -399,6 +399,13 @@ func TestSilentlyWeakenedSettingsWarn(t *testing.T) {
 		{"humans naming none", config.Config{Inline: file, Humans: []string{"AcmeApp"}}, "matches agents robots.txt names", false},
 		{"a trap the file allows", config.Config{Inline: "User-agent: *\nAllow: /t/\n", Trap: "/t/"}, "allows the trap path", true},
 		{"a trap the file does not allow", config.Config{Inline: file, Trap: "/t/"}, "allows the trap path", false},
+		// Nothing is refused in monitor mode but by signals enforce
+		// (with status) and crawl_delay enforce (a 429, with body).
+		{"status in monitor mode", config.Config{Inline: file, Mode: config.ModeMonitor, Status: 404}, "status has no effect", true},
+		{"body in monitor mode", config.Config{Inline: file, Mode: config.ModeMonitor, Body: "no"}, "body has no effect", true},
+		{"body in monitor mode with crawl_delay enforce", config.Config{Inline: file, Mode: config.ModeMonitor, CrawlDelay: config.ModeEnforce, Body: "no"}, "has no effect", false},
+		{"status in monitor mode with signals enforce", config.Config{Inline: file, Mode: config.ModeMonitor, Signals: config.ModeEnforce, Status: 404}, "has no effect", false},
+		{"status in enforce mode", config.Config{Inline: file, Status: 404, Body: "no"}, "has no effect", false},
 	} {
 		_, logs := newTestHandler(t, tc.cfg)
 		if got := logs.FilterMessageSnippet(tc.snippet).Len() > 0; got != tc.warn {

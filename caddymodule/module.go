@@ -162,6 +162,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		return err
 	}
 	h.logNotRefused()
+	h.warnNoRefusal()
 	h.warnBroadHumans()
 	if h.ImpostorPolicy() == config.ImpostorsTrust {
 		h.logger.Warn("impostors trust: a client that fails its claim to be a crawler is judged by that crawler's group; anyone can claim the rules a site gives Googlebot")
@@ -399,6 +400,27 @@ func (h *Handler) logNotRefused() {
 	if len(off) > 0 {
 		h.logger.Info("robots_txt lets these violations through, logging what it can: "+strings.Join(off, ", "),
 			zap.String("mode", cmp.Or(h.Mode, config.ModeEnforce)), zap.String("crawl_delay", h.CrawlDelayPolicy()), zap.String("signals", cmp.Or(h.Signals, config.CrawlDelayOff)))
+	}
+}
+
+// warnNoRefusal warns when status or body is set but nothing the handler
+// does uses it: in monitor mode a disallowed path, an impostor or a
+// trapped client is only logged, and only signals enforce refuses (with
+// status) and crawl_delay enforce answers 429 (with body).
+func (h *Handler) warnNoRefusal() {
+	if !h.Monitor() || h.Signals == config.ModeEnforce {
+		return
+	}
+	var unused []string
+	if h.Status != 0 && h.Status != config.DefaultStatus { // 0 before the defaults are set
+		unused = append(unused, "status")
+	}
+	if h.Body != "" && h.CrawlDelayPolicy() != config.ModeEnforce {
+		unused = append(unused, "body")
+	}
+	if len(unused) > 0 {
+		h.logger.Warn("mode monitor refuses nothing here, so "+strings.Join(unused, " and ")+" has no effect; use mode enforce (or signals enforce, crawl_delay enforce) for refusals",
+			zap.Strings("unused", unused))
 	}
 }
 
