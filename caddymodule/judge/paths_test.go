@@ -2,7 +2,11 @@ package judge
 
 import (
 	"net/url"
+	"slices"
+	"strings"
 	"testing"
+
+	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
 func TestPathsOf(t *testing.T) {
@@ -89,4 +93,47 @@ func TestPathsOfTarget(t *testing.T) {
 			t.Errorf("%s: got %q, want %q", tc.target, got, tc.want)
 		}
 	}
+}
+
+// FuzzPathsOf: a request target is the client's to write. Whatever it is,
+// the spellings are paths, at most three times the target's length (an
+// escape per byte), and a request is refused when any of them is.
+func FuzzPathsOf(f *testing.F) {
+	for _, s := range []string{
+		"/private/x", "//private/x", "/public/../private/x", "/private%2F..%2Fpublic/", "/public%2Fx/%2E%2E/secret",
+		"/docs/a.pdf/.?x=1", "/a b/../c", "/%ff%00/..", "/wiki/Wikipedia%3AAfD/..", "/x?q=/../y", "*", "/robots.txt/.",
+	} {
+		f.Add(s)
+	}
+	g := robots.Parse([]byte("User-agent: *\nDisallow: /private/\nDisallow: /*.pdf$\nAllow: /private/ok\nDisallow: /*//\n")).GroupFor("*")
+	f.Fuzz(func(t *testing.T, target string) {
+		u, err := url.ParseRequestURI(target)
+		if err != nil {
+			return
+		}
+		p := PathsOf(u)
+		if !strings.HasPrefix(p.Primary, "/") {
+			t.Fatalf("%q: primary spelling %q is no path", target, p.Primary)
+		}
+		disallowed := false
+		for _, s := range p.Spellings() {
+			if len(s) > 3*len(target)+2 {
+				t.Fatalf("%q: spelling %q is longer than three times the target", target, s)
+			}
+			if s != "" && !g.Decide(s).Allowed {
+				disallowed = true
+			}
+		}
+		v, by := p.DecideSpelling(g)
+		if v.Allowed == disallowed {
+			t.Fatalf("%q: decided allowed=%v, but a spelling disallowed=%v", target, v.Allowed, disallowed)
+		}
+		all := p.Spellings()
+		if !slices.Contains(all[:], by) {
+			t.Fatalf("%q: decided by %q, which is none of its spellings", target, by)
+		}
+		if p.Decide(g).Allowed != v.Allowed {
+			t.Fatalf("%q: Decide and DecideSpelling disagree", target)
+		}
+	})
 }
