@@ -316,10 +316,8 @@ func clientAddr(r *http.Request) netip.Addr {
 // to its /private/ handler: only a path that is /robots.txt as sent is let
 // through unjudged, the others are judged like any path.
 func (h *Handler) asksRobotsTxt(r *http.Request, decoded, served string, snap *snapshot) bool {
-	if served != "/robots.txt" && judge.FileOf(served, decoded) != "/robots.txt" {
-		return false
-	}
-	return !judge.IsUnresolved(decoded) || h.answersRobotsTxt(r, snap)
+	is, asSent := judge.RobotsTxtRequest(served, decoded)
+	return is && (asSent || h.answersRobotsTxt(r, snap))
 }
 
 // answersRobotsTxt reports whether the handler answers a request for

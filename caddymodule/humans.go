@@ -7,6 +7,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/crawlers"
+	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
 // sampleHeader is a client's header, as its maker documents it.
@@ -88,6 +89,25 @@ func (h *Handler) warnBroadHumans() {
 		if hit := matching(m, wellKnownBrowsers); len(hit) > 0 {
 			h.logger.Warn("a bots entry matches the headers of people's browsers; everyone using them is held to robots.txt",
 				zap.String("bots", m), zap.Strings("browsers", hit))
+		}
+	}
+}
+
+// warnHumansNamingGroups warns when a humans entry matches an agent that
+// robots.txt names: a client that names itself so is a person's, and the
+// group is never enforced on it.
+func (h *Handler) warnHumansNamingGroups(f *robots.File) {
+	for _, m := range h.Humans {
+		lm := strings.ToLower(m)
+		var named []string
+		for _, a := range f.Agents() {
+			if strings.Contains(strings.ToLower(a), lm) {
+				named = append(named, a)
+			}
+		}
+		if len(named) > 0 {
+			h.logger.Warn("a humans entry matches agents robots.txt names; a client naming them counts as a person and is never held to their groups",
+				zap.String("humans", m), zap.Strings("agents", named[:min(len(named), 12)]))
 		}
 	}
 }

@@ -34,7 +34,6 @@ import (
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/verify"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/webbotauth"
 	"github.com/robotsguard/caddy-robots-txt/config"
-	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
 func init() {
@@ -305,25 +304,6 @@ func (h *Handler) warnUnserved() {
 	}
 	if h.Inline != "" {
 		h.logger.Warn("serve off with inline: the inline text is enforced, but /robots.txt is served by the next handler; unless it serves the same text, crawlers are held to rules they never read. Use serve on")
-	}
-}
-
-// warnHumansNamingGroups warns when a humans entry matches an agent that
-// robots.txt names: a client that names itself so is a person's, and the
-// group is never enforced on it.
-func (h *Handler) warnHumansNamingGroups(f *robots.File) {
-	for _, m := range h.Humans {
-		lm := strings.ToLower(m)
-		var named []string
-		for _, a := range f.Agents() {
-			if strings.Contains(strings.ToLower(a), lm) {
-				named = append(named, a)
-			}
-		}
-		if len(named) > 0 {
-			h.logger.Warn("a humans entry matches agents robots.txt names; a client naming them counts as a person and is never held to their groups",
-				zap.String("humans", m), zap.Strings("agents", named[:min(len(named), 12)]))
-		}
 	}
 }
 

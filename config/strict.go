@@ -31,29 +31,22 @@ func StrictErrors(f *robots.File, keep func(line int) bool) []string {
 // handler reads it (at most robots.DefaultMaxSize bytes and one more, so
 // that the size finding is there). A file that cannot be read gives
 // nothing here: CheckFile and the handler's load report that.
-func strictFileErrors(path string) []string {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	body, err := io.ReadAll(io.LimitReader(f, robots.DefaultMaxSize+1))
-	if err != nil {
-		return nil
-	}
-	return StrictErrors(robots.Parse(body), nil)
-}
+func strictFileErrors(path string) []string { return strictErrorsOf(path, robots.DefaultMaxSize+1) }
 
 // strictListErrors is strictFileErrors for an included list, read as the
 // handler reads one (include.ReadList): cut at robots.DefaultMaxSize, so
 // a longer list is no error, as it is none at load.
-func strictListErrors(path string) []string {
+func strictListErrors(path string) []string { return strictErrorsOf(path, robots.DefaultMaxSize) }
+
+// strictErrorsOf is StrictErrors for the first limit bytes of the file at
+// path.
+func strictErrorsOf(path string, limit int64) []string {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil
 	}
 	defer f.Close()
-	body, err := io.ReadAll(io.LimitReader(f, robots.DefaultMaxSize))
+	body, err := io.ReadAll(io.LimitReader(f, limit))
 	if err != nil {
 		return nil
 	}

@@ -105,32 +105,21 @@ func (p Paths) Unresolved() *Unresolved { return p.unresolved }
 
 // hasDotSegment reports whether the decoded path p has a "." or ".."
 // segment.
-func hasDotSegment(p string) bool {
-	for i := 0; i < len(p); i++ {
-		if p[i] != '/' {
-			continue
-		}
-		rest := p[i+1:]
-		if rest != "" && rest[0] == '.' && (len(rest) == 1 || rest[1] == '/' ||
-			rest[1] == '.' && (len(rest) == 2 || rest[2] == '/')) {
-			return true
-		}
-	}
-	return false
-}
+func hasDotSegment(p string) bool { return unresolvedIn(p, false) }
 
 // IsUnresolved reports whether the path p has a dot-segment or a
 // repeated slash, which servers resolve and robots.txt rules do not.
-func IsUnresolved(p string) bool {
-	for i := 0; i < len(p); i++ {
+func IsUnresolved(p string) bool { return unresolvedIn(p, true) }
+
+// unresolvedIn reports whether p has a "." or ".." segment, or with
+// slashes an empty one ("//"), in one scan.
+func unresolvedIn(p string, slashes bool) bool {
+	for i := 0; i < len(p)-1; i++ {
 		if p[i] != '/' {
 			continue
 		}
 		rest := p[i+1:]
-		if rest == "" {
-			return false
-		}
-		if rest[0] == '/' || rest[0] == '.' && (len(rest) == 1 || rest[1] == '/' ||
+		if slashes && rest[0] == '/' || rest[0] == '.' && (len(rest) == 1 || rest[1] == '/' ||
 			rest[1] == '.' && (len(rest) == 2 || rest[2] == '/')) {
 			return true
 		}
@@ -184,12 +173,30 @@ func (p Paths) Decide(g *robots.Group) robots.Verdict {
 // that passes unjudged when the handler passes the request on).
 func (p Paths) RobotsTxt() (is, asSent bool) {
 	path, _, _ := strings.Cut(p.Primary, "?")
-	is = path == "/robots.txt"
+	var file string
 	if u := p.unresolved; u != nil {
-		file, _, _ := strings.Cut(u.File, "?")
-		is = is || file == "/robots.txt"
+		file, _, _ = strings.Cut(u.File, "?")
 	}
-	return is, is && p.unresolved == nil
+	return robotsTxt(path, file, p.unresolved != nil)
+}
+
+// RobotsTxtRequest is Paths.RobotsTxt for the path a server reads
+// (ServedPath) and the decoded request path, without making the
+// spellings: the handler asks it of every request.
+func RobotsTxtRequest(served, decoded string) (is, asSent bool) {
+	file := FileOf(served, decoded)
+	if is, _ := robotsTxt(served, file, true); !is {
+		return false, false // the common case: no scan of the path
+	}
+	return robotsTxt(served, file, IsUnresolved(decoded))
+}
+
+// robotsTxt is the rule of both: the served path or the file a final
+// dot-segment leaves is /robots.txt, and it was so as sent if nothing
+// was resolved.
+func robotsTxt(served, file string, unresolved bool) (is, asSent bool) {
+	is = served == "/robots.txt" || file == "/robots.txt"
+	return is, is && !unresolved
 }
 
 // Spellings returns every spelling, Primary first; those of a path

@@ -45,12 +45,18 @@ func Clean(s string) string {
 func needsCleaning(s string) bool {
 	for i := 0; i < len(s); {
 		c, n := utf8.DecodeRuneInString(s[i:])
-		if c == utf8.RuneError && n == 1 || isControl(c) || isBidi(c) {
+		if unsafeRune(c, n) {
 			return true
 		}
 		i += n
 	}
 	return false
+}
+
+// unsafeRune reports whether the rune c, n bytes long, is one Clean
+// escapes.
+func unsafeRune(c rune, n int) bool {
+	return c == utf8.RuneError && n == 1 || isControl(c) || isBidi(c)
 }
 
 // isControl covers C1 as well as C0: some terminals act on C1 codes
