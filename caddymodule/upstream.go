@@ -90,8 +90,10 @@ func fetchUpstream(ctx context.Context, client *http.Client, url string) fetchRe
 		}
 		var truncErr error
 		if len(body) > robots.DefaultMaxSize {
-			body = body[:robots.DefaultMaxSize]
-			truncErr = fmt.Errorf("longer than %d bytes; the rest is ignored", robots.DefaultMaxSize)
+			// Parse would cut it so too, but what is served and
+			// merged with included lists must be what is judged.
+			body = robots.Truncate(body, robots.DefaultMaxSize)
+			truncErr = fmt.Errorf("longer than %d bytes; the rest is ignored, and so is the line the limit cuts", robots.DefaultMaxSize)
 		}
 		snap := newSnapshot(body)
 		if !snap.File.LooksLikeRobotsTxt() {

@@ -1,6 +1,7 @@
 package caddymodule
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"net/http"
@@ -81,6 +82,12 @@ func TestFetchUpstream(t *testing.T) {
 		fmt.Fprint(w, strings.Repeat("# padding\n", 60000))
 		fmt.Fprint(w, "Disallow: /b\n")
 	})
+	// The limit falls inside "Disallow: /private", after its "/".
+	mux.HandleFunc("/cutrule", func(w http.ResponseWriter, r *http.Request) {
+		head := "User-agent: foobot\n"
+		fmt.Fprint(w, head+strings.Repeat("#", robots.DefaultMaxSize-len(head)-len("Disallow: /")-1)+"\n")
+		fmt.Fprint(w, "Disallow: /private\n")
+	})
 	mux.HandleFunc("/html", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		fmt.Fprint(w, "<!DOCTYPE html>\n<html><body>\n<h1>Welcome</h1>\n</body></html>\n")
@@ -129,8 +136,16 @@ func TestFetchUpstream(t *testing.T) {
 			t.Errorf("%s: want no rules (allow all)", tc.path)
 		}
 	}
-	if res := fetchUpstream(context.Background(), client, srv.URL+"/huge"); len(res.snap.body) != robots.DefaultMaxSize || res.err == nil {
-		t.Errorf("a body over 500 KiB is cut to %d bytes and reported; got %d bytes, err %v", robots.DefaultMaxSize, len(res.snap.body), res.err)
+	// Cut at the end of the last whole line the limit leaves.
+	if res := fetchUpstream(context.Background(), client, srv.URL+"/huge"); len(res.snap.body) > robots.DefaultMaxSize || len(res.snap.body) <= robots.DefaultMaxSize-len("# padding\n") || res.err == nil {
+		t.Errorf("a body over 500 KiB is cut to its whole lines within %d bytes and reported; got %d bytes, err %v", robots.DefaultMaxSize, len(res.snap.body), res.err)
+	}
+	res := fetchUpstream(context.Background(), client, srv.URL+"/cutrule")
+	if g, _ := res.snap.File.GroupForUserAgent("foobot/1.0"); g != nil && !g.Decide("/a").Allowed {
+		t.Errorf("the rule the limit cuts (\"Disallow: /private\" after its \"/\") is read as \"Disallow: /\"")
+	}
+	if bytes.Contains(res.snap.body, []byte("Disallow: /")) {
+		t.Errorf("the line the limit cuts is served: %q", res.snap.body[len(res.snap.body)-20:])
 	}
 }
 

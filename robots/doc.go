@@ -14,7 +14,9 @@
 // Where RFC 9309 is silent or loose, this package does what google/robotstxt
 // does, so that a verdict agrees with Google's:
 //
-//   - At most 512,000 bytes are read (see MaxSize); the rest is ignored.
+//   - At most 512,000 bytes are read (see MaxSize); the rest is ignored,
+//     and so is a last line the limit cuts short (see Truncate), which
+//     would otherwise be read as a shorter, broader rule.
 //     A leading UTF-8 byte order mark, or a leading part of one, is skipped.
 //     Lines end at CR, LF or CR LF.
 //   - A line longer than 16,663 bytes is cut to that length. A NUL byte
@@ -144,8 +146,14 @@
 // decoded, other escapes are upper-cased, and bytes that may not stand raw
 // in a URL, such as non-ASCII UTF-8, are percent-encoded. So "/ü", "/%c3%bc"
 // and "/%C3%BC" are one path, and so are "/%70rivate" and "/private".
-// Google's parser does the encoding and upper-casing but compares the
-// unreserved escapes byte for byte; decoding them closes a bypass (a bot
-// asking for "/%70rivate" gets the page at "/private") and only makes two
-// spellings of one URL agree.
+// Google's parser does less: it encodes non-ASCII bytes and upper-cases
+// the escapes of a pattern only, and compares the rest byte for byte, so
+// to it "/%70rivate" is not "/private", "/a%2fb" not "/a%2Fb", and a raw
+// space or "|" in a pattern ("/my folder/") matches no URL, since a
+// client sends them escaped. One canonical spelling makes every spelling
+// of a URL that a server serves as one resource agree, which closes a
+// bypass (a bot asking for "/%70rivate" gets the page at "/private"); the
+// price is that a request for such a spelling can be refused where
+// Google's parser, comparing the spellings, would allow it. No crawler
+// that follows the site's links sends them.
 package robots

@@ -270,8 +270,12 @@ func Parse(body []byte, opts ...Option) *File {
 		truncatedAt = o.maxSize
 	}
 	full := len(body)
+	cutLine := ""
 	if truncatedAt >= 0 {
-		body = body[:truncatedAt]
+		body = Truncate(body, truncatedAt)
+		if len(body) < truncatedAt {
+			cutLine = ", and so is the line the limit cuts"
+		}
 	}
 	// One copy of the text; lines, patterns and names are substrings of it.
 	text := string(body)
@@ -299,9 +303,30 @@ func Parse(body []byte, opts ...Option) *File {
 			size = fmt.Sprintf("more than %d bytes", full)
 		}
 		p.diags = append(p.diags, Diagnostic{Line: line, Severity: Error, Kind: KindSizeLimit,
-			Message: fmt.Sprintf("the file is %s; everything past the first %d bytes is ignored", size, truncatedAt)})
+			Message: fmt.Sprintf("the file is %s; everything past the first %d bytes is ignored%s", size, truncatedAt, cutLine)})
 	}
 	return newFile(p)
+}
+
+// Truncate returns what a reader that reads only the first n bytes of
+// body keeps: those bytes, less a last line the cut splits. The start of a
+// line is not the line: "Disallow: /private" cut after its "/" would
+// disallow everything. body may go on past n (a reader reads one byte
+// more to know), which tells whether the cut falls at a line's end; when
+// len(body) <= n, body is whole and returned as it is.
+func Truncate(body []byte, n int) []byte {
+	if len(body) <= n {
+		return body
+	}
+	if body[n] == '\n' || body[n] == '\r' {
+		return body[:n]
+	}
+	for i := n - 1; i >= 0; i-- {
+		if body[i] == '\n' || body[i] == '\r' {
+			return body[:i+1]
+		}
+	}
+	return body[:0]
 }
 
 // EachLine calls fn with each line of text, numbered from 1, as Parse

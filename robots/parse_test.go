@@ -359,9 +359,9 @@ func TestSizeLimitNamesTheFileSize(t *testing.T) {
 		opts []Option
 		want string
 	}{
-		{"the whole file", nil, "the file is 600028 bytes; everything past the first 512000 bytes is ignored"},
-		{"the start of a larger file", []Option{SourceSize(9 << 20)}, "the file is 9437184 bytes; everything past the first 512000 bytes is ignored"},
-		{"the start of input of unknown size", []Option{SourceSize(-1)}, "the file is more than 600028 bytes; everything past the first 512000 bytes is ignored"},
+		{"the whole file", nil, "the file is 600028 bytes; everything past the first 512000 bytes is ignored, and so is the line the limit cuts"},
+		{"the start of a larger file", []Option{SourceSize(9 << 20)}, "the file is 9437184 bytes; everything past the first 512000 bytes is ignored, and so is the line the limit cuts"},
+		{"the start of input of unknown size", []Option{SourceSize(-1)}, "the file is more than 600028 bytes; everything past the first 512000 bytes is ignored, and so is the line the limit cuts"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := Parse(body, tc.opts...).Diagnostics()
@@ -369,6 +369,49 @@ func TestSizeLimitNamesTheFileSize(t *testing.T) {
 				t.Errorf("findings %v, want last %q", d, tc.want)
 			}
 		})
+	}
+}
+
+// TestSizeLimitDropsTheCutLine: a rule the size limit cuts short is not
+// read as the shorter rule it looks like: "Disallow: /private" cut after
+// its "/" would disallow everything.
+func TestSizeLimitDropsTheCutLine(t *testing.T) {
+	head := "user-agent: foobot\n"
+	rule := "disallow: /private\n"
+	pad := DefaultMaxSize - len(head) - len("disallow: /")
+	body := head + strings.Repeat("#", pad-1) + "\n" + rule + "user-agent: *\nallow: /\n"
+	f := Parse([]byte(body))
+	if !f.Allowed("foobot", "/a") {
+		t.Error("the cut rule \"disallow: /\" is read: /a is disallowed")
+	}
+	if !hasKind(f, KindSizeLimit) {
+		t.Error("the size limit is not reported")
+	}
+	// A cut at the end of a line keeps the line.
+	body = head + strings.Repeat("#", DefaultMaxSize-len(head)-len(rule)-1) + "\n" + rule + "user-agent: *\nallow: /\n"
+	if f := Parse([]byte(body)); f.Allowed("foobot", "/private") {
+		t.Error("a whole line before the limit is dropped")
+	}
+}
+
+func TestTruncate(t *testing.T) {
+	for _, tc := range []struct {
+		body string
+		n    int
+		want string
+	}{
+		{"a\nbc\n", 10, "a\nbc\n"}, // whole
+		{"a\nbc\n", 4, "a\nbc"},    // the cut falls at a line end
+		{"a\nbc\n", 3, "a\n"},      // the cut splits "bc"
+		{"a\r\nbc", 4, "a\r\n"},
+		{"a\rbc", 3, "a\r"},
+		{"a\r\nb", 2, "a\r"}, // the CR ends the line; the LF is the next one's to read
+		{"abc", 2, ""},
+		{"", 0, ""},
+	} {
+		if got := string(Truncate([]byte(tc.body), tc.n)); got != tc.want {
+			t.Errorf("Truncate(%q, %d) = %q, want %q", tc.body, tc.n, got, tc.want)
+		}
 	}
 }
 

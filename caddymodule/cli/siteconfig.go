@@ -481,7 +481,7 @@ func fetchRobots(url string) ([]byte, string, error) {
 		body, err := io.ReadAll(io.LimitReader(resp.Body, robots.DefaultMaxSize+1))
 		if err == nil && len(body) > robots.DefaultMaxSize {
 			// As the handler (and Google) read it: the first 500 KiB.
-			return body[:robots.DefaultMaxSize], url + fmt.Sprintf(" (cut at %s bytes, as the handler reads it)", text.Group3(robots.DefaultMaxSize)), nil
+			return robots.Truncate(body, robots.DefaultMaxSize), url + fmt.Sprintf(" (cut at %s bytes, as the handler reads it)", text.Group3(robots.DefaultMaxSize)), nil
 		}
 		return body, url, err
 	case resp.StatusCode >= 300 && resp.StatusCode < 400:
