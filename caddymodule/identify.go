@@ -83,8 +83,14 @@ func (h *Handler) identify(ua string, snap *snapshot) identity {
 	}
 	id := identity{Identity: judge.Identify(h.classifier, snap.File, ua).Own(ua, h.ownTokens), snap: snap}
 	if id.Bot {
+		cr := h.checker.base.Claim(id.Name, id.Known, ua)
+		if cr != nil && id.Name == judge.Generic {
+			// Only a product of the crawler's family names it
+			// ("YandexMetrika/2.0"): it goes by the crawler's name.
+			id.Name = cr.Name
+		}
 		id.counters = h.countersFor(id.Name)
-		if cr := h.checker.base.Claim(id.Name, id.Known); cr != nil {
+		if cr != nil {
 			// The crawler's own documentation says which groups it
 			// obeys when the header names none of the file's.
 			id.claim, id.category = cr, string(cr.Category)

@@ -109,12 +109,40 @@ func TestSiblingTokensAreClaims(t *testing.T) {
 		"msnbot-media/1.1 (+http://search.msn.com/msnbot.htm)":                            "impostor:msnbot",
 		"Yandex/1.0":                       "impostor:YandexBot",
 		"Mozilla/5.0 (compatible; Yandex)": "impostor:YandexBot",
-		"curl/8.0 (+http://yandex.com)":    "impostor:YandexBot",
-		"Mozilla/5.0 (compatible; YandexImages/3.0; +http://yandex.com/bots)": "impostor:YandexBot",
+		// A product of the family the file does not name.
+		"Mozilla/5.0 (compatible; YandexMetrika/2.0; +http://yandex.com/bots)": "impostor:YandexBot",
+		"Mozilla/5.0 (compatible; YandexImages/3.0; +http://yandex.com/bots)":  "impostor:YandexBot",
 	} {
 		got := judgeRequest(t, h, withIP(newRequest("GET", "/private/x", ua), "127.0.0.1"))
 		if got.bot != want || got.identity != "impostor" || !got.refused {
 			t.Errorf("%s from 127.0.0.1: %+v, want %s, refused", ua, got, want)
+		}
+	}
+}
+
+// TestAddressIsNoClaim: a host or an address in a header is no claim to
+// be the crawler it names, nor does it choose that crawler's group: curl
+// with a Yandex URL is curl, held to the * group; Googlebot, whose info
+// URL names www.google.com, is not held to a "Google" group it does not
+// obey (Google's parser compares its token, "Googlebot", and nothing
+// else), and a verified Yandex robot the file does not name obeys the
+// Yandex group, as Yandex documents.
+func TestAddressIsNoClaim(t *testing.T) {
+	const robotsTxt = "User-agent: *\nDisallow: /private/\n\nUser-agent: Yandex\nAllow: /\nDisallow: /noyandex/\n\nUser-agent: Google\nDisallow: /nogoogle/\n"
+	h, _ := newTestHandler(t, config.Config{Inline: robotsTxt, Impostors: config.ImpostorsJudge,
+		Crawlers: []config.Crawler{{Token: "YandexBot", Ranges: []string{"127.0.0.0/8"}}, {Token: "Googlebot", Ranges: []string{"127.0.0.0/8"}}}})
+	for _, tc := range []struct {
+		ua, path string
+		want     outcome
+	}{
+		{"curl/8.0 (+http://yandex.com)", "/private/x", outcome{bot: "curl", identity: "unverified", group: "*", refused: true}},
+		{"curl/8.0 (+http://yandex.com)", "/noyandex/x", outcome{bot: "curl", identity: "unverified", group: "*"}},
+		{"Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", "/nogoogle/x", outcome{bot: "Googlebot", identity: "verified", verifiedBy: "ip", group: "*"}},
+		{"Mozilla/5.0 (compatible; YandexMetrika/2.0; +http://yandex.com/bots)", "/private/x", outcome{bot: "YandexBot", identity: "verified", verifiedBy: "ip", group: "Yandex"}},
+		{"Mozilla/5.0 (compatible; YandexMetrika/2.0; +http://yandex.com/bots)", "/noyandex/x", outcome{bot: "YandexBot", identity: "verified", verifiedBy: "ip", group: "Yandex", refused: true}},
+	} {
+		if got := judgeRequest(t, h, withIP(newRequest("GET", tc.path, tc.ua), "127.0.0.1")); got != tc.want {
+			t.Errorf("%s %s: %+v, want %+v", tc.ua, tc.path, got, tc.want)
 		}
 	}
 }

@@ -42,12 +42,16 @@ const (
 	KindRelativePath     Kind = "relative-path"
 	KindEmptyUserAgent   Kind = "empty-user-agent"
 	KindAgentToken       Kind = "agent-token"
-	KindBadCrawlDelay    Kind = "bad-crawl-delay"
-	KindBadSitemap       Kind = "bad-sitemap"
-	KindSizeLimit        Kind = "size-limit"
-	KindInvalidUTF8      Kind = "invalid-utf8"
-	KindLongLine         Kind = "long-line"
-	KindNUL              Kind = "nul-byte"
+	// KindBrowserAgent is a user-agent line whose product token every
+	// browser sends ("Mozilla", often a whole header pasted after
+	// "User-agent:"): no crawler goes by it.
+	KindBrowserAgent  Kind = "browser-agent"
+	KindBadCrawlDelay Kind = "bad-crawl-delay"
+	KindBadSitemap    Kind = "bad-sitemap"
+	KindSizeLimit     Kind = "size-limit"
+	KindInvalidUTF8   Kind = "invalid-utf8"
+	KindLongLine      Kind = "long-line"
+	KindNUL           Kind = "nul-byte"
 	// KindBadContentSignal is a Content-Signal line, or an entry of one,
 	// that is not read: an unknown signal, a value other than yes or no,
 	// an entry that is not key=value.

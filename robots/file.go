@@ -24,8 +24,9 @@ type File struct {
 
 // agentEntry is one distinct product token named by the file.
 type agentEntry struct {
-	name  string // spelling of its first appearance
-	group *Group
+	name    string // spelling of its first appearance
+	group   *Group
+	browser bool // a token every browser sends (BrowserToken)
 }
 
 func newFile(p *parser) *File {
@@ -101,7 +102,7 @@ func newFile(p *parser) *File {
 			f.global = g
 			continue
 		}
-		f.agents = append(f.agents, agentEntry{name: m.name, group: g})
+		f.agents = append(f.agents, agentEntry{name: m.name, group: g, browser: BrowserToken(m.key)})
 		tokens = append(tokens, m.key)
 		f.first[m.key[0]] = true
 		f.first[upper(m.key[0])] = true
@@ -392,52 +393,6 @@ func (f *File) NamedGroupFor(agent string) *Group {
 		return f.agents[fallback].group
 	}
 	return nil
-}
-
-func isAlnum(c byte) bool {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-}
-
-// GroupForUserAgent returns the group a client sending this User-Agent
-// header must obey, and the file's name for the agent that selected it.
-//
-// A header is not a product token: "Mozilla/5.0 (compatible; GPTBot/1.1;
-// +https://openai.com/gptbot)" must select the GPTBot group. So the file's
-// product tokens are looked for inside the header, case-insensitively, where
-// a token starts a word (the byte before it is not a letter, digit, "-" or
-// "_") and ends one (the byte after it is not a letter or digit). The longest
-// token found wins; since a token may end at a "-", "googlebot" is found in
-// "Googlebot-Image/1.0" and serves it when the file has no googlebot-image
-// group. With no token found, the "*" group applies and name is "". It does
-// not allocate.
-func (f *File) GroupForUserAgent(header string) (g *Group, name string) {
-	if f == nil {
-		return nil, ""
-	}
-	best, bestLen := int32(-1), 0
-	for i := 0; i < len(header); i++ {
-		if !f.first[header[i]] {
-			continue
-		}
-		if prev := header[i-min(i, 1)]; i > 0 && (isAlnum(prev) || prev == '-' || prev == '_') {
-			continue
-		}
-		n, j := int32(0), i
-		for {
-			c := f.nameChild(n, header, j)
-			if c < 0 {
-				break
-			}
-			n, j = c, j+len(f.names.nodes[c].label)
-			if v := f.names.nodes[n].val; v >= 0 && j-i > bestLen && (j == len(header) || !isAlnum(header[j])) {
-				best, bestLen = v, j-i
-			}
-		}
-	}
-	if best < 0 {
-		return f.global, ""
-	}
-	return f.agents[best].group, f.agents[best].name
 }
 
 // nameChild follows the names trie from node n along s at i, ignoring

@@ -122,6 +122,13 @@ func FuzzParse(f *testing.F) {
 			if !found {
 				t.Fatalf("GroupFor(%q) returned a group for %q", name, g.Agents)
 			}
+			if BrowserToken(name) {
+				// No client's header names a browser's token.
+				if _, un := file.GroupForUserAgent(name); strings.EqualFold(un, name) {
+					t.Fatalf("GroupForUserAgent(%q) chose the browser token %q", name, un)
+				}
+				continue
+			}
 			if ug, un := file.GroupForUserAgent(name); ug != g || !strings.EqualFold(un, name) {
 				t.Fatalf("GroupForUserAgent(%q) = (%v, %q), GroupFor gives %v", name, ug.Agents, un, g.Agents)
 			}

@@ -534,6 +534,8 @@ func (p *parser) userAgent(num int, value string) {
 	switch {
 	case token == "":
 		p.diag(num, Warning, KindEmptyUserAgent, "user-agent %q has no product token (letters, \"-\" and \"_\"), so it names no crawler", value)
+	case BrowserToken(token):
+		p.diag(num, Warning, KindBrowserAgent, "user-agent %q is read as %q, a token every browser sends and no crawler goes by: no client is held to this group by its User-Agent; name the crawler's own token", value, token)
 	case token != value:
 		p.diag(num, Info, KindAgentToken, "user-agent %q is read as %q", value, token)
 	}

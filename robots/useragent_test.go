@@ -140,3 +140,82 @@ func TestGroupForUserAgentDoesNotAllocate(t *testing.T) {
 		}
 	}
 }
+
+// TestGroupForUserAgentOwnProductOnly: only what can be the client's own
+// product token chooses a group, as Google's parser compares each
+// user-agent line with the crawler's token and nothing else: not a word of
+// its info URL or e-mail address, not a token every browser sends.
+func TestGroupForUserAgentOwnProductOnly(t *testing.T) {
+	const (
+		googlebot = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
+		bingbot   = "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)"
+		gptbot    = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.1; +https://openai.com/gptbot)"
+		claudebot = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)"
+	)
+	for _, tc := range []struct {
+		name, file, header string
+		want               string // the chosen agent; "" for the * group
+	}{
+		{"a host in the info URL", "User-agent: Google\nDisallow: /\n", googlebot, ""},
+		{"a file name in the info URL", "User-agent: bot\nDisallow: /\n", googlebot, ""},
+		{"www in the info URL", "User-agent: www\nDisallow: /\n", googlebot, ""},
+		{"a URL's host", "User-agent: openai\nDisallow: /\n", gptbot, ""},
+		{"an e-mail address's domain", "User-agent: anthropic\nDisallow: /\n", claudebot, ""},
+		{"an e-mail address's name", "User-agent: crawler\nDisallow: /\n", "FooBot/1.0 (crawler@example.com)", ""},
+		{"a bare host name", "User-agent: example\nDisallow: /\n", "FooBot/1.0 (+www.example.com)", ""},
+		{"a URL without a scheme's separator of its own", "User-agent: yandex\nDisallow: /\n", "Mozilla/5.0 (compatible; YandexBot/3.0; +http://yandex.com/bots)", ""},
+		{"compatible", "User-agent: compatible\nDisallow: /\n", googlebot, ""},
+		{"AppleWebKit", "User-agent: AppleWebKit\nDisallow: /\n", claudebot, ""},
+		// A whole header pasted after "User-agent:" names Mozilla,
+		// which must not beat bingbot's own group of equal length.
+		{"a pasted header", "User-agent: Mozilla/5.0 (compatible; BadBot/1.0)\nDisallow: /\n\nUser-agent: bingbot\nAllow: /\n", bingbot, "bingbot"},
+		{"a pasted header, no group of its own", "User-agent: Mozilla/5.0 (compatible; BadBot/1.0)\nDisallow: /\n", googlebot, ""},
+		// A product token holds "_": Foo_Bar is not Foo.
+		{"an underscore", "User-agent: Foo\nDisallow: /\n", "Foo_Bar/1.0", ""},
+		// The crawler's own token still chooses.
+		{"the token beside its URL", "User-agent: examplebot\nDisallow: /\n", "Mozilla/5.0 (compatible; ExampleBot/1.0; +http://www.example.com/examplebot.html)", "examplebot"},
+		{"the token before an e-mail address", "User-agent: foobot\nDisallow: /\n", "FooBot/1.0 (crawler@example.com)", "foobot"},
+		{"a token with a suffix", "User-agent: foo\nDisallow: /\n", "Foo-Bar/1.0", "foo"},
+		{"a token with an underscore", "User-agent: foo_bar\nDisallow: /\n", "Foo_Bar/1.0", "foo_bar"},
+		{"a token right after a URL", "User-agent: foobot\nDisallow: /\n", "(+http://example.com/) FooBot/1.0", "foobot"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := Parse([]byte(tc.file + "\nUser-agent: *\nAllow: /\n"))
+			g, name := f.GroupForUserAgent(tc.header)
+			if name != tc.want {
+				t.Errorf("%q chose %q, want %q", tc.header, name, tc.want)
+			}
+			want := f.GroupFor("*")
+			if tc.want != "" {
+				want = f.GroupFor(tc.want)
+			}
+			if g != want {
+				t.Errorf("%q: group %v, want %v", tc.header, g.Agents, want.Agents)
+			}
+		})
+	}
+}
+
+func TestBrowserAgentFinding(t *testing.T) {
+	f := Parse([]byte("User-agent: Mozilla/5.0 (compatible; BadBot/1.0)\nDisallow: /\n\nUser-agent: BadBot\nDisallow: /\n"))
+	var got []Diagnostic
+	for _, d := range f.Diagnostics() {
+		if d.Kind == KindBrowserAgent {
+			got = append(got, d)
+		}
+	}
+	if len(got) != 1 || got[0].Line != 1 || got[0].Severity != Warning {
+		t.Errorf("findings %v, want one browser-agent warning on line 1", got)
+	}
+}
+
+func TestBrowserToken(t *testing.T) {
+	for tok, want := range map[string]bool{
+		"Mozilla": true, "MOZILLA": true, "applewebkit": true, "compatible": true, "Chrome": true,
+		"Googlebot": false, "": false, "mozillax": false, "AppleWebKitX": false,
+	} {
+		if got := BrowserToken(tok); got != want {
+			t.Errorf("BrowserToken(%q) = %v, want %v", tok, got, want)
+		}
+	}
+}

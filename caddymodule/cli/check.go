@@ -100,8 +100,11 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 	// client's address, so the claim is taken at its word.
 	var choice judge.Choice
 	if id.Bot {
-		if cr := base.Claim(id.Name, id.Known); cr != nil {
+		if cr := base.Claim(id.Name, id.Known, ua); cr != nil {
 			choice = judge.ChoiceFor(cr, true)
+			if id.Name == judge.Generic {
+				id.Name = cr.Name // as the handler names it
+			}
 		}
 	}
 	g, name := choice.Group(s.File, ua)

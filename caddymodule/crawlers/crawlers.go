@@ -350,10 +350,13 @@ func CheckSuffix(s string) error {
 // that, the one whose family the name is: a token crawlers follow, or a
 // name that begins with one ("Yandex", "YandexImages": every Yandex robot
 // obeys a Yandex group, and YandexBot's verification is Yandex's);
-// failing that, known, the crawler a classifier found in the header; nil
-// when none. A claim to a crawler that can be verified must not escape
+// failing that, known, the crawler a classifier found in the header;
+// failing that, the family of a product the header ua names
+// ("YandexMetrika/2.0" in "Mozilla/5.0 (compatible; YandexMetrika/2.0;
+// +http://yandex.com/bots)", where the file names no group); nil when
+// none. A claim to a crawler that can be verified must not escape
 // verification by a name the knowledge base does not list.
-func (b *Base) Claim(name, known string) *Crawler {
+func (b *Base) Claim(name, known, ua string) *Crawler {
 	if cr := b.Lookup(name); cr != nil {
 		return cr
 	}
@@ -372,7 +375,45 @@ func (b *Base) Claim(name, known string) *Crawler {
 			return f.crawler
 		}
 	}
-	return b.Lookup(known)
+	if cr := b.Lookup(known); cr != nil {
+		return cr
+	}
+	return b.familyIn(ua)
+}
+
+// familyIn returns the crawler of the first product of ua whose name
+// begins with a family's token: a word that starts the header or follows
+// a space, "(", ";" or ",", and ends the product's name at "/", ";", ")",
+// a space or the end ("YandexMetrika/2.0", "(compatible; YandexDialogs;"),
+// so that a host name ("yandex.com/bots") or an address is none. Linear
+// in len(ua): each family's token is compared once per word.
+func (b *Base) familyIn(ua string) *Crawler {
+	for i := 0; i < len(ua); i++ {
+		if i > 0 {
+			switch ua[i-1] {
+			case ' ', '(', ';', ',':
+			default:
+				continue
+			}
+		}
+		end := i
+		for end < len(ua) && isNameByte(ua[end]) {
+			end++
+		}
+		if end == i || end < len(ua) && !strings.ContainsRune("/;) ", rune(ua[end])) {
+			continue
+		}
+		for _, f := range b.families {
+			if end-i >= len(f.token) && strings.EqualFold(ua[i:i+len(f.token)], f.token) {
+				return f.crawler
+			}
+		}
+	}
+	return nil
+}
+
+func isNameByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_'
 }
 
 // Lookup returns the crawler whose name or robots.txt token is token,

@@ -128,31 +128,41 @@ func TestLookup(t *testing.T) {
 func TestClaim(t *testing.T) {
 	b := Builtin()
 	for _, tt := range []struct {
-		name, known, want string
+		name, known, ua, want string
 	}{
-		{"GPTBot", "", "GPTBot"},
-		{"GoogleOther-Video", "", "GoogleOther"},
-		{"Googlebot-Mobile", "", "Googlebot"},
-		{"msnbot-media", "", "msnbot"},
-		{"generic", "GPTBot", "GPTBot"},      // the classifier's name
-		{"ClaudeBot", "GPTBot", "ClaudeBot"}, // the file's name first
-		{"generic", "", ""},
-		{"-", "", ""},
+		{"GPTBot", "", "", "GPTBot"},
+		{"GoogleOther-Video", "", "", "GoogleOther"},
+		{"Googlebot-Mobile", "", "", "Googlebot"},
+		{"msnbot-media", "", "", "msnbot"},
+		{"generic", "GPTBot", "", "GPTBot"},      // the classifier's name
+		{"ClaudeBot", "GPTBot", "", "ClaudeBot"}, // the file's name first
+		{"generic", "", "", ""},
+		{"-", "", "", ""},
 		// A family's names: the token its crawlers follow, and names
 		// that extend it, claim the family's crawler.
-		{"Yandex", "", "YandexBot"},
-		{"yandeximages", "", "YandexBot"},
-		{"YandexMobileBot", "", "YandexBot"},
-		{"GooglebotFoo", "", "Googlebot"}, // the token's own entry
-		{"msnbotx", "", "msnbot"},
-		{"Yand", "", ""},
+		{"Yandex", "", "", "YandexBot"},
+		{"yandeximages", "", "", "YandexBot"},
+		{"YandexMobileBot", "", "", "YandexBot"},
+		{"GooglebotFoo", "", "", "Googlebot"}, // the token's own entry
+		{"msnbotx", "", "", "msnbot"},
+		{"Yand", "", "", ""},
+		// A product of the family in a header whose name the file does
+		// not give, not a host name or an address.
+		{"generic", "", "Mozilla/5.0 (compatible; YandexMetrika/2.0; +http://yandex.com/bots)", "YandexBot"},
+		{"generic", "", "Mozilla/5.0 (compatible; YandexUserproxy; robot; +http://yandex.com/bots", "YandexBot"},
+		{"generic", "", "YandexDialogs", "YandexBot"},
+		{"generic", "GPTBot", "YandexDialogs", "GPTBot"},
+		{"generic", "", "curl/8.0 (+http://yandex.com)", ""},
+		{"generic", "", "crawler (yandex.ru)", ""},
+		{"generic", "", "bot@yandex.ru", ""},
+		{"generic", "", "MyYandexTool/1.0", ""},
 	} {
 		got := ""
-		if c := b.Claim(tt.name, tt.known); c != nil {
+		if c := b.Claim(tt.name, tt.known, tt.ua); c != nil {
 			got = c.Name
 		}
 		if got != tt.want {
-			t.Errorf("Claim(%q, %q) = %q, want %q", tt.name, tt.known, got, tt.want)
+			t.Errorf("Claim(%q, %q, %q) = %q, want %q", tt.name, tt.known, tt.ua, got, tt.want)
 		}
 	}
 }

@@ -42,7 +42,7 @@ func Identify(c *botdetect.Classifier, f *robots.File, ua string) Identity {
 		// The file names this client: whatever else it looks like, the
 		// site's own robots.txt speaks to it.
 		id.Bot, id.Name = true, name
-	case bot && name != "" && !browserTokens[strings.ToLower(name)]:
+	case bot && name != "":
 		// A bot whose group the file names (Googlebot-Image/1.0 in a
 		// googlebot group) goes by the file's name for it.
 		id.Bot, id.Name = true, name
@@ -75,29 +75,13 @@ func (id Identity) Own(ua string, tokens []string) Identity {
 	return id
 }
 
-// browserTokens are product tokens every browser of a family sends: the
-// engines and platforms, Chrome's, Firefox's and Edge's names on iOS and
-// Android, the "Build/" of every Android device. A robots.txt that names
-// one ("User-agent: Mozilla", "User-agent: CriOS") would otherwise turn
-// every person using it into a bot; its group still applies to clients
-// that are bots by their looks.
-var browserTokens = map[string]bool{
-	"mozilla": true, "applewebkit": true, "khtml": true, "gecko": true,
-	"like": true, "chrome": true, "safari": true, "firefox": true,
-	"version": true, "mobile": true, "compatible": true, "edg": true,
-	"opera": true, "windows": true, "linux": true, "android": true,
-	"macintosh": true, "iphone": true, "ipad": true,
-	"crios": true, "fxios": true, "edgios": true, "edga": true, "build": true,
-	"trident": true, "presto": true, "x11": true, "win64": true, "wow64": true,
-}
-
 // namesProduct reports whether ua names the agent name as a product, as
 // crawlers do ("GPTBot/1.1", "(compatible; Bytespider;", a bare
 // "CCBot"), rather than merely containing the word: a robots.txt group
 // named "Intel" or "Mac" must not turn "Intel Mac OS X" browsers into bots.
 // Browsers' own product tokens never count.
 func namesProduct(ua, name string) bool {
-	if len(name) < 3 || browserTokens[strings.ToLower(name)] {
+	if len(name) < 3 || robots.BrowserToken(name) {
 		return false
 	}
 	for i := 0; i+len(name) <= len(ua); i++ {

@@ -1,0 +1,137 @@
+package robots
+
+import "strings"
+
+// GroupForUserAgent returns the group a client sending this User-Agent
+// header must obey, and the file's name for the agent that selected it.
+//
+// A header is not a product token: "Mozilla/5.0 (compatible; GPTBot/1.1;
+// +https://openai.com/gptbot)" must select the GPTBot group. So the file's
+// product tokens are looked for inside the header, case-insensitively, where
+// a token starts a word (the byte before it is not a letter, digit, "-" or
+// "_") and ends one (the byte after it is not a letter, digit or "_", which
+// a product token may hold). The longest token found wins; since a token
+// may end at a "-", "googlebot" is found in "Googlebot-Image/1.0" and
+// serves it when the file has no googlebot-image group.
+//
+// Only what can be the client's own product token counts, since that is
+// what a crawler reads a file by (Google's parser compares the token with
+// each user-agent line and nothing else):
+//   - not a word of an address: a URL ("+http://www.google.com/bot.html"
+//     names no "google" or "bot" group, "https://openai.com/gptbot" no
+//     "openai" one), a host name starting "www." or an e-mail address
+//     ("claudebot@anthropic.com");
+//   - not a token every browser sends (see BrowserToken): a group a file
+//     names "Mozilla", often a whole header pasted after "User-agent:",
+//     is no crawler's, and would otherwise hold every bot whose header
+//     starts with it.
+//
+// With no token found, the "*" group applies and name is "". It does not
+// allocate, and its work is linear in the header's length.
+func (f *File) GroupForUserAgent(header string) (g *Group, name string) {
+	if f == nil {
+		return nil, ""
+	}
+	best, bestLen := int32(-1), 0
+	for i := 0; i < len(header); i++ {
+		if i == 0 || isHeaderSeparator(header[i-1]) {
+			// A word of header that starts here, up to the next
+			// separator, is looked at once more here: linear.
+			if end := addressEnd(header, i); end > i {
+				i = end - 1
+				continue
+			}
+		}
+		if !f.first[header[i]] {
+			continue
+		}
+		if prev := header[i-min(i, 1)]; i > 0 && (isAlnum(prev) || prev == '-' || prev == '_') {
+			continue
+		}
+		n, j := int32(0), i
+		for {
+			c := f.nameChild(n, header, j)
+			if c < 0 {
+				break
+			}
+			n, j = c, j+len(f.names.nodes[c].label)
+			v := f.names.nodes[n].val
+			if v < 0 || j-i <= bestLen || f.agents[v].browser {
+				continue
+			}
+			if j == len(header) || !isAlnum(header[j]) && header[j] != '_' {
+				best, bestLen = v, j-i
+			}
+		}
+	}
+	if best < 0 {
+		return f.global, ""
+	}
+	return f.agents[best].group, f.agents[best].name
+}
+
+// isHeaderSeparator reports whether c separates the words of a User-Agent
+// header: products, comments and their parts.
+func isHeaderSeparator(c byte) bool {
+	switch c {
+	case ' ', '\t', '(', ')', ';', ',', '[', ']', '<', '>', '"':
+		return true
+	}
+	return false
+}
+
+// addressEnd returns the end of the word of header starting at i when that
+// word is an address, a URL ("http://...", "+https://..."), a host name
+// starting "www." or an e-mail address ("bot@example.com"), and i when
+// it is not.
+func addressEnd(header string, i int) int {
+	end := i
+	address := false
+	for end < len(header) && !isHeaderSeparator(header[end]) {
+		switch header[end] {
+		case '@':
+			address = true
+		case ':':
+			address = address || strings.HasPrefix(header[end:], "://")
+		}
+		end++
+	}
+	w := strings.TrimPrefix(header[i:end], "+")
+	if address || len(w) > 4 && strings.EqualFold(w[:4], "www.") {
+		return end
+	}
+	return i
+}
+
+// browserTokens are product tokens every browser of a family sends: the
+// engines and platforms, Chrome's, Firefox's and Edge's names on iOS and
+// Android, the "Build/" of every Android device.
+var browserTokens = map[string]bool{
+	"mozilla": true, "applewebkit": true, "khtml": true, "gecko": true,
+	"like": true, "chrome": true, "safari": true, "firefox": true,
+	"version": true, "mobile": true, "compatible": true, "edg": true,
+	"opera": true, "windows": true, "linux": true, "android": true,
+	"macintosh": true, "iphone": true, "ipad": true,
+	"crios": true, "fxios": true, "edgios": true, "edga": true, "build": true,
+	"trident": true, "presto": true, "x11": true, "win64": true, "wow64": true,
+}
+
+// BrowserToken reports whether token (a product token, in any case) is one
+// that every browser of a family sends ("Mozilla", "AppleWebKit",
+// "Chrome", "compatible"). No crawler goes by one: a group naming it
+// applies to no client by its header (see GroupForUserAgent), and a
+// header containing it is not thereby named.
+func BrowserToken(token string) bool {
+	if len(token) > len("applewebkit") {
+		return false
+	}
+	var buf [len("applewebkit")]byte
+	for i := 0; i < len(token); i++ {
+		buf[i] = lower(token[i])
+	}
+	return browserTokens[string(buf[:len(token)])]
+}
+
+func isAlnum(c byte) bool {
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+}
