@@ -37,3 +37,28 @@ func BenchmarkVerifyCached(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkVerifyHostileCovered is the worst a signature's covered fields
+// can cost within the bounds: as many components as allowed, reading as
+// many bytes of a field as allowed, and a request that asks for far more.
+func BenchmarkVerifyHostileCovered(b *testing.B) {
+	for _, bc := range []struct {
+		name       string
+		n, members int
+	}{
+		{"within-bounds", 14, 25}, // 14 parses of a field of ~280 bytes: the 4 KiB budget
+		{"refused-500x1500", 500, 1500},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			v := New(Options{Now: newClock(testNow).Now, AllowedAgents: []string{testAgent}})
+			r := hostileCovered(bc.n, bc.members)
+			ctx := context.Background()
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, ok, _ := v.Verify(ctx, r); ok {
+					b.Fatal("verified a forged signature")
+				}
+			}
+		})
+	}
+}

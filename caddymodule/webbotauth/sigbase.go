@@ -110,6 +110,9 @@ func (c *candidate) checkParams(now time.Time, skew, maxLifetime time.Duration) 
 	case maxLifetime > 0 && expires-created > int64(maxLifetime/time.Second):
 		return invalid("signature lifetime exceeds the maximum allowed")
 	}
+	if len(c.components) > maxComponents {
+		return invalid("more than " + strconv.Itoa(maxComponents) + " covered components")
+	}
 	seen := make(map[string]bool, len(c.components))
 	for _, it := range c.components {
 		if _, ok := it.Value.(string); !ok {
@@ -280,14 +283,21 @@ func normalizeOrigin(u *url.URL, allowHTTP bool) (string, error) {
 
 // signatureBase builds the RFC 9421 signature base (Section 2.5) of r for the
 // covered components and the Signature-Input member input.
+//
+// The covered fields are the client's to choose, and a field covered by
+// dictionary member is parsed once per member: a signature covering 500
+// members of one large field would parse it 500 times. So the fields a base
+// reads, each time it reads them, may total at most maxCoveredBytes, counted
+// before a field is parsed.
 func signatureBase(r *http.Request, components []httpsfv.Item, input httpsfv.InnerList) ([]byte, error) {
 	var b strings.Builder
+	budget := maxCoveredBytes
 	for _, it := range components {
 		id, err := httpsfv.Marshal(it)
 		if err != nil {
 			return nil, invalid("component identifier: " + err.Error())
 		}
-		val, err := componentValue(r, it)
+		val, err := componentValue(r, it, &budget)
 		if err != nil {
 			return nil, err
 		}
@@ -311,7 +321,7 @@ func signatureBase(r *http.Request, components []httpsfv.Item, input httpsfv.Inn
 // easy to get subtly wrong, nor response-only ones), and fields either whole
 // or by dictionary member ("key"); other parameters ("sf", "bs", "req",
 // "tr") are refused rather than guessed at.
-func componentValue(r *http.Request, it httpsfv.Item) (string, error) {
+func componentValue(r *http.Request, it httpsfv.Item, budget *int) (string, error) {
 	name := it.Value.(string) // checked by checkParams
 	names := it.Params.Names()
 	if strings.HasPrefix(name, "@") {
@@ -345,6 +355,9 @@ func componentValue(r *http.Request, it httpsfv.Item) (string, error) {
 	values := r.Header.Values(name)
 	if len(values) == 0 {
 		return "", invalid("covered field " + name + " missing")
+	}
+	if *budget -= headerBytes(values); *budget < 0 {
+		return "", invalid("covered fields larger than " + strconv.Itoa(maxCoveredBytes) + " bytes")
 	}
 	if len(names) == 0 {
 		// Section 2.1: each field line trimmed, combined with ", ".

@@ -229,6 +229,17 @@ const maxSignatureHeaderBytes = 8 << 10
 // maxSignatures bounds the web-bot-auth signatures tried on one request.
 const maxSignatures = 4
 
+// maxComponents bounds the components one signature covers: Web Bot Auth
+// signs "@authority" and "signature-agent", and a profile adds a few
+// more.
+const maxComponents = 16
+
+// maxCoveredBytes bounds the bytes of covered fields one signature base
+// reads (see signatureBase): the signature headers are bounded by
+// maxSignatureHeaderBytes, but the fields they cover are any the client
+// sends, up to the server's header limit.
+const maxCoveredBytes = 4 << 10
+
 // Verify checks the request's Web Bot Auth signature. ok is true only for a
 // valid signature by a key in the directory named by Signature-Agent; agent
 // is that directory's origin (e.g. "https://chatgpt.com"). A request without
