@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/netip"
-	"net/url"
-	"strings"
 
 	"github.com/caddyserver/caddy/v2"
 	"go.uber.org/zap"
@@ -119,14 +117,13 @@ func (h *Handler) warnBroadRanges() {
 	}
 }
 
-// origin is an https URL's scheme and host, as Signature-Agent values
-// and the verifier's answers name a directory.
+// origin is the origin a signer entry names, as the verifier's answers
+// name it.
 func origin(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" {
-		return strings.TrimSuffix(raw, "/")
+	if o, err := webbotauth.AgentOrigin(raw); err == nil {
+		return o
 	}
-	return strings.ToLower(u.Scheme + "://" + u.Host)
+	return raw
 }
 
 // verifyIdentity checks what id claims for request r: a valid Web Bot
@@ -136,10 +133,16 @@ func origin(raw string) string {
 // outcome.
 func (h *Handler) verifyIdentity(r *http.Request, id identity) (identity, verify.Result) {
 	if signed(r) && h.checker.sigs != nil {
-		if agent, ok, _ := h.checker.sigs.Verify(r.Context(), r); ok {
+		agent, ok, err := h.checker.sigs.Verify(r.Context(), r)
+		if ok {
 			if cr := h.checker.bySigner[origin(agent)]; cr != nil {
 				return h.identityOf(cr, id.snap), verify.Result{Outcome: verify.Verified, By: verify.Signature}
 			}
+		}
+		// Why a signature did not verify is for an operator setting up
+		// a signer to see, not for every forged request to write: debug.
+		if ce := h.logger.Check(zap.DebugLevel, "signature not verified"); ce != nil && err != nil {
+			ce.Write(zap.Error(err), zap.String("user_agent", r.Header.Get("User-Agent")))
 		}
 	}
 	if id.claim == nil || !id.claim.Verifiable() {

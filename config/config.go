@@ -24,6 +24,7 @@ import (
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/crawlers"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/verify"
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/webbotauth"
 )
 
 // Allowed values of Config.Mode.
@@ -708,8 +709,8 @@ func (cr Crawler) check(where string) error {
 		}
 	}
 	for _, a := range cr.SignatureAgents {
-		if u, err := url.Parse(a); err != nil || u.Scheme != "https" || u.Host == "" {
-			return fmt.Errorf("%s (%s): signature_agent: %q is not allowed; give an https origin such as \"https://chatgpt.com\"", where, cr.Token, a)
+		if _, err := webbotauth.AgentOrigin(a); err != nil {
+			return fmt.Errorf("%s (%s): signature_agent: %q is not allowed (%v); give an https origin such as \"https://chatgpt.com\", with no path but the key directory's", where, cr.Token, a, err)
 		}
 	}
 	if cr.Category != "" && !crawlers.Category(cr.Category).Valid() {

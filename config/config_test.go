@@ -213,6 +213,12 @@ func TestUnmarshalCaddyfileErrors(t *testing.T) {
 			[]string{"rdns", "bad label \"-ex\""}, 3},
 		{"crawler bad signature_agent, at its line", "robots_txt {\n\tcrawler X {\n\t\tranges 192.0.2.1\n\t\tsignature_agent http://x.example\n\n\t}\n}",
 			[]string{"signature_agent", "https origin"}, 4},
+		// A Signature-Agent header carries an origin: a signer named with
+		// a path or a query would never verify.
+		{"crawler signature_agent with a path", "robots_txt {\n\tcrawler X {\n\t\tsignature_agent https://partner.example/path\n\t}\n}",
+			[]string{"signature_agent", "not an origin", "no path"}, 3},
+		{"crawler signature_agent with a query", "robots_txt {\n\tcrawler X {\n\t\tsignature_agent https://partner.example?x=1\n\t}\n}",
+			[]string{"signature_agent", "not an origin"}, 3},
 		{"crawler mistyped CIDR", "robots_txt {\n\tcrawler X {\n\t\tranges 10.0.0.0/33\n\t}\n}",
 			[]string{`"10.0.0.0/33" is not a valid address or CIDR`}, 3},
 		{"crawler ranges file missing", "robots_txt {\n\tcrawler X {\n\t\tranges notacidr\n\t}\n}",

@@ -22,6 +22,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/webbotauth"
 )
 
 // Category is what a crawler is for.
@@ -279,8 +281,8 @@ func (c *Crawler) validate(operator bool) error {
 		}
 	}
 	for _, s := range c.SignatureAgents {
-		if err := checkURL(s, true); err != nil {
-			return where("signature_agents: %v", err)
+		if _, err := webbotauth.AgentOrigin(s); err != nil {
+			return where("signature_agents: %q: %v", s, err)
 		}
 	}
 	return nil

@@ -2,6 +2,7 @@ package webbotauth
 
 import (
 	"crypto/ed25519"
+	"errors"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -233,6 +234,22 @@ func agentOrigin(s string, allowHTTP bool) (string, error) {
 		return "", invalid("signature-agent is not an origin")
 	}
 	return normalizeOrigin(u, allowHTTP)
+}
+
+// AgentOrigin returns the origin a signer is named by, as Verify returns
+// it: s is an https origin ("https://chatgpt.com", any case, the default
+// port or not), or its key directory's URL. Anything more (a path, a
+// query) names no origin a Signature-Agent header can carry, so a signer
+// named so would never verify: an error.
+func AgentOrigin(s string) (string, error) {
+	o, err := allowedOrigin(s)
+	if err != nil {
+		return "", err
+	}
+	if !strings.HasPrefix(o, "https://") {
+		return "", errors.New("signature-agent scheme is not https")
+	}
+	return o, nil
 }
 
 // allowedOrigin returns the origin of an Options.AllowedAgents entry: an

@@ -239,3 +239,25 @@ func TestVerifyCoveredFieldsBounded(t *testing.T) {
 		})
 	}
 }
+
+func TestAgentOriginOfSigner(t *testing.T) {
+	for _, tc := range []struct {
+		in, want string // want "" for an error
+	}{
+		{"https://chatgpt.com", "https://chatgpt.com"},
+		{"https://ChatGPT.com:443/", "https://chatgpt.com"},
+		{"https://partner.example:8443", "https://partner.example:8443"},
+		{"https://partner.example" + DirectoryPath, "https://partner.example"},
+		{"https://partner.example/path", ""},
+		{"https://partner.example?x=1", ""},
+		{"https://partner.example/#frag", ""},
+		{"http://partner.example", ""},
+		{"partner.example", ""},
+		{"", ""},
+	} {
+		got, err := AgentOrigin(tc.in)
+		if got != tc.want || (err == nil) != (tc.want != "") {
+			t.Errorf("AgentOrigin(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
+		}
+	}
+}
