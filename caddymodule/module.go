@@ -332,13 +332,16 @@ func (h *Handler) learnServer(r *http.Request) {
 func (h *Handler) loadChecker(ctx caddy.Context) error {
 	h.checkerKey = checkerKey(h.Config)
 	sigOpts := webbotauth.Options{}
+	// A list that cannot be fetched or read leaves its crawler with no
+	// addresses, and a resolver that does not answer confirms no name:
+	// every claim an impostor. Say so.
+	logger := slog.New(zapslog.NewHandler(h.logger.Core(), zapslog.WithName(h.logger.Name())))
 	verifyOpts := verify.Options{
 		Ranges: verify.RangeOptions{
 			Storage: storageOf(ctx), StorageKey: "robots_txt/crawler_ranges",
-			// A list that cannot be fetched or read leaves its crawler
-			// with no addresses: every claim an impostor. Say so.
-			Logger: slog.New(zapslog.NewHandler(h.logger.Core(), zapslog.WithName(h.logger.Name()))),
+			Logger: logger,
 		},
+		RDNS: verify.RDNSOptions{Logger: logger},
 	}
 	for _, r := range h.Resolvers {
 		addr, _ := config.ResolverAddr(r)

@@ -3,6 +3,7 @@ package verify
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net"
 	"net/netip"
 	"runtime"
@@ -108,6 +109,12 @@ type RDNSOptions struct {
 	// their own (see lanes).
 	NetRate  float64
 	NetBurst int
+	// Logger hears when lookups fail for want of DNS (a timeout, a
+	// server that refuses or cannot be reached), at most once a minute,
+	// and when they work again: meanwhile every crawler verified by
+	// reverse DNS alone is unconfirmed, an impostor to the handler. Nil
+	// discards it.
+	Logger *slog.Logger
 	// Suffixes restricts forward confirmation to PTR names under these
 	// domains, so an impostor's PTR costs no second query. Empty means
 	// every PTR name is confirmed.
@@ -137,6 +144,9 @@ func (o *RDNSOptions) setDefaults() {
 	setDefault(&o.MaxPending, DefaultMaxPending)
 	setDefault(&o.NetRate, o.Rate/10)
 	setDefault(&o.NetBurst, max(1, int(2*o.NetRate)))
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
 }
 
 // RDNSChecker checks addresses by forward-confirmed reverse DNS: the PTR
@@ -154,6 +164,12 @@ type RDNSChecker struct {
 	lanes    *lanes
 
 	lookups, refused atomic.Uint64
+
+	// DNS failures since the last warning, when that was, and whether
+	// lookups are failing (see failed and answered).
+	failures atomic.Uint64
+	warnedAt atomic.Int64
+	failing  atomic.Bool
 
 	// now is a coarse clock for the hit path, where time.Now would be
 	// the largest cost of a cached answer (it is a system call in some
@@ -303,10 +319,12 @@ func (r *RDNSChecker) lookup(ctx context.Context, addr netip.Addr) *rdnsEntry {
 	e := &rdnsEntry{}
 	ptrs, err := r.opts.Resolver.LookupAddr(ctx, addr.String())
 	if err != nil && !isNotFound(err) && len(ptrs) == 0 {
+		r.failed(err, now)
 		e.failed = true
 		e.expires = now.Add(r.opts.ErrorTTL).UnixNano()
 		return e
 	}
+	r.answered()
 	network := "ip6"
 	if addr.Is4() {
 		network = "ip4"
@@ -322,6 +340,7 @@ func (r *RDNSChecker) lookup(ctx context.Context, addr netip.Addr) *rdnsEntry {
 		}
 		ips, err := r.opts.Resolver.LookupNetIP(ctx, network, name)
 		if err != nil && !isNotFound(err) && len(ips) == 0 {
+			r.failed(err, now)
 			e.failed = true
 			continue
 		}
@@ -342,6 +361,32 @@ func (r *RDNSChecker) lookup(ctx context.Context, addr netip.Addr) *rdnsEntry {
 		e.expires = now.Add(r.opts.NegativeTTL).UnixNano()
 	}
 	return e
+}
+
+// failWarnEvery is how often failing lookups are logged.
+const failWarnEvery = time.Minute
+
+// failed notes a lookup that DNS could not answer, and warns at most once
+// per failWarnEvery: without a word, a resolver that is down or mistyped
+// looks exactly like crawlers that are all impostors.
+func (r *RDNSChecker) failed(err error, now time.Time) {
+	n := r.failures.Add(1)
+	r.failing.Store(true)
+	last := r.warnedAt.Load()
+	if last != 0 && now.UnixNano()-last < int64(failWarnEvery) || !r.warnedAt.CompareAndSwap(last, now.UnixNano()) {
+		return
+	}
+	r.failures.Add(-n)
+	r.opts.Logger.Warn("reverse DNS lookups fail: crawlers verified by reverse DNS alone are unconfirmed, impostors, until they succeed; check the resolvers",
+		"error", err.Error(), "failures", n)
+}
+
+// answered notes a lookup DNS answered, and says so once when lookups
+// had been failing.
+func (r *RDNSChecker) answered() {
+	if r.failing.Load() && r.failing.CompareAndSwap(true, false) {
+		r.opts.Logger.Info("reverse DNS lookups succeed again")
+	}
 }
 
 // wanted reports whether name is under one of the checker's suffixes.

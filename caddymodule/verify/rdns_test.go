@@ -1,11 +1,15 @@
 package verify
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
+	"log/slog"
 	"net"
 	"net/netip"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -329,4 +333,79 @@ func TestNewResolverSkipsDeadServer(t *testing.T) {
 	if got := r.Check(context.Background(), netip.MustParseAddr("127.0.0.2"), googleSuffixes); got != StatusConfirmed {
 		t.Errorf("got %v with one dead server of two", got)
 	}
+}
+
+// TestRDNSFailuresAreLogged: a resolver that does not answer confirms no
+// crawler, which the handler then calls an impostor; the log must say the
+// resolver is at fault, once a minute at most, and say when it answers
+// again.
+func TestRDNSFailuresAreLogged(t *testing.T) {
+	d := startDNS(t)
+	d.host("127.0.0.2", "crawl-127-0-0-2.googlebot.com", "127.0.0.2")
+	var buf bytes.Buffer
+	var mu sync.Mutex
+	logger := slog.New(slog.NewTextHandler(&lockedWriter{&mu, &buf}, nil))
+	res := &switchResolver{r: NewResolver([]string{deadServer(t)})}
+	r := NewRDNSChecker(RDNSOptions{Resolver: res, Wait: 10 * time.Second, ErrorTTL: time.Nanosecond, Logger: logger})
+	defer r.Close()
+	for i := range 3 {
+		addr := netip.AddrFrom4([4]byte{127, 0, 0, byte(10 + i)})
+		if got := r.Check(context.Background(), addr, googleSuffixes); got != StatusUnknown {
+			t.Fatalf("%v with a dead resolver: got %v, want unknown", addr, got)
+		}
+	}
+	res.set(NewResolver([]string{d.addr}))
+	if got := r.Check(context.Background(), netip.MustParseAddr("127.0.0.2"), googleSuffixes); got != StatusConfirmed {
+		t.Fatalf("with the resolver back: got %v", got)
+	}
+	mu.Lock()
+	out := buf.String()
+	mu.Unlock()
+	if n := strings.Count(out, "reverse DNS lookups fail"); n != 1 {
+		t.Errorf("%d warnings for 3 failures within a minute, want 1:\n%s", n, out)
+	}
+	if !strings.Contains(out, "level=WARN") || !strings.Contains(out, "check the resolvers") {
+		t.Errorf("the warning does not point at the resolvers:\n%s", out)
+	}
+	if !strings.Contains(out, "reverse DNS lookups succeed again") {
+		t.Errorf("recovery not logged:\n%s", out)
+	}
+}
+
+// deadServer is the address of a UDP port nobody listens on.
+func deadServer(t *testing.T) string {
+	t.Helper()
+	c, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := c.LocalAddr().String()
+	c.Close()
+	return addr
+}
+
+// switchResolver is a Resolver whose server can be changed mid-test.
+type switchResolver struct {
+	mu sync.Mutex
+	r  Resolver
+}
+
+func (s *switchResolver) set(r Resolver) { s.mu.Lock(); s.r = r; s.mu.Unlock() }
+func (s *switchResolver) get() Resolver  { s.mu.Lock(); defer s.mu.Unlock(); return s.r }
+func (s *switchResolver) LookupAddr(ctx context.Context, addr string) ([]string, error) {
+	return s.get().LookupAddr(ctx, addr)
+}
+func (s *switchResolver) LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error) {
+	return s.get().LookupNetIP(ctx, network, host)
+}
+
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
