@@ -281,7 +281,11 @@ func (h *Handler) pace(r *http.Request, id identity, verified bool, site uint64,
 		}
 		return ok, wait
 	}
-	return h.tracker.pace.Addr(site, clientAddr(r), delay, now)
+	var group uint32
+	if id.Group != nil {
+		group = uint32(id.Group.Line())
+	}
+	return h.tracker.pace.Addr(site, clientAddr(r), group, delay, now)
 }
 
 // userAgent is the request's User-Agent header. A client that sends it

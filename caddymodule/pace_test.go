@@ -126,6 +126,45 @@ func TestCrawlDelayOfItsOwnAgents(t *testing.T) {
 	}
 }
 
+// TestCrawlDelayGroupsApartAtOneAddress: bots of several groups behind one
+// address (a cloud NAT) each keep to their own group's delay; one group's
+// long delay does not refuse, nor make wait, a bot of another. Bots of one
+// group at an address share its schedule.
+func TestCrawlDelayGroupsApartAtOneAddress(t *testing.T) {
+	const robotsTxt = "User-agent: BigBot\nCrawl-delay: 60\n\nUser-agent: SlowBot\nCrawl-delay: 5\n\nUser-agent: *\nCrawl-delay: 2\n"
+	h, _ := newTestHandler(t, config.Config{Inline: robotsTxt})
+	const ip = "198.51.100.20"
+	for _, s := range []struct {
+		ua         string
+		status     int
+		retryAfter string
+	}{
+		{"BigBot/1.0", 0, ""},
+		{"BigBot/1.0", 0, ""},
+		{"BigBot/1.0", 0, ""},
+		{"BigBot/1.0", http.StatusTooManyRequests, "60"},
+		// Not BigBot's schedule: a first request, and a burst of its own.
+		{"SlowBot/1.0", 0, ""},
+		{"SlowBot/1.0", 0, ""},
+		{"SlowBot/1.0", 0, ""},
+		{"SlowBot/1.0", http.StatusTooManyRequests, "5"},
+		{testfixtures.UACurl, 0, ""},
+		// Bots held to the * group share its schedule at the address.
+		{"python-requests/2.31", 0, ""},
+		{testfixtures.UACurl, 0, ""},
+		{"python-requests/2.31", http.StatusTooManyRequests, "2"},
+	} {
+		w, err := serve(h, withIP(newRequest("GET", "/a", s.ua), ip))
+		status := 0
+		if he, ok := err.(caddyhttp.HandlerError); ok {
+			status = he.StatusCode
+		}
+		if status != s.status || w.Header().Get("Retry-After") != s.retryAfter {
+			t.Errorf("%s: status %d, Retry-After %q; want %d, %q", s.ua, status, w.Header().Get("Retry-After"), s.status, s.retryAfter)
+		}
+	}
+}
+
 // TestSitesApart: a robots.txt speaks for the host it was served from.
 // With one file behind several hosts (one handler, or site blocks that
 // name the same file), a crawler's pace, its fetches and a trapped address

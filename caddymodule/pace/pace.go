@@ -86,10 +86,12 @@ type key struct {
 	who  string
 }
 
-// addrKey is a client's address on a site.
+// addrKey is a client's address on a site, and the group whose schedule
+// it keeps there.
 type addrKey struct {
-	site uint64
-	addr netip.Addr
+	site  uint64
+	addr  netip.Addr
+	group uint32
 }
 
 // New returns a limiter remembering up to addrs client addresses.
@@ -119,12 +121,20 @@ func (l *Limiter) Named(site uint64, name string, delay time.Duration, now time.
 	return s.take(now.UnixNano(), delay)
 }
 
-// Addr admits a request to site from the client at addr. An IPv6 client
-// is counted by its /64, which one subscriber or host holds whole (else
-// it would have a fresh schedule for each of its 2^64 addresses), and an
-// IPv4-mapped one as the IPv4 address it is.
-func (l *Limiter) Addr(site uint64, addr netip.Addr, delay time.Duration, now time.Time) (bool, time.Duration) {
-	k := addrKey{site, Subscriber(addr)}
+// Addr admits a request to site from the client at addr held to group
+// (any number that tells the groups of the site's file apart). An IPv6
+// client is counted by its /64, which one subscriber or host holds whole
+// (else it would have a fresh schedule for each of its 2^64 addresses),
+// and an IPv4-mapped one as the IPv4 address it is.
+//
+// Each group has a schedule of its own at an address: bots of several
+// groups behind one address (a cloud NAT, a hosting provider's) each obey
+// their own group's delay, and one group's long delay must not refuse a
+// bot of another that keeps to its own. Bots of one group at one address
+// share its schedule: an address is the client as far as a server can
+// tell, and a client could name itself afresh with every request.
+func (l *Limiter) Addr(site uint64, addr netip.Addr, group uint32, delay time.Duration, now time.Time) (bool, time.Duration) {
+	k := addrKey{site, Subscriber(addr), group}
 	s, ok := l.addrs.Get(k)
 	if !ok {
 		s = new(slot)

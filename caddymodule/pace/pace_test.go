@@ -42,7 +42,7 @@ func TestRate(t *testing.T) {
 	if ok, _ := l.Named(1, "YandexBot", delay, t0); !ok {
 		t.Error("another crawler was refused")
 	}
-	if ok, _ := l.Addr(1, netip.MustParseAddr("192.0.2.1"), delay, t0); !ok {
+	if ok, _ := l.Addr(1, netip.MustParseAddr("192.0.2.1"), 0, delay, t0); !ok {
 		t.Error("an address was refused")
 	}
 }
@@ -54,18 +54,18 @@ func TestSubscribers(t *testing.T) {
 	l := New(100)
 	t0 := time.Unix(1_700_000_000, 0)
 	for i, a := range []string{"2001:db8:1:1::1", "2001:db8:1:1::2", "2001:db8:1:1:ffff::9", "2001:db8:1:1::3"} {
-		ok, _ := l.Addr(1, netip.MustParseAddr(a), 10*time.Second, t0)
+		ok, _ := l.Addr(1, netip.MustParseAddr(a), 0, 10*time.Second, t0)
 		if ok != (i < Burst) {
 			t.Errorf("request %d from %s in one /64: admitted %v, want %v", i, a, ok, i < Burst)
 		}
 	}
-	if ok, _ := l.Addr(1, netip.MustParseAddr("2001:db8:1:2::1"), 10*time.Second, t0); !ok {
+	if ok, _ := l.Addr(1, netip.MustParseAddr("2001:db8:1:2::1"), 0, 10*time.Second, t0); !ok {
 		t.Error("another /64 was refused")
 	}
 	for range Burst {
-		l.Addr(1, netip.MustParseAddr("198.51.100.9"), 10*time.Second, t0)
+		l.Addr(1, netip.MustParseAddr("198.51.100.9"), 0, 10*time.Second, t0)
 	}
-	if ok, _ := l.Addr(1, netip.MustParseAddr("::ffff:198.51.100.9"), 10*time.Second, t0); ok {
+	if ok, _ := l.Addr(1, netip.MustParseAddr("::ffff:198.51.100.9"), 0, 10*time.Second, t0); ok {
 		t.Error("the IPv4-mapped spelling of a paced address got a schedule of its own")
 	}
 }
@@ -74,7 +74,7 @@ func TestAddrsBounded(t *testing.T) {
 	l := New(100)
 	now := time.Now()
 	for i := range 10_000 {
-		l.Addr(1, netip.AddrFrom4([4]byte{10, 0, byte(i / 256), byte(i % 256)}), time.Second, now)
+		l.Addr(1, netip.AddrFrom4([4]byte{10, 0, byte(i / 256), byte(i % 256)}), 0, time.Second, now)
 	}
 	if n := l.addrs.Len(); n != 100 {
 		t.Errorf("%d addresses remembered, want the cap 100", n)
@@ -109,10 +109,10 @@ func BenchmarkAddr(b *testing.B) {
 	l := New(1000)
 	now := time.Now()
 	addr := netip.MustParseAddr("203.0.113.7")
-	l.Addr(1, addr, time.Millisecond, now)
+	l.Addr(1, addr, 0, time.Millisecond, now)
 	b.ReportAllocs()
 	for b.Loop() {
-		l.Addr(1, addr, time.Millisecond, now)
+		l.Addr(1, addr, 0, time.Millisecond, now)
 	}
 }
 
@@ -140,7 +140,7 @@ func TestSitesApart(t *testing.T) {
 	t0 := time.Unix(1_700_000_000, 0)
 	for range 4 { // the burst, then one too many
 		l.Named(siteA, "Bingbot", 10*time.Second, t0)
-		l.Addr(siteA, netip.MustParseAddr("192.0.2.1"), 10*time.Second, t0)
+		l.Addr(siteA, netip.MustParseAddr("192.0.2.1"), 0, 10*time.Second, t0)
 	}
 	if ok, _ := l.Named(siteA, "Bingbot", 10*time.Second, t0); ok {
 		t.Fatal("Bingbot not held back on a.example")
@@ -148,7 +148,7 @@ func TestSitesApart(t *testing.T) {
 	if ok, _ := l.Named(siteB, "Bingbot", 10*time.Second, t0); !ok {
 		t.Error("Bingbot held back on b.example by its requests to a.example")
 	}
-	if ok, _ := l.Addr(siteB, netip.MustParseAddr("192.0.2.1"), 10*time.Second, t0); !ok {
+	if ok, _ := l.Addr(siteB, netip.MustParseAddr("192.0.2.1"), 0, 10*time.Second, t0); !ok {
 		t.Error("an address held back on b.example by its requests to a.example")
 	}
 }
