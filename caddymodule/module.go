@@ -194,7 +194,13 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		// Every configuration load fetches the file again, as a crawler
 		// would; a slow upstream does not hold up the load.
 		if !src.refetch(upstreamStartWait) {
-			h.logger.Warn("robots.txt is still being fetched from the upstream; the rules in force stay until it arrives (none yet: every bot is allowed)",
+			// A reload keeps the copy fetched before; only a first
+			// load has none.
+			inForce := "the copy fetched before"
+			if cur := src.cur.Load(); cur == nil || cur.unknown {
+				inForce = "none yet: every bot is allowed"
+			}
+			h.logger.Warn("robots.txt is still being fetched from the upstream; the rules in force stay until it arrives ("+inForce+")",
 				zap.String("url", redactURL(h.URL)))
 		}
 	case h.Inline != "":

@@ -14,6 +14,8 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zaptest/observer"
 
+	"github.com/robotsguard/caddy-robots-txt/config"
+	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
 	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
@@ -322,5 +324,35 @@ func TestStrictUpstreamNotRobots(t *testing.T) {
 	s.loadUpstream(context.Background(), 0)
 	if err := strictCheck(s); err != nil {
 		t.Errorf("strict, upstream down: %v, want none", err)
+	}
+}
+
+// TestSlowUpstreamAtReload: a reload fetches the upstream's file again;
+// while a slow answer is awaited, the copy fetched before stays in force,
+// and the warning says so rather than that every bot is allowed.
+func TestSlowUpstreamAtReload(t *testing.T) {
+	var slow atomic.Bool
+	release := make(chan struct{})
+	srv := upstream(t, func(w http.ResponseWriter, r *http.Request) {
+		if slow.Load() {
+			select {
+			case <-release:
+			case <-r.Context().Done():
+				return
+			}
+		}
+		fmt.Fprint(w, "User-agent: *\nDisallow: /private/\n")
+	})
+	t.Cleanup(func() { close(release) })
+	cfg := config.Config{URL: srv.URL + "/robots.txt"}
+	newTestHandler(t, cfg)
+	slow.Store(true)
+	h, logs := newTestHandler(t, cfg)
+	warned := logs.FilterMessageSnippet("still being fetched").All()
+	if len(warned) != 1 || !strings.Contains(warned[0].Message, "the copy fetched before") {
+		t.Errorf("warnings %v, want one saying the copy fetched before stays in force", warned)
+	}
+	if v, _ := verdictOf(t, h, "/private/x", testfixtures.UACurl, "198.51.100.5"); v != "disallowed" {
+		t.Errorf("/private/x during the fetch: %q, want disallowed by the copy fetched before", v)
 	}
 }
