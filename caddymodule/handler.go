@@ -429,7 +429,17 @@ func violationFields(r *http.Request, j *judge.Judgment) []zap.Field {
 		zap.String(judge.FieldViolation, j.Violation()),
 		zap.String(judge.FieldSignal, j.Signal),
 		zap.String(judge.FieldRule, j.Rule.String()),
-		zap.Int(judge.FieldLine, j.Line()),
+		lineField(j),
 		zap.String(judge.FieldRuleSource, j.RuleSource),
 	}
+}
+
+// lineField is the line of the deciding rule as a log field, skipped when
+// there is none (no rule matched, or the trap's, which is no line of the
+// file).
+func lineField(j *judge.Judgment) zap.Field {
+	if l := j.Line(); l > 0 {
+		return zap.Int(judge.FieldLine, l)
+	}
+	return zap.Skip()
 }

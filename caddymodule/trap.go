@@ -177,7 +177,7 @@ func (h *Handler) springTrap(w http.ResponseWriter, r *http.Request, snap *snaps
 	rule := &robots.Rule{Directive: robots.Disallow, Pattern: h.Trap}
 	j := judgmentOf(r)
 	*j = judge.Judgment{
-		Verdict: judge.Disallowed, Action: judge.Blocked, Mode: h.Mode, Rule: rule, Judged: true,
+		Verdict: judge.Disallowed, Action: judge.Blocked, Mode: h.Mode, Rule: rule, RuleSource: judge.TrapSource, Judged: true,
 		Identity: res.Outcome, VerifiedBy: res.By, Category: id.category,
 	}
 	if res.Outcome == verify.Verified {

@@ -57,6 +57,13 @@ func TestTrap(t *testing.T) {
 		if logs.FilterMessageSnippet("trap sprung").Len() != 1 {
 			t.Errorf("want one 'trap sprung' log entry, got %v", logs.All())
 		}
+		// The trap's rule is no line of the file: no "line 0".
+		for _, e := range logs.FilterMessageSnippet("trap sprung").All() {
+			f := e.ContextMap()
+			if _, has := f["line"]; has || f["rule_source"] != "trap" {
+				t.Errorf("the trap's log entry has line %v, rule_source %q; want no line, \"trap\"", f["line"], f["rule_source"])
+			}
+		}
 		// The served robots.txt keeps every group out of the trap.
 		r := newRequest("GET", "/robots.txt", testfixtures.UAChrome)
 		w, _ := serve(h, r)

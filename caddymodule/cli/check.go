@@ -2,6 +2,7 @@ package cli
 
 import (
 	"io"
+	"net/url"
 	"strings"
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/internal/text"
@@ -31,7 +32,10 @@ type CheckResult struct {
 	Group   []string `json:"group"`   // the chosen group's agent names; null: none
 	Agent   string   `json:"agent"`   // the file's agent name that selected the group; "" when none did
 	Rule    string   `json:"rule"`    // the deciding rule, e.g. "disallow: /private/"; "" when no rule matched
-	Line    int      `json:"line"`    // its line; 0 when no rule matched
+	Line    int      `json:"line"`    // its line; 0 when no rule matched, or for the trap's
+	// Source is "trap" for the trap's rule, which the handler adds to
+	// what it serves and which no line of the file holds.
+	Source string `json:"source,omitempty"`
 }
 
 // CheckOutput is the JSON form of `caddy robots check --json`.
@@ -79,6 +83,8 @@ type Subject struct {
 	// PassesOn is serve off: the next handler serves /robots.txt, and
 	// the handler judges a spelling of it other than /robots.txt itself.
 	PassesOn bool
+	// Trap is the handler's trap path; "" for none.
+	Trap string
 }
 
 // Check judges targets for the client sending ua against s, as the
@@ -117,10 +123,14 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 	for _, t := range targets {
 		p := judge.PathsOfTarget(t)
 		v, judged := p.DecideSpelling(g)
+		trapped := false
 		if is, asSent := p.RobotsTxt(); is && (asSent || !s.PassesOn) {
 			// Never refused: the handler serves it (or, as sent, lets
 			// it through to what serves it).
 			v, judged = robots.Verdict{Allowed: true}, "/robots.txt"
+		} else if s.Trap != "" && underTrap(t, s.Trap) {
+			v = robots.Verdict{Rule: &robots.Rule{Directive: robots.Disallow, Pattern: s.Trap}}
+			trapped = true
 		}
 		res := CheckResult{Input: t, Path: judged, Allowed: true, Verdict: judge.Allowed.String(), Group: group, Agent: name}
 		switch {
@@ -133,6 +143,9 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 		}
 		if v.Rule != nil {
 			res.Rule, res.Line = v.Rule.String(), v.Rule.Line
+		}
+		if trapped {
+			res.Source = judge.TrapSource
 		}
 		out.Results = append(out.Results, res)
 	}
@@ -179,9 +192,12 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 		ew.Printf("%s: %s\n", target, verdict)
 		ew.Printf("  group: %s\n", text.Clean(groupText))
 		ew.Printf("  agent: %s\n", text.Clean(agentText))
-		if r.Rule != "" {
+		switch {
+		case r.Source == judge.TrapSource:
+			ew.Printf("  rule:  %s (the trap's, added to every group of the robots.txt served; a client that requests it is trapped)\n", text.Clean(r.Rule))
+		case r.Rule != "":
 			ew.Printf("  rule:  %s (line %d)\n", text.Clean(r.Rule), r.Line)
-		} else {
+		default:
 			ew.Printf("  rule:  no rule matched\n")
 		}
 	}
@@ -197,4 +213,18 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 		ew.Printf("note: the handler judges only requests that match %s; check does not evaluate matchers, so a path outside them is not judged at all\n", text.Clean(s.OnlyFor))
 	}
 	return code, ew.Err
+}
+
+// underTrap reports whether the handler reads target as a request under
+// the trap path: its path, as a server reads it, starts with the trap's.
+func underTrap(target, trap string) bool {
+	p := target
+	if !strings.HasPrefix(p, "/") {
+		p = robots.PathFromURL(p)
+	}
+	u, err := url.ParseRequestURI(p)
+	if err != nil {
+		return false
+	}
+	return strings.HasPrefix(judge.ServedPath(u.Path), judge.ServedPath(trap))
 }

@@ -695,7 +695,11 @@ func TestCheckConfigServesAsTheHandler(t *testing.T) {
 		want                        string // in the JSON output
 	}{
 		{"an included list", handler(`"file": "`+file+`", "include": ["`+list+`"]`, ""), "EvilBot/1.0", "/x", ExitDisallowed, list},
-		{"the trap", handler(`"file": "`+file+`", "trap": "/.well-known/robots-trap/"`, ""), "curl/8", "/.well-known/robots-trap/x", ExitDisallowed, "the trap"},
+		{"the trap", handler(`"file": "`+file+`", "trap": "/.well-known/robots-trap/"`, ""), "curl/8", "/.well-known/robots-trap/x", ExitDisallowed, `"source": "trap"`},
+		{"the trap spelt otherwise", handler(`"file": "`+file+`", "trap": "/.well-known/robots-trap/"`, ""), "curl/8", "//.well-known/./robots-trap/x", ExitDisallowed, `"source": "trap"`},
+		// The file's lines are numbered as on disk, as the logs number
+		// them, not as in the text served with the trap's lines.
+		{"the line with a trap", handler(`"file": "`+file+`", "trap": "/.well-known/robots-trap/"`, ""), "curl/8", "/private/x", ExitDisallowed, `"line": 2`},
 		{"five redirects", handler(`"url": "`+upstream.URL+`/hop/5"`, ""), "curl/8", "/x", ExitDisallowed, "/hop/5"},
 		{"six redirects", handler(`"url": "`+upstream.URL+`/hop/6"`, ""), "curl/8", "/x", ExitOK, "more than 5 redirects"},
 		{"a path matcher", handler(`"file": "`+file+`"`, "/blog/*"), "curl/8", "/blog/x", ExitOK, `"only_for": "path /blog/*"`},

@@ -407,7 +407,11 @@ func runCheck(cmd *cobra.Command, args []string) int {
 			fmt.Fprintf(cmd.ErrOrStderr(), "caddy robots check: %s\n", text.Clean(err.Error()))
 			return ExitUsage
 		}
-		subj = Subject{File: robots.Parse(body), Name: name, Classifier: botdetect.New(sh.cfg.Bots, sh.cfg.Humans), Mode: sh.cfg.Mode, Crawlers: base, Own: sh.cfg.CrawlerTokens(), OnlyFor: strings.Join(sh.match, " and "), AnsweredBy: sh.answered, PassesOn: !sh.cfg.ServeEnabled()}
+		var trap string
+		if body != nil {
+			trap = sh.cfg.Trap // no file, no trap: the handler springs none
+		}
+		subj = Subject{File: robots.Parse(body), Name: name, Trap: trap, Classifier: botdetect.New(sh.cfg.Bots, sh.cfg.Humans), Mode: sh.cfg.Mode, Crawlers: base, Own: sh.cfg.CrawlerTokens(), OnlyFor: strings.Join(sh.match, " and "), AnsweredBy: sh.answered, PassesOn: !sh.cfg.ServeEnabled()}
 	} else {
 		body, _, display, err := readRobots(cmd, file)
 		if err != nil {

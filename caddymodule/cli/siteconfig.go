@@ -400,9 +400,11 @@ func (s siteHandler) robotsBody() ([]byte, string, error) {
 	return body, path, err
 }
 
-// servedBody returns the robots.txt the handler would serve and enforce:
-// the site's file with its included lists merged and the trap's lines
-// added, how to name it, and what was left out along the way.
+// servedBody returns the robots.txt the handler would enforce: the site's
+// file with its included lists merged, how to name it, and what was left
+// out along the way. The trap's lines, which the handler adds to what it
+// serves, are not in it, so that line numbers are those the logs give;
+// the trap is judged apart (Subject.Trap), as the handler judges it.
 func (s siteHandler) servedBody() (body []byte, name string, warnings []string, err error) {
 	body, name, err = s.robotsBody()
 	if err != nil {
@@ -423,8 +425,7 @@ func (s siteHandler) servedBody() (body []byte, name string, warnings []string, 
 		body, warnings = m.Body, append(warnings, m.Warnings...)
 		name += " with " + strings.Join(s.cfg.Include, ", ")
 	}
-	if s.cfg.Trap != "" && s.cfg.ServeEnabled() && body != nil {
-		body, _ = include.WithTrap(body, robots.Parse(body), s.cfg.Trap)
+	if s.cfg.Trap != "" && body != nil {
 		name += " and the trap " + s.cfg.Trap
 	}
 	return body, name, warnings, nil

@@ -31,6 +31,11 @@ const (
 	FieldRuleSource = "rule_source"
 )
 
+// TrapSource is the rule_source of the trap's rule, which the handler
+// adds to every group of the robots.txt it serves and no line of the file
+// holds.
+const TrapSource = "trap"
+
 // NoFile is the group of a request made while the site had no robots.txt.
 // It is not "", the group of a bot the file names no group for: a report
 // must tell "no rules for this bot" from "no rules at all". No agent name
@@ -88,7 +93,8 @@ func (j *Judgment) Violation() string {
 	return j.Verdict.Violation()
 }
 
-// Line is the line of the deciding rule; 0 when none decided.
+// Line is the line of the deciding rule; 0 when none decided, or when the
+// rule is no line of the file (the trap's).
 func (j *Judgment) Line() int {
 	if j.Rule == nil {
 		return 0
@@ -109,7 +115,10 @@ func (j *Judgment) MarshalLogObject(enc zapcore.ObjectEncoder) error {
 	}
 	if j.Rule != nil {
 		enc.AddString(FieldRule, j.Rule.String())
-		enc.AddInt(FieldLine, j.Rule.Line)
+		if j.Rule.Line > 0 {
+			// The trap's rule is no line of the file.
+			enc.AddInt(FieldLine, j.Rule.Line)
+		}
 		if j.RuleSource != "" {
 			enc.AddString(FieldRuleSource, j.RuleSource)
 		}
@@ -153,7 +162,10 @@ func (j *Judgment) Placeholder(name string) (v any, ok bool) {
 	case FieldRule:
 		return j.Rule.String(), true
 	case FieldLine:
-		return j.Line(), true
+		if l := j.Line(); l > 0 {
+			return l, true
+		}
+		return "", true // as the log has it: no line, not line 0
 	case FieldMode:
 		return j.Mode, true
 	case FieldAction:
