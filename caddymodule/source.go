@@ -296,7 +296,7 @@ func (s *source) publishMerged(next *snapshot) {
 			// The first version this process has: the versions in
 			// force before it, kept in storage, are what bots may
 			// still obey.
-			next.Earlier = storedEarlier(set.share.store, set.share.site, next.ETag, now, set.grace)
+			next.Earlier = storedEarlier(set.logger, set.share.store, set.share.site, next.ETag, now, set.grace)
 		}
 	}
 	if set.state != "" && next.File != nil {

@@ -163,6 +163,7 @@ func (t *fetchTracker) startSharing(key string, opts shareOptions) {
 			}
 		},
 		Paced: func(site uint64, name string, n int64) { t.pace.Charge(site, name, n, time.Now()) },
+		Warn:  func(w share.Warning) { logStorageWarning(opts.logger, w) },
 		Renamed: func(old, name string) {
 			if opts.logger != nil {
 				opts.logger.Warn("another process shares this instance's name in the storage (a shared data directory?); this one now writes its robots_txt state under its own",

@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"io/fs"
 	"path"
 	"time"
 
@@ -45,8 +47,18 @@ func (s *source) storeVersion(snap *snapshot) {
 		defer cancel()
 		key := versionsKey(set.share.site)
 		var vs []storedVersion
-		if data, err := set.share.store.Load(ctx, key); err == nil {
-			_ = json.Unmarshal(data, &vs)
+		data, err := set.share.store.Load(ctx, key)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+		case err != nil:
+			// Writing now would replace the versions kept with this one.
+			warnVersions(set.logger, share.KindRead, key, "robots.txt versions could not be read from storage; the version in force is not added to them, so as not to write over them", err)
+			return
+		default:
+			if err := json.Unmarshal(data, &vs); err != nil {
+				warnVersions(set.logger, share.KindParse, key, "the robots.txt versions kept in storage are damaged; they are replaced by the version in force, and grace after a restart cannot use the earlier ones", err)
+				vs = nil
+			}
 		}
 		for _, v := range vs {
 			if v.ETag == snap.ETag {
@@ -57,12 +69,12 @@ func (s *source) storeVersion(snap *snapshot) {
 		if len(vs) > maxStoredVersions {
 			vs = vs[:maxStoredVersions]
 		}
-		data, err := json.Marshal(vs)
+		data, err = json.Marshal(vs)
 		if err == nil {
 			err = set.share.store.Store(ctx, key, data)
 		}
 		if err != nil {
-			set.logger.Warn("robots.txt versions could not be kept in storage; grace after a restart may miss them", zap.Error(err))
+			warnVersions(set.logger, share.KindStore, key, "robots.txt versions could not be kept in storage; grace after a restart may miss them", err)
 		}
 	}()
 }
@@ -70,18 +82,23 @@ func (s *source) storeVersion(snap *snapshot) {
 // storedEarlier returns the stored versions that were in force within the
 // grace window before now, other than etag, newest first, for a source's
 // first version: what bots may still be obeying across a restart.
-func storedEarlier(store share.Storage, site, etag string, now time.Time, window time.Duration) []*judge.Version {
+func storedEarlier(logger *zap.Logger, store share.Storage, site, etag string, now time.Time, window time.Duration) []*judge.Version {
 	if store == nil || window <= 0 {
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	data, err := store.Load(ctx, versionsKey(site))
+	key := versionsKey(site)
+	data, err := store.Load(ctx, key)
 	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			warnVersions(logger, share.KindRead, key, "robots.txt versions could not be read from storage; grace does not know the versions in force before this process started", err)
+		}
 		return nil
 	}
 	var vs []storedVersion
-	if json.Unmarshal(data, &vs) != nil {
+	if err := json.Unmarshal(data, &vs); err != nil {
+		warnVersions(logger, share.KindParse, key, "the robots.txt versions kept in storage are damaged; grace does not know the versions in force before this process started", err)
 		return nil
 	}
 	var out []*judge.Version

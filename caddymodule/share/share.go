@@ -120,6 +120,9 @@ type Callbacks struct {
 	// name (processes that share Caddy's data directory share its
 	// instance ID), and the name this one writes under from now on.
 	Renamed func(old, name string)
+	// Warn reports a failure of the storage, at most once per WarnEvery
+	// for one kind and key (see Warning); nil discards them.
+	Warn func(Warning)
 }
 
 // Sharer shares one site's state through a storage.
@@ -140,7 +143,8 @@ type Sharer struct {
 	dirty   bool
 	written int64 // when this instance's blob was last written, unix nanoseconds
 
-	seen map[string]int64 // instance blob key: Written last applied
+	seen     map[string]int64 // instance blob key: Written last applied
+	warnings Warnings
 }
 
 // New returns a sharer of the site named site (any string; it is hashed
@@ -197,7 +201,13 @@ func (s *Sharer) Run(ctx context.Context) {
 	for {
 		select {
 		case <-ctx.Done():
-			s.Flush(context.Background())
+			// The last write is the one a shutdown loses without a
+			// word; it is reported whatever was reported lately.
+			fctx, cancel := context.WithTimeout(context.Background(), finalFlushTimeout)
+			if key, err := s.flush(fctx); err != nil {
+				s.report(KindStore, key, err, true)
+			}
+			cancel()
 			return
 		case <-t.C:
 		}
@@ -206,10 +216,14 @@ func (s *Sharer) Run(ctx context.Context) {
 	}
 }
 
+// finalFlushTimeout bounds the write at shutdown: a storage that hangs
+// must not hold up the unloading of a configuration for ever.
+const finalFlushTimeout = 30 * time.Second
+
 // restore reads what this instance wrote before a restart, keeps it as
 // its own window, and reads the others.
 func (s *Sharer) restore(ctx context.Context) {
-	if b, err := s.load(ctx, s.key(s.instance)); err == nil {
+	if b, err := s.read(ctx, s.key(s.instance)); err == nil {
 		s.mu.Lock()
 		for _, f := range b.Fetches {
 			s.fetches.add(f.id(), f, MaxFetches)
@@ -228,12 +242,22 @@ func (s *Sharer) restore(ctx context.Context) {
 // write, or if it holds records and was last written Refresh ago (so that
 // others do not take it for a gone instance's).
 func (s *Sharer) Flush(ctx context.Context) error {
+	key, err := s.flush(ctx)
+	if err != nil {
+		s.warn(KindStore, key, err)
+	}
+	return err
+}
+
+// flush is Flush, without the warning; it returns the key written.
+func (s *Sharer) flush(ctx context.Context) (string, error) {
 	now := s.now().UnixNano()
 	s.mu.Lock()
 	holds := s.fetches.len() > 0 || s.trapped.len() > 0
 	if !s.dirty && !(holds && now-s.written >= int64(Refresh)) {
+		key := s.key(s.instance)
 		s.mu.Unlock()
-		return nil
+		return key, nil
 	}
 	b := blob{
 		Instance: s.instance, Writer: s.writer, Written: now,
@@ -256,7 +280,7 @@ func (s *Sharer) Flush(ctx context.Context) error {
 		s.written = now
 	}
 	s.mu.Unlock()
-	return err
+	return key, err
 }
 
 // checkOwn reads the blob under this instance's name. One that another
@@ -266,7 +290,7 @@ func (s *Sharer) Flush(ctx context.Context) error {
 // the other's records like any other instance's.
 func (s *Sharer) checkOwn(ctx context.Context) {
 	own := s.key(s.instance)
-	b, err := s.load(ctx, own)
+	b, err := s.read(ctx, own)
 	if err != nil || b.Writer == "" || b.Writer == s.writer || b.Written < s.started {
 		return
 	}
@@ -290,6 +314,7 @@ func (s *Sharer) Sync(ctx context.Context) error {
 		return nil
 	}
 	if err != nil {
+		s.warn(KindRead, s.prefix, err)
 		return err
 	}
 	s.checkOwn(ctx)
@@ -301,14 +326,16 @@ func (s *Sharer) Sync(ctx context.Context) error {
 		if k == own || !strings.HasSuffix(k, ".json") {
 			continue
 		}
-		b, err := s.load(ctx, k)
+		b, err := s.read(ctx, k)
 		if err != nil {
 			continue
 		}
 		if now-b.Written > int64(Expire) && !b.holdsTrap(now) {
 			// A gone instance's: what it knew is older than anything
 			// grace or a trap still needs.
-			s.store.Delete(ctx, k)
+			if err := s.store.Delete(ctx, k); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				s.warn(KindDelete, k, err)
+			}
 			delete(listed, k)
 			continue
 		}
@@ -336,13 +363,36 @@ func (b *blob) holdsTrap(now int64) bool {
 	return false
 }
 
-func (s *Sharer) load(ctx context.Context, key string) (blob, error) {
+// read loads and parses the blob under key, warning of any failure but
+// a blob that is not there.
+func (s *Sharer) read(ctx context.Context, key string) (blob, error) {
 	var b blob
 	data, err := s.store.Load(ctx, key)
 	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			s.warn(KindRead, key, err)
+		}
 		return b, err
 	}
-	return b, json.Unmarshal(data, &b)
+	if err := json.Unmarshal(data, &b); err != nil {
+		s.warn(KindParse, key, err)
+		return b, err
+	}
+	return b, nil
+}
+
+// warn reports trouble with the storage through the Warn callback, at
+// most once per WarnEvery for one kind and key.
+func (s *Sharer) warn(kind, key string, err error) { s.report(kind, key, err, false) }
+
+// report is warn; with force it is not held back.
+func (s *Sharer) report(kind, key string, err error, force bool) {
+	if s.cb.Warn == nil {
+		return
+	}
+	if n, ok := s.warnings.allow(kind, key, s.now(), force); ok {
+		s.cb.Warn(Warning{Kind: kind, Key: key, Err: err, Suppressed: n})
+	}
 }
 
 func (s *Sharer) apply(b blob, paced bool) {

@@ -1,0 +1,106 @@
+package share
+
+import (
+	"sync"
+	"time"
+)
+
+// Kinds of storage trouble a Warning reports.
+const (
+	// KindRead: a blob (or the list of them) could not be read.
+	KindRead = "read"
+	// KindParse: a blob was read but is not a blob (damaged); it is not
+	// read again until it changes.
+	KindParse = "parse"
+	// KindStore: a blob could not be written.
+	KindStore = "store"
+	// KindDelete: a gone instance's blob could not be deleted.
+	KindDelete = "delete"
+)
+
+// Warning is a failure of the storage that the operator should hear of:
+// without it, instances silently stop sharing what they learn.
+type Warning struct {
+	Kind string
+	Key  string // the storage key concerned
+	Err  error
+	// Suppressed is how many warnings of this kind about this key were
+	// held back since the last one given.
+	Suppressed int
+}
+
+// Message says what a warning means for the operator.
+func (w Warning) Message() string {
+	switch w.Kind {
+	case KindRead:
+		return "robots_txt shared state could not be read from storage; what other instances learnt is not known here until it can"
+	case KindParse:
+		return "a robots_txt shared state blob in storage is damaged and was not read; it is not read again until it changes"
+	case KindStore:
+		return "robots_txt shared state could not be written to storage; other instances and a restart miss what this one learnt since its last write"
+	case KindDelete:
+		return "a gone instance's robots_txt shared state could not be deleted from storage"
+	}
+	return "robots_txt shared state: storage trouble"
+}
+
+// WarnEvery is how often a warning of one kind about one key is given: a
+// storage that fails, fails every interval, and a line per interval and
+// blob would bury every other.
+const WarnEvery = time.Minute
+
+// maxWarnKeys bounds the (kind, key) pairs remembered: keys come from
+// the storage's listing, which anyone with write access to it can fill.
+const maxWarnKeys = 1024
+
+// Warnings rate-limits warnings, per kind and key. The zero value is
+// ready to use.
+type Warnings struct {
+	mu   sync.Mutex
+	last map[warnKey]*warnState
+}
+
+type warnKey struct{ kind, key string }
+
+type warnState struct {
+	at         time.Time
+	suppressed int
+}
+
+// Allow tells whether a warning of kind about key may be given at now,
+// and how many were held back since the last one that was.
+func (w *Warnings) Allow(kind, key string, now time.Time) (suppressed int, ok bool) {
+	return w.allow(kind, key, now, false)
+}
+
+// allow is Allow; with force the warning is given in any case.
+func (w *Warnings) allow(kind, key string, now time.Time, force bool) (suppressed int, ok bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	k := warnKey{kind, key}
+	st := w.last[k]
+	if st != nil && now.Sub(st.at) < WarnEvery && !force {
+		st.suppressed++
+		return 0, false
+	}
+	if st != nil {
+		suppressed = st.suppressed
+	}
+	if w.last == nil {
+		w.last = map[warnKey]*warnState{}
+	}
+	if st == nil && len(w.last) >= maxWarnKeys {
+		for k, s := range w.last {
+			if now.Sub(s.at) >= WarnEvery {
+				delete(w.last, k)
+			}
+		}
+		if len(w.last) >= maxWarnKeys {
+			// Every one is recent: a flood of keys. Forgetting them
+			// costs at worst one more warning each.
+			clear(w.last)
+		}
+	}
+	w.last[k] = &warnState{at: now}
+	return suppressed, true
+}

@@ -1,0 +1,43 @@
+package caddymodule
+
+import (
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/share"
+)
+
+// logStorageWarning logs a failure of the storage the bots' state is
+// shared through: a storage that fails must not turn sharing off unseen.
+func logStorageWarning(logger *zap.Logger, w share.Warning) {
+	if logger == nil {
+		return
+	}
+	fields := []zap.Field{zap.String("key", w.Key), zap.Error(w.Err)}
+	if w.Suppressed > 0 {
+		fields = append(fields, zap.Int("suppressed", w.Suppressed))
+	}
+	logger.Warn(w.Message(), fields...)
+}
+
+// versionWarnings rate-limits the warnings about the stored versions of
+// robots.txt, which every reload of a file that keeps changing reads.
+var versionWarnings share.Warnings
+
+// warnVersions logs msg about the stored versions under key, at most
+// once per share.WarnEvery for one kind and key.
+func warnVersions(logger *zap.Logger, kind, key, msg string, err error) {
+	if logger == nil {
+		return
+	}
+	n, ok := versionWarnings.Allow(kind, key, time.Now())
+	if !ok {
+		return
+	}
+	fields := []zap.Field{zap.String("key", key), zap.Error(err)}
+	if n > 0 {
+		fields = append(fields, zap.Int("suppressed", n))
+	}
+	logger.Warn(msg, fields...)
+}
