@@ -24,13 +24,13 @@ import (
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/modules/caddyevents"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+	"github.com/caddyserver/certmagic"
 	lru "github.com/hashicorp/golang-lru/v2"
 	"go.uber.org/zap"
 	"go.uber.org/zap/exp/zapslog"
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/botdetect"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
-	"github.com/robotsguard/caddy-robots-txt/caddymodule/share"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/verify"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/webbotauth"
 	"github.com/robotsguard/caddy-robots-txt/config"
@@ -423,10 +423,7 @@ func (h *Handler) shareOptions(ctx caddy.Context) shareOptions {
 	if st == nil {
 		return shareOptions{}
 	}
-	store, ok := st.(share.Storage)
-	if !ok {
-		return shareOptions{}
-	}
+	store := sharedStorage{st}
 	id, err := caddy.InstanceID()
 	if err != nil {
 		h.logger.Warn("no instance ID: state is not shared", zap.Error(err))
@@ -457,7 +454,7 @@ func instanceName(id string) string {
 // storageOf is the configuration's storage, where verified crawler lists
 // are kept across restarts; nil for a context without a configuration
 // (as in unit tests), where Caddy's accessor would panic.
-func storageOf(ctx caddy.Context) (st verify.Storage) {
+func storageOf(ctx caddy.Context) (st certmagic.Storage) {
 	defer func() {
 		if recover() != nil {
 			st = nil

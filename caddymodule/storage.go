@@ -1,12 +1,24 @@
 package caddymodule
 
 import (
+	"context"
 	"time"
 
+	"github.com/caddyserver/certmagic"
 	"go.uber.org/zap"
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/share"
 )
+
+// sharedStorage is Caddy's storage as package share needs it.
+type sharedStorage struct{ certmagic.Storage }
+
+// Stat tells share whether a blob changed, and how large it is, without
+// reading it.
+func (s sharedStorage) Stat(ctx context.Context, key string) (share.Info, error) {
+	i, err := s.Storage.Stat(ctx, key)
+	return share.Info{Modified: i.Modified, Size: i.Size}, err
+}
 
 // logStorageWarning logs a failure of the storage the bots' state is
 // shared through: a storage that fails must not turn sharing off unseen.

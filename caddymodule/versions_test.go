@@ -36,7 +36,7 @@ func TestStoredVersionsTroubleIsLogged(t *testing.T) {
 			}
 			core, logs := observer.New(zapcore.WarnLevel)
 			for range 3 {
-				if got := storedEarlier(zap.New(core), store, site, `"v2"`, time.Now(), time.Hour); got != nil {
+				if got := storedEarlier(zap.New(core), sharedStorage{store}, site, `"v2"`, time.Now(), time.Hour); got != nil {
 					t.Errorf("versions from a %s file: %v", tc.name, got)
 				}
 			}

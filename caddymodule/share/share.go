@@ -27,12 +27,20 @@ import (
 	"github.com/hashicorp/golang-lru/v2/simplelru"
 )
 
-// Storage is what share needs of a storage: certmagic.Storage has it.
+// Storage is what share needs of a storage: certmagic.Storage has it,
+// but for Stat's result, which is certmagic.KeyInfo there.
 type Storage interface {
 	Store(ctx context.Context, key string, value []byte) error
 	Load(ctx context.Context, key string) ([]byte, error)
 	Delete(ctx context.Context, key string) error
 	List(ctx context.Context, path string, recursive bool) ([]string, error)
+	Stat(ctx context.Context, key string) (Info, error)
+}
+
+// Info is what a storage tells of a key without reading its value.
+type Info struct {
+	Modified time.Time
+	Size     int64
 }
 
 // Limits that bound a blob, whatever the traffic.
@@ -143,7 +151,10 @@ type Sharer struct {
 	dirty   bool
 	written int64 // when this instance's blob was last written, unix nanoseconds
 
-	seen     map[string]int64 // instance blob key: Written last applied
+	// Only Run's goroutine (or a test calling Flush and Sync in turn)
+	// touches these.
+	seen     map[string]seenBlob // other instances' blobs, by key
+	own      mark                // of this instance's blob, as last written or read
 	warnings Warnings
 }
 
@@ -157,7 +168,7 @@ func New(store Storage, site, instance string, interval time.Duration, cb Callba
 		store: store, prefix: path.Join("robots_txt", "shared", hex.EncodeToString(sum[:8])),
 		instance: instance, interval: interval, cb: cb,
 		writer: hex.EncodeToString(w[:]), started: time.Now().UnixNano(), now: time.Now,
-		paced: map[pacedKey]int64{}, seen: map[string]int64{},
+		paced: map[pacedKey]int64{}, seen: map[string]seenBlob{},
 	}
 }
 
@@ -223,7 +234,7 @@ const finalFlushTimeout = 30 * time.Second
 // restore reads what this instance wrote before a restart, keeps it as
 // its own window, and reads the others.
 func (s *Sharer) restore(ctx context.Context) {
-	if b, err := s.read(ctx, s.key(s.instance)); err == nil {
+	if b, err := s.readOwn(ctx); err == nil {
 		s.mu.Lock()
 		for _, f := range b.Fetches {
 			s.fetches.add(f.id(), f, MaxFetches)
@@ -280,6 +291,12 @@ func (s *Sharer) flush(ctx context.Context) (string, error) {
 		s.written = now
 	}
 	s.mu.Unlock()
+	if err == nil {
+		// So that checkOwn does not read back what was just written.
+		if info, err := s.store.Stat(ctx, key); err == nil {
+			s.own = markOf(info)
+		}
+	}
 	return key, err
 }
 
@@ -290,7 +307,21 @@ func (s *Sharer) flush(ctx context.Context) (string, error) {
 // the other's records like any other instance's.
 func (s *Sharer) checkOwn(ctx context.Context) {
 	own := s.key(s.instance)
-	b, err := s.read(ctx, own)
+	info, err := s.store.Stat(ctx, own)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			s.warn(KindRead, own, err)
+		}
+		return
+	}
+	m := markOf(info)
+	if m.known() && m == s.own {
+		return
+	}
+	b, err := s.readBlob(ctx, own, info.Size)
+	if err == nil || errors.Is(err, errBadBlob) {
+		s.own = m
+	}
 	if err != nil || b.Writer == "" || b.Writer == s.writer || b.Written < s.started {
 		return
 	}
@@ -299,7 +330,7 @@ func (s *Sharer) checkOwn(ctx context.Context) {
 	s.instance += "-" + s.writer
 	s.dirty = true
 	s.mu.Unlock()
-	s.seen[own] = b.Written
+	s.seen[own] = seenBlob{mark: m, written: b.Written, held: b.heldUntil()}
 	s.apply(b, true)
 	if s.cb.Renamed != nil {
 		s.cb.Renamed(old, s.instance)
@@ -326,11 +357,8 @@ func (s *Sharer) Sync(ctx context.Context) error {
 		if k == own || !strings.HasSuffix(k, ".json") {
 			continue
 		}
-		b, err := s.read(ctx, k)
-		if err != nil {
-			continue
-		}
-		if now-b.Written > int64(Expire) && !b.holdsTrap(now) {
+		b, fresh := s.readChanged(ctx, k)
+		if e := s.seen[k]; e.written != 0 && now-e.written > int64(Expire) && e.held <= now {
 			// A gone instance's: what it knew is older than anything
 			// grace or a trap still needs.
 			if err := s.store.Delete(ctx, k); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -339,11 +367,9 @@ func (s *Sharer) Sync(ctx context.Context) error {
 			delete(listed, k)
 			continue
 		}
-		if b.Written <= s.seen[k] {
-			continue
+		if fresh {
+			s.apply(b, true)
 		}
-		s.seen[k] = b.Written
-		s.apply(b, true)
 	}
 	for k := range s.seen {
 		if !listed[k] {
@@ -353,32 +379,21 @@ func (s *Sharer) Sync(ctx context.Context) error {
 	return nil
 }
 
-// holdsTrap tells whether an address b's instance trapped is still held.
-func (b *blob) holdsTrap(now int64) bool {
-	for _, t := range b.Trapped {
-		if t.Until > now {
-			return true
-		}
-	}
-	return false
-}
-
-// read loads and parses the blob under key, warning of any failure but
-// a blob that is not there.
-func (s *Sharer) read(ctx context.Context, key string) (blob, error) {
-	var b blob
-	data, err := s.store.Load(ctx, key)
+// readOwn reads this instance's blob.
+func (s *Sharer) readOwn(ctx context.Context) (blob, error) {
+	key := s.key(s.instance)
+	info, err := s.store.Stat(ctx, key)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			s.warn(KindRead, key, err)
 		}
-		return b, err
+		return blob{}, err
 	}
-	if err := json.Unmarshal(data, &b); err != nil {
-		s.warn(KindParse, key, err)
-		return b, err
+	b, err := s.readBlob(ctx, key, info.Size)
+	if err == nil {
+		s.own = markOf(info)
 	}
-	return b, nil
+	return b, err
 }
 
 // warn reports trouble with the storage through the Warn callback, at

@@ -12,11 +12,13 @@ import (
 
 // memStorage is a storage in memory, standing in for Caddy's file system
 // storage (which the integration tests use for real), with a count of
-// writes.
+// writes and reads. Its modification times are a count of writes.
 type memStorage struct {
-	mu     sync.Mutex
-	data   map[string][]byte
-	writes int
+	mu       sync.Mutex
+	data     map[string][]byte
+	modified map[string]int64
+	writes   int
+	loads    map[string]int
 }
 
 func (m *memStorage) Store(_ context.Context, k string, v []byte) error {
@@ -24,6 +26,10 @@ func (m *memStorage) Store(_ context.Context, k string, v []byte) error {
 	defer m.mu.Unlock()
 	m.data[k] = append([]byte(nil), v...)
 	m.writes++
+	if m.modified == nil {
+		m.modified = map[string]int64{}
+	}
+	m.modified[k] = int64(m.writes)
 	return nil
 }
 
@@ -34,7 +40,22 @@ func (m *memStorage) Load(_ context.Context, k string) ([]byte, error) {
 	if !ok {
 		return nil, fs.ErrNotExist
 	}
+	if m.loads == nil {
+		m.loads = map[string]int{}
+	}
+	m.loads[k]++
 	return v, nil
+}
+
+func (m *memStorage) Stat(_ context.Context, k string) (Info, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	v, ok := m.data[k]
+	if !ok {
+		return Info{}, fs.ErrNotExist
+	}
+	// A value put in data by a test, not stored, was modified at 1.
+	return Info{Modified: time.Unix(0, 1+m.modified[k]), Size: int64(len(v))}, nil
 }
 
 func (m *memStorage) Delete(_ context.Context, k string) error {

@@ -1,6 +1,7 @@
 package share
 
 import (
+	"fmt"
 	"sync"
 	"time"
 )
@@ -12,6 +13,9 @@ const (
 	// KindParse: a blob was read but is not a blob (damaged); it is not
 	// read again until it changes.
 	KindParse = "parse"
+	// KindSize: a blob is larger than MaxBlobBytes; it is not read
+	// until it changes.
+	KindSize = "size"
 	// KindStore: a blob could not be written.
 	KindStore = "store"
 	// KindDelete: a gone instance's blob could not be deleted.
@@ -36,6 +40,8 @@ func (w Warning) Message() string {
 		return "robots_txt shared state could not be read from storage; what other instances learnt is not known here until it can"
 	case KindParse:
 		return "a robots_txt shared state blob in storage is damaged and was not read; it is not read again until it changes"
+	case KindSize:
+		return fmt.Sprintf("a robots_txt shared state blob in storage is larger than %d bytes, far more than an instance writes, and was not read; it is not read until it changes", MaxBlobBytes)
 	case KindStore:
 		return "robots_txt shared state could not be written to storage; other instances and a restart miss what this one learnt since its last write"
 	case KindDelete:

@@ -1,0 +1,113 @@
+package share
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+)
+
+// MaxBlobBytes is the largest blob read. An instance writes at most
+// about 2.5 MB (MaxFetches and MaxTrapped records); a larger blob is
+// damaged or planted, and reading it every interval would cost every
+// instance the memory and CPU time of parsing it.
+const MaxBlobBytes = 8 << 20
+
+// errBadBlob marks a blob that was read but cannot be used: damaged, or
+// too large. Unlike a failed read, reading it again before it changes
+// would give the same.
+var errBadBlob = errors.New("unusable blob")
+
+// mark is what tells that a blob changed without reading it: its
+// modification time and size in the storage. The zero mark is unknown
+// (a storage whose Stat gives no modification time): such blobs are read
+// every interval.
+type mark struct{ modified, size int64 }
+
+func markOf(i Info) mark {
+	if i.Modified.IsZero() {
+		return mark{}
+	}
+	return mark{i.Modified.UnixNano(), i.Size}
+}
+
+func (m mark) known() bool { return m != mark{} }
+
+// seenBlob is what a sharer remembers of another instance's blob.
+type seenBlob struct {
+	mark mark
+	// written is the Written of the blob last applied; 0 for one that
+	// could not be used.
+	written int64
+	// held is until when an address it trapped is held, unix
+	// nanoseconds.
+	held int64
+}
+
+// readChanged reads the blob under key when it changed since it was last
+// read, and returns it if it holds anything not yet applied. A blob that
+// cannot be used is remembered by its mark, and not read again until it
+// changes.
+func (s *Sharer) readChanged(ctx context.Context, key string) (blob, bool) {
+	info, err := s.store.Stat(ctx, key)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			s.warn(KindRead, key, err)
+		}
+		return blob{}, false
+	}
+	m := markOf(info)
+	prev, had := s.seen[key]
+	if had && m.known() && m == prev.mark {
+		return blob{}, false
+	}
+	b, err := s.readBlob(ctx, key, info.Size)
+	if errors.Is(err, errBadBlob) {
+		s.seen[key] = seenBlob{mark: m}
+	}
+	if err != nil {
+		return blob{}, false
+	}
+	s.seen[key] = seenBlob{mark: m, written: max(b.Written, prev.written), held: b.heldUntil()}
+	return b, b.Written > prev.written
+}
+
+// readBlob loads and parses the blob under key, of size bytes as the
+// storage said (0: not known), warning of any failure but a blob that is
+// not there.
+func (s *Sharer) readBlob(ctx context.Context, key string, size int64) (blob, error) {
+	var b blob
+	if size > MaxBlobBytes {
+		err := fmt.Errorf("%d bytes, more than %d", size, MaxBlobBytes)
+		s.warn(KindSize, key, err)
+		return b, fmt.Errorf("%w: %v", errBadBlob, err)
+	}
+	data, err := s.store.Load(ctx, key)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			s.warn(KindRead, key, err)
+		}
+		return b, err
+	}
+	if len(data) > MaxBlobBytes { // grown since Stat
+		err := fmt.Errorf("%d bytes, more than %d", len(data), MaxBlobBytes)
+		s.warn(KindSize, key, err)
+		return b, fmt.Errorf("%w: %v", errBadBlob, err)
+	}
+	if err := json.Unmarshal(data, &b); err != nil {
+		s.warn(KindParse, key, err)
+		return b, fmt.Errorf("%w: %v", errBadBlob, err)
+	}
+	return b, nil
+}
+
+// heldUntil is until when an address b's instance trapped is held, unix
+// nanoseconds.
+func (b *blob) heldUntil() int64 {
+	var until int64
+	for _, t := range b.Trapped {
+		until = max(until, t.Until)
+	}
+	return until
+}
