@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -77,6 +78,7 @@ func (m *memStorage) List(_ context.Context, prefix string, _ bool) ([]string, e
 			out = append(out, k)
 		}
 	}
+	slices.Sort(out) // so that tests see warnings in one order
 	return out, nil
 }
 
