@@ -30,6 +30,9 @@ func logStorageWarning(logger *zap.Logger, w share.Warning) {
 	if w.Suppressed > 0 {
 		fields = append(fields, zap.Int("suppressed", w.Suppressed))
 	}
+	if w.Copy != "" {
+		fields = append(fields, zap.String("copy", w.Copy), zap.Int("records_restored", w.Restored))
+	}
 	logger.Warn(w.Message(), fields...)
 }
 

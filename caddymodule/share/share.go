@@ -156,6 +156,13 @@ type Sharer struct {
 	seen     map[string]seenBlob // other instances' blobs, by key
 	own      mark                // of this instance's blob, as last written or read
 	warnings Warnings
+	// unrestored is set while this instance's blob could not be read at
+	// start: writing would replace it.
+	unrestored bool
+	// damaged is this instance's blob as found damaged at start, to be
+	// kept under damagedCopy before it is written over.
+	damaged     []byte
+	damagedCopy string
 }
 
 // New returns a sharer of the site named site (any string; it is hashed
@@ -222,6 +229,9 @@ func (s *Sharer) Run(ctx context.Context) {
 			return
 		case <-t.C:
 		}
+		if s.unrestored {
+			s.restoreOwn(ctx)
+		}
 		s.Flush(ctx)
 		s.Sync(ctx)
 	}
@@ -232,20 +242,9 @@ func (s *Sharer) Run(ctx context.Context) {
 const finalFlushTimeout = 30 * time.Second
 
 // restore reads what this instance wrote before a restart, keeps it as
-// its own window, and reads the others.
+// its own window (see restoreOwn), and reads the others.
 func (s *Sharer) restore(ctx context.Context) {
-	if b, err := s.readOwn(ctx); err == nil {
-		s.mu.Lock()
-		for _, f := range b.Fetches {
-			s.fetches.add(f.id(), f, MaxFetches)
-		}
-		for _, t := range b.Trapped {
-			s.trapped.add(t.id(), t, MaxTrapped)
-		}
-		s.written = b.Written
-		s.mu.Unlock()
-		s.apply(b, false)
-	}
+	s.restoreOwn(ctx)
 	s.Sync(ctx)
 }
 
@@ -262,6 +261,14 @@ func (s *Sharer) Flush(ctx context.Context) error {
 
 // flush is Flush, without the warning; it returns the key written.
 func (s *Sharer) flush(ctx context.Context) (string, error) {
+	if s.unrestored {
+		return s.key(s.instance), nil
+	}
+	if s.damaged != nil {
+		if err := s.keepDamaged(ctx); err != nil {
+			return s.damagedCopy, err
+		}
+	}
 	now := s.now().UnixNano()
 	s.mu.Lock()
 	holds := s.fetches.len() > 0 || s.trapped.len() > 0
@@ -446,6 +453,15 @@ func (r *ring[K, T]) add(key K, v T, n int) {
 		r.lru, _ = simplelru.NewLRU[K, T](n, nil)
 	}
 	r.lru.Add(key, v)
+}
+
+// addOld adds a record read back from storage, unless a newer one of key
+// is kept, or the ring is full of newer ones.
+func (r *ring[K, T]) addOld(key K, v T, n int) {
+	if r.lru != nil && (r.lru.Contains(key) || r.lru.Len() >= n) {
+		return
+	}
+	r.add(key, v, n)
 }
 
 // len is how many records are kept.

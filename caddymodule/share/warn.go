@@ -16,6 +16,11 @@ const (
 	// KindSize: a blob is larger than MaxBlobBytes; it is not read
 	// until it changes.
 	KindSize = "size"
+	// KindDamaged: this instance's own blob did not parse at a restart:
+	// the records before the damage are restored, and the blob is kept
+	// under Warning.Copy before a new one is written. Or it was too large
+	// to be its own (no Copy): it is replaced.
+	KindDamaged = "damaged"
 	// KindStore: a blob could not be written.
 	KindStore = "store"
 	// KindDelete: a gone instance's blob could not be deleted.
@@ -31,6 +36,11 @@ type Warning struct {
 	// Suppressed is how many warnings of this kind about this key were
 	// held back since the last one given.
 	Suppressed int
+	// Copy is, for KindDamaged, the key the damaged blob is kept under.
+	Copy string
+	// Restored is, for KindDamaged, how many records were read before
+	// the damage.
+	Restored int
 }
 
 // Message says what a warning means for the operator.
@@ -44,6 +54,11 @@ func (w Warning) Message() string {
 		return fmt.Sprintf("a robots_txt shared state blob in storage is larger than %d bytes, far more than an instance writes, and was not read; it is not read until it changes", MaxBlobBytes)
 	case KindStore:
 		return "robots_txt shared state could not be written to storage; other instances and a restart miss what this one learnt since its last write"
+	case KindDamaged:
+		if w.Copy == "" {
+			return fmt.Sprintf("this instance's robots_txt shared state in storage is larger than %d bytes, far more than it writes; it was not read, and is replaced at the next write", MaxBlobBytes)
+		}
+		return "this instance's robots_txt shared state in storage is damaged: the records before the damage are restored, and the damaged blob is kept under the copy key before a new one is written"
 	case KindDelete:
 		return "a gone instance's robots_txt shared state could not be deleted from storage"
 	}
