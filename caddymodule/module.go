@@ -177,6 +177,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	if h.tracker, err = loadTracker(h.trackerKey, shareOpts); err != nil {
 		return fmt.Errorf("fetch tracking: %v", err)
 	}
+	h.tracker.setTrapTTL(h.TrapTTLOrDefault())
 	set := &sourceSettings{logger: h.logger, grace: h.GraceWindow(), includes: h.Include, state: h.versionsKey()}
 	if shareOpts.store != nil {
 		set.share = versionShare{store: shareOpts.store, site: h.versionsKey()}
@@ -429,7 +430,7 @@ func (h *Handler) shareOptions(ctx caddy.Context) shareOptions {
 		h.logger.Warn("no instance ID: state is not shared", zap.Error(err))
 		return shareOptions{}
 	}
-	return shareOptions{store: store, instance: instanceName(id.String()), interval: h.ShareIntervalOrDefault(), logger: h.logger}
+	return shareOptions{store: store, instance: instanceName(id.String()), interval: h.ShareIntervalOrDefault(), logger: h.logger, trapTTL: h.TrapTTLOrDefault()}
 }
 
 // instanceName is the name this process shares its state under: Caddy's

@@ -96,6 +96,9 @@ type shareOptions struct {
 	instance string
 	interval time.Duration
 	logger   *zap.Logger
+	// trapTTL is how long an address read from storage may be held
+	// trapped, whatever the blob says: the site's trap_ttl.
+	trapTTL time.Duration
 }
 
 // pacedClients bounds the client addresses whose Crawl-delay schedules
@@ -171,9 +174,18 @@ func (t *fetchTracker) startSharing(key string, opts shareOptions) {
 			}
 		},
 	})
+	t.sharer.SetTrapTTL(opts.trapTTL)
 	ctx, stop := context.WithCancel(context.Background())
 	t.stop = stop
 	go t.sharer.Run(ctx)
+}
+
+// setTrapTTL applies the trap_ttl of a new configuration to what is read
+// from storage from now on.
+func (t *fetchTracker) setTrapTTL(d time.Duration) {
+	if t.sharer != nil {
+		t.sharer.SetTrapTTL(d)
+	}
 }
 
 func (t *fetchTracker) record(k fetchKey, f judge.Fetch) {

@@ -157,19 +157,38 @@ func Subscriber(a netip.Addr) netip.Addr {
 	return a
 }
 
+// MaxAhead is the furthest charges from other instances put a schedule
+// ahead of now, and so about the longest a crawler is told to wait
+// (Retry-After): counts read from a shared storage are not to be trusted
+// with more, and n requests times a delay must not overflow.
+const MaxAhead = time.Hour
+
 // Charge counts n requests to site another instance admitted for the
 // crawler called name against its schedule here, so that instances
-// sharing a site hold a crawler to one rate between them. A crawler not
-// seen here yet has no delay to charge with and is left alone.
+// sharing a site hold a crawler to one rate between them, up to MaxAhead.
+// A crawler not seen here yet has no delay to charge with and is left
+// alone.
 func (l *Limiter) Charge(site uint64, name string, n int64, now time.Time) {
 	s, ok := l.named.Peek(key{site, name})
 	if !ok || n <= 0 {
 		return
 	}
 	d := s.delay.Load()
+	if d <= 0 {
+		return
+	}
+	limit := now.UnixNano() + int64(MaxAhead)
 	for {
 		old := s.tat.Load()
-		if s.tat.CompareAndSwap(old, max(old, now.UnixNano())+n*d) {
+		from := max(old, now.UnixNano())
+		if from >= limit {
+			return
+		}
+		tat := limit
+		if n < (limit-from)/d {
+			tat = from + n*d
+		}
+		if s.tat.CompareAndSwap(old, tat) {
 			return
 		}
 	}

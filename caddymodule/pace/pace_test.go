@@ -1,6 +1,7 @@
 package pace
 
 import (
+	"math"
 	"net/netip"
 	"testing"
 	"time"
@@ -178,3 +179,24 @@ func TestNamedBounded(t *testing.T) {
 
 // siteA and siteB stand for two sites' hashes.
 const siteA, siteB uint64 = 0xa, 0xb
+
+// TestChargeBounded: a count no instance could have admitted (a damaged
+// or planted blob) puts the schedule at most MaxAhead ahead, without
+// overflowing: the crawler is told to wait about an hour at most.
+func TestChargeBounded(t *testing.T) {
+	t0 := time.Unix(1_700_000_000, 0)
+	for _, n := range []int64{1_000_000_000, math.MaxInt64 / 2, math.MaxInt64} {
+		l := New(10)
+		l.Named(1, "Bingbot", 5*time.Second, t0)
+		l.Charge(1, "Bingbot", n, t0)
+		ok, retry := l.Named(1, "Bingbot", 5*time.Second, t0)
+		if ok || retry <= 0 || retry > MaxAhead {
+			t.Errorf("after a charge of %d: admitted %v, retry after %v; want refused, for at most %v", n, ok, retry, MaxAhead)
+		}
+		// Charges add up to no more either.
+		l.Charge(1, "Bingbot", n, t0)
+		if _, retry := l.Named(1, "Bingbot", 5*time.Second, t0); retry <= 0 || retry > MaxAhead {
+			t.Errorf("after two charges of %d: retry after %v, want at most %v", n, retry, MaxAhead)
+		}
+	}
+}

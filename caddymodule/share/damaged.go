@@ -54,6 +54,7 @@ func (s *Sharer) restoreOwn(ctx context.Context) {
 			s.cb.Warn(Warning{Kind: KindDamaged, Key: key, Err: err, Copy: s.damagedCopy, Restored: len(b.Fetches) + len(b.Trapped)})
 		}
 	}
+	s.clamp(&b, s.now().UnixNano())
 	s.mu.Lock()
 	for _, f := range b.Fetches {
 		s.fetches.addOld(f.id(), f, MaxFetches)

@@ -99,6 +99,7 @@ func (s *Sharer) readBlob(ctx context.Context, key string, size int64) (blob, er
 		s.warn(KindParse, key, err)
 		return b, fmt.Errorf("%w: %v", errBadBlob, err)
 	}
+	s.clamp(&b, s.now().UnixNano())
 	return b, nil
 }
 

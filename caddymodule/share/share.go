@@ -22,6 +22,7 @@ import (
 	"path"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/golang-lru/v2/simplelru"
@@ -150,6 +151,8 @@ type Sharer struct {
 	paced   map[pacedKey]int64
 	dirty   bool
 	written int64 // when this instance's blob was last written, unix nanoseconds
+
+	trapTTL atomic.Int64 // see SetTrapTTL
 
 	// Only Run's goroutine (or a test calling Flush and Sync in turn)
 	// touches these.

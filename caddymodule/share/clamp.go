@@ -1,0 +1,51 @@
+package share
+
+import (
+	"time"
+
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/pace"
+)
+
+// SetTrapTTL sets the longest an address read from storage is held
+// trapped: the site's trap_ttl. 0, the default, holds it as long as the
+// blob says.
+func (s *Sharer) SetTrapTTL(d time.Duration) { s.trapTTL.Store(int64(d)) }
+
+// MaxPaced is the most requests one instance's blob is taken to have
+// admitted for a crawler on a site in an interval of the given length:
+// the burst, then one per shortest Crawl-delay enforced.
+func MaxPaced(interval time.Duration) int64 {
+	return pace.Burst + int64(interval/pace.MinDelay)
+}
+
+// clamp brings what a blob says within what an instance could have
+// written: anyone who can write to the storage can write a blob, and a
+// damaged one may say anything. A fetch is not in the future, an address
+// is trapped for trap_ttl at most from now, a pacing count is at most
+// MaxPaced of this instance's interval (instances of a cluster share
+// one), the blob was not written in the future, and it holds no more
+// records than an instance keeps (the newest).
+func (s *Sharer) clamp(b *blob, now int64) {
+	b.Written = min(b.Written, now)
+	if len(b.Fetches) > MaxFetches {
+		b.Fetches = b.Fetches[len(b.Fetches)-MaxFetches:]
+	}
+	for i := range b.Fetches {
+		b.Fetches[i].At = min(b.Fetches[i].At, now)
+	}
+	if len(b.Trapped) > MaxTrapped {
+		b.Trapped = b.Trapped[len(b.Trapped)-MaxTrapped:]
+	}
+	if ttl := s.trapTTL.Load(); ttl > 0 {
+		for i := range b.Trapped {
+			b.Trapped[i].Until = min(b.Trapped[i].Until, now+ttl)
+		}
+	}
+	most := MaxPaced(s.interval)
+	for i := range b.Paced {
+		b.Paced[i].N = min(max(b.Paced[i].N, 0), most)
+	}
+	for name, n := range b.OldPaced {
+		b.OldPaced[name] = min(max(n, 0), most)
+	}
+}

@@ -1,0 +1,71 @@
+package share
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"testing"
+	"time"
+)
+
+// TestClampOnRead: what another instance's blob says is held to what an
+// instance could have written: no fetch in the future, no address trapped
+// past trap_ttl from now, no pacing count beyond what one interval could
+// admit; and a gone instance's blob that claims a trap for ten years is
+// deleted once trap_ttl has passed.
+func TestClampOnRead(t *testing.T) {
+	ctx := context.Background()
+	store := &memStorage{data: map[string][]byte{}}
+	clock := time.Unix(1_700_000_000, 0)
+	const interval, ttl = 5 * time.Second, time.Hour
+	var fetches []Fetch
+	var traps []Trap
+	var paced []int64
+	s := New(store, "site", "reader", interval, Callbacks{
+		Fetch: func(f Fetch) { fetches = append(fetches, f) },
+		Trap:  func(tr Trap) { traps = append(traps, tr) },
+		Paced: func(_ uint64, _ string, n int64) { paced = append(paced, n) },
+	})
+	s.now = func() time.Time { return clock }
+	s.SetTrapTTL(ttl)
+	planted := blob{
+		Instance: "planted", Written: clock.Add(-8 * 24 * time.Hour).UnixNano(),
+		Fetches: []Fetch{{Bot: "GPTBot", Addr: "192.0.2.1", At: clock.Add(365 * 24 * time.Hour).UnixNano()}},
+		Trapped: []Trap{{Addr: "192.0.2.2", Until: clock.Add(10 * 365 * 24 * time.Hour).UnixNano()}},
+		Paced: []Paced{
+			{Site: 1, Name: "GPTBot", N: 1_000_000_000},
+			{Site: 1, Name: "CCBot", N: math.MaxInt64},
+			{Site: 1, Name: "Bingbot", N: -5},
+		},
+		OldPaced: map[string]int64{"Applebot": math.MaxInt64},
+	}
+	data, _ := json.Marshal(planted)
+	key := s.key("planted")
+	store.Store(ctx, key, data)
+	if err := s.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if len(fetches) != 1 || fetches[0].At > clock.UnixNano() {
+		t.Errorf("fetches %v, want one no later than now", fetches)
+	}
+	if len(traps) != 1 || traps[0].Until > clock.Add(ttl).UnixNano() {
+		t.Errorf("traps %v, want one held at most trap_ttl (%v) from now", traps, ttl)
+	}
+	most := MaxPaced(interval)
+	if most != 53 {
+		t.Errorf("MaxPaced(%v) = %d, want 53", interval, most)
+	}
+	for _, n := range paced {
+		if n < 0 || n > most {
+			t.Errorf("a pacing count of %d was charged, want 0 to %d", n, most)
+		}
+	}
+	if _, ok := store.data[key]; !ok {
+		t.Fatal("a blob whose trap is still held was deleted")
+	}
+	clock = clock.Add(ttl + time.Second)
+	s.Sync(ctx)
+	if _, ok := store.data[key]; ok {
+		t.Error("a gone instance's blob is kept past trap_ttl by a trap it claims for ten years")
+	}
+}
