@@ -107,6 +107,9 @@ type Handler struct {
 	// and reverse DNS, so that tests reach no server but their own.
 	sigOptions    *webbotauth.Options
 	verifyOptions *verify.Options
+	// storage, when set (by tests), is the storage state is shared
+	// through, which a context made outside a configuration lacks.
+	storage certmagic.Storage
 
 	// Exactly one of these is set after Provision: a fixed source (a path
 	// without request placeholders, inline text, or an upstream URL), or
@@ -172,9 +175,8 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	}
 	h.warnBroadRanges()
 	// Fetches are remembered per source, across config reloads.
-	h.trackerKey = h.sourceKey()
 	shareOpts := h.shareOptions(ctx)
-	if h.tracker, err = loadTracker(h.trackerKey, shareOpts); err != nil {
+	if h.tracker, h.trackerKey, err = loadTracker(h.sourceKey(), shareOpts); err != nil {
 		return fmt.Errorf("fetch tracking: %v", err)
 	}
 	h.tracker.setTrapTTL(h.TrapTTLOrDefault())
@@ -420,17 +422,22 @@ func (h *Handler) shareOptions(ctx caddy.Context) shareOptions {
 	if h.Share == "off" {
 		return shareOptions{}
 	}
-	st := storageOf(ctx)
+	st := h.storage
+	if st == nil {
+		st = storageOf(ctx)
+	}
 	if st == nil {
 		return shareOptions{}
 	}
-	store := sharedStorage{st}
 	id, err := caddy.InstanceID()
 	if err != nil {
 		h.logger.Warn("no instance ID: state is not shared", zap.Error(err))
 		return shareOptions{}
 	}
-	return shareOptions{store: store, instance: instanceName(id.String()), interval: h.ShareIntervalOrDefault(), logger: h.logger, trapTTL: h.TrapTTLOrDefault()}
+	return shareOptions{
+		store: sharedStorage{st}, storeID: storageIdentity(st),
+		instance: instanceName(id.String()), interval: h.ShareIntervalOrDefault(), logger: h.logger, trapTTL: h.TrapTTLOrDefault(),
+	}
 }
 
 // instanceName is the name this process shares its state under: Caddy's

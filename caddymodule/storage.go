@@ -2,6 +2,10 @@ package caddymodule
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
 	"time"
 
 	"github.com/caddyserver/certmagic"
@@ -18,6 +22,28 @@ type sharedStorage struct{ certmagic.Storage }
 func (s sharedStorage) Stat(ctx context.Context, key string) (share.Info, error) {
 	i, err := s.Storage.Stat(ctx, key)
 	return share.Info{Modified: i.Modified, Size: i.Size}, err
+}
+
+// storageIdentity names a storage by what it is and how it is
+// configured: Caddy makes a new storage value at each configuration load,
+// and a reload that keeps the storage must keep sharing as it was, while
+// one that moves to another must move the sharing with it. A storage
+// module's String (certmagic.FileStorage: its path) and its JSON (the
+// configuration of most modules) say it; their hash keeps credentials
+// out of the keys.
+func storageIdentity(st certmagic.Storage) string {
+	id := fmt.Sprintf("%T", st)
+	if s, ok := st.(fmt.Stringer); ok {
+		id += "\x00" + s.String()
+	}
+	if b, err := json.Marshal(st); err == nil {
+		id += "\x00" + string(b)
+	} else if _, ok := st.(fmt.Stringer); !ok {
+		// Nothing says what it is: a new one at each load.
+		id += fmt.Sprintf("\x00%p", st)
+	}
+	sum := sha256.Sum256([]byte(id))
+	return hex.EncodeToString(sum[:12])
 }
 
 // logStorageWarning logs a failure of the storage the bots' state is

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/netip"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
@@ -76,23 +77,46 @@ func fnv1a(s string, lower bool) uint64 {
 	return h
 }
 
-// fetchTracker remembers robots.txt fetches, and the Crawl-delay
-// schedules of the bots. It lives in a UsagePool, so a config reload hands
-// it to the new handler instead of forgetting.
-type fetchTracker struct {
+// trackerState is what the handlers of one robots.txt learn about its
+// bots: fetches, Crawl-delay schedules and trapped addresses. It lives in
+// a UsagePool, so a config reload hands it to the new handlers instead of
+// forgetting, whatever they change in how it is shared.
+type trackerState struct {
 	recent  *lru.Cache[fetchKey, judge.Fetch]
 	pace    *pace.Limiter
 	trapped *lru.Cache[trapKey, int64] // until, unix nanoseconds
+
+	// newest is the newest sharer of this state: one started for
+	// settings that share otherwise takes over the records it was to
+	// write.
+	newest atomic.Pointer[share.Sharer]
+}
+
+// Destruct implements caddy.Destructor.
+func (*trackerState) Destruct() error { return nil }
+
+var trackerStates = caddy.NewUsagePool()
+
+// fetchTracker is a trackerState as shared under one configuration's
+// settings: the handlers of successive configurations that share alike
+// get the same one, and a configuration that turns sharing off, or moves
+// it to another storage or interval, gets its own, so that the sharer of
+// the old settings stops when the old configuration is unloaded.
+type fetchTracker struct {
+	*trackerState
+	stateKey string
 
 	// sharer, when storage is shared, keeps all of this in the storage
 	// for other instances and restarts; nil otherwise.
 	sharer *share.Sharer
 	stop   context.CancelFunc
+	done   chan struct{} // closed when the sharer has stopped
 }
 
 // shareOptions say how a tracker shares its state.
 type shareOptions struct {
 	store    share.Storage // nil: no sharing
+	storeID  string        // what the store is, as configured (see storageIdentity)
 	instance string
 	interval time.Duration
 	logger   *zap.Logger
@@ -101,47 +125,70 @@ type shareOptions struct {
 	trapTTL time.Duration
 }
 
+// key tells apart the settings that share differently.
+func (o shareOptions) key() string {
+	if o.store == nil {
+		return "+share:off"
+	}
+	return "+share:" + o.storeID + "|" + o.instance + "|" + o.interval.String()
+}
+
 // pacedClients bounds the client addresses whose Crawl-delay schedules
 // are remembered.
 const pacedClients = 100_000
 
 // Destruct implements caddy.Destructor: the last configuration that used
-// the tracker is gone; what it learnt since the last write is written.
+// the tracker is gone; what it learnt since the last write is written
+// before this returns, so that a configuration that follows with other
+// settings finds no write of the old ones after it.
 func (t *fetchTracker) Destruct() error {
 	if t.stop != nil {
 		t.stop()
+		<-t.done
+		t.newest.CompareAndSwap(t.sharer, nil)
 	}
-	return nil
+	_, err := trackerStates.Delete(t.stateKey)
+	return err
 }
 
 var trackers = caddy.NewUsagePool()
 
-func loadTracker(key string, opts shareOptions) (*fetchTracker, error) {
+// loadTracker returns the tracker of the robots.txt source names (see
+// Handler.sourceKey) shared as opts say, and the key it is kept under.
+func loadTracker(source string, opts shareOptions) (*fetchTracker, string, error) {
+	key := source + opts.key()
 	v, _, err := trackers.LoadOrNew(key, func() (caddy.Destructor, error) {
-		c, err := lru.New[fetchKey, judge.Fetch](trackedClients)
+		st, _, err := trackerStates.LoadOrNew(source, func() (caddy.Destructor, error) {
+			c, err := lru.New[fetchKey, judge.Fetch](trackedClients)
+			if err != nil {
+				return nil, err
+			}
+			trapped, err := lru.New[trapKey, int64](trappedClients)
+			if err != nil {
+				return nil, err
+			}
+			return &trackerState{recent: c, pace: pace.New(pacedClients), trapped: trapped}, nil
+		})
 		if err != nil {
 			return nil, err
 		}
-		trapped, err := lru.New[trapKey, int64](trappedClients)
-		if err != nil {
-			return nil, err
-		}
-		t := &fetchTracker{recent: c, pace: pace.New(pacedClients), trapped: trapped}
+		t := &fetchTracker{trackerState: st.(*trackerState), stateKey: source}
 		if opts.store != nil {
-			t.startSharing(key, opts)
+			t.startSharing(source, opts)
 		}
 		return t, nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	return v.(*fetchTracker), nil
+	return v.(*fetchTracker), key, nil
 }
 
 // startSharing shares the tracker's state with the other instances that
-// use the same storage for the same robots.txt, in the background.
-func (t *fetchTracker) startSharing(key string, opts shareOptions) {
-	t.sharer = share.New(opts.store, key, opts.instance, opts.interval, share.Callbacks{
+// use the same storage for the same robots.txt (source), in the
+// background.
+func (t *fetchTracker) startSharing(source string, opts shareOptions) {
+	t.sharer = share.New(opts.store, source, opts.instance, opts.interval, share.Callbacks{
 		Fetch: func(f share.Fetch) {
 			var addr netip.Addr // none: a verified crawler's fetch, for all its addresses
 			if f.Addr != "" {
@@ -175,9 +222,17 @@ func (t *fetchTracker) startSharing(key string, opts shareOptions) {
 		},
 	})
 	t.sharer.SetTrapTTL(opts.trapTTL)
+	if prev := t.newest.Swap(t.sharer); prev != nil {
+		// The settings changed: what the old sharer was to write
+		// goes where this one writes.
+		t.sharer.Adopt(prev)
+	}
 	ctx, stop := context.WithCancel(context.Background())
-	t.stop = stop
-	go t.sharer.Run(ctx)
+	t.stop, t.done = stop, make(chan struct{})
+	go func() {
+		defer close(t.done)
+		t.sharer.Run(ctx)
+	}()
 }
 
 // setTrapTTL applies the trap_ttl of a new configuration to what is read

@@ -212,6 +212,30 @@ func (s *Sharer) RecordPaced(site uint64, name string) {
 	s.mu.Unlock()
 }
 
+// Adopt takes the records another sharer of the site in this process
+// holds into this one's window, to be written at its next flush: when a
+// configuration reload moves sharing to another storage or interval, the
+// new sharer writes what the old one knew. It takes its name and writer
+// too: the old one's last write, as it stops, is this process's, not
+// another's under the same name. The old one's pacing counts are not
+// taken: it writes them itself. Adopt is called before Run.
+func (s *Sharer) Adopt(from *Sharer) {
+	from.mu.Lock()
+	fetches, trapped := from.fetches.list(), from.trapped.list()
+	instance := from.instance
+	from.mu.Unlock()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.instance, s.writer = instance, from.writer
+	for _, f := range fetches {
+		s.fetches.addOld(f.id(), f, MaxFetches)
+	}
+	for _, t := range trapped {
+		s.trapped.addOld(t.id(), t, MaxTrapped)
+	}
+	s.dirty = s.dirty || len(fetches) > 0 || len(trapped) > 0
+}
+
 // Run shares until ctx ends: it first reads every blob (this instance's
 // from before a restart included), then each interval writes this
 // instance's blob when it changed and reads the others'.

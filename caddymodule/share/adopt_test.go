@@ -1,0 +1,37 @@
+package share
+
+import (
+	"context"
+	"testing"
+	"time"
+)
+
+// TestAdopt: a sharer that takes over from another of the same process
+// (a reload that changed the interval) writes what the old one held, and
+// does not take the old one's last write for another process's.
+func TestAdopt(t *testing.T) {
+	ctx := context.Background()
+	store := &memStorage{data: map[string][]byte{}}
+	renamed := func(old, name string) { t.Errorf("renamed from %s to %s", old, name) }
+	old := New(store, "site", "id", time.Hour, Callbacks{Renamed: renamed})
+	old.RecordFetch(Fetch{Bot: "GPTBot", Addr: "192.0.2.1", At: 1})
+	old.Flush(ctx)
+	old.RecordFetch(Fetch{Bot: "CCBot", Addr: "192.0.2.2", At: 2}) // not written yet
+
+	next := New(store, "site", "id", 5*time.Second, Callbacks{Renamed: renamed})
+	next.Adopt(old)
+	next.restore(ctx)
+	old.RecordPaced(1, "GPTBot")
+	old.Flush(ctx) // the old one's last write, as it stops
+	next.Sync(ctx)
+	if err := next.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	b, err := next.readOwn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Fetches) != 2 {
+		t.Errorf("the new sharer wrote %d fetches, want both the old one held", len(b.Fetches))
+	}
+}

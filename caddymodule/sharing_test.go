@@ -1,0 +1,111 @@
+package caddymodule
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/caddyserver/caddy/v2"
+	"github.com/caddyserver/certmagic"
+
+	"github.com/robotsguard/caddy-robots-txt/config"
+	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
+)
+
+// sharedBlobs returns the shared state blobs under a file storage's
+// directory, by path, as written.
+func sharedBlobs(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	filepath.WalkDir(filepath.Join(dir, "robots_txt", "shared"), func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			data, _ := os.ReadFile(path)
+			out[path] = string(data)
+		}
+		return nil
+	})
+	return out
+}
+
+// bots returns the bots whose fetches the blobs hold.
+func bots(t *testing.T, blobs map[string]string) []string {
+	t.Helper()
+	var out []string
+	for path, data := range blobs {
+		var b struct{ Fetches []struct{ Bot string } }
+		if err := json.Unmarshal([]byte(data), &b); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		for _, f := range b.Fetches {
+			out = append(out, f.Bot)
+		}
+	}
+	return out
+}
+
+// TestReloadAppliesShareSettings: a reload that moves sharing to another
+// storage writes there from then on, and one that turns it off reads and
+// writes no storage; neither forgets what was learnt. A reload is a new
+// configuration's handler, then the old one's cleanup, as Caddy does it.
+func TestReloadAppliesShareSettings(t *testing.T) {
+	t.Setenv("XDG_DATA_HOME", t.TempDir()) // Caddy's instance ID
+	dirA, dirB := t.TempDir(), t.TempDir()
+	cfg := config.Config{
+		Inline:        "# TestReloadAppliesShareSettings\nUser-agent: *\nDisallow: /private/\n",
+		ShareInterval: caddy.Duration(time.Hour), // only the writes at unload
+		Impostors:     config.ImpostorsTrust,
+	}
+	load := func(cfg config.Config, dir string) *Handler {
+		h, _ := provisionTestHandler(t, &Handler{Config: cfg, verifyOptions: offlineVerify, storage: &certmagic.FileStorage{Path: dir}})
+		return h
+	}
+	fetched := func(h *Handler, ip string) any {
+		return placeholders(t, h, "/private/x", testfixtures.UAAhrefs, ip)["fetched"]
+	}
+
+	onA := load(cfg, dirA)
+	serve(onA, withIP(newRequest("GET", "/robots.txt", testfixtures.UAAhrefs), "192.0.2.10"))
+	// A reload that keeps the storage (Caddy makes a new value of it)
+	// keeps sharing as it was.
+	if again := load(cfg, dirA); again.tracker != onA.tracker {
+		t.Error("a reload with the same storage started sharing anew")
+	} else {
+		again.Cleanup()
+	}
+
+	onB := load(cfg, dirB)
+	onA.Cleanup()
+	if got := fetched(onB, "192.0.2.10"); got != true {
+		t.Errorf("after the reload to another storage: fetched %v, want true", got)
+	}
+
+	off := cfg
+	off.Share, off.ShareInterval = "off", 0
+	h := load(off, dirB)
+	onB.Cleanup()
+	if got := bots(t, sharedBlobs(t, dirB)); len(got) != 1 || !strings.Contains(got[0], "Ahrefs") {
+		t.Errorf("the storage moved to holds fetches %v, want the one made before the move", got)
+	}
+	if h.tracker.sharer != nil {
+		t.Error("with share off after a reload, the state is still shared")
+	}
+	if got := fetched(h, "192.0.2.10"); got != true {
+		t.Errorf("after the reload to share off: fetched %v, want true", got)
+	}
+
+	// With share off, nothing more reaches either storage.
+	beforeA, beforeB := sharedBlobs(t, dirA), sharedBlobs(t, dirB)
+	serve(h, withIP(newRequest("GET", "/robots.txt", testfixtures.UAAhrefs), "192.0.2.11"))
+	h.Cleanup()
+	for dir, before := range map[string]map[string]string{dirA: beforeA, dirB: beforeB} {
+		after := sharedBlobs(t, dir)
+		for path, data := range after {
+			if before[path] != data {
+				t.Errorf("with share off, %s was written", path)
+			}
+		}
+	}
+}
