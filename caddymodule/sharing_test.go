@@ -1,8 +1,13 @@
 package caddymodule
 
 import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"net/netip"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,6 +16,7 @@ import (
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/certmagic"
 
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/share"
 	"github.com/robotsguard/caddy-robots-txt/config"
 	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
 )
@@ -107,5 +113,42 @@ func TestReloadAppliesShareSettings(t *testing.T) {
 				t.Errorf("with share off, %s was written", path)
 			}
 		}
+	}
+}
+
+// TestSharedTrapHeldForTrapTTL: an address another instance's blob says
+// is trapped for ten years is held for the site's trap_ttl at most.
+func TestSharedTrapHeldForTrapTTL(t *testing.T) {
+	t.Setenv("XDG_DATA_HOME", t.TempDir()) // Caddy's instance ID
+	store := &certmagic.FileStorage{Path: t.TempDir()}
+	const ttl = time.Hour
+	cfg := config.Config{
+		Inline: "# TestSharedTrapHeldForTrapTTL\nUser-agent: *\nDisallow: /private/\n",
+		Trap:   "/trap/", TrapTTL: caddy.Duration(ttl), ShareInterval: caddy.Duration(time.Hour),
+	}
+	site := fnv1a("example.com", true)
+	ip := netip.MustParseAddr("192.0.2.50")
+	now := time.Now()
+	planted, _ := json.Marshal(map[string]any{
+		"instance": "planted", "written": now.UnixNano(),
+		"trapped": []share.Trap{{Addr: ip.String(), Site: site, Until: now.Add(10 * 365 * 24 * time.Hour).UnixNano()}},
+	})
+	sum := sha256.Sum256([]byte((&Handler{Config: cfg}).sourceKey()))
+	if err := store.Store(context.Background(), path.Join("robots_txt", "shared", hex.EncodeToString(sum[:8]), "planted.json"), planted); err != nil {
+		t.Fatal(err)
+	}
+	h, _ := provisionTestHandler(t, &Handler{Config: cfg, verifyOptions: offlineVerify, storage: store})
+	var until int64
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		var ok bool
+		if until, ok = h.tracker.trapped.Peek(trapKey{site, ip}); ok {
+			break
+		}
+	}
+	if until == 0 {
+		t.Fatal("the planted trap was never read")
+	}
+	if limit := time.Now().Add(ttl).UnixNano(); until > limit {
+		t.Errorf("held until %v, want at most trap_ttl (%v) from now", time.Unix(0, until), ttl)
 	}
 }
