@@ -2,6 +2,7 @@ package share
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path"
 	"slices"
@@ -90,7 +91,9 @@ func TestOwnBlobUnreadableAtStart(t *testing.T) {
 	r := New(store, "site", "a", time.Hour, Callbacks{Fetch: func(Fetch) { restored++ }})
 	r.restore(ctx)
 	r.RecordFetch(Fetch{Bot: "CCBot", Addr: "192.0.2.2", At: 2})
-	r.Flush(ctx)
+	if err := r.Flush(ctx); !errors.Is(err, errUnrestored) {
+		t.Errorf("a write held back returned %v, want %v (reported)", err, errUnrestored)
+	}
 	if string(mem.data[key]) != before {
 		t.Fatal("a blob that could not be read at start was written over")
 	}

@@ -49,12 +49,17 @@ type seenBlob struct {
 // read, and returns it if it holds anything not yet applied. A blob that
 // cannot be used is remembered by its mark, and not read again until it
 // changes.
+//
+// A blob that could not be read is forgotten, so that what was known of
+// it before (that it is a gone instance's, to be deleted) is not taken
+// for what it is now.
 func (s *Sharer) readChanged(ctx context.Context, key string) (blob, bool) {
 	info, err := s.store.Stat(ctx, key)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			s.warn(KindRead, key, err)
 		}
+		delete(s.seen, key)
 		return blob{}, false
 	}
 	m := markOf(info)
@@ -65,6 +70,8 @@ func (s *Sharer) readChanged(ctx context.Context, key string) (blob, bool) {
 	b, err := s.readBlob(ctx, key, info.Size)
 	if errors.Is(err, errBadBlob) {
 		s.seen[key] = seenBlob{mark: m}
+	} else if err != nil {
+		delete(s.seen, key)
 	}
 	if err != nil {
 		return blob{}, false

@@ -82,3 +82,31 @@ func TestUnmarkedStorage(t *testing.T) {
 		t.Errorf("after a change %d records were applied, want 3", got)
 	}
 }
+
+// TestUnreadBlobIsNotDeleted: a blob that changed but could not be read
+// is not judged by what was known of it before: a gone instance's blob,
+// rewritten by that instance come back, is not deleted because a read
+// failed.
+func TestUnreadBlobIsNotDeleted(t *testing.T) {
+	ctx := context.Background()
+	mem := &memStorage{data: map[string][]byte{}}
+	store := &failingStorage{memStorage: mem, load: map[string]error{}}
+	clock := time.Unix(1_700_000_000, 0)
+	at := func(s *Sharer) *Sharer { s.now = func() time.Time { return clock }; return s }
+	reader := at(New(store, "site", "reader", time.Hour, Callbacks{}))
+	back := at(New(store, "site", "back", time.Hour, Callbacks{}))
+	back.RecordTrap(Trap{Addr: "192.0.2.1", Until: clock.Add(8*24*time.Hour + time.Hour).UnixNano()})
+	back.Flush(ctx)
+	clock = clock.Add(8 * 24 * time.Hour) // gone for 8 days, a trap still held
+	reader.Sync(ctx)
+
+	clock = clock.Add(2 * time.Hour) // back, and writing; the trap is over
+	back.RecordFetch(Fetch{Bot: "GPTBot", Addr: "192.0.2.2", At: clock.UnixNano()})
+	back.Flush(ctx)
+	key := back.key("back")
+	store.load[key] = fmt.Errorf("timeout")
+	reader.Sync(ctx)
+	if _, ok := mem.data[key]; !ok {
+		t.Error("a live instance's blob was deleted when it could not be read")
+	}
+}

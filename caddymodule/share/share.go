@@ -286,9 +286,18 @@ func (s *Sharer) Flush(ctx context.Context) error {
 	return err
 }
 
+// errUnrestored says why what this instance learnt is not written.
+var errUnrestored = errors.New("this instance's blob could not be read at start, and is not written over until it can be")
+
 // flush is Flush, without the warning; it returns the key written.
 func (s *Sharer) flush(ctx context.Context) (string, error) {
 	if s.unrestored {
+		s.mu.Lock()
+		dirty := s.dirty || len(s.paced) > 0
+		s.mu.Unlock()
+		if dirty {
+			return s.key(s.instance), errUnrestored
+		}
 		return s.key(s.instance), nil
 	}
 	if s.damaged != nil {
