@@ -1,6 +1,7 @@
 package caddymodule
 
 import (
+	"cmp"
 	"time"
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/crawlers"
@@ -84,17 +85,21 @@ func (h *Handler) identify(ua string, snap *snapshot) identity {
 	id := identity{Identity: judge.Identify(h.classifier, snap.File, ua).Own(ua, h.ownTokens), snap: snap}
 	if id.Bot {
 		cr := h.checker.base.Claim(id.Name, id.Known, ua)
-		if cr != nil && id.Name == judge.Generic {
-			// Only a product of the crawler's family names it
-			// ("YandexMetrika/2.0"): it goes by the crawler's name.
-			id.Name = cr.Name
-		}
-		id.counters = h.countersFor(id.Name)
+		var chosen string
 		if cr != nil {
 			// The crawler's own documentation says which groups it
 			// obeys when the header names none of the file's.
 			id.claim, id.category = cr, string(cr.Category)
-			id.Group, _ = id.choice().Group(snap.File, ua)
+			id.Group, chosen = id.choice().Group(snap.File, ua)
+		}
+		if cr != nil && id.Name == judge.Generic {
+			// Only a product of the crawler's family names it
+			// ("YandexImages/3.0"): it goes by the file's name for
+			// the family's group ("Yandex"), else the crawler's.
+			id.Name = cmp.Or(chosen, cr.Name)
+		}
+		id.counters = h.countersFor(id.Name)
+		if cr != nil {
 			id.counters.setCategory(id.category)
 			if cr.Verifiable() {
 				id.impostor = h.impostorOf(cr, snap)

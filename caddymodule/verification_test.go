@@ -138,8 +138,8 @@ func TestAddressIsNoClaim(t *testing.T) {
 		{"curl/8.0 (+http://yandex.com)", "/private/x", outcome{bot: "curl", identity: "unverified", group: "*", refused: true}},
 		{"curl/8.0 (+http://yandex.com)", "/noyandex/x", outcome{bot: "curl", identity: "unverified", group: "*"}},
 		{"Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", "/nogoogle/x", outcome{bot: "Googlebot", identity: "verified", verifiedBy: "ip", group: "*"}},
-		{"Mozilla/5.0 (compatible; YandexMetrika/2.0; +http://yandex.com/bots)", "/private/x", outcome{bot: "YandexBot", identity: "verified", verifiedBy: "ip", group: "Yandex"}},
-		{"Mozilla/5.0 (compatible; YandexMetrika/2.0; +http://yandex.com/bots)", "/noyandex/x", outcome{bot: "YandexBot", identity: "verified", verifiedBy: "ip", group: "Yandex", refused: true}},
+		{"Mozilla/5.0 (compatible; YandexMetrika/2.0; +http://yandex.com/bots)", "/private/x", outcome{bot: "Yandex", identity: "verified", verifiedBy: "ip", group: "Yandex"}},
+		{"Mozilla/5.0 (compatible; YandexMetrika/2.0; +http://yandex.com/bots)", "/noyandex/x", outcome{bot: "Yandex", identity: "verified", verifiedBy: "ip", group: "Yandex", refused: true}},
 	} {
 		if got := judgeRequest(t, h, withIP(newRequest("GET", tc.path, tc.ua), "127.0.0.1")); got != tc.want {
 			t.Errorf("%s %s: %+v, want %+v", tc.ua, tc.path, got, tc.want)

@@ -41,7 +41,7 @@ func TestPlaceholders(t *testing.T) {
 			"verdict=allowed|rule=allow: /private/ok.html|line=3|group=*|bot=python-requests|mode=monitor|action=passed",
 			"allowed allow: /private/ok.html"},
 		{"Googlebot allowed, no rule", "/about.html", testfixtures.UAGooglebot,
-			"verdict=allowed|rule=|line=0|group=Googlebot|bot=Googlebot|mode=monitor|action=passed",
+			"verdict=allowed|rule=|line=|group=Googlebot|bot=Googlebot|mode=monitor|action=passed",
 			"allowed"},
 	}
 	for _, c := range cases {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"io"
 	"net/url"
 	"strings"
@@ -109,7 +110,10 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 		if cr := base.Claim(id.Name, id.Known, ua); cr != nil {
 			choice = judge.ChoiceFor(cr, true)
 			if id.Name == judge.Generic {
-				id.Name = cr.Name // as the handler names it
+				// As the handler names it: the file's name for the
+				// family's group, else the crawler's.
+				_, chosen := choice.Group(s.File, ua)
+				id.Name = cmp.Or(chosen, cr.Name)
 			}
 		}
 	}
