@@ -13,6 +13,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/include"
 	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
@@ -27,7 +28,7 @@ const (
 )
 
 // The user agent of the fetcher, so that the backend's logs say who asks.
-const upstreamUserAgent = "caddy-robots-txt (+https://github.com/robotsguard/caddy-robots-txt)"
+const upstreamUserAgent = include.FetchUserAgent
 
 var errTooManyRedirects = errors.New("too many redirects")
 
@@ -70,7 +71,7 @@ func fetchUpstream(ctx context.Context, client *http.Client, url string) fetchRe
 		return fetchResult{result: "failed", refresh: retryFirst, err: err}
 	}
 	req.Header.Set("User-Agent", upstreamUserAgent)
-	req.Header.Set("Accept", "text/plain, */*;q=0.5")
+	req.Header.Set("Accept", include.FetchAccept)
 	resp, err := client.Do(req)
 	if errors.Is(err, errTooManyRedirects) {
 		return fetchResult{snap: newEmptySnapshot(), refresh: refreshDefault, result: "unreachable",

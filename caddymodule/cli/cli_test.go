@@ -17,6 +17,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/include"
 	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
 	"github.com/robotsguard/caddy-robots-txt/robots"
 )
@@ -673,7 +674,9 @@ func TestCheckConfigServesAsTheHandler(t *testing.T) {
 	file := writeTemp(t, "robots.txt", "User-agent: *\nDisallow: /private/\n")
 	list := writeTemp(t, "list.txt", "User-agent: EvilBot\nDisallow: /\n")
 	hops := 0
+	agents := map[string]bool{}
 	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		agents[r.Header.Get("User-Agent")] = true
 		if n, err := strconv.Atoi(strings.TrimPrefix(r.URL.Path, "/hop/")); err == nil && n > 0 {
 			hops++
 			http.Redirect(w, r, "/hop/"+strconv.Itoa(n-1), http.StatusFound)
@@ -714,6 +717,9 @@ func TestCheckConfigServesAsTheHandler(t *testing.T) {
 	}
 	if hops != 5+6 {
 		t.Errorf("the upstream saw %d redirects, want 11 (five, then six of which the handler follows five)", hops)
+	}
+	if len(agents) != 1 || !agents[include.FetchUserAgent] {
+		t.Errorf("the upstream was asked by %v, want the handler's User-Agent %q alone", agents, include.FetchUserAgent)
 	}
 }
 

@@ -460,6 +460,8 @@ func fetchRobots(url string) ([]byte, string, error) {
 	if err != nil {
 		return nil, url, err
 	}
+	req.Header.Set("User-Agent", include.FetchUserAgent)
+	req.Header.Set("Accept", include.FetchAccept)
 	client := &http.Client{CheckRedirect: func(_ *http.Request, via []*http.Request) error {
 		if len(via) > robots.MaxRedirects {
 			return errTooManyRedirects
