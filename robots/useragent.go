@@ -33,15 +33,11 @@ func (f *File) GroupForUserAgent(header string) (g *Group, name string) {
 		return nil, ""
 	}
 	best, bestLen := int32(-1), 0
+	// The word of the header (up to separators) that the last name found
+	// stands in, and whether it is an address: a word is looked at once,
+	// when a name is first found in it, so the work stays linear.
+	wordEnd, inAddress := -1, false
 	for i := 0; i < len(header); i++ {
-		if i == 0 || isHeaderSeparator(header[i-1]) {
-			// A word of header that starts here, up to the next
-			// separator, is looked at once more here: linear.
-			if end := addressEnd(header, i); end > i {
-				i = end - 1
-				continue
-			}
-		}
 		if !f.first[header[i]] {
 			continue
 		}
@@ -59,9 +55,16 @@ func (f *File) GroupForUserAgent(header string) (g *Group, name string) {
 			if v < 0 || j-i <= bestLen || f.agents[v].browser {
 				continue
 			}
-			if j == len(header) || !isAlnum(header[j]) && header[j] != '_' {
-				best, bestLen = v, j-i
+			if j < len(header) && (isAlnum(header[j]) || header[j] == '_') {
+				continue
 			}
+			if i >= wordEnd {
+				wordEnd, inAddress = addressWord(header, i)
+			}
+			if inAddress {
+				break
+			}
+			best, bestLen = v, j-i
 		}
 	}
 	if best < 0 {
@@ -80,27 +83,25 @@ func isHeaderSeparator(c byte) bool {
 	return false
 }
 
-// addressEnd returns the end of the word of header starting at i when that
-// word is an address, a URL ("http://...", "+https://..."), a host name
-// starting "www." or an e-mail address ("bot@example.com"), and i when
-// it is not.
-func addressEnd(header string, i int) int {
-	end := i
-	address := false
+// addressWord returns the end of the word of header that holds position i
+// (the bytes between separators around it), and whether that word is an
+// address: a URL ("http://...", "+https://..."), a host name starting
+// "www." or an e-mail address ("bot@example.com").
+func addressWord(header string, i int) (end int, address bool) {
+	start := i
+	for start > 0 && !isHeaderSeparator(header[start-1]) {
+		start--
+	}
+	end = i
 	for end < len(header) && !isHeaderSeparator(header[end]) {
-		switch header[end] {
-		case '@':
-			address = true
-		case ':':
-			address = address || strings.HasPrefix(header[end:], "://")
-		}
 		end++
 	}
-	w := strings.TrimPrefix(header[i:end], "+")
-	if address || len(w) > 4 && strings.EqualFold(w[:4], "www.") {
-		return end
+	w := header[start:end]
+	if strings.Contains(w, "://") || strings.IndexByte(w, '@') >= 0 {
+		return end, true
 	}
-	return i
+	w = strings.TrimPrefix(w, "+")
+	return end, len(w) > 4 && strings.EqualFold(w[:4], "www.")
 }
 
 // browserTokens are product tokens every browser of a family sends: the
