@@ -49,7 +49,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	// Without a robots.txt no file announces the trap, so an address
 	// caught earlier is not held now. The operator's humans entries win
 	// over the trap too.
-	trapped := h.Trap != "" && snap.File != nil && h.tracker.isTrapped(trapKey{siteOf(r), trapAddr(r)}, time.Now()) &&
+	trapped := h.Trap != "" && snap.File != nil && h.tracker.isTrapped(trapKey{site: siteOf(r), ip: trapAddr(r)}, time.Now()) &&
 		!h.classifier.Exempt(ua)
 	if snap.File == nil {
 		// No robots.txt: nothing is disallowed, but bots are still

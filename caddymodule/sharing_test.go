@@ -141,7 +141,7 @@ func TestSharedTrapHeldForTrapTTL(t *testing.T) {
 	var until int64
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		var ok bool
-		if until, ok = h.tracker.trapped.Peek(trapKey{site, ip}); ok {
+		if until, ok = h.tracker.trapped.keys.Peek(trapKey{site: site, ip: ip}); ok {
 			break
 		}
 	}

@@ -33,12 +33,6 @@ type fetchKey struct {
 	agent uint64
 }
 
-// trapKey is an address the trap of a site (a host) caught.
-type trapKey struct {
-	site uint64
-	ip   netip.Addr
-}
-
 // agentOf is the agent part of a fetch key for a bot named name that sent
 // the User-Agent header ua: 0 for a named bot, else the header's FNV-1a
 // hash (stable across instances, which share fetch records).
@@ -84,7 +78,7 @@ func fnv1a(s string, lower bool) uint64 {
 type trackerState struct {
 	recent  *lru.Cache[fetchKey, judge.Fetch]
 	pace    *pace.Limiter
-	trapped *lru.Cache[trapKey, int64] // until, unix nanoseconds
+	trapped *trapSet
 
 	// newest is the newest sharer of this state: one started for
 	// settings that share otherwise takes over the records it was to
@@ -163,7 +157,7 @@ func loadTracker(source string, opts shareOptions) (*fetchTracker, string, error
 			if err != nil {
 				return nil, err
 			}
-			trapped, err := lru.New[trapKey, int64](trappedClients)
+			trapped, err := newTrapSet(trappedClients)
 			if err != nil {
 				return nil, err
 			}
@@ -205,11 +199,8 @@ func (t *fetchTracker) startSharing(source string, opts shareOptions) {
 			t.recent.Add(k, judge.Fetch{At: time.Unix(0, f.At), ETag: f.ETag})
 		},
 		Trap: func(tr share.Trap) {
-			if addr, err := netip.ParseAddr(tr.Addr); err == nil {
-				k := trapKey{tr.Site, addr}
-				if cur, ok := t.trapped.Peek(k); !ok || cur < tr.Until {
-					t.trapped.Add(k, tr.Until)
-				}
+			if k, ok := parseTrapKey(tr.Site, tr.Addr); ok {
+				t.trapped.addShared(k, tr.Until)
 			}
 		},
 		Paced: func(site uint64, name string, n int64) { t.pace.Charge(site, name, n, time.Now()) },
@@ -260,21 +251,18 @@ func (t *fetchTracker) last(k fetchKey) (judge.Fetch, bool) {
 }
 
 // trap remembers k's address as trapped on its site until the time given.
+// An IPv6 subscriber may take its /48 with it (see trapSet.add).
 func (t *fetchTracker) trap(k trapKey, until time.Time) {
-	t.trapped.Add(k, until.UnixNano())
+	k = t.trapped.add(k, until, time.Now())
 	if t.sharer != nil {
-		t.sharer.RecordTrap(share.Trap{Addr: k.ip.String(), Site: k.site, Until: until.UnixNano()})
+		t.sharer.RecordTrap(share.Trap{Addr: k.String(), Site: k.site, Until: until.UnixNano()})
 	}
 }
 
-// isTrapped tells whether k's address is trapped on its site now.
+// isTrapped tells whether k's address, or its IPv6 /48, is trapped on its
+// site now.
 func (t *fetchTracker) isTrapped(k trapKey, now time.Time) bool {
-	until, ok := t.trapped.Get(k)
-	if ok && until < now.UnixNano() {
-		t.trapped.Remove(k)
-		return false
-	}
-	return ok
+	return t.trapped.holds(k, now)
 }
 
 // siteOf is the site a request is for, as robots.txt scopes it, hashed:

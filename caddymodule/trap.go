@@ -186,7 +186,7 @@ func (h *Handler) springTrap(w http.ResponseWriter, r *http.Request, snap *snaps
 		h.emit(r, EventViolation, j)
 		h.logger.Warn("robots.txt violation: a verified crawler requested the trap", violationFields(r, j)...)
 	} else {
-		h.tracker.trap(trapKey{siteOf(r), trapAddr(r)}, now.Add(h.TrapTTLOrDefault()))
+		h.tracker.trap(trapKey{site: siteOf(r), ip: trapAddr(r)}, now.Add(h.TrapTTLOrDefault()))
 		// Logged as the trapped client it now is: not the crawler it
 		// may have claimed to be, nor that crawler's category.
 		j.Bot, j.Group, j.Identity, j.Category = trappedName, "*", verify.Trapped, ""

@@ -1,0 +1,153 @@
+package caddymodule
+
+import (
+	"net/netip"
+	"sync"
+	"time"
+
+	lru "github.com/hashicorp/golang-lru/v2"
+)
+
+// trapNetBits and trapNetAfter: once trapNetAfter subscribers (/64s) of
+// one IPv6 /48 are trapped on a site, the whole /48 is. A /48 is one
+// customer's (a site, a company, a tunnel broker's user), and a client
+// holding one has 65,536 /64s: rotating through them it could otherwise
+// fill the trap's memory and push out every address caught before it,
+// its own included. IPv4 is left alone: an address is dear there, and a
+// /24 is often many customers'.
+const (
+	trapNetBits  = 48
+	trapNetAfter = 16
+)
+
+// trapNets bounds the /48s whose trapped subscribers are counted.
+const trapNets = 16_384
+
+// trapKey is an address the trap of a site (a host) caught: a
+// subscriber (bits 0; see pace.Subscriber), or an IPv6 network (bits
+// trapNetBits, ip its first address).
+type trapKey struct {
+	site uint64
+	ip   netip.Addr
+	bits uint8
+}
+
+// String is the key's address as shared: an address, or a network in
+// CIDR notation.
+func (k trapKey) String() string {
+	if k.bits == 0 {
+		return k.ip.String()
+	}
+	return netip.PrefixFrom(k.ip, int(k.bits)).String()
+}
+
+// parseTrapKey reads what String writes.
+func parseTrapKey(site uint64, s string) (trapKey, bool) {
+	if a, err := netip.ParseAddr(s); err == nil {
+		return trapKey{site: site, ip: a}, true
+	}
+	p, err := netip.ParsePrefix(s)
+	if err != nil || !p.Addr().Is6() || p.Bits() != trapNetBits {
+		return trapKey{}, false
+	}
+	return trapKey{site: site, ip: p.Masked().Addr(), bits: trapNetBits}, true
+}
+
+// netOf is the network key of a subscriber key, and whether it has one.
+func (k trapKey) netOf() (trapKey, bool) {
+	if k.bits != 0 || !k.ip.Is6() {
+		return trapKey{}, false
+	}
+	p, err := k.ip.Prefix(trapNetBits)
+	if err != nil {
+		return trapKey{}, false
+	}
+	return trapKey{site: k.site, ip: p.Addr(), bits: trapNetBits}, true
+}
+
+// trapSet is what the trap of a source remembers: trapped keys until
+// when, in an LRU of fixed size, and per /48 how many of its subscribers
+// are trapped.
+type trapSet struct {
+	keys *lru.Cache[trapKey, int64] // until, unix nanoseconds
+
+	mu   sync.Mutex // orders the counting of a network's subscribers
+	nets *lru.Cache[trapKey, netCount]
+}
+
+// netCount is how many subscribers of a network were trapped, and until
+// when the last of them is held.
+type netCount struct {
+	n     int
+	until int64
+}
+
+func newTrapSet(size int) (*trapSet, error) {
+	keys, err := lru.New[trapKey, int64](size)
+	if err != nil {
+		return nil, err
+	}
+	nets, err := lru.New[trapKey, netCount](trapNets)
+	if err != nil {
+		return nil, err
+	}
+	return &trapSet{keys: keys, nets: nets}, nil
+}
+
+// add traps k until the time given, and returns the key to share: k, or
+// its network when that is now trapped whole.
+func (s *trapSet) add(k trapKey, until, now time.Time) trapKey {
+	net, ok := k.netOf()
+	if !ok {
+		s.keys.Add(k, until.UnixNano())
+		return k
+	}
+	if s.holds(net, now) {
+		// Held already as a network: a subscriber of it adds nothing,
+		// so a rotating client fills no memory.
+		return net
+	}
+	s.mu.Lock()
+	c, _ := s.nets.Get(net)
+	if c.until < now.UnixNano() {
+		c = netCount{}
+	}
+	if _, seen := s.keys.Peek(k); !seen {
+		c.n++
+	}
+	c.until = max(c.until, until.UnixNano())
+	s.nets.Add(net, c)
+	s.mu.Unlock()
+	if c.n >= trapNetAfter {
+		s.keys.Add(net, c.until)
+		return net
+	}
+	s.keys.Add(k, until.UnixNano())
+	return k
+}
+
+// addShared records a trap another instance shares, unless one here
+// holds k longer.
+func (s *trapSet) addShared(k trapKey, until int64) {
+	if cur, ok := s.keys.Peek(k); !ok || cur < until {
+		s.keys.Add(k, until)
+	}
+}
+
+// holds tells whether k, or its network, is trapped now.
+func (s *trapSet) holds(k trapKey, now time.Time) bool {
+	if s.held(k, now) {
+		return true
+	}
+	net, ok := k.netOf()
+	return ok && s.held(net, now)
+}
+
+func (s *trapSet) held(k trapKey, now time.Time) bool {
+	until, ok := s.keys.Get(k)
+	if ok && until < now.UnixNano() {
+		s.keys.Remove(k)
+		return false
+	}
+	return ok
+}
