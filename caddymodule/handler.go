@@ -337,8 +337,13 @@ func (h *Handler) answersRobotsTxt(r *http.Request, snap *snapshot) bool {
 // the version it got.
 func (h *Handler) serveRobotsTxt(w http.ResponseWriter, r *http.Request, next caddyhttp.Handler, src *source, snap *snapshot) error {
 	getOrHead := r.Method == http.MethodGet || r.Method == http.MethodHead
-	if snap.File != nil && getOrHead {
+	if getOrHead {
+		// Without a robots.txt (none on disk, an upstream's 4xx) the
+		// next handler answers, but a bot asked, and what it learnt
+		// (that everything is allowed) is a fetch like any other.
 		h.recordFetch(r, snap)
+	}
+	if snap.File != nil && getOrHead {
 		// A version someone was served is one a bot may obey after a
 		// restart: keep it (once). A version never served needs no
 		// keeping, and "caddy validate", which serves nothing, writes
@@ -377,7 +382,7 @@ func (h *Handler) recordFetch(r *http.Request, snap *snapshot) {
 	h.tracker.record(k, judge.Fetch{At: now, ETag: snap.ETag})
 	j := judgmentOf(r)
 	*j = judge.Judgment{
-		Bot: id.Name, Group: snap.groupName(id.Group), Verdict: judge.Allowed,
+		Bot: id.Name, Group: snap.fetchedGroupName(id.Group), Verdict: judge.Allowed,
 		Action: judge.Served, Mode: h.Mode,
 		Identity: res.Outcome, VerifiedBy: res.By, Category: id.category,
 	}

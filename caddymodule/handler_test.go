@@ -219,8 +219,24 @@ func TestMissingFileAllowsAll(t *testing.T) {
 	if v, _ := repl.GetString("http.robots_txt.verdict"); v != "allowed" {
 		t.Errorf("no file: verdict placeholder %q, want allowed", v)
 	}
-	if w, _ := serve(h, newRequest("GET", "/robots.txt", testfixtures.UAGPTBot)); w.Body.String() != "next" {
+	r = newRequest("GET", "/robots.txt", testfixtures.UAGPTBot)
+	if w, _ := serve(h, r); w.Body.String() != "next" {
 		t.Errorf("no file: /robots.txt should pass on")
+	}
+	// A bot's fetch of the missing file is a bot request of the access
+	// log like any other, and a fetch: what it learnt is that everything
+	// is allowed.
+	repl = r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer)
+	bot, _ := repl.GetString("http.robots_txt.bot")
+	group, _ := repl.GetString("http.robots_txt.group")
+	action, _ := repl.GetString("http.robots_txt.action")
+	if bot != "GPTBot" || group != judge.NoFile || action != "served" {
+		t.Errorf("no file, a fetch of /robots.txt: bot %q group %q action %q; want GPTBot, %q, served", bot, group, action, judge.NoFile)
+	}
+	r = newRequest("GET", "/x", testfixtures.UAGPTBot)
+	serve(h, r)
+	if f, _ := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer).GetString("http.robots_txt.fetched"); f != "true" {
+		t.Errorf("no file: after its fetch, fetched = %q, want true", f)
 	}
 	// With impostors block, a failed claim is still allowed everywhere
 	// while there is no file, as every bot is.

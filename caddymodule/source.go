@@ -81,6 +81,15 @@ func (s *snapshot) groupName(g *robots.Group) string {
 	return s.GroupName(g)
 }
 
+// fetchedGroupName is groupName for a fetch of robots.txt: judge.NoFile
+// while there is none.
+func (s *snapshot) fetchedGroupName(g *robots.Group) string {
+	if s.File == nil {
+		return judge.NoFile
+	}
+	return s.groupName(g)
+}
+
 // newEmptySnapshot stands for a missing robots.txt: every bot may fetch
 // everything, and /robots.txt is left to the next handler.
 func newEmptySnapshot() *snapshot {
