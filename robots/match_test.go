@@ -262,3 +262,27 @@ func TestSortByLit(t *testing.T) {
 		}
 	}
 }
+
+// TestEscapedUnreservedRanksDecoded: a pattern that spells an unreserved
+// character as an escape matches what its plain spelling matches, and
+// ranks as that spelling: "Disallow: /%61bc" is "Disallow: /abc", which
+// "Allow: /abcd" outranks on /abcd, as Google's reading allows /abcd
+// (its "/%61bc" matches no plain URL). Ranked by its written length it
+// disallowed /abcd.
+func TestEscapedUnreservedRanksDecoded(t *testing.T) {
+	for _, tc := range []struct {
+		file, path string
+		allowed    bool
+	}{
+		{"User-agent: *\nDisallow: /%61bc\nAllow: /abcd\n", "/abcd", true},
+		{"User-agent: *\nDisallow: /%61bc\nAllow: /abcd\n", "/abc", false},
+		{"User-agent: *\nAllow: /%61bc\nDisallow: /abcd\n", "/abcd", false},
+		{"User-agent: *\nDisallow: /%7Ejoe/\nAllow: /~joe/pub\n", "/~joe/public", true},
+		// Non-ASCII is counted encoded, as Google counts it.
+		{"User-agent: *\nDisallow: /ü\nAllow: /abcdef\n", "/ü", false},
+	} {
+		if got := Parse([]byte(tc.file)).Allowed("x", tc.path); got != tc.allowed {
+			t.Errorf("%q on %s: allowed %v, want %v", tc.file, tc.path, got, tc.allowed)
+		}
+	}
+}

@@ -152,15 +152,27 @@ func canonicalPattern(p string) string {
 	return string(appendCanon(make([]byte, 0, len(p)+16), p, "%"))
 }
 
-// googlePriority is the match priority google/robotstxt gives a pattern: the
-// length of the pattern after non-ASCII bytes are percent-encoded. Keeping
-// Google's number (rather than the canonical length) keeps our precedence
-// identical to Google's for every file.
-func googlePriority(p string) int {
+// priority is a pattern's match priority: its length as google/robotstxt
+// counts it (after non-ASCII bytes are percent-encoded), less two for each
+// escape of an unreserved character, which is matched decoded here:
+// "/%61bc" matches what "/abc" matches and ranks as "/abc" does. Google
+// ranks it as six bytes but matches only the URLs that spell "%61" so;
+// counted so here, it would outrank "Allow: /abcd" on "/abcd", which
+// Google allows. A pattern with no such escape (nearly every pattern)
+// keeps Google's number, and so Google's precedence.
+func priority(p string) int {
 	n := len(p)
 	for i := 0; i < len(p); i++ {
-		if p[i] >= 0x80 {
+		switch {
+		case p[i] >= 0x80:
 			n += 2
+		case p[i] == '%' && i+2 < len(p):
+			hi, ok1 := unhex(p[i+1])
+			lo, ok2 := unhex(p[i+2])
+			if ok1 && ok2 && byteClass[hi<<4|lo] == classUnreserved {
+				n -= 2
+				i += 2
+			}
 		}
 	}
 	return n
