@@ -40,8 +40,12 @@ const (
 	KindNoSeparator      Kind = "no-separator"
 	KindRuleOutsideGroup Kind = "rule-outside-group"
 	KindRelativePath     Kind = "relative-path"
-	KindEmptyUserAgent   Kind = "empty-user-agent"
-	KindAgentToken       Kind = "agent-token"
+	// KindRawByte is a pattern holding raw an ASCII byte that clients
+	// send escaped (a space, a quote, "<", "|"...): it matches no URL
+	// sent so.
+	KindRawByte        Kind = "raw-byte"
+	KindEmptyUserAgent Kind = "empty-user-agent"
+	KindAgentToken     Kind = "agent-token"
 	// KindBrowserAgent is a user-agent line whose product token every
 	// browser sends ("Mozilla", often a whole header pasted after
 	// "User-agent:"): no crawler goes by it.

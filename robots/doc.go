@@ -148,9 +148,12 @@
 // and "/%C3%BC" are one path, and so are "/%70rivate" and "/private".
 // Google's parser does less: it encodes non-ASCII bytes and upper-cases
 // the escapes of a pattern only, and compares the rest byte for byte, so
-// to it "/%70rivate" is not "/private", "/a%2fb" not "/a%2Fb", and a raw
-// space or "|" in a pattern ("/my folder/") matches no URL, since a
-// client sends them escaped. One canonical spelling makes every spelling
+// to it "/%70rivate" is not "/private" and "/a%2fb" not "/a%2Fb". As in
+// Google's reading, an ASCII byte that clients send escaped (a space, a
+// quote, "<", "|") written raw in a pattern stays raw, and so matches no
+// URL sent escaped: "Disallow: /my folder/" is not "/my%20folder/" (lint
+// says so: raw-byte). An escape of an unreserved character ranks as the
+// character it stands for. One canonical spelling makes every spelling
 // of a URL that a server serves as one resource agree, which closes a
 // bypass (a bot asking for "/%70rivate" gets the page at "/private"); the
 // price is that a request for such a spelling can be refused where

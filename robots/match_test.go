@@ -143,7 +143,7 @@ func TestPercentEncodingEquivalence(t *testing.T) {
 		{"/ü", []string{"/ü", "/%C3%BC", "/%c3%bc", "/%C3%bc"}},
 		{"/%C3%BC", []string{"/ü", "/%c3%bc"}},
 		{"/%c3%bc", []string{"/ü", "/%C3%BC"}},
-		{"/a b", []string{"/a%20b", "/a b"}},
+		{"/a%20b", []string{"/a%20b", "/a b"}},
 		{"/~user", []string{"/%7Euser", "/%7euser", "/~user"}},
 		{"/%7Euser", []string{"/~user"}},
 		{"/日本/*.html$", []string{"/%E6%97%A5%E6%9C%AC/x.html", "/日本/a/b.html"}},
@@ -283,6 +283,36 @@ func TestEscapedUnreservedRanksDecoded(t *testing.T) {
 	} {
 		if got := Parse([]byte(tc.file)).Allowed("x", tc.path); got != tc.allowed {
 			t.Errorf("%q on %s: allowed %v, want %v", tc.file, tc.path, got, tc.allowed)
+		}
+	}
+}
+
+// TestRawASCIIInPatternMatchesItself: an ASCII byte a URL carries escaped
+// (a space, a quote, "<", "|"...) written raw in a pattern matches no URL
+// the escaped way: Google's parser leaves it raw and compares it byte for
+// byte with the URL as sent, where a space or a quote is escaped, so to it
+// "Disallow: /my folder/" and "Disallow: /*<script" match nothing a client
+// sends. Escaped in the pattern, they match as always.
+func TestRawASCIIInPatternMatchesItself(t *testing.T) {
+	for _, tc := range []struct {
+		pattern, path string
+		allowed       bool
+	}{
+		{"/my folder/", "/my%20folder/x", true},
+		{"/*<script", "/search?q=%3Cscript%3E", true},
+		{"/a|b", "/a%7Cb", true},
+		{"/a\"b", "/a%22b", true},
+		{"/my%20folder/", "/my%20folder/x", false},
+		{"/*%3Cscript", "/search?q=%3cscript%3e", false},
+		{"/a%7Cb", "/a%7cb", false},
+	} {
+		if v := decide(t, "disallow: "+tc.pattern, tc.path); v.Allowed != tc.allowed {
+			t.Errorf("pattern %q on %s: allowed %v, want %v", tc.pattern, tc.path, v.Allowed, tc.allowed)
+		}
+		// The raw spelling is reported, with the escaped one to write.
+		raw := hasKind(Parse([]byte("user-agent: *\ndisallow: "+tc.pattern+"\n")), KindRawByte)
+		if raw != tc.allowed {
+			t.Errorf("pattern %q: raw-byte finding %v, want %v", tc.pattern, raw, tc.allowed)
 		}
 	}
 }

@@ -10,7 +10,8 @@ import "unsafe"
 //     are decoded: /%70rivate is /private;
 //   - every other %XX escape keeps its meaning and is upper-cased: %2f is %2F;
 //   - bytes that may not stand raw in a URL (non-ASCII UTF-8, controls, space,
-//     and " < > \ ^ ` { | }) are percent-encoded: /ü is /%C3%BC;
+//     and " < > \ ^ ` { | }) are percent-encoded: /ü is /%C3%BC (in a
+//     pattern, only the non-ASCII ones: see canonicalPattern);
 //   - in a path, a "%" that does not start an escape is the character
 //     itself: %25. In a pattern it stays "%", which matches the "%" of any
 //     escape, as in Google's reading: "Disallow: /*%" blocks every URL with
@@ -95,12 +96,13 @@ func isCanonical(s string) bool {
 
 // appendCanonical appends the canonical form of path s to dst.
 func appendCanonical(dst []byte, s string) []byte {
-	return appendCanon(dst, s, "%25")
+	return appendCanon(dst, s, "%25", false)
 }
 
 // appendCanon appends the canonical form of s to dst, writing lone for a
-// "%" that does not start an escape.
-func appendCanon(dst []byte, s string, lone string) []byte {
+// "%" that does not start an escape, and with rawASCII leaving as they
+// are the ASCII bytes canonical form escapes.
+func appendCanon(dst []byte, s string, lone string, rawASCII bool) []byte {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch byteClass[c] {
@@ -123,6 +125,10 @@ func appendCanon(dst []byte, s string, lone string) []byte {
 			}
 			dst = append(dst, lone...)
 		default:
+			if rawASCII && c < 0x80 {
+				dst = append(dst, c)
+				continue
+			}
 			dst = append(dst, '%', upperHex[c>>4], upperHex[c&15])
 		}
 	}
@@ -139,17 +145,28 @@ func Canonical(s string) string {
 	return string(appendCanonical(make([]byte, 0, len(s)+16), s))
 }
 
-// canonicalPattern is Canonical for a rule's pattern. It differs in one
-// byte: a "%" that starts no escape stays "%" rather than becoming "%25".
-// Google compares such a pattern byte for byte with the URL, where every
-// "%" starts an escape, so "/a%" matches "/a%20" and "/a%25" alike; reading
-// it as "%25" would match only the second, and let through what Google's
-// reading calls disallowed.
+// canonicalPattern is Canonical for a rule's pattern. It differs in two
+// ways, both to match no URL Google's reading does not:
+//
+//   - a "%" that starts no escape stays "%" rather than becoming "%25".
+//     Google compares such a pattern byte for byte with the URL, where
+//     every "%" starts an escape, so "/a%" matches "/a%20" and "/a%25"
+//     alike; reading it as "%25" would match only the second, and let
+//     through what Google's reading calls disallowed;
+//   - an ASCII byte that a URL carries escaped (a space, " < > \ ^ ` { |
+//     }, a control) stays raw, so it matches no canonical path, where it
+//     is always escaped. Google leaves it raw too and compares it with the
+//     URL as sent, which carries a space or a quote escaped: "Disallow:
+//     /my folder/" matches no URL to Google, not "/my%20folder/". (A raw
+//     "|" is sent raw by some clients, and then Google matches it; this
+//     reading errs towards allowing, and lint says to escape it.)
+//
+// Non-ASCII bytes are escaped, as Google escapes them in a pattern.
 func canonicalPattern(p string) string {
 	if isCanonical(p) {
 		return p
 	}
-	return string(appendCanon(make([]byte, 0, len(p)+16), p, "%"))
+	return string(appendCanon(make([]byte, 0, len(p)+16), p, "%", true))
 }
 
 // priority is a pattern's match priority: its length as google/robotstxt

@@ -434,6 +434,9 @@ func (p *parser) line(num int, s string) {
 		if value[0] != '/' && value[0] != '*' {
 			p.diag(num, Error, KindRelativePath, "pattern %q does not start with \"/\" or \"*\", so it matches no URL", value)
 		}
+		if c, ok := rawEscapable(value); ok {
+			p.diag(num, Warning, KindRawByte, "pattern %q holds %q raw, which clients send escaped (%%%02X): Google compares it byte for byte, so the rule matches no URL sent so, and is enforced on none; write %q", value, string(c), c, string(appendCanon(nil, value, "%", false)))
+		}
 		d := Disallow
 		if f == fieldAllow {
 			d = Allow
@@ -540,6 +543,17 @@ func (p *parser) userAgent(num int, value string) {
 		p.diag(num, Info, KindAgentToken, "user-agent %q is read as %q", value, token)
 	}
 	p.agents = appendDoubling(p.agents, srcAgent{token: token, group: group, line: int32(num)})
+}
+
+// rawEscapable returns the first ASCII byte of pattern p that a URL
+// carries escaped (see canonicalPattern), if any.
+func rawEscapable(p string) (byte, bool) {
+	for i := 0; i < len(p); i++ {
+		if c := p[i]; c < 0x80 && byteClass[c] == classEncode {
+			return c, true
+		}
+	}
+	return 0, false
 }
 
 func isTokenChar(c byte) bool {
