@@ -1,7 +1,6 @@
 package caddymodule
 
 import (
-	"cmp"
 	"time"
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/crawlers"
@@ -84,19 +83,15 @@ func (h *Handler) identify(ua string, snap *snapshot) identity {
 	}
 	id := identity{Identity: judge.Identify(h.classifier, snap.File, ua).Own(ua, h.ownTokens), snap: snap}
 	if id.Bot {
-		cr := h.checker.base.Claim(id.Name, id.Known, ua)
-		var chosen string
+		cr, family := judge.ClaimOf(h.checker.base, snap.File, id.Identity, ua)
 		if cr != nil {
 			// The crawler's own documentation says which groups it
 			// obeys when the header names none of the file's.
 			id.claim, id.category = cr, string(cr.Category)
-			id.Group, chosen = id.choice().Group(snap.File, ua)
+			id.Group, _ = id.choice().Group(snap.File, ua)
 		}
-		if cr != nil && id.Name == judge.Generic {
-			// Only a product of the crawler's family names it
-			// ("YandexImages/3.0"): it goes by the file's name for
-			// the family's group ("Yandex"), else the crawler's.
-			id.Name = cmp.Or(chosen, cr.Name)
+		if family != "" {
+			id.Name = family
 		}
 		id.counters = h.countersFor(id.Name)
 		if cr != nil {

@@ -147,6 +147,38 @@ func TestAddressIsNoClaim(t *testing.T) {
 	}
 }
 
+// TestFamilyMemberObeysTheFamilysGroup: a Yandex robot the file does not
+// name (YandexImages) obeys the Yandex group, as Yandex documents, not
+// YandexBot's own group, and only where the file names the family's
+// group does its product claim the family; a host name or a later
+// product claims nothing.
+func TestFamilyMemberObeysTheFamilysGroup(t *testing.T) {
+	const images = "Mozilla/5.0 (compatible; YandexImages/3.0; +http://yandex.com/bots)"
+	yandexBot := []config.Crawler{{Token: "YandexBot", Ranges: []string{"127.0.0.0/8"}}}
+	for _, tc := range []struct {
+		name, file, ua string
+		impostors      string
+		ip             string
+		want           outcome
+	}{
+		{"the family's group, not YandexBot's", "User-agent: YandexBot\nDisallow: /\n\nUser-agent: Yandex\nAllow: /\n\nUser-agent: *\nDisallow: /page\n",
+			images, "", "127.0.0.1", outcome{bot: "Yandex", identity: "verified", verifiedBy: "ip", group: "Yandex"}},
+		{"no family group: nothing claimed", "User-agent: YandexBot\nDisallow: /\n\nUser-agent: *\nAllow: /\n",
+			images, "", "127.0.0.1", outcome{bot: "generic", identity: "unverified", group: "*"}},
+		{"a host name claims nothing", "User-agent: Yandex\nAllow: /\n\nUser-agent: *\nDisallow: /page\n",
+			"curl/8.0 (+http://yandex.com)", config.ImpostorsBlock, "198.51.100.1", outcome{bot: "curl", identity: "unverified", group: "*", refused: true}},
+		{"a later product claims nothing", "User-agent: Yandex\nAllow: /\n\nUser-agent: *\nAllow: /\n",
+			"python-requests/2.31 YandexFoo/1", config.ImpostorsBlock, "198.51.100.1", outcome{bot: "python-requests", identity: "unverified", group: "*"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h, _ := newTestHandler(t, config.Config{Inline: tc.file, Impostors: cmp.Or(tc.impostors, config.ImpostorsJudge), Crawlers: yandexBot})
+			if got := judgeRequest(t, h, withIP(newRequest("GET", "/page", tc.ua), tc.ip)); got != tc.want {
+				t.Errorf("%s: %+v, want %+v", tc.ua, got, tc.want)
+			}
+		})
+	}
+}
+
 // TestImpostorFetchIsItsOwn: an impostor's fetch of robots.txt is
 // recorded under its own name, so it cannot earn the crawler grace, and
 // /robots.txt is served to it even with impostors block.

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"cmp"
 	"io"
 	"net/url"
 	"strings"
@@ -107,14 +106,12 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 	// client's address, so the claim is taken at its word.
 	var choice judge.Choice
 	if id.Bot {
-		if cr := base.Claim(id.Name, id.Known, ua); cr != nil {
+		cr, family := judge.ClaimOf(base, s.File, id, ua)
+		if cr != nil {
 			choice = judge.ChoiceFor(cr, true)
-			if id.Name == judge.Generic {
-				// As the handler names it: the file's name for the
-				// family's group, else the crawler's.
-				_, chosen := choice.Group(s.File, ua)
-				id.Name = cmp.Or(chosen, cr.Name)
-			}
+		}
+		if family != "" {
+			id.Name = family // as the handler names it
 		}
 	}
 	g, name := choice.Group(s.File, ua)

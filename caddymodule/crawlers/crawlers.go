@@ -126,6 +126,10 @@ type Base struct {
 type family struct {
 	token   string
 	crawler *Crawler
+	// member is crawler as a member of the family that is not crawler
+	// itself claims it (see FamilyIn): verified as crawler is, but
+	// obeying only the family's groups, not crawler's own.
+	member *Crawler
 }
 
 // file is the layout of crawlers.json.
@@ -205,7 +209,9 @@ func (b *Base) build(entries []*Crawler, operator bool) error {
 			if cr == nil {
 				cr = c
 			}
-			b.families = append(b.families, family{k, cr})
+			m := *cr
+			m.Tokens, m.Follows = nil, []string{t}
+			b.families = append(b.families, family{k, cr, &m})
 		}
 	}
 	return nil
@@ -352,13 +358,10 @@ func CheckSuffix(s string) error {
 // that, the one whose family the name is: a token crawlers follow, or a
 // name that begins with one ("Yandex", "YandexImages": every Yandex robot
 // obeys a Yandex group, and YandexBot's verification is Yandex's);
-// failing that, known, the crawler a classifier found in the header;
-// failing that, the family of a product the header ua names
-// ("YandexMetrika/2.0" in "Mozilla/5.0 (compatible; YandexMetrika/2.0;
-// +http://yandex.com/bots)", where the file names no group); nil when
-// none. A claim to a crawler that can be verified must not escape
+// failing that, known, the crawler a classifier found in the header; nil
+// when none. A claim to a crawler that can be verified must not escape
 // verification by a name the knowledge base does not list.
-func (b *Base) Claim(name, known, ua string) *Crawler {
+func (b *Base) Claim(name, known string) *Crawler {
 	if cr := b.Lookup(name); cr != nil {
 		return cr
 	}
@@ -377,41 +380,51 @@ func (b *Base) Claim(name, known, ua string) *Crawler {
 			return f.crawler
 		}
 	}
-	if cr := b.Lookup(known); cr != nil {
-		return cr
-	}
-	return b.familyIn(ua)
+	return b.Lookup(known)
 }
 
-// familyIn returns the crawler of the first product of ua whose name
-// begins with a family's token: a word that starts the header or follows
-// a space, "(", ";" or ",", and ends the product's name at "/", ";", ")",
-// a space or the end ("YandexMetrika/2.0", "(compatible; YandexDialogs;"),
-// so that a host name ("yandex.com/bots") or an address is none. Linear
-// in len(ua): each family's token is compared once per word.
-func (b *Base) familyIn(ua string) *Crawler {
-	for i := 0; i < len(ua); i++ {
-		if i > 0 {
-			switch ua[i-1] {
-			case ' ', '(', ';', ',':
-			default:
-				continue
-			}
+// FamilyIn returns the family a header's own product belongs to by its
+// name, and the family's token as crawlers follow it ("Yandex"): the
+// header's first product, or the one after "compatible;", named with a
+// family's token and more ("YandexImages/3.0", "(compatible;
+// YandexMetrika/2.0; ...)"). The crawler it returns is the family's
+// crawler as a member of the family sees it: verified as that crawler
+// is, obeying the groups that name the family's token, not the
+// crawler's own (YandexImages does not obey a YandexBot group). The
+// caller decides whether the claim stands (the handler: when the file
+// names the family's group). Linear in len(ua).
+func (b *Base) FamilyIn(ua string) (*Crawler, string) {
+	at := func(i int) (*Crawler, string) {
+		for i < len(ua) && ua[i] == ' ' {
+			i++
 		}
 		end := i
 		for end < len(ua) && isNameByte(ua[end]) {
 			end++
 		}
 		if end == i || end < len(ua) && !strings.ContainsRune("/;) ", rune(ua[end])) {
-			continue
+			return nil, ""
 		}
 		for _, f := range b.families {
-			if end-i >= len(f.token) && strings.EqualFold(ua[i:i+len(f.token)], f.token) {
-				return f.crawler
+			if end-i > len(f.token) && strings.EqualFold(ua[i:i+len(f.token)], f.token) {
+				return f.member, f.member.Follows[0]
 			}
 		}
+		return nil, ""
 	}
-	return nil
+	if cr, tok := at(0); cr != nil {
+		return cr, tok
+	}
+	const compat = "compatible;"
+	for i := 0; i+len(compat) <= len(ua); i++ {
+		if (ua[i] == 'c' || ua[i] == 'C') && strings.EqualFold(ua[i:i+len(compat)], compat) {
+			if cr, tok := at(i + len(compat)); cr != nil {
+				return cr, tok
+			}
+			i += len(compat) - 1
+		}
+	}
+	return nil, ""
 }
 
 func isNameByte(c byte) bool {

@@ -128,41 +128,68 @@ func TestLookup(t *testing.T) {
 func TestClaim(t *testing.T) {
 	b := Builtin()
 	for _, tt := range []struct {
-		name, known, ua, want string
+		name, known, want string
 	}{
-		{"GPTBot", "", "", "GPTBot"},
-		{"GoogleOther-Video", "", "", "GoogleOther"},
-		{"Googlebot-Mobile", "", "", "Googlebot"},
-		{"msnbot-media", "", "", "msnbot"},
-		{"generic", "GPTBot", "", "GPTBot"},      // the classifier's name
-		{"ClaudeBot", "GPTBot", "", "ClaudeBot"}, // the file's name first
-		{"generic", "", "", ""},
-		{"-", "", "", ""},
+		{"GPTBot", "", "GPTBot"},
+		{"GoogleOther-Video", "", "GoogleOther"},
+		{"Googlebot-Mobile", "", "Googlebot"},
+		{"msnbot-media", "", "msnbot"},
+		{"generic", "GPTBot", "GPTBot"},      // the classifier's name
+		{"ClaudeBot", "GPTBot", "ClaudeBot"}, // the file's name first
+		{"generic", "", ""},
+		{"-", "", ""},
 		// A family's names: the token its crawlers follow, and names
 		// that extend it, claim the family's crawler.
-		{"Yandex", "", "", "YandexBot"},
-		{"yandeximages", "", "", "YandexBot"},
-		{"YandexMobileBot", "", "", "YandexBot"},
-		{"GooglebotFoo", "", "", "Googlebot"}, // the token's own entry
-		{"msnbotx", "", "", "msnbot"},
-		{"Yand", "", "", ""},
-		// A product of the family in a header whose name the file does
-		// not give, not a host name or an address.
-		{"generic", "", "Mozilla/5.0 (compatible; YandexMetrika/2.0; +http://yandex.com/bots)", "YandexBot"},
-		{"generic", "", "Mozilla/5.0 (compatible; YandexUserproxy; robot; +http://yandex.com/bots", "YandexBot"},
-		{"generic", "", "YandexDialogs", "YandexBot"},
-		{"generic", "GPTBot", "YandexDialogs", "GPTBot"},
-		{"generic", "", "curl/8.0 (+http://yandex.com)", ""},
-		{"generic", "", "crawler (yandex.ru)", ""},
-		{"generic", "", "bot@yandex.ru", ""},
-		{"generic", "", "MyYandexTool/1.0", ""},
+		{"Yandex", "", "YandexBot"},
+		{"yandeximages", "", "YandexBot"},
+		{"YandexMobileBot", "", "YandexBot"},
+		{"GooglebotFoo", "", "Googlebot"}, // the token's own entry
+		{"msnbotx", "", "msnbot"},
+		{"Yand", "", ""},
 	} {
 		got := ""
-		if c := b.Claim(tt.name, tt.known, tt.ua); c != nil {
+		if c := b.Claim(tt.name, tt.known); c != nil {
 			got = c.Name
 		}
 		if got != tt.want {
-			t.Errorf("Claim(%q, %q, %q) = %q, want %q", tt.name, tt.known, tt.ua, got, tt.want)
+			t.Errorf("Claim(%q, %q) = %q, want %q", tt.name, tt.known, got, tt.want)
+		}
+	}
+}
+
+// TestFamilyIn: a header's own product named with a family's token and
+// more is of the family (its first product, or the one after
+// "compatible;"), as a member: it obeys the family's groups, not the
+// family's crawler's own. A word elsewhere, a host name or the bare token
+// is not.
+func TestFamilyIn(t *testing.T) {
+	b := Builtin()
+	for _, tc := range []struct {
+		ua, crawler, token string
+	}{
+		{"Mozilla/5.0 (compatible; YandexMetrika/2.0; +http://yandex.com/bots)", "YandexBot", "Yandex"},
+		{"Mozilla/5.0 (compatible; YandexUserproxy; robot; +http://yandex.com/bots", "YandexBot", "Yandex"},
+		{"YandexDialogs", "YandexBot", "Yandex"},
+		{"Mozilla/5.0 (iPhone; CPU iPhone OS 8_1 like Mac OS X) AppleWebKit/600.1.4 (KHTML, like Gecko) Version/8.0 Mobile/12B411 Safari/600.1.4 (compatible; YandexMobileBot/3.0; +http://yandex.com/bots)", "YandexBot", "Yandex"},
+		{"Yandex/1.0", "", ""},
+		{"curl/8.0 (Yandex)", "", ""},
+		{"python-requests/2.31 YandexFoo/1", "", ""},
+		{"curl/8.0 (+http://yandex.com)", "", ""},
+		{"crawler (yandex.ru)", "", ""},
+		{"Yandex.Translate", "", ""},
+		{"MyYandexTool/1.0", "", ""},
+		{"Mozilla/5.0 (Linux; Android 10) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.6778.260 Safari/537.36 YandexSearch/7.54", "", ""},
+	} {
+		cr, tok := b.FamilyIn(tc.ua)
+		got := ""
+		if cr != nil {
+			got = cr.Name
+			if len(cr.Tokens) != 0 || len(cr.Follows) != 1 || cr.Follows[0] != tok || !cr.Verifiable() {
+				t.Errorf("FamilyIn(%q): %+v is no member of the family %q", tc.ua, cr, tok)
+			}
+		}
+		if got != tc.crawler || tok != tc.token {
+			t.Errorf("FamilyIn(%q) = %q, %q; want %q, %q", tc.ua, got, tok, tc.crawler, tc.token)
 		}
 	}
 }

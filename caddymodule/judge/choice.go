@@ -58,3 +58,25 @@ func (c Choice) Group(f *robots.File, ua string) (*robots.Group, string) {
 	}
 	return f.GroupFor("*"), ""
 }
+
+// ClaimOf is the known crawler a bot identified as id claims to be (see
+// crawlers.Base.Claim), and, when only its product's family says so, the
+// file's name for the family's group, which the bot goes by: a product
+// named with a family's token ("YandexMetrika/2.0", every Yandex robot
+// obeying a Yandex group) claims the family where the file names the
+// family's group, and gains nothing to check where it does not. nil for
+// a client that claims none.
+func ClaimOf(base *crawlers.Base, f *robots.File, id Identity, ua string) (cr *crawlers.Crawler, family string) {
+	if !id.Bot {
+		return nil, ""
+	}
+	if cr := base.Claim(id.Name, id.Known); cr != nil || id.Name != Generic {
+		return cr, ""
+	}
+	member, token := base.FamilyIn(ua)
+	if member == nil || f.NamedGroupFor(token) == nil {
+		return nil, ""
+	}
+	_, name := ChoiceFor(member, true).Group(f, ua)
+	return member, name
+}
