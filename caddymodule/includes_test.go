@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/robotsguard/caddy-robots-txt/config"
+	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
 // TestIncludedListFindings: the merge rewrites an included list in the
@@ -52,5 +53,23 @@ func TestIncludedListsWithoutTheFile(t *testing.T) {
 	}
 	if logs.FilterMessageSnippet("every bot is allowed everywhere").Len() != 0 || logs.FilterMessageSnippet("only the included lists apply").Len() != 1 {
 		t.Errorf("want one warning that only the included lists apply, got %v", logs.All())
+	}
+}
+
+// TestIncludedListCutAtALine: an included list over the 500 KiB a crawler
+// reads is cut at the end of a line: "Disallow: /private" cut after its
+// "/" is not served, nor enforced, as "Disallow: /".
+func TestIncludedListCutAtALine(t *testing.T) {
+	head := "User-agent: foobot\n"
+	list := filepath.Join(t.TempDir(), "list.txt")
+	body := head + strings.Repeat("#", robots.DefaultMaxSize-len(head)-len("Disallow: /")-1) + "\nDisallow: /private\n"
+	os.WriteFile(list, []byte(body), 0o644)
+	h, _ := newTestHandler(t, config.Config{File: writeRobots(t, "User-agent: *\nDisallow: /a\n"), Include: []string{list}, DisableReload: true})
+	if v, _ := verdictOf(t, h, "/page", "foobot/1.0", "198.51.100.5"); v != "allowed" {
+		t.Errorf("foobot on /page: %q, want allowed (the cut rule is no rule)", v)
+	}
+	w, _ := serve(h, newRequest("GET", "/robots.txt", "foobot/1.0"))
+	if strings.Contains(w.Body.String(), "Disallow: /\n") {
+		t.Errorf("the line the limit cuts is served: %q", w.Body.String()[max(0, w.Body.Len()-80):])
 	}
 }

@@ -31,16 +31,21 @@ func StrictErrors(f *robots.File, keep func(line int) bool) []string {
 // handler reads it (at most robots.DefaultMaxSize bytes and one more, so
 // that the size finding is there). A file that cannot be read gives
 // nothing here: CheckFile and the handler's load report that.
-func strictFileErrors(path string) []string { return strictErrorsOf(path, robots.DefaultMaxSize+1) }
+func strictFileErrors(path string) []string {
+	return strictErrorsOf(path, robots.DefaultMaxSize+1, false)
+}
 
 // strictListErrors is strictFileErrors for an included list, read as the
-// handler reads one (include.ReadList): cut at robots.DefaultMaxSize, so
-// a longer list is no error, as it is none at load.
-func strictListErrors(path string) []string { return strictErrorsOf(path, robots.DefaultMaxSize) }
+// handler reads one (include.ReadList, then cut at robots.DefaultMaxSize
+// and the line the limit cuts short), so a longer list is no error, as it
+// is none at load.
+func strictListErrors(path string) []string {
+	return strictErrorsOf(path, robots.DefaultMaxSize+1, true)
+}
 
 // strictErrorsOf is StrictErrors for the first limit bytes of the file at
-// path.
-func strictErrorsOf(path string, limit int64) []string {
+// path, cut to whole lines within robots.DefaultMaxSize when cut is set.
+func strictErrorsOf(path string, limit int64, cut bool) []string {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil
@@ -49,6 +54,9 @@ func strictErrorsOf(path string, limit int64) []string {
 	body, err := io.ReadAll(io.LimitReader(f, limit))
 	if err != nil {
 		return nil
+	}
+	if cut {
+		body = robots.Truncate(body, robots.DefaultMaxSize)
 	}
 	return StrictErrors(robots.Parse(body), nil)
 }

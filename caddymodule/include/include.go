@@ -10,10 +10,12 @@ import (
 )
 
 // ReadList reads an included list as the handler takes one: what a crawler
-// reads of it (500 KiB), and only if it reads as a robots.txt, so that an
-// error page or a file of another kind adds nothing.
+// reads of it (500 KiB, and one byte more, which tells Merge and Parse
+// whether the limit cuts a line short), and only if it reads as a
+// robots.txt, so that an error page or a file of another kind adds
+// nothing.
 func ReadList(r io.Reader) ([]byte, error) {
-	body, err := io.ReadAll(io.LimitReader(r, robots.DefaultMaxSize))
+	body, err := io.ReadAll(io.LimitReader(r, robots.DefaultMaxSize+1))
 	if err != nil {
 		return nil, err
 	}

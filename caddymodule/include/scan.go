@@ -110,9 +110,7 @@ func agentKey(value string) string {
 // lines a merged file needs: user-agent, allow and disallow (with empty
 // patterns, which end a run), valid crawl-delay and content-signal lines.
 func scan(body []byte) *scanned {
-	if len(body) > robots.DefaultMaxSize {
-		body = body[:robots.DefaultMaxSize]
-	}
+	body = robots.Truncate(body, robots.DefaultMaxSize)
 	text := string(body)
 	const bom = "\xEF\xBB\xBF"
 	for i := 0; i < len(bom) && len(text) > 0 && text[0] == bom[i]; i++ {
