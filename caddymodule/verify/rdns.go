@@ -165,11 +165,12 @@ type RDNSChecker struct {
 
 	lookups, refused atomic.Uint64
 
-	// DNS failures since the last warning, when that was, and whether
-	// lookups are failing (see failed and answered).
+	// Resolver failures since the last warning, when that was, and
+	// whether one was given since lookups last succeeded (see failed
+	// and answered).
 	failures atomic.Uint64
 	warnedAt atomic.Int64
-	failing  atomic.Bool
+	warned   atomic.Bool
 
 	// now is a coarse clock for the hit path, where time.Now would be
 	// the largest cost of a cached answer (it is a system call in some
@@ -367,24 +368,33 @@ func (r *RDNSChecker) lookup(ctx context.Context, addr netip.Addr) *rdnsEntry {
 const failWarnEvery = time.Minute
 
 // failed notes a lookup that DNS could not answer, and warns at most once
-// per failWarnEvery: without a word, a resolver that is down or mistyped
-// looks exactly like crawlers that are all impostors.
+// per failWarnEvery when the resolver is at fault: without a word, a
+// resolver that is down or mistyped looks exactly like crawlers that are
+// all impostors. A SERVFAIL is one zone's failure (a client's own reverse
+// zone, which it controls), not the resolver's, and warns of nothing.
 func (r *RDNSChecker) failed(err error, now time.Time) {
+	var de *net.DNSError
+	if errors.As(err, &de) && !de.IsTimeout && de.Err == serverMisbehaving {
+		return
+	}
 	n := r.failures.Add(1)
-	r.failing.Store(true)
 	last := r.warnedAt.Load()
 	if last != 0 && now.UnixNano()-last < int64(failWarnEvery) || !r.warnedAt.CompareAndSwap(last, now.UnixNano()) {
 		return
 	}
 	r.failures.Add(-n)
+	r.warned.Store(true)
 	r.opts.Logger.Warn("reverse DNS lookups fail: crawlers verified by reverse DNS alone are unconfirmed, impostors, until they succeed; check the resolvers",
 		"error", err.Error(), "failures", n)
 }
 
-// answered notes a lookup DNS answered, and says so once when lookups
-// had been failing.
+// serverMisbehaving is how package net reports a SERVFAIL.
+const serverMisbehaving = "server misbehaving"
+
+// answered notes a lookup DNS answered, and says so once after a
+// warning that lookups were failing.
 func (r *RDNSChecker) answered() {
-	if r.failing.Load() && r.failing.CompareAndSwap(true, false) {
+	if r.warned.Load() && r.warned.CompareAndSwap(true, false) {
 		r.opts.Logger.Info("reverse DNS lookups succeed again")
 	}
 }

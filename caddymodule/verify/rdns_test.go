@@ -367,8 +367,35 @@ func TestRDNSFailuresAreLogged(t *testing.T) {
 	if !strings.Contains(out, "level=WARN") || !strings.Contains(out, "check the resolvers") {
 		t.Errorf("the warning does not point at the resolvers:\n%s", out)
 	}
-	if !strings.Contains(out, "reverse DNS lookups succeed again") {
-		t.Errorf("recovery not logged:\n%s", out)
+	if n := strings.Count(out, "reverse DNS lookups succeed again"); n != 1 {
+		t.Errorf("recovery logged %d times, want once:\n%s", n, out)
+	}
+}
+
+// TestRDNSZoneFailuresAreNoResolverFailure: a SERVFAIL is one reverse
+// zone's (a client's own, which it controls), not the resolver's: it
+// warns of nothing, and no recovery is logged for the lookups that
+// succeed between them.
+func TestRDNSZoneFailuresAreNoResolverFailure(t *testing.T) {
+	d := startDNS(t)
+	d.host("127.0.0.2", "crawl-127-0-0-2.googlebot.com", "127.0.0.2")
+	var buf bytes.Buffer
+	var mu sync.Mutex
+	logger := slog.New(slog.NewTextHandler(&lockedWriter{&mu, &buf}, nil))
+	r := NewRDNSChecker(RDNSOptions{Servers: []string{d.addr}, Wait: 10 * time.Second, ErrorTTL: time.Nanosecond, TTL: time.Nanosecond, Logger: logger})
+	defer r.Close()
+	for i := range 5 {
+		addr := netip.AddrFrom4([4]byte{127, 0, 1, byte(i + 1)})
+		d.servfail(addr.String())
+		if got := r.Check(context.Background(), addr, googleSuffixes); got != StatusUnknown {
+			t.Fatalf("%v answered SERVFAIL: got %v, want unknown", addr, got)
+		}
+		r.Check(context.Background(), netip.MustParseAddr("127.0.0.2"), googleSuffixes)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if buf.Len() != 0 {
+		t.Errorf("SERVFAILs logged:\n%s", buf.String())
 	}
 }
 
