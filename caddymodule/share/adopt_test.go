@@ -35,3 +35,36 @@ func TestAdopt(t *testing.T) {
 		t.Errorf("the new sharer wrote %d fetches, want both the old one held", len(b.Fetches))
 	}
 }
+
+// TestAdoptRetiresTheOld: once another sharer took over, the old one's
+// writes (its configuration draining, its last as it stops) cannot
+// replace what the new one wrote under the same name: what the old one is
+// told goes to the new one, and it writes nothing.
+func TestAdoptRetiresTheOld(t *testing.T) {
+	ctx := context.Background()
+	store := &memStorage{data: map[string][]byte{}}
+	old := New(store, "site", "id", time.Hour, Callbacks{})
+	old.RecordFetch(Fetch{Bot: "GPTBot", Addr: "192.0.2.1", At: 1})
+	old.Flush(ctx)
+	next := New(store, "site", "id", 5*time.Second, Callbacks{})
+	next.Adopt(old)
+	next.restore(ctx)
+	next.RecordTrap(Trap{Addr: "192.0.2.9", Site: 1, Until: time.Now().Add(time.Hour).UnixNano()})
+	if err := next.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	old.RecordPaced(1, "GPTBot")
+	old.RecordTrap(Trap{Addr: "192.0.2.10", Site: 1, Until: time.Now().Add(time.Hour).UnixNano()})
+	old.Flush(ctx) // the old one's last write, as it stops
+	for range 3 {
+		next.Sync(ctx)
+		next.Flush(ctx)
+	}
+	b, err := next.readOwn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Trapped) != 2 || len(b.Fetches) != 1 {
+		t.Errorf("the blob holds %d trapped addresses and %d fetches, want 2 (the new one's and the one told to the old) and 1", len(b.Trapped), len(b.Fetches))
+	}
+}

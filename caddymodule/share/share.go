@@ -151,6 +151,11 @@ type Sharer struct {
 	paced   map[pacedKey]int64
 	dirty   bool
 	written int64 // when this instance's blob was last written, unix nanoseconds
+	// next is the sharer that took over from this one (see Adopt): what
+	// this one is told from then on goes to it, and this one writes
+	// nothing more, so that its last write cannot replace what the new
+	// one wrote under the same name.
+	next *Sharer
 
 	trapTTL atomic.Int64 // see SetTrapTTL
 
@@ -188,6 +193,11 @@ func (s *Sharer) key(instance string) string { return path.Join(s.prefix, instan
 // when the window is full.
 func (s *Sharer) RecordFetch(f Fetch) {
 	s.mu.Lock()
+	if next := s.next; next != nil {
+		s.mu.Unlock()
+		next.RecordFetch(f)
+		return
+	}
 	s.fetches.add(f.id(), f, MaxFetches)
 	s.dirty = true
 	s.mu.Unlock()
@@ -196,6 +206,11 @@ func (s *Sharer) RecordFetch(f Fetch) {
 // RecordTrap notes an address the trap caught.
 func (s *Sharer) RecordTrap(t Trap) {
 	s.mu.Lock()
+	if next := s.next; next != nil {
+		s.mu.Unlock()
+		next.RecordTrap(t)
+		return
+	}
 	s.trapped.add(t.id(), t, MaxTrapped)
 	s.dirty = true
 	s.mu.Unlock()
@@ -203,26 +218,38 @@ func (s *Sharer) RecordTrap(t Trap) {
 
 // RecordPaced notes a request to site admitted for a named crawler.
 func (s *Sharer) RecordPaced(site uint64, name string) {
-	k := pacedKey{site, name}
 	s.mu.Lock()
+	if next := s.next; next != nil {
+		s.mu.Unlock()
+		next.RecordPaced(site, name)
+		return
+	}
+	s.countPaced(pacedKey{site, name}, 1)
+	s.mu.Unlock()
+}
+
+// countPaced adds n requests of k; s.mu is held.
+func (s *Sharer) countPaced(k pacedKey, n int64) {
 	if _, ok := s.paced[k]; ok || len(s.paced) < MaxFetches {
-		s.paced[k]++
+		s.paced[k] += n
 		s.dirty = true
 	}
-	s.mu.Unlock()
 }
 
 // Adopt takes the records another sharer of the site in this process
 // holds into this one's window, to be written at its next flush: when a
 // configuration reload moves sharing to another storage or interval, the
 // new sharer writes what the old one knew. It takes its name and writer
-// too: the old one's last write, as it stops, is this process's, not
-// another's under the same name. The old one's pacing counts are not
-// taken: it writes them itself. Adopt is called before Run.
+// too, and its pacing counts not yet written. The old one is retired:
+// what it is told from now on (its configuration still serving requests
+// while it drains) comes here, and it writes nothing more, not even as
+// it stops, so that its last write cannot replace what this one wrote
+// under the same name. Adopt is called before Run.
 func (s *Sharer) Adopt(from *Sharer) {
 	from.mu.Lock()
 	fetches, trapped := from.fetches.list(), from.trapped.list()
-	instance := from.instance
+	instance, paced := from.instance, from.paced
+	from.paced, from.dirty, from.next = map[pacedKey]int64{}, false, s
 	from.mu.Unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -232,6 +259,9 @@ func (s *Sharer) Adopt(from *Sharer) {
 	}
 	for _, t := range trapped {
 		s.trapped.addOld(t.id(), t, MaxTrapped)
+	}
+	for k, n := range paced {
+		s.countPaced(k, n)
 	}
 	s.dirty = s.dirty || len(fetches) > 0 || len(trapped) > 0
 }
@@ -291,6 +321,12 @@ var errUnrestored = errors.New("this instance's blob could not be read at start,
 
 // flush is Flush, without the warning; it returns the key written.
 func (s *Sharer) flush(ctx context.Context) (string, error) {
+	s.mu.Lock()
+	retired := s.next != nil
+	s.mu.Unlock()
+	if retired {
+		return "", nil // the sharer that took over writes
+	}
 	if s.unrestored {
 		s.mu.Lock()
 		dirty := s.dirty || len(s.paced) > 0
