@@ -116,6 +116,32 @@ func TestReloadAppliesShareSettings(t *testing.T) {
 	}
 }
 
+// TestFailedReloadKeepsSharing: a reload that moves sharing and then
+// fails to start (its configuration unloaded, the old one serving on)
+// leaves the old configuration sharing: what it learns afterwards is
+// written.
+func TestFailedReloadKeepsSharing(t *testing.T) {
+	t.Setenv("XDG_DATA_HOME", t.TempDir()) // Caddy's instance ID
+	dirA, dirB := t.TempDir(), t.TempDir()
+	cfg := config.Config{
+		Inline:        "# TestFailedReloadKeepsSharing\nUser-agent: *\nDisallow: /private/\n",
+		ShareInterval: caddy.Duration(time.Hour), // only the writes at unload
+		Impostors:     config.ImpostorsTrust,
+	}
+	load := func(cfg config.Config, dir string) *Handler {
+		h, _ := provisionTestHandler(t, &Handler{Config: cfg, verifyOptions: offlineVerify, storage: &certmagic.FileStorage{Path: dir}})
+		return h
+	}
+	onA := load(cfg, dirA)
+	failed := load(cfg, dirB) // takes over, then its configuration fails to start
+	failed.Cleanup()
+	serve(onA, withIP(newRequest("GET", "/robots.txt", testfixtures.UAAhrefs), "192.0.2.20"))
+	onA.Cleanup()
+	if got := bots(t, sharedBlobs(t, dirA)); len(got) != 1 || !strings.Contains(got[0], "Ahrefs") {
+		t.Errorf("after a failed reload, the serving configuration wrote fetches %v, want the one made after it", got)
+	}
+}
+
 // TestSharedTrapHeldForTrapTTL: an address another instance's blob says
 // is trapped for ten years is held for the site's trap_ttl at most.
 func TestSharedTrapHeldForTrapTTL(t *testing.T) {

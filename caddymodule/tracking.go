@@ -137,8 +137,15 @@ const pacedClients = 100_000
 // settings finds no write of the old ones after it.
 func (t *fetchTracker) Destruct() error {
 	if t.stop != nil {
+		// A configuration unloaded while its sharer is the newest,
+		// though the one it took over from still serves (a reload
+		// that failed to start), hands sharing back to that one.
+		if prev := t.sharer.Previous(); prev != nil && t.newest.CompareAndSwap(t.sharer, prev) {
+			t.sharer.GiveBack()
+		}
 		t.stop()
 		<-t.done
+		t.sharer.Release()
 		t.newest.CompareAndSwap(t.sharer, nil)
 	}
 	_, err := trackerStates.Delete(t.stateKey)

@@ -68,3 +68,41 @@ func TestAdoptRetiresTheOld(t *testing.T) {
 		t.Errorf("the blob holds %d trapped addresses and %d fetches, want 2 (the new one's and the one told to the old) and 1", len(b.Trapped), len(b.Fetches))
 	}
 }
+
+// TestGiveBack: a sharer that took over and is then unloaded while the
+// one it took over from still serves (a reload that failed to start)
+// hands its records back: the old one writes again, what it is told
+// included, and the new one writes nothing as it stops.
+func TestGiveBack(t *testing.T) {
+	ctx := context.Background()
+	store := &memStorage{data: map[string][]byte{}}
+	old := New(store, "site", "id", time.Hour, Callbacks{})
+	old.RecordTrap(Trap{Addr: "192.0.2.1", Site: 1, Until: time.Now().Add(time.Hour).UnixNano()})
+	old.Flush(ctx)
+	next := New(store, "site", "id", 2*time.Second, Callbacks{})
+	next.Adopt(old)
+	old.RecordTrap(Trap{Addr: "192.0.2.2", Site: 1, Until: time.Now().Add(time.Hour).UnixNano()}) // forwarded to next
+	if next.Previous() != old {
+		t.Fatal("the new sharer does not know the one it took over from")
+	}
+	next.GiveBack()
+	next.Flush(ctx) // as it stops: nothing
+	old.RecordTrap(Trap{Addr: "192.0.2.3", Site: 1, Until: time.Now().Add(time.Hour).UnixNano()})
+	if err := old.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	b, err := old.readOwn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Trapped) != 3 {
+		t.Errorf("the blob holds %d trapped addresses, want the 3 the old sharer was told", len(b.Trapped))
+	}
+	// Once the old one is released, there is nothing to give back to.
+	next2 := New(store, "site", "id", 2*time.Second, Callbacks{})
+	next2.Adopt(old)
+	old.Release()
+	if next2.Previous() != nil {
+		t.Error("a released sharer is still the one to give back to")
+	}
+}

@@ -156,6 +156,11 @@ type Sharer struct {
 	// nothing more, so that its last write cannot replace what the new
 	// one wrote under the same name.
 	next *Sharer
+	// prev is the sharer this one took over from, while that one may
+	// still be the one its process serves with: a configuration that
+	// fails to start after taking over gives its records back to it
+	// (see GiveBack).
+	prev *Sharer
 
 	trapTTL atomic.Int64 // see SetTrapTTL
 
@@ -253,7 +258,7 @@ func (s *Sharer) Adopt(from *Sharer) {
 	from.mu.Unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.instance, s.writer = instance, from.writer
+	s.instance, s.writer, s.prev = instance, from.writer, from
 	for _, f := range fetches {
 		s.fetches.addOld(f.id(), f, MaxFetches)
 	}
@@ -264,6 +269,60 @@ func (s *Sharer) Adopt(from *Sharer) {
 		s.countPaced(k, n)
 	}
 	s.dirty = s.dirty || len(fetches) > 0 || len(trapped) > 0
+}
+
+// Previous is the sharer s took over from, if that one has not been
+// released since (see Release).
+func (s *Sharer) Previous() *Sharer {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.prev
+}
+
+// GiveBack undoes Adopt when the configuration that took over is
+// unloaded before the one it took over from (a reload that failed to
+// start): the sharer s took over from writes again, with what s was told
+// meanwhile, and s writes nothing more, not even as it stops. Call it
+// before s stops.
+func (s *Sharer) GiveBack() {
+	s.mu.Lock()
+	prev := s.prev
+	if prev == nil {
+		s.mu.Unlock()
+		return
+	}
+	fetches, trapped, paced := s.fetches.list(), s.trapped.list(), s.paced
+	s.paced, s.dirty, s.next, s.prev = map[pacedKey]int64{}, false, prev, nil
+	s.mu.Unlock()
+	prev.mu.Lock()
+	defer prev.mu.Unlock()
+	prev.next = nil
+	for _, f := range fetches {
+		prev.fetches.add(f.id(), f, MaxFetches)
+	}
+	for _, t := range trapped {
+		prev.trapped.add(t.id(), t, MaxTrapped)
+	}
+	for k, n := range paced {
+		prev.countPaced(k, n)
+	}
+	prev.dirty = true
+}
+
+// Release tells the sharer that took over from s that s is gone for good
+// (its configuration unloaded): there is nothing to give back to.
+func (s *Sharer) Release() {
+	s.mu.Lock()
+	next := s.next
+	s.mu.Unlock()
+	if next == nil {
+		return
+	}
+	next.mu.Lock()
+	if next.prev == s {
+		next.prev = nil
+	}
+	next.mu.Unlock()
 }
 
 // Run shares until ctx ends: it first reads every blob (this instance's
