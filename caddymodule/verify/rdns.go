@@ -171,6 +171,11 @@ type RDNSChecker struct {
 	failures atomic.Uint64
 	warnedAt atomic.Int64
 	warned   atomic.Bool
+	// zoneMu guards the networks whose lookups answered "server
+	// misbehaving" since one last succeeded (see failed).
+	zoneMu   sync.Mutex
+	zoneNets [zoneFailuresSpread]netip.Prefix
+	zoneN    int
 
 	// now is a coarse clock for the hit path, where time.Now would be
 	// the largest cost of a cached answer (it is a system call in some
@@ -320,7 +325,7 @@ func (r *RDNSChecker) lookup(ctx context.Context, addr netip.Addr) *rdnsEntry {
 	e := &rdnsEntry{}
 	ptrs, err := r.opts.Resolver.LookupAddr(ctx, addr.String())
 	if err != nil && !isNotFound(err) && len(ptrs) == 0 {
-		r.failed(err, now)
+		r.failed(err, addr, now)
 		e.failed = true
 		e.expires = now.Add(r.opts.ErrorTTL).UnixNano()
 		return e
@@ -341,7 +346,7 @@ func (r *RDNSChecker) lookup(ctx context.Context, addr netip.Addr) *rdnsEntry {
 		}
 		ips, err := r.opts.Resolver.LookupNetIP(ctx, network, name)
 		if err != nil && !isNotFound(err) && len(ips) == 0 {
-			r.failed(err, now)
+			r.failed(err, addr, now)
 			e.failed = true
 			continue
 		}
@@ -367,14 +372,17 @@ func (r *RDNSChecker) lookup(ctx context.Context, addr netip.Addr) *rdnsEntry {
 // failWarnEvery is how often failing lookups are logged.
 const failWarnEvery = time.Minute
 
-// failed notes a lookup that DNS could not answer, and warns at most once
-// per failWarnEvery when the resolver is at fault: without a word, a
-// resolver that is down or mistyped looks exactly like crawlers that are
-// all impostors. A SERVFAIL is one zone's failure (a client's own reverse
-// zone, which it controls), not the resolver's, and warns of nothing.
-func (r *RDNSChecker) failed(err error, now time.Time) {
+// failed notes a lookup of addr that DNS could not answer, and warns at
+// most once per failWarnEvery when the resolver is at fault: without a
+// word, a resolver that is down or mistyped looks exactly like crawlers
+// that are all impostors. Package net says "server misbehaving" for a
+// SERVFAIL, which may be one zone's failure (a client's own reverse zone,
+// which it controls), and for a REFUSED or a SERVFAIL to everything,
+// which is the resolver's: such answers count once they come from
+// zoneFailuresSpread networks with no lookup answered in between.
+func (r *RDNSChecker) failed(err error, addr netip.Addr, now time.Time) {
 	var de *net.DNSError
-	if errors.As(err, &de) && !de.IsTimeout && de.Err == serverMisbehaving {
+	if errors.As(err, &de) && !de.IsTimeout && de.Err == serverMisbehaving && !r.spread(addr) {
 		return
 	}
 	n := r.failures.Add(1)
@@ -388,12 +396,44 @@ func (r *RDNSChecker) failed(err error, now time.Time) {
 		"error", err.Error(), "failures", n)
 }
 
-// serverMisbehaving is how package net reports a SERVFAIL.
+// serverMisbehaving is how package net reports a SERVFAIL, a REFUSED and
+// other error codes.
 const serverMisbehaving = "server misbehaving"
+
+// zoneFailuresSpread is how many networks (a /24, a /48) must answer
+// "server misbehaving", with no lookup answered in between, for the
+// resolver to be at fault.
+const zoneFailuresSpread = 3
+
+// spread notes that addr's network answered "server misbehaving", and
+// reports whether zoneFailuresSpread networks have since a lookup last
+// succeeded.
+func (r *RDNSChecker) spread(addr netip.Addr) bool {
+	bits := 24
+	if addr.Is6() {
+		bits = 48
+	}
+	p, _ := addr.Prefix(bits)
+	r.zoneMu.Lock()
+	defer r.zoneMu.Unlock()
+	for _, q := range r.zoneNets[:r.zoneN] {
+		if q == p {
+			return r.zoneN == zoneFailuresSpread
+		}
+	}
+	if r.zoneN < zoneFailuresSpread {
+		r.zoneNets[r.zoneN] = p
+		r.zoneN++
+	}
+	return r.zoneN == zoneFailuresSpread
+}
 
 // answered notes a lookup DNS answered, and says so once after a
 // warning that lookups were failing.
 func (r *RDNSChecker) answered() {
+	r.zoneMu.Lock()
+	r.zoneN = 0
+	r.zoneMu.Unlock()
 	if r.warned.Load() && r.warned.CompareAndSwap(true, false) {
 		r.opts.Logger.Info("reverse DNS lookups succeed again")
 	}

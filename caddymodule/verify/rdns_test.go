@@ -436,3 +436,27 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	defer l.mu.Unlock()
 	return l.w.Write(p)
 }
+
+// TestRDNSResolverServfailsEverything: a resolver that answers SERVFAIL
+// or REFUSED to every question (its upstream down, recursion refused)
+// fails in package net's words as one zone does; once several networks
+// fail so with no lookup answered in between, the resolver is at fault,
+// and the log says so.
+func TestRDNSResolverServfailsEverything(t *testing.T) {
+	d := startDNS(t)
+	var buf bytes.Buffer
+	var mu sync.Mutex
+	logger := slog.New(slog.NewTextHandler(&lockedWriter{&mu, &buf}, nil))
+	r := NewRDNSChecker(RDNSOptions{Servers: []string{d.addr}, Wait: 10 * time.Second, ErrorTTL: time.Nanosecond, Logger: logger})
+	defer r.Close()
+	for i := range zoneFailuresSpread {
+		addr := netip.AddrFrom4([4]byte{127, byte(10 + i), 0, 1})
+		d.servfail(addr.String())
+		r.Check(context.Background(), addr, googleSuffixes)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if n := strings.Count(buf.String(), "check the resolvers"); n != 1 {
+		t.Errorf("%d warnings after %d networks failed with no lookup answered, want 1:\n%s", n, zoneFailuresSpread, buf.String())
+	}
+}
