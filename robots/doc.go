@@ -150,9 +150,11 @@
 // the escapes of a pattern only, and compares the rest byte for byte, so
 // to it "/%70rivate" is not "/private" and "/a%2fb" not "/a%2Fb". As in
 // Google's reading, an ASCII byte that clients send escaped (a space, a
-// quote, "<", "|") written raw in a pattern stays raw, and so matches no
-// URL sent escaped: "Disallow: /my folder/" is not "/my%20folder/" (lint
-// says so: raw-byte). An escape of an unreserved character ranks as the
+// quote, "<", "|") written raw in a disallow pattern stays raw, and so
+// matches no URL sent escaped: "Disallow: /my folder/" is not
+// "/my%20folder/" (lint says so: raw-byte); in an allow pattern it is
+// escaped, and matches either spelling, so that where the two readings
+// part this one allows. An escape of an unreserved character ranks as the
 // character it stands for. One canonical spelling makes every spelling
 // of a URL that a server serves as one resource agree, which closes a
 // bypass (a bot asking for "/%70rivate" gets the page at "/private"); the

@@ -246,7 +246,7 @@ func (mg *mergedGroups) matcherOf(i int) *matcher {
 
 func addRules(gb *groupBuilder, rules []*Rule) {
 	for _, r := range rules {
-		gb.add(r, canonicalPattern(r.Pattern))
+		gb.add(r, canonicalPattern(r.Pattern, r.Directive == Disallow))
 		if r.Directive == Allow {
 			addIndexRule(gb, r)
 		}
@@ -263,7 +263,7 @@ func addIndexRule(gb *groupBuilder, r *Rule) {
 	}
 	dir := r.Pattern[:slash+1]
 	implied := &Rule{Directive: Allow, Pattern: r.Pattern, Line: r.Line, priority: priority(dir) + 1}
-	gb.add(implied, canonicalPattern(dir)+"$")
+	gb.add(implied, canonicalPattern(dir, false)+"$")
 }
 
 func upper(c byte) byte {

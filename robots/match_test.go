@@ -316,3 +316,22 @@ func TestRawASCIIInPatternMatchesItself(t *testing.T) {
 		}
 	}
 }
+
+// TestRawASCIIInAllowMatchesBothSpellings: an allow rule with a byte some
+// clients send raw ("|", "^" in a query) matches the request whichever
+// way it spells it, so that the exception Google's reading grants a
+// client sending it raw is granted here, where the path is escaped.
+func TestRawASCIIInAllowMatchesBothSpellings(t *testing.T) {
+	f := Parse([]byte("User-agent: *\nDisallow: /filter\nAllow: /filter?tags=a|b\n"))
+	for _, p := range []string{"/filter?tags=a|b", "/filter?tags=a%7Cb", "/filter?tags=a%7cb&x"} {
+		if !f.Allowed("x", p) {
+			t.Errorf("%s is refused: the allow with a raw \"|\" does not match it", p)
+		}
+	}
+	if f.Allowed("x", "/filter?tags=c") {
+		t.Error("/filter?tags=c is allowed")
+	}
+	if hasKind(f, KindRawByte) {
+		t.Error("an allow rule's raw byte is reported")
+	}
+}

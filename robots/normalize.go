@@ -145,28 +145,30 @@ func Canonical(s string) string {
 	return string(appendCanonical(make([]byte, 0, len(s)+16), s))
 }
 
-// canonicalPattern is Canonical for a rule's pattern. It differs in two
-// ways, both to match no URL Google's reading does not:
+// canonicalPattern is Canonical for a rule's pattern. It differs so as
+// to err, where this reading and Google's part, towards allowing:
 //
 //   - a "%" that starts no escape stays "%" rather than becoming "%25".
 //     Google compares such a pattern byte for byte with the URL, where
 //     every "%" starts an escape, so "/a%" matches "/a%20" and "/a%25"
 //     alike; reading it as "%25" would match only the second, and let
 //     through what Google's reading calls disallowed;
-//   - an ASCII byte that a URL carries escaped (a space, " < > \ ^ ` { |
-//     }, a control) stays raw, so it matches no canonical path, where it
-//     is always escaped. Google leaves it raw too and compares it with the
-//     URL as sent, which carries a space or a quote escaped: "Disallow:
-//     /my folder/" matches no URL to Google, not "/my%20folder/". (A raw
-//     "|" is sent raw by some clients, and then Google matches it; this
-//     reading errs towards allowing, and lint says to escape it.)
+//   - in a disallow rule (raw set), an ASCII byte that canonical form
+//     escapes (a space, " < > \ ^ ` { | }, a control) stays raw, and so
+//     matches no canonical path, where it is always escaped. Google
+//     leaves it raw too and compares it with the URL as sent, which
+//     carries a space or a quote escaped: "Disallow: /my folder/" matches
+//     no URL to Google, and "/my%20folder/" is not refused for it. A "|"
+//     or "^" that a browser sends raw is matched by Google and not here:
+//     the reading that errs towards allowing. An allow rule's bytes are
+//     escaped, so that it matches both spellings, as errs the same way.
 //
 // Non-ASCII bytes are escaped, as Google escapes them in a pattern.
-func canonicalPattern(p string) string {
+func canonicalPattern(p string, raw bool) string {
 	if isCanonical(p) {
 		return p
 	}
-	return string(appendCanon(make([]byte, 0, len(p)+16), p, "%", true))
+	return string(appendCanon(make([]byte, 0, len(p)+16), p, "%", raw))
 }
 
 // priority is a pattern's match priority: its length as google/robotstxt

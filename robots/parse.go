@@ -434,7 +434,7 @@ func (p *parser) line(num int, s string) {
 		if value[0] != '/' && value[0] != '*' {
 			p.diag(num, Error, KindRelativePath, "pattern %q does not start with \"/\" or \"*\", so it matches no URL", value)
 		}
-		if c, ok := rawEscapable(value); ok {
+		if c, ok := rawEscapable(value); ok && f == fieldDisallow {
 			p.diag(num, Warning, KindRawByte, "pattern %q holds %q raw, which clients send escaped (%%%02X): Google compares it byte for byte, so the rule matches no URL sent so, and is enforced on none; write %q", value, string(c), c, string(appendCanon(nil, value, "%", false)))
 		}
 		d := Disallow

@@ -137,7 +137,7 @@ func (s *srcGroup) compileUsage(gb *groupBuilder) {
 	gb.reset()
 	for i := range s.usage {
 		u := &s.usage[i]
-		canon := canonicalPattern(u.rule.Pattern)
+		canon := canonicalPattern(u.rule.Pattern, false)
 		if j, ok := first[canon]; ok {
 			s.usage[j].prefs = s.usage[j].prefs.stricter(u.prefs)
 			continue

@@ -227,6 +227,7 @@ Content-Usage: /same/ train-ai=y
 Content-Usage: /same/ train-ai=n, search=y
 Content-Usage: /%7Euser/ train-ai=y
 Content-Usage: /unknown/ train-genai=y
+Content-Usage: /a|b/ train-ai=y
 Allow: /
 `
 	g := Parse([]byte(body)).GroupFor("anybot")
@@ -248,6 +249,9 @@ Allow: /
 		// Paths are compared canonically.
 		{"/~user/x", "yny"},
 		{"/%7euser/x", "yny"},
+		// A byte clients send raw or escaped ("|") matches both.
+		{"/a|b/x", "yny"},
+		{"/a%7Cb/x", "yny"},
 		// A best match stating nothing known overrides nothing, and
 		// hides the shorter "/" line, as the draft's longest match says.
 		{"/unknown/x", "ynn"},
