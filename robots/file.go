@@ -262,7 +262,7 @@ func addIndexRule(gb *groupBuilder, r *Rule) {
 		return
 	}
 	dir := r.Pattern[:slash+1]
-	implied := &Rule{Directive: Allow, Pattern: r.Pattern, Line: r.Line, priority: priority(dir) + 1}
+	implied := &Rule{Directive: Allow, Pattern: r.Pattern, Line: r.Line, priority: priority(dir, Allow) + 1}
 	gb.add(implied, canonicalPattern(dir, false)+"$")
 }
 

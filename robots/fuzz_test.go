@@ -153,14 +153,14 @@ type fzRefRule struct {
 func fzRefRules(g *Group) []fzRefRule {
 	var out []fzRefRule
 	for _, r := range g.Rules() {
-		out = append(out, fzRefRule{r.Directive, r.Line, canonicalPattern(r.Pattern, r.Directive == Disallow), priority(r.Pattern)})
+		out = append(out, fzRefRule{r.Directive, r.Line, canonicalPattern(r.Pattern, r.Directive == Disallow), priority(r.Pattern, r.Directive)})
 		if r.Directive != Allow {
 			continue
 		}
 		slash := strings.LastIndex(r.Pattern, "/")
 		if slash >= 0 && strings.HasPrefix(r.Pattern[slash:], "/index.htm") {
 			dir := r.Pattern[:slash+1]
-			out = append(out, fzRefRule{Allow, r.Line, canonicalPattern(dir, false) + "$", priority(dir) + 1})
+			out = append(out, fzRefRule{Allow, r.Line, canonicalPattern(dir, false) + "$", priority(dir, Allow) + 1})
 		}
 	}
 	return out

@@ -276,7 +276,10 @@ func TestEscapedUnreservedRanksDecoded(t *testing.T) {
 	}{
 		{"User-agent: *\nDisallow: /%61bc\nAllow: /abcd\n", "/abcd", true},
 		{"User-agent: *\nDisallow: /%61bc\nAllow: /abcd\n", "/abc", false},
-		{"User-agent: *\nAllow: /%61bc\nDisallow: /abcd\n", "/abcd", false},
+		// An allow written so ranks by its written length, as Google's:
+		// where the two readings part, this one allows.
+		{"User-agent: *\nAllow: /%61bc\nDisallow: /abcd\n", "/abcd", true},
+		{"User-agent: *\nDisallow: /*.pdf$\nAllow: /%7Ejoe/\n", "/%7Ejoe/cv.pdf", true},
 		{"User-agent: *\nDisallow: /%7Ejoe/\nAllow: /~joe/pub\n", "/~joe/public", true},
 		// Non-ASCII is counted encoded, as Google counts it.
 		{"User-agent: *\nDisallow: /ü\nAllow: /abcdef\n", "/ü", false},

@@ -171,21 +171,24 @@ func canonicalPattern(p string, raw bool) string {
 	return string(appendCanon(make([]byte, 0, len(p)+16), p, "%", raw))
 }
 
-// priority is a pattern's match priority: its length as google/robotstxt
-// counts it (after non-ASCII bytes are percent-encoded), less two for each
-// escape of an unreserved character, which is matched decoded here:
-// "/%61bc" matches what "/abc" matches and ranks as "/abc" does. Google
-// ranks it as six bytes but matches only the URLs that spell "%61" so;
-// counted so here, it would outrank "Allow: /abcd" on "/abcd", which
-// Google allows. A pattern with no such escape (nearly every pattern)
-// keeps Google's number, and so Google's precedence.
-func priority(p string) int {
+// priority is a rule's match priority, so that where this reading and
+// Google's part it errs towards allowing. Google ranks a pattern by its
+// length once its non-ASCII bytes are escaped; so does an allow rule
+// here. A disallow rule's escapes of unreserved characters count one byte
+// each, as the character they stand for, since it matches decoded here:
+// "Disallow: /%61bc" matches what "/abc" matches, and ranks as "/abc",
+// below "Allow: /abcd" on /abcd, which Google allows (to it "/%61bc"
+// matches no plain URL). An allow rule written so keeps its length and
+// wins where Google's would ("Allow: /%7Ejoe/" over "Disallow: /*.pdf$"
+// on /%7Ejoe/cv.pdf). A pattern with no such escape (nearly every one)
+// has Google's number whatever its directive.
+func priority(p string, d Directive) int {
 	n := len(p)
 	for i := 0; i < len(p); i++ {
 		switch {
 		case p[i] >= 0x80:
 			n += 2
-		case p[i] == '%' && i+2 < len(p):
+		case d == Disallow && p[i] == '%' && i+2 < len(p):
 			hi, ok1 := unhex(p[i+1])
 			lo, ok2 := unhex(p[i+2])
 			if ok1 && ok2 && byteClass[hi<<4|lo] == classUnreserved {

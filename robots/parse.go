@@ -442,7 +442,7 @@ func (p *parser) line(num int, s string) {
 			d = Allow
 		}
 		r := p.newRule()
-		*r = Rule{Directive: d, Pattern: value, Line: num, priority: priority(value)}
+		*r = Rule{Directive: d, Pattern: value, Line: num, priority: priority(value, d)}
 		p.rules = appendDoubling(p.rules, r)
 	case fieldSitemap:
 		if u, err := url.Parse(value); err != nil || u.Scheme == "" || u.Host == "" {
@@ -478,7 +478,7 @@ func (p *parser) line(num int, s string) {
 			return
 		}
 		path, s := p.parseContentUsage(num, value)
-		cur.usage = append(cur.usage, usageRule{rule: Rule{Directive: Disallow, Pattern: path, Line: num, priority: priority(path)}, prefs: s})
+		cur.usage = append(cur.usage, usageRule{rule: Rule{Directive: Disallow, Pattern: path, Line: num, priority: priority(path, Disallow)}, prefs: s})
 	case fieldNonStandard:
 		p.diag(num, Info, KindNonStandardField, "field %q is not part of RFC 9309; ignored", key)
 	default:
