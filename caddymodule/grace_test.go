@@ -300,3 +300,23 @@ func TestSameFileKeepsItsDate(t *testing.T) {
 		t.Errorf("the same file read anew is in force since %v, want %v", got, since)
 	}
 }
+
+// TestGraceAcrossAMissingFile: a bot that fetched a version, then asked
+// for robots.txt while the file was gone for a moment (a deploy), keeps
+// the grace of the version it fetched: to Google's reading the missing
+// file allowed everything, so it is no violator of the version after.
+func TestGraceAcrossAMissingFile(t *testing.T) {
+	path := writeRobots(t, "User-agent: *\nDisallow: /old\n")
+	h, _ := newTestHandler(t, config.Config{File: path, DisableReload: true})
+	const ip = "198.51.100.1"
+	serve(h, withIP(newRequest("GET", "/robots.txt", testfixtures.UAAhrefs), ip))
+	os.Remove(path)
+	h.fixed.refresh()
+	serve(h, withIP(newRequest("GET", "/robots.txt", testfixtures.UAAhrefs), ip))
+	os.WriteFile(path, []byte("User-agent: *\nDisallow: /new\n"), 0o644)
+	bump(t, path, 2*time.Second)
+	h.fixed.refresh()
+	if v, _ := verdictOf(t, h, "/new", testfixtures.UAAhrefs, ip); v != "grace" {
+		t.Errorf("/new after the file came back: %q, want grace (the bot fetched the version before)", v)
+	}
+}

@@ -379,7 +379,12 @@ func (h *Handler) recordFetch(r *http.Request, snap *snapshot) {
 	now := time.Now()
 	id.counters.fetch(now.UnixNano())
 	k := fetchKey{id.Name, fetchAddr(r, res.Outcome), siteOf(r), snap.scope, agentOf(id.Name, ua)}
-	h.tracker.record(k, judge.Fetch{At: now, ETag: snap.ETag})
+	// A fetch while there is no file (a deploy's moment) earns no
+	// grace, and must not take away the grace of the version the bot
+	// fetched before it, which it may still obey.
+	if prev, ok := h.tracker.last(k); snap.File != nil || !ok || prev.ETag == "" {
+		h.tracker.record(k, judge.Fetch{At: now, ETag: snap.ETag})
+	}
 	j := judgmentOf(r)
 	*j = judge.Judgment{
 		Bot: id.Name, Group: snap.fetchedGroupName(id.Group), Verdict: judge.Allowed,
