@@ -20,7 +20,8 @@ const (
 	trapNetAfter = 16
 )
 
-// trapNets bounds the /48s whose trapped subscribers are counted.
+// trapNets bounds the /48s whose trapped subscribers are counted (about
+// 400 bytes each).
 const trapNets = 16_384
 
 // trapKey is an address the trap of a site (a host) caught: a
@@ -66,20 +67,48 @@ func (k trapKey) netOf() (trapKey, bool) {
 }
 
 // trapSet is what the trap of a source remembers: trapped keys until
-// when, in an LRU of fixed size, and per /48 how many of its subscribers
-// are trapped.
+// when, in an LRU of fixed size, and per /48 which of its subscribers are
+// trapped.
 type trapSet struct {
 	keys *lru.Cache[trapKey, int64] // until, unix nanoseconds
 
 	mu   sync.Mutex // orders the counting of a network's subscribers
-	nets *lru.Cache[trapKey, netCount]
+	nets *lru.Cache[trapKey, *netSubs]
 }
 
-// netCount is how many subscribers of a network were trapped, and until
-// when the last of them is held.
-type netCount struct {
+// netSubs are the subscribers of a network trapped now, each once, with
+// when it is let go: a subscriber counts once however often it springs
+// the trap, and no more once its time is up, so only trapNetAfter
+// subscribers trapped at once take the network.
+type netSubs struct {
+	ip    [trapNetAfter]netip.Addr
+	until [trapNetAfter]int64
 	n     int
-	until int64
+}
+
+// note counts ip, held until until, among the subscribers trapped at now,
+// and reports whether there are trapNetAfter of them, and the latest time
+// one of them is let go.
+func (s *netSubs) note(ip netip.Addr, until, now int64) (bool, int64) {
+	latest, found := until, false
+	j := 0
+	for i := range s.n {
+		if s.until[i] < now {
+			continue
+		}
+		if s.ip[i] == ip {
+			s.until[i], found = max(s.until[i], until), true
+		}
+		latest = max(latest, s.until[i])
+		s.ip[j], s.until[j] = s.ip[i], s.until[i]
+		j++
+	}
+	s.n = j
+	if !found && s.n < trapNetAfter {
+		s.ip[s.n], s.until[s.n] = ip, until
+		s.n++
+	}
+	return s.n >= trapNetAfter, latest
 }
 
 func newTrapSet(size int) (*trapSet, error) {
@@ -87,7 +116,7 @@ func newTrapSet(size int) (*trapSet, error) {
 	if err != nil {
 		return nil, err
 	}
-	nets, err := lru.New[trapKey, netCount](trapNets)
+	nets, err := lru.New[trapKey, *netSubs](trapNets)
 	if err != nil {
 		return nil, err
 	}
@@ -108,18 +137,15 @@ func (s *trapSet) add(k trapKey, until, now time.Time) trapKey {
 		return net
 	}
 	s.mu.Lock()
-	c, _ := s.nets.Get(net)
-	if c.until < now.UnixNano() {
-		c = netCount{}
+	defer s.mu.Unlock()
+	subs, ok := s.nets.Get(net)
+	if !ok {
+		subs = new(netSubs)
+		s.nets.Add(net, subs)
 	}
-	if _, seen := s.keys.Peek(k); !seen {
-		c.n++
-	}
-	c.until = max(c.until, until.UnixNano())
-	s.nets.Add(net, c)
-	s.mu.Unlock()
-	if c.n >= trapNetAfter {
-		s.keys.Add(net, c.until)
+	whole, latest := subs.note(k.ip, until.UnixNano(), now.UnixNano())
+	if whole {
+		s.keys.Add(net, latest)
 		return net
 	}
 	s.keys.Add(k, until.UnixNano())

@@ -2,6 +2,7 @@ package caddymodule
 
 import (
 	"net/netip"
+	"sync"
 	"testing"
 	"time"
 
@@ -83,5 +84,48 @@ func TestTrapKeyShared(t *testing.T) {
 		if _, ok := parseTrapKey(7, s); ok {
 			t.Errorf("%q read as a trapped key", s)
 		}
+	}
+}
+
+// TestTrapNetworkCountsTheTrappedNow: a network is taken whole by
+// trapNetAfter subscribers trapped at once, not by the same few springing
+// the trap again and again over days, nor by one counted twice because
+// its requests came together.
+func TestTrapNetworkCountsTheTrappedNow(t *testing.T) {
+	s, err := newTrapSet(trappedClients)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := trapKey{site: 1, ip: netip.MustParseAddr("2001:db8:5:1::")}
+	b := trapKey{site: 1, ip: netip.MustParseAddr("2001:db8:5:2::")}
+	other := trapKey{site: 1, ip: netip.MustParseAddr("2001:db8:5:ff::")}
+	now := time.Now()
+	for i := range 2 * trapNetAfter {
+		k := a
+		if i%2 == 1 {
+			k = b
+		}
+		at := now.Add(time.Duration(i) * 20 * time.Hour)
+		s.add(k, at.Add(24*time.Hour), at)
+		if s.holds(other, at) {
+			t.Fatalf("after %d springs by two /64s taking turns, the /48 is held", i+1)
+		}
+	}
+
+	s, _ = newTrapSet(trappedClients)
+	var wg sync.WaitGroup
+	for range 32 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.add(a, now.Add(time.Hour), now)
+		}()
+	}
+	wg.Wait()
+	for i := range trapNetAfter - 2 {
+		s.add(trapKey{site: 1, ip: netip.AddrFrom16([16]byte{0x20, 0x01, 0x0d, 0xb8, 0, 5, 0, byte(100 + i)})}, now.Add(time.Hour), now)
+	}
+	if s.holds(other, now) {
+		t.Errorf("%d subscribers trapped, one of them by 32 requests at once, took the /48", trapNetAfter-1)
 	}
 }
