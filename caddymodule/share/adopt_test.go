@@ -106,3 +106,32 @@ func TestGiveBack(t *testing.T) {
 		t.Error("a released sharer is still the one to give back to")
 	}
 }
+
+// TestGiveBackPastAReleasedSharer: a configuration with two new sharers
+// for one source (two sites, two intervals) that fails to start unloads
+// them in turn; the serving one gets sharing back whatever the order.
+func TestGiveBackPastAReleasedSharer(t *testing.T) {
+	ctx := context.Background()
+	store := &memStorage{data: map[string][]byte{}}
+	a1 := New(store, "site", "id", time.Hour, Callbacks{})
+	a2 := New(store, "site", "id", 2*time.Second, Callbacks{})
+	a2.Adopt(a1)
+	a3 := New(store, "site", "id", 3*time.Second, Callbacks{})
+	a3.Adopt(a2)
+	// a2 is unloaded first: not the newest, it gives nothing back.
+	a2.Flush(ctx)
+	a2.Release()
+	a3.GiveBack()
+	a3.Release()
+	a1.RecordTrap(Trap{Addr: "192.0.2.1", Site: 1, Until: time.Now().Add(time.Hour).UnixNano()})
+	if err := a1.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	b, err := a1.readOwn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Trapped) != 1 {
+		t.Errorf("the serving sharer wrote %d trapped addresses, want 1", len(b.Trapped))
+	}
+}

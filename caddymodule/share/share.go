@@ -291,12 +291,18 @@ func (s *Sharer) GiveBack() {
 		s.mu.Unlock()
 		return
 	}
+	s.mu.Unlock()
+	// prev stops forwarding before s starts, so that a record is never
+	// sent back and forth between them.
+	prev.mu.Lock()
+	prev.next = nil
+	prev.mu.Unlock()
+	s.mu.Lock()
 	fetches, trapped, paced := s.fetches.list(), s.trapped.list(), s.paced
 	s.paced, s.dirty, s.next, s.prev = map[pacedKey]int64{}, false, prev, nil
 	s.mu.Unlock()
 	prev.mu.Lock()
 	defer prev.mu.Unlock()
-	prev.next = nil
 	for _, f := range fetches {
 		prev.fetches.add(f.id(), f, MaxFetches)
 	}
@@ -309,20 +315,28 @@ func (s *Sharer) GiveBack() {
 	prev.dirty = true
 }
 
-// Release tells the sharer that took over from s that s is gone for good
-// (its configuration unloaded): there is nothing to give back to.
+// Release takes s, gone for good (its configuration unloaded), out of
+// the chain of sharers that took over from one another: the one that
+// took over from s gives back, if it must, to the one s took over from.
 func (s *Sharer) Release() {
 	s.mu.Lock()
-	next := s.next
+	next, prev := s.next, s.prev
 	s.mu.Unlock()
 	if next == nil {
 		return
 	}
 	next.mu.Lock()
 	if next.prev == s {
-		next.prev = nil
+		next.prev = prev
 	}
 	next.mu.Unlock()
+	if prev != nil {
+		prev.mu.Lock()
+		if prev.next == s {
+			prev.next = next
+		}
+		prev.mu.Unlock()
+	}
 }
 
 // Run shares until ctx ends: it first reads every blob (this instance's
