@@ -178,3 +178,46 @@ func TestSharedTrapHeldForTrapTTL(t *testing.T) {
 		t.Errorf("held until %v, want at most trap_ttl (%v) from now", time.Unix(0, until), ttl)
 	}
 }
+
+// TestSharedNoFileFetchKeepsGrace: another instance's record of a fetch
+// made while there was no file does not replace this instance's record
+// of the version the bot fetched here, as a local one does not.
+func TestSharedNoFileFetchKeepsGrace(t *testing.T) {
+	t.Setenv("XDG_DATA_HOME", t.TempDir())
+	dir := t.TempDir()
+	path := writeRobots(t, "User-agent: *\nDisallow: /old\n")
+	h, _ := provisionTestHandler(t, &Handler{Config: config.Config{File: path, DisableReload: true, Impostors: config.ImpostorsTrust,
+		ShareInterval: config.MinInterval}, verifyOptions: offlineVerify, storage: &certmagic.FileStorage{Path: dir}})
+	const ip = "198.51.100.1"
+	serve(h, withIP(newRequest("GET", "/robots.txt", testfixtures.UAAhrefs), ip))
+	var blobs map[string]string
+	for deadline := time.Now().Add(5 * time.Second); len(blobs) == 0 && time.Now().Before(deadline); {
+		time.Sleep(50 * time.Millisecond)
+		blobs = sharedBlobs(t, dir)
+	}
+	if len(blobs) != 1 {
+		t.Fatalf("blobs: %v", blobs)
+	}
+	for p, data := range blobs {
+		var b map[string]any
+		dec := json.NewDecoder(strings.NewReader(data))
+		dec.UseNumber()
+		if err := dec.Decode(&b); err != nil {
+			t.Fatal(err)
+		}
+		f := b["fetches"].([]any)[0].(map[string]any)
+		f["etag"], f["at"] = "", time.Now().UnixNano()
+		b["instance"], b["writer"], b["written"] = "other-instance", "0123456789ab", time.Now().UnixNano()
+		out, _ := json.Marshal(b)
+		if err := os.WriteFile(filepath.Join(filepath.Dir(p), "other-instance.json"), out, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	time.Sleep(5 * time.Duration(config.MinInterval)) // several syncs read it
+	os.WriteFile(path, []byte("User-agent: *\nDisallow: /new\n"), 0o644)
+	bump(t, path, 2*time.Second)
+	h.fixed.refresh()
+	if v, _ := verdictOf(t, h, "/new", testfixtures.UAAhrefs, ip); v != "grace" {
+		t.Errorf("/new after another instance shared a fetch made while there was no file: %q, want grace", v)
+	}
+}

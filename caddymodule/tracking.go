@@ -200,7 +200,9 @@ func (t *fetchTracker) startSharing(source string, opts shareOptions) {
 				addr = a
 			}
 			k := fetchKey{f.Bot, addr, f.Site, f.Scope, f.Agent}
-			if cur, ok := t.recent.Peek(k); ok && cur.At.UnixNano() >= f.At {
+			// As a fetch here: a fetch while there was no file does not
+			// replace a version's, whose grace the bot may still have.
+			if cur, ok := t.recent.Peek(k); ok && (cur.At.UnixNano() >= f.At || f.ETag == "" && cur.ETag != "") {
 				return
 			}
 			t.recent.Add(k, judge.Fetch{At: time.Unix(0, f.At), ETag: f.ETag})

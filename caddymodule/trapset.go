@@ -21,7 +21,7 @@ const (
 )
 
 // trapNets bounds the /48s whose trapped subscribers are counted (about
-// 400 bytes each).
+// 600 bytes each: 10 MB at most per robots.txt source).
 const trapNets = 16_384
 
 // trapKey is an address the trap of a site (a host) caught: a
