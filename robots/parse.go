@@ -478,7 +478,14 @@ func (p *parser) line(num int, s string) {
 			return
 		}
 		path, s := p.parseContentUsage(num, value)
-		cur.usage = append(cur.usage, usageRule{rule: Rule{Directive: Disallow, Pattern: path, Line: num, priority: priority(path, Disallow)}, prefs: s})
+		// A line that refuses a use ranks as a disallow rule, one that
+		// only grants as an allow rule: where the readings of an
+		// escaped path part, the grant wins (see priority).
+		d := Allow
+		if s.Search == No || s.AIInput == No || s.AITrain == No {
+			d = Disallow
+		}
+		cur.usage = append(cur.usage, usageRule{rule: Rule{Directive: Disallow, Pattern: path, Line: num, priority: priority(path, d)}, prefs: s})
 	case fieldNonStandard:
 		p.diag(num, Info, KindNonStandardField, "field %q is not part of RFC 9309; ignored", key)
 	default:

@@ -422,3 +422,14 @@ func BenchmarkSignals(b *testing.B) {
 		}
 	})
 }
+
+// TestUsageGrantRanksAsWritten: a Content-Usage line that only grants
+// ranks by its path as written, as an allow rule does, so that an
+// escaped grant ("/%7Ejoe/ train-ai=y") outranks a shorter refusal on the
+// paths it covers, as "Allow: /%7Ejoe/" outranks "Disallow: /*.pdf$".
+func TestUsageGrantRanksAsWritten(t *testing.T) {
+	g := Parse([]byte("User-agent: *\nContent-Usage: /*.pdf$ train-ai=n\nContent-Usage: /%7Ejoe/ train-ai=y\nAllow: /\n")).GroupFor("x")
+	if got := g.Signals("/~joe/cv.pdf").AITrain; got != Yes {
+		t.Errorf("train-ai on /~joe/cv.pdf: %v, want yes (the grant, as written, is the longer)", got)
+	}
+}
