@@ -320,3 +320,22 @@ func TestGraceAcrossAMissingFile(t *testing.T) {
 		t.Errorf("/new after the file came back: %q, want grace (the bot fetched the version before)", v)
 	}
 }
+
+// TestGraceAfterNoFile: a site's first robots.txt is a change like any
+// other to a bot that fetched the 404 before it: to Google's reading
+// that 404 allowed everything, and the bot may keep it for a while. A bot
+// not seen fetching it has no grace.
+func TestGraceAfterNoFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "robots.txt")
+	h, _ := newTestHandler(t, config.Config{File: path, DisableReload: true})
+	serve(h, withIP(newRequest("GET", "/robots.txt", testfixtures.UAAhrefs), "198.51.100.5"))
+	os.WriteFile(path, []byte("User-agent: *\nDisallow: /new\n"), 0o644)
+	bump(t, path, time.Second)
+	h.fixed.refresh()
+	if v, _ := verdictOf(t, h, "/new", testfixtures.UAAhrefs, "198.51.100.5"); v != "grace" {
+		t.Errorf("the bot that fetched the 404: %q, want grace", v)
+	}
+	if v, _ := verdictOf(t, h, "/new", testfixtures.UAAhrefs, "198.51.100.6"); v != "disallowed" {
+		t.Errorf("a bot never seen fetching: %q, want disallowed", v)
+	}
+}

@@ -47,17 +47,19 @@ func (v *Version) GroupName(g *robots.Group) string { return v.groupNames[g] }
 const MaxEarlier = 32
 
 // Follow makes v the successor of prev at now: v comes into force and
-// keeps the versions before it that were in force within window ("no
-// file" is no version). It must be called before v is published.
+// keeps the versions before it that were in force within window. "No
+// file" is one of them: to Google's reading a robots.txt that is not
+// there allows everything, and a crawler may keep that answer as it
+// keeps a file's, so a bot seen fetching it (the evidence grace asks
+// for; a moment without a file excuses nobody who did not) may go where
+// it allowed. It must be called before v is published.
 func (v *Version) Follow(prev *Version, now time.Time, window time.Duration) {
 	v.Since = now
 	if prev == nil || window <= 0 {
 		return
 	}
 	cutoff := now.Add(-window)
-	if prev.File != nil {
-		v.Earlier = append(v.Earlier, prev.withoutHistory())
-	}
+	v.Earlier = append(v.Earlier, prev.withoutHistory())
 	for i, old := range prev.Earlier {
 		// old was in force until the version after it came in.
 		until := prev.Since

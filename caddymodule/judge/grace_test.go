@@ -66,17 +66,22 @@ func TestGraceNeedsEvidence(t *testing.T) {
 	}
 }
 
-// TestNoFileIsNoGraceSource: a moment with no robots.txt (a deploy, an
-// editor's save) must not become a version that excuses everything.
-func TestNoFileIsNoGraceSource(t *testing.T) {
+// TestNoFileIsAGraceSource: to Google's reading a missing robots.txt
+// allows everything, and may be kept as a file is: a bot seen fetching it
+// (a deploy's moment, or before the site had a file) is excused where it
+// allowed, within the window; one not seen fetching it is not.
+func TestNoFileIsAGraceSource(t *testing.T) {
 	start := time.Now()
 	vs := history(start, time.Hour, "-", "User-agent: *\nDisallow: /b\n")
 	none, cur := vs[0], vs[1]
-	if len(cur.Earlier) != 0 {
-		t.Errorf("no file kept as an earlier version: %d", len(cur.Earlier))
-	}
-	if cur.GraceAllows(request("/b", start.Add(time.Minute), none, start), time.Hour) {
+	if !cur.GraceAllows(request("/b", start.Add(2*time.Minute), none, start), time.Hour) {
 		t.Error("a fetch while there was no file gives no grace")
+	}
+	if cur.GraceAllows(request("/b", start.Add(2*time.Minute), nil, start), time.Hour) {
+		t.Error("grace without a fetch")
+	}
+	if cur.GraceAllows(request("/b", start.Add(2*time.Hour), none, start), time.Hour) {
+		t.Error("grace past the window")
 	}
 }
 
