@@ -259,11 +259,26 @@ func (s *Sharer) Adopt(from *Sharer) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.instance, s.writer, s.prev = instance, from.writer, from
+	s.take(fetches, trapped, paced, true)
+}
+
+// take adds to s's window the records of another sharer of the site, as
+// older than its own (asOld) or as news, and its pacing counts; s.mu is
+// held.
+func (s *Sharer) take(fetches []Fetch, trapped []Trap, paced map[pacedKey]int64, asOld bool) {
 	for _, f := range fetches {
-		s.fetches.addOld(f.id(), f, MaxFetches)
+		if asOld {
+			s.fetches.addOld(f.id(), f, MaxFetches)
+		} else {
+			s.fetches.add(f.id(), f, MaxFetches)
+		}
 	}
 	for _, t := range trapped {
-		s.trapped.addOld(t.id(), t, MaxTrapped)
+		if asOld {
+			s.trapped.addOld(t.id(), t, MaxTrapped)
+		} else {
+			s.trapped.add(t.id(), t, MaxTrapped)
+		}
 	}
 	for k, n := range paced {
 		s.countPaced(k, n)
@@ -303,15 +318,7 @@ func (s *Sharer) GiveBack() {
 	s.mu.Unlock()
 	prev.mu.Lock()
 	defer prev.mu.Unlock()
-	for _, f := range fetches {
-		prev.fetches.add(f.id(), f, MaxFetches)
-	}
-	for _, t := range trapped {
-		prev.trapped.add(t.id(), t, MaxTrapped)
-	}
-	for k, n := range paced {
-		prev.countPaced(k, n)
-	}
+	prev.take(fetches, trapped, paced, false)
 	prev.dirty = true
 }
 
