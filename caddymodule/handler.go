@@ -379,11 +379,9 @@ func (h *Handler) recordFetch(r *http.Request, snap *snapshot) {
 	now := time.Now()
 	id.counters.fetch(now.UnixNano())
 	k := fetchKey{id.Name, fetchAddr(r, res.Outcome), siteOf(r), snap.scope, agentOf(id.Name, ua)}
-	// A fetch while there is no file (a deploy's moment) must not take
-	// away the record of the version the bot fetched before it, which
-	// it may still obey.
-	if prev, ok := h.tracker.last(k); snap.File != nil || !ok || prev.ETag == "" {
-		h.tracker.record(k, judge.Fetch{At: now, ETag: snap.ETag})
+	f := judge.Fetch{At: now, ETag: snap.ETag}
+	if prev, ok := h.tracker.last(k); !ok || replaces(f, prev) {
+		h.tracker.record(k, f)
 	}
 	j := judgmentOf(r)
 	*j = judge.Judgment{

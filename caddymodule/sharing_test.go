@@ -64,25 +64,21 @@ func TestReloadAppliesShareSettings(t *testing.T) {
 		ShareInterval: caddy.Duration(time.Hour), // only the writes at unload
 		Impostors:     config.ImpostorsTrust,
 	}
-	load := func(cfg config.Config, dir string) *Handler {
-		h, _ := provisionTestHandler(t, &Handler{Config: cfg, verifyOptions: offlineVerify, storage: &certmagic.FileStorage{Path: dir}})
-		return h
-	}
 	fetched := func(h *Handler, ip string) any {
 		return placeholders(t, h, "/private/x", testfixtures.UAAhrefs, ip)["fetched"]
 	}
 
-	onA := load(cfg, dirA)
+	onA := loadShared(t, cfg, dirA)
 	serve(onA, withIP(newRequest("GET", "/robots.txt", testfixtures.UAAhrefs), "192.0.2.10"))
 	// A reload that keeps the storage (Caddy makes a new value of it)
 	// keeps sharing as it was.
-	if again := load(cfg, dirA); again.tracker != onA.tracker {
+	if again := loadShared(t, cfg, dirA); again.tracker != onA.tracker {
 		t.Error("a reload with the same storage started sharing anew")
 	} else {
 		again.Cleanup()
 	}
 
-	onB := load(cfg, dirB)
+	onB := loadShared(t, cfg, dirB)
 	onA.Cleanup()
 	if got := fetched(onB, "192.0.2.10"); got != true {
 		t.Errorf("after the reload to another storage: fetched %v, want true", got)
@@ -90,7 +86,7 @@ func TestReloadAppliesShareSettings(t *testing.T) {
 
 	off := cfg
 	off.Share, off.ShareInterval = "off", 0
-	h := load(off, dirB)
+	h := loadShared(t, off, dirB)
 	onB.Cleanup()
 	if got := bots(t, sharedBlobs(t, dirB)); len(got) != 1 || !strings.Contains(got[0], "Ahrefs") {
 		t.Errorf("the storage moved to holds fetches %v, want the one made before the move", got)
@@ -128,12 +124,8 @@ func TestFailedReloadKeepsSharing(t *testing.T) {
 		ShareInterval: caddy.Duration(time.Hour), // only the writes at unload
 		Impostors:     config.ImpostorsTrust,
 	}
-	load := func(cfg config.Config, dir string) *Handler {
-		h, _ := provisionTestHandler(t, &Handler{Config: cfg, verifyOptions: offlineVerify, storage: &certmagic.FileStorage{Path: dir}})
-		return h
-	}
-	onA := load(cfg, dirA)
-	failed := load(cfg, dirB) // takes over, then its configuration fails to start
+	onA := loadShared(t, cfg, dirA)
+	failed := loadShared(t, cfg, dirB) // takes over, then its configuration fails to start
 	failed.Cleanup()
 	serve(onA, withIP(newRequest("GET", "/robots.txt", testfixtures.UAAhrefs), "192.0.2.20"))
 	onA.Cleanup()
@@ -186,8 +178,7 @@ func TestSharedNoFileFetchKeepsGrace(t *testing.T) {
 	t.Setenv("XDG_DATA_HOME", t.TempDir())
 	dir := t.TempDir()
 	path := writeRobots(t, "User-agent: *\nDisallow: /old\n")
-	h, _ := provisionTestHandler(t, &Handler{Config: config.Config{File: path, DisableReload: true, Impostors: config.ImpostorsTrust,
-		ShareInterval: config.MinInterval}, verifyOptions: offlineVerify, storage: &certmagic.FileStorage{Path: dir}})
+	h := loadShared(t, config.Config{File: path, DisableReload: true, Impostors: config.ImpostorsTrust, ShareInterval: config.MinInterval}, dir)
 	const ip = "198.51.100.1"
 	serve(h, withIP(newRequest("GET", "/robots.txt", testfixtures.UAAhrefs), ip))
 	var blobs map[string]string
@@ -220,4 +211,12 @@ func TestSharedNoFileFetchKeepsGrace(t *testing.T) {
 	if v, _ := verdictOf(t, h, "/new", testfixtures.UAAhrefs, ip); v != "grace" {
 		t.Errorf("/new after another instance shared a fetch made while there was no file: %q, want grace", v)
 	}
+}
+
+// loadShared provisions a handler of cfg that shares its state through a
+// file storage in dir, as a configuration load does.
+func loadShared(t *testing.T, cfg config.Config, dir string) *Handler {
+	t.Helper()
+	h, _ := provisionTestHandler(t, &Handler{Config: cfg, verifyOptions: offlineVerify, storage: &certmagic.FileStorage{Path: dir}})
+	return h
 }

@@ -200,12 +200,11 @@ func (t *fetchTracker) startSharing(source string, opts shareOptions) {
 				addr = a
 			}
 			k := fetchKey{f.Bot, addr, f.Site, f.Scope, f.Agent}
-			// As a fetch here: a fetch while there was no file does not
-			// replace a version's, whose grace the bot may still have.
-			if cur, ok := t.recent.Peek(k); ok && (cur.At.UnixNano() >= f.At || f.ETag == "" && cur.ETag != "") {
+			fetch := judge.Fetch{At: time.Unix(0, f.At), ETag: f.ETag}
+			if cur, ok := t.recent.Peek(k); ok && (cur.At.UnixNano() >= f.At || !replaces(fetch, cur)) {
 				return
 			}
-			t.recent.Add(k, judge.Fetch{At: time.Unix(0, f.At), ETag: f.ETag})
+			t.recent.Add(k, fetch)
 		},
 		Trap: func(tr share.Trap) {
 			if k, ok := parseTrapKey(tr.Site, tr.Addr); ok {
@@ -253,6 +252,13 @@ func (t *fetchTracker) record(k fetchKey, f judge.Fetch) {
 		t.sharer.RecordFetch(share.Fetch{Bot: k.bot, Addr: addr, Site: k.site, Scope: k.scope, Agent: k.agent, At: f.At.UnixNano(), ETag: f.ETag})
 	}
 }
+
+// replaces reports whether fetch f, made here or by another instance,
+// takes the place of cur, the record of the same bot's fetch before it.
+// A fetch made while there was no file (a deploy's moment) does not
+// replace a version's, which the bot may still obey and whose grace it
+// keeps.
+func replaces(f, cur judge.Fetch) bool { return f.ETag != "" || cur.ETag == "" }
 
 // last is the last fetch of the bot k names.
 func (t *fetchTracker) last(k fetchKey) (judge.Fetch, bool) {

@@ -3,6 +3,7 @@ package caddymodule
 import (
 	"net/netip"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	lru "github.com/hashicorp/golang-lru/v2"
@@ -74,6 +75,9 @@ type trapSet struct {
 
 	mu   sync.Mutex // orders the counting of a network's subscribers
 	nets *lru.Cache[trapKey, *netSubs]
+	// netHeld is set once a network is trapped whole: until then (on
+	// most sites, for good) a request looks up its own key only.
+	netHeld atomic.Bool
 }
 
 // netSubs are the subscribers of a network trapped now, each once, with
@@ -145,6 +149,7 @@ func (s *trapSet) add(k trapKey, until, now time.Time) trapKey {
 	}
 	whole, latest := subs.note(k.ip, until.UnixNano(), now.UnixNano())
 	if whole {
+		s.netHeld.Store(true)
 		s.keys.Add(net, latest)
 		return net
 	}
@@ -155,6 +160,9 @@ func (s *trapSet) add(k trapKey, until, now time.Time) trapKey {
 // addShared records a trap another instance shares, unless one here
 // holds k longer.
 func (s *trapSet) addShared(k trapKey, until int64) {
+	if k.bits != 0 {
+		s.netHeld.Store(true)
+	}
 	if cur, ok := s.keys.Peek(k); !ok || cur < until {
 		s.keys.Add(k, until)
 	}
@@ -164,6 +172,9 @@ func (s *trapSet) addShared(k trapKey, until int64) {
 func (s *trapSet) holds(k trapKey, now time.Time) bool {
 	if s.held(k, now) {
 		return true
+	}
+	if !s.netHeld.Load() {
+		return false
 	}
 	net, ok := k.netOf()
 	return ok && s.held(net, now)

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"io"
-	"net/url"
 	"strings"
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/internal/text"
@@ -129,7 +128,9 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 			// Never refused: the handler serves it (or, as sent, lets
 			// it through to what serves it).
 			v, judged = robots.Verdict{Allowed: true}, "/robots.txt"
-		} else if s.Trap != "" && underTrap(t, s.Trap) {
+		} else if s.Trap != "" && strings.HasPrefix(p.Primary, judge.ServedPath(s.Trap)) {
+			// As the handler reads it: the path as served, under the
+			// trap's.
 			v = robots.Verdict{Rule: &robots.Rule{Directive: robots.Disallow, Pattern: s.Trap}}
 			trapped = true
 		}
@@ -214,18 +215,4 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 		ew.Printf("note: the handler judges only requests that match %s; check does not evaluate matchers, so a path outside them is not judged at all\n", text.Clean(s.OnlyFor))
 	}
 	return code, ew.Err
-}
-
-// underTrap reports whether the handler reads target as a request under
-// the trap path: its path, as a server reads it, starts with the trap's.
-func underTrap(target, trap string) bool {
-	p := target
-	if !strings.HasPrefix(p, "/") {
-		p = robots.PathFromURL(p)
-	}
-	u, err := url.ParseRequestURI(p)
-	if err != nil {
-		return false
-	}
-	return strings.HasPrefix(judge.ServedPath(u.Path), judge.ServedPath(trap))
 }

@@ -375,12 +375,20 @@ func (b *Base) Claim(name, known string) *Crawler {
 			return cr
 		}
 	}
-	for _, f := range b.families {
-		if len(name) >= len(f.token) && strings.EqualFold(name[:len(f.token)], f.token) {
-			return f.crawler
-		}
+	if f := b.familyOf(name); f != nil {
+		return f.crawler
 	}
 	return b.Lookup(known)
+}
+
+// familyOf is the family whose token name begins with, or nil.
+func (b *Base) familyOf(name string) *family {
+	for i := range b.families {
+		if f := &b.families[i]; len(name) >= len(f.token) && strings.EqualFold(name[:len(f.token)], f.token) {
+			return f
+		}
+	}
+	return nil
 }
 
 // FamilyIn returns the family a header's own product belongs to by its
@@ -405,10 +413,10 @@ func (b *Base) FamilyIn(ua string) (*Crawler, string) {
 		if end == i || end < len(ua) && !strings.ContainsRune("/;) ", rune(ua[end])) {
 			return nil, ""
 		}
-		for _, f := range b.families {
-			if end-i > len(f.token) && strings.EqualFold(ua[i:i+len(f.token)], f.token) {
-				return f.member, f.member.Follows[0]
-			}
+		// The token and more: the token alone names the family's
+		// group, and the header chooses it itself.
+		if f := b.familyOf(ua[i:end]); f != nil && end-i > len(f.token) {
+			return f.member, f.member.Follows[0]
 		}
 		return nil, ""
 	}

@@ -40,7 +40,7 @@ func (s *Sharer) restoreOwn(ctx context.Context) {
 	if size > MaxBlobBytes {
 		// No instance writes that much: not its state, and too large
 		// to keep a copy of. It is replaced at the next write.
-		s.report(KindDamaged, key, fmt.Errorf("%d bytes, more than %d", size, MaxBlobBytes), true)
+		s.report(KindDamaged, key, sizeError(size), true)
 		s.mu.Lock()
 		s.dirty = true
 		s.mu.Unlock()

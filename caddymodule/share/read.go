@@ -85,10 +85,8 @@ func (s *Sharer) readChanged(ctx context.Context, key string) (blob, bool) {
 // not there.
 func (s *Sharer) readBlob(ctx context.Context, key string, size int64) (blob, error) {
 	var b blob
-	if size > MaxBlobBytes {
-		err := fmt.Errorf("%d bytes, more than %d", size, MaxBlobBytes)
-		s.warn(KindSize, key, err)
-		return b, fmt.Errorf("%w: %v", errBadBlob, err)
+	if err := s.tooLarge(key, size); err != nil {
+		return b, err
 	}
 	data, err := s.store.Load(ctx, key)
 	if err != nil {
@@ -97,10 +95,8 @@ func (s *Sharer) readBlob(ctx context.Context, key string, size int64) (blob, er
 		}
 		return b, err
 	}
-	if len(data) > MaxBlobBytes { // grown since Stat
-		err := fmt.Errorf("%d bytes, more than %d", len(data), MaxBlobBytes)
-		s.warn(KindSize, key, err)
-		return b, fmt.Errorf("%w: %v", errBadBlob, err)
+	if err := s.tooLarge(key, int64(len(data))); err != nil { // grown since Stat
+		return b, err
 	}
 	if err := json.Unmarshal(data, &b); err != nil {
 		s.warn(KindParse, key, err)
@@ -108,6 +104,20 @@ func (s *Sharer) readBlob(ctx context.Context, key string, size int64) (blob, er
 	}
 	s.clamp(&b, s.now().UnixNano())
 	return b, nil
+}
+
+// sizeError says that a blob of n bytes is too large to be read.
+func sizeError(n int64) error { return fmt.Errorf("%d bytes, more than %d", n, MaxBlobBytes) }
+
+// tooLarge warns of the blob under key when its n bytes are more than
+// MaxBlobBytes, and returns the error that marks it unusable.
+func (s *Sharer) tooLarge(key string, n int64) error {
+	if n <= MaxBlobBytes {
+		return nil
+	}
+	err := sizeError(n)
+	s.warn(KindSize, key, err)
+	return fmt.Errorf("%w: %v", errBadBlob, err)
 }
 
 // heldUntil is until when an address b's instance trapped is held, unix

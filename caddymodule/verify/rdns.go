@@ -400,7 +400,7 @@ func (r *RDNSChecker) failed(err error, addr netip.Addr, now time.Time) {
 // other error codes.
 const serverMisbehaving = "server misbehaving"
 
-// zoneFailuresSpread is how many networks (a /24, a /48) must answer
+// zoneFailuresSpread is how many networks (a /24, a /48: see laneNet) must answer
 // "server misbehaving", with no lookup answered in between, for the
 // resolver to be at fault.
 const zoneFailuresSpread = 3
@@ -409,11 +409,7 @@ const zoneFailuresSpread = 3
 // reports whether zoneFailuresSpread networks have since a lookup last
 // succeeded.
 func (r *RDNSChecker) spread(addr netip.Addr) bool {
-	bits := 24
-	if addr.Is6() {
-		bits = 48
-	}
-	p, _ := addr.Prefix(bits)
+	p := laneNet(addr)
 	r.zoneMu.Lock()
 	defer r.zoneMu.Unlock()
 	for _, q := range r.zoneNets[:r.zoneN] {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"net/netip"
@@ -342,9 +341,7 @@ func TestNewResolverSkipsDeadServer(t *testing.T) {
 func TestRDNSFailuresAreLogged(t *testing.T) {
 	d := startDNS(t)
 	d.host("127.0.0.2", "crawl-127-0-0-2.googlebot.com", "127.0.0.2")
-	var buf bytes.Buffer
-	var mu sync.Mutex
-	logger := slog.New(slog.NewTextHandler(&lockedWriter{&mu, &buf}, nil))
+	logger, logs := captureLog()
 	res := &switchResolver{r: NewResolver([]string{deadServer(t)})}
 	r := NewRDNSChecker(RDNSOptions{Resolver: res, Wait: 10 * time.Second, ErrorTTL: time.Nanosecond, Logger: logger})
 	defer r.Close()
@@ -358,9 +355,7 @@ func TestRDNSFailuresAreLogged(t *testing.T) {
 	if got := r.Check(context.Background(), netip.MustParseAddr("127.0.0.2"), googleSuffixes); got != StatusConfirmed {
 		t.Fatalf("with the resolver back: got %v", got)
 	}
-	mu.Lock()
-	out := buf.String()
-	mu.Unlock()
+	out := logs.String()
 	if n := strings.Count(out, "reverse DNS lookups fail"); n != 1 {
 		t.Errorf("%d warnings for 3 failures within a minute, want 1:\n%s", n, out)
 	}
@@ -379,9 +374,7 @@ func TestRDNSFailuresAreLogged(t *testing.T) {
 func TestRDNSZoneFailuresAreNoResolverFailure(t *testing.T) {
 	d := startDNS(t)
 	d.host("127.0.0.2", "crawl-127-0-0-2.googlebot.com", "127.0.0.2")
-	var buf bytes.Buffer
-	var mu sync.Mutex
-	logger := slog.New(slog.NewTextHandler(&lockedWriter{&mu, &buf}, nil))
+	logger, logs := captureLog()
 	r := NewRDNSChecker(RDNSOptions{Servers: []string{d.addr}, Wait: 10 * time.Second, ErrorTTL: time.Nanosecond, TTL: time.Nanosecond, Logger: logger})
 	defer r.Close()
 	for i := range 5 {
@@ -392,10 +385,8 @@ func TestRDNSZoneFailuresAreNoResolverFailure(t *testing.T) {
 		}
 		r.Check(context.Background(), netip.MustParseAddr("127.0.0.2"), googleSuffixes)
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if buf.Len() != 0 {
-		t.Errorf("SERVFAILs logged:\n%s", buf.String())
+	if out := logs.String(); out != "" {
+		t.Errorf("SERVFAILs logged:\n%s", out)
 	}
 }
 
@@ -426,15 +417,29 @@ func (s *switchResolver) LookupNetIP(ctx context.Context, network, host string) 
 	return s.get().LookupNetIP(ctx, network, host)
 }
 
-type lockedWriter struct {
-	mu *sync.Mutex
-	w  io.Writer
+// logCapture holds what a logger wrote, for a test to read while
+// lookups may still be writing.
+type logCapture struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
 }
 
-func (l *lockedWriter) Write(p []byte) (int, error) {
+func (l *logCapture) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.w.Write(p)
+	return l.buf.Write(p)
+}
+
+func (l *logCapture) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
+}
+
+// captureLog is a logger that writes text to the capture it returns.
+func captureLog() (*slog.Logger, *logCapture) {
+	c := new(logCapture)
+	return slog.New(slog.NewTextHandler(c, nil)), c
 }
 
 // TestRDNSResolverServfailsEverything: a resolver that answers SERVFAIL
@@ -444,9 +449,7 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 // and the log says so.
 func TestRDNSResolverServfailsEverything(t *testing.T) {
 	d := startDNS(t)
-	var buf bytes.Buffer
-	var mu sync.Mutex
-	logger := slog.New(slog.NewTextHandler(&lockedWriter{&mu, &buf}, nil))
+	logger, logs := captureLog()
 	r := NewRDNSChecker(RDNSOptions{Servers: []string{d.addr}, Wait: 10 * time.Second, ErrorTTL: time.Nanosecond, Logger: logger})
 	defer r.Close()
 	for i := range zoneFailuresSpread {
@@ -454,9 +457,7 @@ func TestRDNSResolverServfailsEverything(t *testing.T) {
 		d.servfail(addr.String())
 		r.Check(context.Background(), addr, googleSuffixes)
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if n := strings.Count(buf.String(), "check the resolvers"); n != 1 {
-		t.Errorf("%d warnings after %d networks failed with no lookup answered, want 1:\n%s", n, zoneFailuresSpread, buf.String())
+	if out := logs.String(); strings.Count(out, "check the resolvers") != 1 {
+		t.Errorf("want 1 warning after %d networks failed with no lookup answered:\n%s", zoneFailuresSpread, out)
 	}
 }
