@@ -15,6 +15,7 @@ import (
 	"net/netip"
 	"net/url"
 	"os"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -195,8 +196,9 @@ type Config struct {
 	// a bot named "trapped", held to the * group ("trap_action" hold) or
 	// refused everywhere but /robots.txt ("block"). A verified crawler
 	// that requests it is logged as that crawler's violation instead. The
-	// default is no trap; the path must start with "/" and may not be
-	// "/" or "/robots.txt".
+	// default is no trap; the path must start with "/", may not be "/"
+	// or "/robots.txt", and is written as a server reads it: unescaped,
+	// with no "." or ".." segments or repeated slashes.
 	Trap string `json:"trap,omitempty"`
 
 	// What happens to a trapped address: "hold" (the default) or
@@ -656,15 +658,29 @@ func (c Config) TrapTTLOrDefault() time.Duration {
 	return time.Duration(c.TrapTTL)
 }
 
-func checkTrap(path, action string, ttl caddy.Duration) error {
-	if path == "" {
+func checkTrap(trap, action string, ttl caddy.Duration) error {
+	if trap == "" {
 		if action != "" || ttl != 0 {
 			return errors.New("trap_action and trap_ttl need trap: give the trap's path, such as \"/.well-known/robots-trap/\"")
 		}
 		return nil
 	}
-	if !strings.HasPrefix(path, "/") || path == "/" || path == "/robots.txt" || strings.ContainsAny(path, "*$?# ") {
-		return fmt.Errorf("trap: %q is not allowed; give a path of its own that starts with \"/\", such as \"/.well-known/robots-trap/\" (not / or /robots.txt, no wildcards)", path)
+	if !strings.HasPrefix(trap, "/") || trap == "/" || trap == "/robots.txt" || strings.ContainsAny(trap, "*$?# ") {
+		return fmt.Errorf("trap: %q is not allowed; give a path of its own that starts with \"/\", such as \"/.well-known/robots-trap/\" (not / or /robots.txt, no wildcards)", trap)
+	}
+	// The handler reads the trap unescaped (it encodes it as requests'
+	// paths are), while the served Disallow line reads an escape as the
+	// character: the two would name different paths.
+	if strings.Contains(trap, "%") {
+		return fmt.Errorf("trap: %q has a \"%%\" in it; write the path unescaped (\"/piège/\", not \"/pi%%C3%%A8ge/\"): the handler encodes it", trap)
+	}
+	// Requests are matched on the path as a server reads it, but the
+	// served Disallow line is the trap as written: "/./" would trap
+	// every page (it is "/"), "//robots.txt" nothing (it is /robots.txt,
+	// always served), and a crawler that obeys "Disallow: /a/./b/" still
+	// fetches /a/b/.
+	if clean := cleanTrap(trap); clean != trap {
+		return fmt.Errorf("trap: %q is read by a server as %q; write it as a server reads it, a path of its own such as \"/.well-known/robots-trap/\" (not / or /robots.txt)", trap, clean)
 	}
 	switch action {
 	case "", TrapHold, TrapBlock:
@@ -675,6 +691,16 @@ func checkTrap(path, action string, ttl caddy.Duration) error {
 		return fmt.Errorf("trap_ttl: %s is not allowed; use %s or more, such as \"24h\" (the default): an address held for less is let go before its next request", time.Duration(ttl), time.Duration(MinTrapTTL))
 	}
 	return nil
+}
+
+// cleanTrap resolves dot-segments and repeated slashes in a trap path,
+// keeping a final slash, as judge.ServedPath reads a request's path.
+func cleanTrap(p string) string {
+	clean := path.Clean(p)
+	if clean != "/" && (strings.HasSuffix(p, "/") || strings.HasSuffix(p, "/.") || strings.HasSuffix(p, "/..")) {
+		clean += "/"
+	}
+	return clean
 }
 
 // ImpostorPolicy returns Impostors, or its default.

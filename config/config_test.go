@@ -339,6 +339,8 @@ func TestUnmarshalCaddyfileErrors(t *testing.T) {
 		// text would be one line, a group with no rules.
 		{"inline with a literal \\n", "robots_txt {\n\tmode enforce\n\tinline \"User-agent: *\\nDisallow: /\"\n}",
 			[]string{"inline text is one line holding \\n", "heredoc"}, 3},
+		{"trap that reads as /", "robots_txt {\n\tmode monitor\n\ttrap /./ block\n}",
+			[]string{`trap: "/./" is read by a server as "/"`}, 3},
 		{"trap_ttl too short to hold anyone", "robots_txt {\n\ttrap /t/\n\ttrap_ttl 1ms\n}",
 			[]string{"trap_ttl: \"1ms\" is not allowed", "1s or more", "let go before its next request"}, 3},
 		{"empty mode", "robots_txt {\n\tmode \"\"\n}", []string{"mode: the value is empty", "usage: mode enforce|monitor"}, 2},
@@ -597,6 +599,16 @@ func TestValidate(t *testing.T) {
 		{"file with a wildcard", Config{File: "/srv/*/robots.txt"}, []string{`file: "/srv/*/robots.txt" has a "*" in it`}},
 		{"trap with serve off", Config{Trap: "/t/", Serve: new(false)}, []string{"trap needs serve", "does not disallow the trap"}},
 		{"trap with serve on", Config{Trap: "/t/", Serve: new(true)}, nil},
+		// The handler matches the trap on the path as a server reads it
+		// but serves it in the Disallow line as written: "/./" is "/",
+		// every page, and "//robots.txt" is /robots.txt, never sprung.
+		{"trap that reads as /", Config{Trap: "/./"}, []string{`trap: "/./" is read by a server as "/"`, "write it as a server reads it"}},
+		{"trap with .. that reads as /", Config{Trap: "/a/.."}, []string{`trap: "/a/.." is read by a server as "/"`}},
+		{"trap of repeated slashes", Config{Trap: "//"}, []string{`trap: "//" is read by a server as "/"`}},
+		{"trap that reads as /robots.txt", Config{Trap: "//robots.txt"}, []string{`trap: "//robots.txt" is read by a server as "/robots.txt"`}},
+		{"trap with a dot-segment", Config{Trap: "/private/./trap/"}, []string{`read by a server as "/private/trap/"`}},
+		{"trap with an escape", Config{Trap: "/%72obots.txt"}, []string{`trap: "/%72obots.txt" has a "%" in it`, "write the path unescaped"}},
+		{"trap of non-ASCII", Config{Trap: "/piège/"}, nil},
 		{"bad mode", Config{Mode: "block"}, []string{`mode: "block" is not allowed; use "enforce" or "monitor"`}},
 		{"status too low", Config{Status: 399}, []string{"status: 399 is not allowed; use a code from 400 to 599"}},
 		{"status too high", Config{Status: 600}, []string{"status: 600 is not allowed"}},
