@@ -11,6 +11,7 @@ import (
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+	"go.uber.org/zap/zapcore"
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
 	"github.com/robotsguard/caddy-robots-txt/config"
@@ -443,19 +444,24 @@ func TestAsteriskTarget(t *testing.T) {
 }
 
 // TestNothingTurnedOffQuietly: settings that let violations through, and a
-// robots.txt that allows everything, are said at load.
+// robots.txt that allows everything, are said at load, at WARN when they
+// weaken what the defaults enforce.
 func TestNothingTurnedOffQuietly(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		cfg  config.Config
 		want string // a snippet of the message; "" for none
+		warn bool   // the message is at WARN
 	}{
-		{"enforce", config.Config{Inline: "User-agent: *\nDisallow: /x\n"}, ""},
-		{"monitor", config.Config{Inline: "User-agent: *\nDisallow: /x\n", Mode: config.ModeMonitor}, "disallowed paths (mode monitor)"},
-		{"crawl_delay off", config.Config{Inline: "User-agent: *\nDisallow: /x\n", CrawlDelay: config.CrawlDelayOff}, "Crawl-delay (crawl_delay off)"},
-		{"signals monitor", config.Config{Inline: "User-agent: *\nDisallow: /x\n", Signals: config.ModeMonitor}, "content signals (signals monitor)"},
-		{"signals enforce", config.Config{Inline: "User-agent: *\nDisallow: /x\n", Signals: config.ModeEnforce}, ""},
-		{"empty file", config.Config{Inline: "# nothing for bots\n"}, "no groups; every bot is allowed everywhere"},
+		{"enforce", config.Config{Inline: "User-agent: *\nDisallow: /x\n"}, "", false},
+		{"monitor", config.Config{Inline: "User-agent: *\nDisallow: /x\n", Mode: config.ModeMonitor}, "disallowed paths (mode monitor)", true},
+		{"crawl_delay off", config.Config{Inline: "User-agent: *\nDisallow: /x\n", CrawlDelay: config.CrawlDelayOff}, "Crawl-delay (crawl_delay off)", true},
+		{"crawl_delay monitor", config.Config{Inline: "User-agent: *\nDisallow: /x\n", CrawlDelay: config.ModeMonitor}, "Crawl-delay (crawl_delay monitor)", true},
+		// signals off is the default: monitor lets nothing through that
+		// the default refuses.
+		{"signals monitor", config.Config{Inline: "User-agent: *\nDisallow: /x\n", Signals: config.ModeMonitor}, "content signals (signals monitor)", false},
+		{"signals enforce", config.Config{Inline: "User-agent: *\nDisallow: /x\n", Signals: config.ModeEnforce}, "", false},
+		{"empty file", config.Config{Inline: "# nothing for bots\n"}, "no groups; every bot is allowed everywhere", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, logs := newTestHandler(t, tc.cfg)
@@ -465,6 +471,12 @@ func TestNothingTurnedOffQuietly(t *testing.T) {
 				t.Errorf("%d messages about enforcement turned off, want none", got)
 			case tc.want != "" && logs.FilterMessageSnippet(tc.want).Len() == 0:
 				t.Errorf("no message says %q", tc.want)
+			case tc.want != "":
+				for _, e := range logs.FilterMessageSnippet(tc.want).All() {
+					if warned := e.Level >= zapcore.WarnLevel; warned != tc.warn {
+						t.Errorf("%q logged at %s; want WARN: %v", e.Message, e.Level, tc.warn)
+					}
+				}
 			}
 		})
 	}

@@ -377,22 +377,33 @@ func (h *Handler) loadChecker(ctx caddy.Context) error {
 }
 
 // logNotRefused says at load which violations this handler lets through:
-// a setting that turns enforcement off must never do so silently.
+// a setting that turns enforcement off must never do so silently, so one
+// that lets through what the defaults refuse (mode monitor, crawl_delay
+// off or monitor) is a warning. signals monitor alone is not: the default,
+// off, refuses nothing.
 func (h *Handler) logNotRefused() {
 	var off []string
+	weaker := false
 	if h.Monitor() {
 		off = append(off, "disallowed paths (mode monitor)")
+		weaker = true
 	}
 	if p := h.CrawlDelayPolicy(); p != config.ModeEnforce {
 		off = append(off, "Crawl-delay (crawl_delay "+p+")")
+		weaker = true
 	}
 	if h.Signals == config.ModeMonitor {
 		off = append(off, "content signals (signals monitor)")
 	}
-	if len(off) > 0 {
-		h.logger.Info("robots_txt lets these violations through, logging what it can: "+strings.Join(off, ", "),
-			zap.String("mode", cmp.Or(h.Mode, config.ModeEnforce)), zap.String("crawl_delay", h.CrawlDelayPolicy()), zap.String("signals", cmp.Or(h.Signals, config.CrawlDelayOff)))
+	if len(off) == 0 {
+		return
 	}
+	log := h.logger.Info
+	if weaker {
+		log = h.logger.Warn
+	}
+	log("robots_txt lets these violations through, logging what it can: "+strings.Join(off, ", "),
+		zap.String("mode", cmp.Or(h.Mode, config.ModeEnforce)), zap.String("crawl_delay", h.CrawlDelayPolicy()), zap.String("signals", cmp.Or(h.Signals, config.CrawlDelayOff)))
 }
 
 // warnNoRefusal warns when status or body is set but nothing the handler
