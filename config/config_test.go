@@ -3,6 +3,7 @@ package config
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -469,6 +470,18 @@ func TestCaddyfileFileChecks(t *testing.T) {
 		if _, err := parse("robots_txt " + quote(readable) + " {\n\tstrict\n\tinclude " + quote(long) + "\n}"); err != nil {
 			t.Errorf("strict with an included list over 500 KiB, which the handler loads cut: %v", err)
 		}
+	})
+	t.Run("strict names the size of a file over 500 KiB", func(t *testing.T) {
+		// The handler reads the whole file and its finding gives the
+		// file's size; strict at adapt time must say the same, not the
+		// size of what it chose to read.
+		big := filepath.Join(dir, "big.txt")
+		body := "User-agent: *\n" + strings.Repeat("Disallow: /x\n", 60000)
+		if err := os.WriteFile(big, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := parse("robots_txt " + quote(big) + " {\n\tstrict\n}")
+		assertErr(t, err, 1, `strict: file "`+big+`" has errors`, fmt.Sprintf("the file is %d bytes", len(body)))
 	})
 	t.Run("directory as argument", func(t *testing.T) {
 		_, err := parse("robots_txt " + quote(dir))

@@ -28,11 +28,12 @@ func StrictErrors(f *robots.File, keep func(line int) bool) []string {
 }
 
 // strictFileErrors is StrictErrors for the file at path, read as the
-// handler reads it (at most robots.DefaultMaxSize bytes and one more, so
-// that the size finding is there). A file that cannot be read gives
-// nothing here: CheckFile and the handler's load report that.
+// handler reads it: whole, up to MaxFileBytes, so that the size finding
+// gives the file's size as the handler's does, not the size of what was
+// read. A file that cannot be read gives nothing here: CheckFile and the
+// handler's load report that.
 func strictFileErrors(path string) []string {
-	return strictErrorsOf(path, robots.DefaultMaxSize+1, false)
+	return strictErrorsOf(path, MaxFileBytes+1, false)
 }
 
 // strictListErrors is strictFileErrors for an included list, read as the
