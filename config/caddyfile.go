@@ -524,6 +524,14 @@ func checkListArgs(name string, vals []string) error {
 	return nil
 }
 
+// crawlerUsage is the usage of each subdirective of a crawler block.
+var crawlerUsage = map[string]string{
+	"ranges":          "ranges <cidr|file|https-url>...",
+	"rdns":            "rdns <hostname-suffix>...",
+	"signature_agent": "signature_agent <https-origin>...",
+	"category":        "category <name>",
+}
+
 // parseCrawler reads a crawler block: crawler <token> { ... }.
 func parseCrawler(d *caddyfile.Dispenser) (Crawler, error) {
 	var cr Crawler
@@ -541,8 +549,18 @@ func parseCrawler(d *caddyfile.Dispenser) (Crawler, error) {
 		return cr, d.Errf("robots_txt: %v", err)
 	}
 	seen := map[string]bool{}
+	prev := ""
 	for nesting := d.Nesting(); d.NextBlock(nesting); {
 		name := d.Val()
+		if name == "{" && !d.Token().Quoted() {
+			// A block after a line: its "{" would read as a subdirective
+			// with no argument.
+			if u, ok := crawlerUsage[prev]; ok {
+				return cr, d.Errf("robots_txt: crawler %s: %s does not take a block; usage: %s", cr.Token, prev, u)
+			}
+			return cr, d.Errf("robots_txt: crawler %s: unexpected '{'; give one of ranges, rdns, signature_agent or category per line", cr.Token)
+		}
+		prev = name
 		vals := d.RemainingArgs()
 		if len(vals) == 0 {
 			return cr, d.Errf("robots_txt: crawler %s: %s needs at least one argument", cr.Token, name)
