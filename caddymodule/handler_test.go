@@ -541,3 +541,29 @@ func TestTwoHandlersKeepTheGraverVerdict(t *testing.T) {
 		t.Errorf("a request refused as too fast is logged with action %q, want blocked", v)
 	}
 }
+
+// TestStrictPerRequestSaysSo: strict fails a load on a robots.txt known
+// when the configuration loads; one whose path depends on the request
+// cannot be checked then, and caddy validate passes whatever it holds.
+// That must not pass for a check done: the load warns.
+func TestStrictPerRequestSaysSo(t *testing.T) {
+	const snippet = "strict cannot check robots.txt when the configuration loads"
+	for _, tc := range []struct {
+		name string
+		cfg  config.Config
+		warn bool
+	}{
+		{"the root per request", config.Config{Strict: true}, true},
+		{"a file named per request", config.Config{Strict: true, File: filepath.Join(t.TempDir(), "{http.request.host}", "robots.txt")}, true},
+		{"a file", config.Config{Strict: true, File: writeRobots(t, "User-agent: *\nDisallow: /x\n")}, false},
+		{"no strict", config.Config{}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, logs := newTestHandler(t, tc.cfg)
+			got := logs.FilterMessageSnippet(snippet).FilterLevelExact(zapcore.WarnLevel).Len() > 0
+			if got != tc.warn {
+				t.Errorf("warned %v, want %v", got, tc.warn)
+			}
+		})
+	}
+}

@@ -257,6 +257,14 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 			return err
 		}
 	}
+	if h.Strict && h.dynamic != nil {
+		// Nothing is known of the file yet: caddy validate passes
+		// whatever it holds, which strict must not let pass for a check.
+		h.logger.Warn("strict cannot check robots.txt when the configuration loads: its path depends on the request "+
+			"(the site's root per request, or placeholders in file); its problems are logged when it is first read and fail nothing. "+
+			"Name the file with file <path>, or give root before robots_txt in the Caddyfile",
+			zap.String("file", cmp.Or(h.File, "robots.txt in the site's root")))
+	}
 	if h.dynamic != nil && set.reload > 0 {
 		watchCtx, stop := context.WithCancel(ctx)
 		h.stop = stop

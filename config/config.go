@@ -175,7 +175,9 @@ type Config struct {
 	// such findings. Without it (the default), such a file is loaded as it is and
 	// its findings are logged at WARN. It applies to the file known when
 	// the configuration loads (file, inline, or url when the upstream
-	// answers); a file named per request is checked when first read.
+	// answers); a file named per request cannot be checked then (a
+	// warning at load says so), and its findings are logged when it is
+	// first read.
 	Strict bool `json:"strict,omitempty"`
 
 	// Whether the Crawl-delay of the group a bot obeys is held as a rate
