@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"go.uber.org/zap"
+
 	"github.com/robotsguard/caddy-robots-txt/config"
 	"github.com/robotsguard/caddy-robots-txt/robots"
 )
@@ -71,5 +73,39 @@ func TestIncludedListCutAtALine(t *testing.T) {
 	w, _ := serve(h, newRequest("GET", "/robots.txt", "foobot/1.0"))
 	if strings.Contains(w.Body.String(), "Disallow: /\n") {
 		t.Errorf("the line the limit cuts is served: %q", w.Body.String()[max(0, w.Body.Len()-80):])
+	}
+}
+
+// TestIncludedListPlaceholders: an included path takes the global
+// placeholders a file does ({env.*}), resolved when the configuration
+// loads; one that still depends on the request is refused, as nothing
+// reads a list per request. Before, the path was opened as written,
+// "{env.LIST}", and the list silently added nothing.
+func TestIncludedListPlaceholders(t *testing.T) {
+	list := filepath.Join(t.TempDir(), "list.txt")
+	os.WriteFile(list, []byte("User-agent: NewBot\nDisallow: /\n"), 0o644)
+	t.Setenv("ROBOTS_TXT_TEST_LIST", list)
+	h, _ := newTestHandler(t, config.Config{Inline: "User-agent: *\nDisallow: /a\n", Include: []string{"{env.ROBOTS_TXT_TEST_LIST}"}})
+	if _, err := serve(h, newRequest("GET", "/x", "NewBot/1.0")); err == nil {
+		t.Error("NewBot passed; the list {env.ROBOTS_TXT_TEST_LIST} names disallows everything to it")
+	}
+	for _, tc := range []struct{ name, include, want string }{
+		{"request placeholder", "/srv/{http.request.host}/list.txt", `include[0]: "/srv/{http.request.host}/list.txt" depends on the request`},
+		{"unset variable", "{env.ROBOTS_TXT_TEST_UNSET}", `include[0]: "{env.ROBOTS_TXT_TEST_UNSET}" is an empty path once its placeholders are replaced`},
+		{"directory", t.TempDir(), "is a directory"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := &Handler{Config: config.Config{Inline: "User-agent: *\nDisallow: /a\n", Include: []string{tc.include}}, verifyOptions: offlineVerify, logger: zap.NewNop()}
+			ctx, cancel := newContext()
+			defer cancel()
+			err := h.Provision(ctx)
+			if err == nil {
+				h.Cleanup()
+				t.Fatalf("include %q provisioned; want an error", tc.include)
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %q; want it to say %q", err, tc.want)
+			}
+		})
 	}
 }

@@ -139,6 +139,9 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	if err := h.Config.Validate(); err != nil {
 		return err
 	}
+	if err := h.resolveIncludes(); err != nil {
+		return err
+	}
 	h.ctx, h.events = ctx, eventsOf(ctx)
 	h.classifier = botdetect.New(h.Bots, h.Humans)
 	h.ownTokens = h.CrawlerTokens()
@@ -281,6 +284,38 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 			}
 		}
 	}
+	return nil
+}
+
+// resolveIncludes replaces the global placeholders ({env.*}) of the
+// included paths, as for file, and checks each file as file is checked: a
+// list is read as named, the same for every request, so a path that still
+// depends on the request, or that names a directory, is an error rather
+// than a list that silently adds nothing.
+func (h *Handler) resolveIncludes() error {
+	if len(h.Include) == 0 {
+		return nil
+	}
+	repl := caddy.NewReplacer()
+	resolved := make([]string, len(h.Include))
+	for i, inc := range h.Include {
+		if strings.HasPrefix(inc, "http://") || strings.HasPrefix(inc, "https://") {
+			resolved[i] = inc
+			continue
+		}
+		p := repl.ReplaceKnown(inc, "")
+		switch {
+		case p == "":
+			return fmt.Errorf("include[%d]: %q is an empty path once its placeholders are replaced (an environment variable that is not set?); give the path of a robots.txt list", i, inc)
+		case strings.Contains(p, "{"):
+			return fmt.Errorf("include[%d]: %q depends on the request; an included list is the same for every request: give its path, or {env.*} placeholders", i, inc)
+		}
+		if err := config.CheckFile(p); err != nil {
+			return fmt.Errorf("include[%d]: %v", i, err)
+		}
+		resolved[i] = p
+	}
+	h.Include = resolved
 	return nil
 }
 

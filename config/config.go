@@ -216,7 +216,9 @@ type Config struct {
 	// kept, refreshed after max-age). The site's own file wins: an
 	// included group adds only agents that neither the site's file nor
 	// an earlier list names. The served /robots.txt is the merged text,
-	// each list under a comment naming it. The default is none.
+	// each list under a comment naming it. A file path may hold global
+	// placeholders ({env.*}), resolved when the configuration loads. The
+	// default is none.
 	Include []string `json:"include,omitempty"`
 
 	// Whether every response carries a Content-Usage header with the

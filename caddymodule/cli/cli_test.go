@@ -685,6 +685,7 @@ func TestCheckConfigServesAsTheHandler(t *testing.T) {
 		fmt.Fprint(w, "User-agent: *\nDisallow: /\n")
 	}))
 	t.Cleanup(upstream.Close)
+	t.Setenv("ROBOTS_TXT_TEST_LIST", list)
 	handler := func(fields, match string) string {
 		h := `{"handle": [{"handler": "robots_txt", ` + fields + `}]`
 		if match != "" {
@@ -698,6 +699,8 @@ func TestCheckConfigServesAsTheHandler(t *testing.T) {
 		want                        string // in the JSON output
 	}{
 		{"an included list", handler(`"file": "`+file+`", "include": ["`+list+`"]`, ""), "EvilBot/1.0", "/x", ExitDisallowed, list},
+		// As the handler reads it: {env.*} resolved when the config loads.
+		{"an included list named by {env.*}", handler(`"file": "`+file+`", "include": ["{env.ROBOTS_TXT_TEST_LIST}"]`, ""), "EvilBot/1.0", "/x", ExitDisallowed, "EvilBot"},
 		{"the trap", handler(`"file": "`+file+`", "trap": "/.well-known/robots-trap/"`, ""), "curl/8", "/.well-known/robots-trap/x", ExitDisallowed, `"source": "trap"`},
 		{"the trap spelt otherwise", handler(`"file": "`+file+`", "trap": "/.well-known/robots-trap/"`, ""), "curl/8", "//.well-known/./robots-trap/x", ExitDisallowed, `"source": "trap"`},
 		// The file's lines are numbered as on disk, as the logs number

@@ -441,7 +441,9 @@ func readInclude(inc string) ([]byte, error) {
 		}
 		return include.ReadList(bytes.NewReader(b))
 	}
-	f, err := os.Open(inc)
+	// Global placeholders ({env.*}) are resolved as the handler resolves
+	// them when the configuration loads.
+	f, err := os.Open(caddy.NewReplacer().ReplaceKnown(inc, ""))
 	if err != nil {
 		return nil, err
 	}
