@@ -374,8 +374,8 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 
 		case "share_interval":
 			dur, err := caddy.ParseDuration(val)
-			if err != nil || dur < time.Duration(MinInterval) {
-				return d.Errf("robots_txt: share_interval: %q is not allowed; use a duration of %s or more, such as 5s", val, time.Duration(MinInterval))
+			if err != nil || dur < time.Duration(MinInterval) || dur > time.Duration(MaxShareInterval) {
+				return d.Errf("robots_txt: share_interval: %q is not allowed; use a duration from %s to %s, such as 5s", val, time.Duration(MinInterval), time.Duration(MaxShareInterval))
 			}
 			c.ShareInterval = caddy.Duration(dur)
 

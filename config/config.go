@@ -24,6 +24,7 @@ import (
 	"github.com/caddyserver/caddy/v2"
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/crawlers"
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/share"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/verify"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/webbotauth"
 )
@@ -244,7 +245,7 @@ type Config struct {
 	Share string `json:"share,omitempty"`
 
 	// How often the shared state is written and read, as a duration
-	// such as "5s". The default is 5s; 100ms is the shortest allowed. It
+	// such as "5s". The default is 5s; 100ms to 1h is allowed. It
 	// may not be set with share "off", where nothing is shared.
 	ShareInterval caddy.Duration `json:"share_interval,omitempty"`
 
@@ -432,8 +433,8 @@ func (c Config) Validate() error {
 	}
 	add(checkOneOf("content_usage_header", c.ContentUsageHeader, "on", "off"))
 	add(checkOneOf("share", c.Share, "on", "off"))
-	if c.ShareInterval < 0 || c.ShareInterval > 0 && c.ShareInterval < MinInterval {
-		add(fmt.Errorf("share_interval: %s is not allowed; use a duration of %s or more, such as \"5s\"", time.Duration(c.ShareInterval), time.Duration(MinInterval)))
+	if c.ShareInterval < 0 || c.ShareInterval > 0 && c.ShareInterval < MinInterval || c.ShareInterval > MaxShareInterval {
+		add(fmt.Errorf("share_interval: %s is not allowed; use a duration from %s to %s, such as \"5s\"", time.Duration(c.ShareInterval), time.Duration(MinInterval), time.Duration(MaxShareInterval)))
 	}
 	if c.Share == "off" && c.ShareInterval != 0 {
 		add(errors.New("share_interval has no effect with share \"off\": nothing is shared; drop share_interval, or set share to \"on\""))
@@ -622,6 +623,13 @@ func checkCrawlDelay(v string) error {
 
 // DefaultShareInterval is how often shared state is written and read.
 const DefaultShareInterval = caddy.Duration(5 * time.Second)
+
+// MaxShareInterval is the longest share_interval. An instance writes its
+// blob only at an interval, and promises to rewrite it at least every
+// share.Refresh, so that a blob not written for share.Expire is taken for
+// a gone instance's and deleted; a longer interval would break that, and
+// let a blob claim more paced requests than one interval can admit.
+const MaxShareInterval = caddy.Duration(share.Refresh)
 
 // ShareIntervalOrDefault is ShareInterval, or its default.
 func (c Config) ShareIntervalOrDefault() time.Duration {
