@@ -855,3 +855,17 @@ func TestCheckConfigWithIDs(t *testing.T) {
 		t.Errorf("exit %d, want %d and /private disallowed:\n%s%s", code, ExitDisallowed, out, errOut)
 	}
 }
+
+// TestCheckConfigStrictPerRequest: with strict and no file, the handler
+// learns its robots.txt per request (the root variable), so strict fails
+// no load: a missing file allows every bot, as check must answer, not
+// that the handler refuses to load.
+func TestCheckConfigStrictPerRequest(t *testing.T) {
+	root := t.TempDir()
+	cfg := writeTemp(t, "caddy.json", `{"apps": {"http": {"servers": {"srv0": {"listen": [":80"], "routes": [{"handle": [`+
+		`{"handler": "vars", "root": "`+root+`"}, {"handler": "robots_txt", "strict": true}]}]}}}}}`)
+	code, out, errOut := runCmd(t, "", "check", "--config", cfg, "--agent", "curl/8", "/x")
+	if code != ExitOK || strings.Contains(errOut, "refuses to load") || !strings.Contains(out, "every bot is allowed") {
+		t.Errorf("exit %d, want %d, every bot allowed:\n%s%s", code, ExitOK, out, errOut)
+	}
+}

@@ -391,7 +391,9 @@ func (s siteHandler) robotsBody() ([]byte, string, error) {
 	}
 	body, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
-		if c.Strict {
+		// Without file, the handler learns the root per request, and
+		// strict can fail no load for it.
+		if c.Strict && c.File != "" {
 			return nil, path, fmt.Errorf("strict: robots.txt %s does not exist; the handler refuses to load", path)
 		}
 		// The handler allows every bot everywhere until it appears.
