@@ -348,8 +348,8 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 				break
 			}
 			dur, err := caddy.ParseDuration(val)
-			if err != nil || dur < 0 {
-				return d.Errf("robots_txt: grace: %q is not allowed; use a duration such as 24h or 1h, or off (0)", val)
+			if err != nil || dur < 0 || dur > 0 && dur < time.Duration(MinGrace) {
+				return d.Errf("robots_txt: grace: %q is not allowed; use a duration of %s or more, such as 24h or 1h, or off (0)", val, time.Duration(MinGrace))
 			}
 			c.Grace = new(caddy.Duration(dur))
 

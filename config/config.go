@@ -63,6 +63,10 @@ const (
 	// DefaultGrace is how long earlier versions of robots.txt are honoured
 	// after a change: the 24 hours RFC 9309 lets crawlers cache the file.
 	DefaultGrace = caddy.Duration(24 * time.Hour)
+	// MinGrace is the shortest grace other than 0 (off): a bot that
+	// fetched a version comes back later than that, so a shorter one is
+	// off in effect.
+	MinGrace = caddy.Duration(time.Second)
 
 	// DefaultCache is the number of entries in the User-Agent
 	// classification cache.
@@ -161,7 +165,7 @@ type Config struct {
 	// address, was seen fetching an earlier version within the window and
 	// that version allows the request. A bot never seen fetching
 	// robots.txt gets no grace. The default (unset) is 24h; 0 turns grace
-	// off; the value may not be negative.
+	// off; otherwise it is 1s or more (a shorter grace is off in effect).
 	Grace *caddy.Duration `json:"grace,omitempty"`
 
 	// The number of entries in the least-recently-used cache of
@@ -387,8 +391,13 @@ func (c Config) Validate() error {
 		}
 		add(checkURL(c.URL))
 	}
-	if c.Grace != nil && *c.Grace < 0 {
+	switch {
+	case c.Grace != nil && *c.Grace < 0:
 		add(fmt.Errorf("grace: %s is not allowed; use a duration of 0 (off) or more, such as \"24h\"", time.Duration(*c.Grace)))
+	case c.Grace != nil && *c.Grace > 0 && *c.Grace < MinGrace:
+		// No crawler comes back within a second: such a grace is off in
+		// effect, most likely a number of seconds read as nanoseconds.
+		add(fmt.Errorf("grace: %s is not allowed; use 0 (off) or a duration of %s or more, such as \"24h\" (a JSON number counts nanoseconds)", time.Duration(*c.Grace), time.Duration(MinGrace)))
 	}
 	add(checkMode(c.Mode))
 	if c.Status != 0 {

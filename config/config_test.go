@@ -630,6 +630,10 @@ func TestValidate(t *testing.T) {
 		{"trap of non-ASCII", Config{Trap: "/piège/"}, nil},
 		{"bad mode", Config{Mode: "block"}, []string{`mode: "block" is not allowed; use "enforce" or "monitor"`}},
 		{"status too low", Config{Status: 399}, []string{"status: 399 is not allowed; use a code from 400 to 599"}},
+		// "grace": 86400 in JSON is 86.4µs, not a day: grace off, silently.
+		{"grace of seconds read as nanoseconds", Config{Grace: new(caddy.Duration(86400))}, []string{"grace: 86.4µs is not allowed", "1s or more", "a JSON number counts nanoseconds"}},
+		{"grace off", Config{Grace: new(caddy.Duration(0))}, nil},
+		{"grace of a second", Config{Grace: new(caddy.Duration(time.Second))}, nil},
 		{"status too high", Config{Status: 600}, []string{"status: 600 is not allowed"}},
 		{"status negative", Config{Status: -1}, []string{"status: -1 is not allowed"}},
 		{"negative reload", Config{Reload: caddy.Duration(-time.Second)},
@@ -908,6 +912,9 @@ func TestURLAndGrace(t *testing.T) {
 		{"robots_txt {\n grace off\n}", "", new(time.Duration(0)), ""},
 		{"robots_txt {\n grace 0\n}", "", new(time.Duration(0)), ""},
 		{"robots_txt {\n grace -1h\n}", "", nil, `grace: "-1h" is not allowed`},
+		// No bot comes back within a second: grace off in effect.
+		{"robots_txt {\n grace 500ms\n}", "", nil, `grace: "500ms" is not allowed; use a duration of 1s or more`},
+		{"robots_txt {\n grace 1s\n}", "", new(time.Second), ""},
 		{"robots_txt {\n url ftp://x/robots.txt\n}", "", nil, `url: "ftp://x/robots.txt" is not allowed`},
 		{"robots_txt {\n url /robots.txt\n}", "", nil, "give an absolute http or https URL"},
 		{"robots_txt {\n url http://app/robots.txt\n inline x\n}", "", nil, "url is set together with file or inline"},
