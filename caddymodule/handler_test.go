@@ -420,9 +420,10 @@ func TestSilentlyWeakenedSettingsWarn(t *testing.T) {
 		// (with status) and crawl_delay enforce (a 429, with body).
 		{"status in monitor mode", config.Config{Inline: file, Mode: config.ModeMonitor, Status: 404}, "status has no effect", true},
 		{"body in monitor mode", config.Config{Inline: file, Mode: config.ModeMonitor, Body: "no"}, "body has no effect", true},
-		{"body in monitor mode with crawl_delay enforce", config.Config{Inline: file, Mode: config.ModeMonitor, CrawlDelay: config.ModeEnforce, Body: "no"}, "has no effect", false},
-		{"status in monitor mode with signals enforce", config.Config{Inline: file, Mode: config.ModeMonitor, Signals: config.ModeEnforce, Status: 404}, "has no effect", false},
-		{"status in enforce mode", config.Config{Inline: file, Status: 404, Body: "no"}, "has no effect", false},
+		{"status and body in monitor mode", config.Config{Inline: file, Mode: config.ModeMonitor, Status: 404, Body: "no"}, "status and body have no effect", true},
+		{"body in monitor mode with crawl_delay enforce", config.Config{Inline: file, Mode: config.ModeMonitor, CrawlDelay: config.ModeEnforce, Body: "no"}, "no effect", false},
+		{"status in monitor mode with signals enforce", config.Config{Inline: file, Mode: config.ModeMonitor, Signals: config.ModeEnforce, Status: 404}, "no effect", false},
+		{"status in enforce mode", config.Config{Inline: file, Status: 404, Body: "no"}, "no effect", false},
 	} {
 		_, logs := newTestHandler(t, tc.cfg)
 		if got := logs.FilterMessageSnippet(tc.snippet).Len() > 0; got != tc.warn {

@@ -465,7 +465,11 @@ func (h *Handler) warnNoRefusal() {
 		unused = append(unused, "body")
 	}
 	if len(unused) > 0 {
-		h.logger.Warn("mode monitor refuses nothing here, so "+strings.Join(unused, " and ")+" has no effect; use mode enforce (or signals enforce, crawl_delay enforce) for refusals",
+		verb := " has"
+		if len(unused) > 1 {
+			verb = " have"
+		}
+		h.logger.Warn("mode monitor refuses nothing here, so "+strings.Join(unused, " and ")+verb+" no effect; use mode enforce (or signals enforce, crawl_delay enforce) for refusals",
 			zap.Strings("unused", unused))
 	}
 }
