@@ -128,6 +128,20 @@ func TestRefusalBody(t *testing.T) {
 	}
 }
 
+// TestRefusalBodyAbsentFields: a body (or a header, or respond) that names
+// a field the request lacks, such as fetched_ago for a bot never seen
+// fetching robots.txt, shows it empty, as it does line: the replacer leaves
+// an unknown placeholder as written, and a client must not get
+// "{http.robots_txt.fetched_ago}".
+func TestRefusalBodyAbsentFields(t *testing.T) {
+	h, _ := newTestHandler(t, config.Config{File: writeRobots(t, testfixtures.RobotsTxt),
+		Body: "[{http.robots_txt.fetched}|{http.robots_txt.fetched_ago}|{http.robots_txt.rule_source}]"})
+	w, _ := serve(h, newRequest("GET", "/private/x", testfixtures.UAAhrefs))
+	if got, want := w.Body.String(), "[false||]"; got != want {
+		t.Errorf("body %q, want %q", got, want)
+	}
+}
+
 func TestServeRobotsTxt(t *testing.T) {
 	h, _ := newTestHandler(t, config.Config{File: writeRobots(t, testfixtures.RobotsTxt)})
 	w, err := serve(h, newRequest("GET", "/robots.txt", testfixtures.UAGPTBot))

@@ -149,8 +149,8 @@ var PlaceholderNames = []string{
 }
 
 // Placeholder returns the value of the field named name, as the
-// placeholder {http.robots_txt.<name>} shows it; ok is false for an
-// unknown name and for a field the judgment does not have.
+// placeholder {http.robots_txt.<name>} shows it, "" for a field the
+// judgment does not have; ok is false for an unknown name.
 func (j *Judgment) Placeholder(name string) (v any, ok bool) {
 	switch name {
 	case FieldBot:
@@ -183,9 +183,17 @@ func (j *Judgment) Placeholder(name string) (v any, ok bool) {
 	case FieldCategory:
 		return j.Category, true
 	case FieldFetched:
-		return j.Fetched, j.Judged
+		if !j.Judged {
+			return "", true // the fetch of robots.txt itself
+		}
+		return j.Fetched, true
 	case FieldFetchedAgo:
-		return j.FetchedAgo, j.Judged && j.Fetched
+		if !j.Judged || !j.Fetched {
+			// Empty, as the line is: absent, a header or a body
+			// would show the placeholder's name to the client.
+			return "", true
+		}
+		return j.FetchedAgo, true
 	}
 	return nil, false
 }

@@ -9,16 +9,26 @@ import (
 )
 
 // TestPlaceholderNames: every name the handler accepts in an operator's
-// body is one Placeholder answers.
+// body is one Placeholder answers, whatever the judgment holds: the
+// replacer of a header, a body or respond leaves an unknown placeholder as
+// written.
 func TestPlaceholderNames(t *testing.T) {
-	j := &Judgment{Judged: true, Fetched: true}
-	for _, name := range PlaceholderNames {
-		if _, ok := j.Placeholder(name); !ok {
-			t.Errorf("Placeholder(%q) is not known", name)
+	for _, c := range []struct {
+		what string
+		j    *Judgment
+	}{
+		{"fetched", &Judgment{Judged: true, Fetched: true}},
+		{"not fetched", &Judgment{Judged: true}},
+		{"a fetch of robots.txt", &Judgment{Action: Served}},
+	} {
+		for _, name := range PlaceholderNames {
+			if _, ok := c.j.Placeholder(name); !ok {
+				t.Errorf("%s: Placeholder(%q) is not known", c.what, name)
+			}
 		}
-	}
-	if _, ok := j.Placeholder("bott"); ok {
-		t.Error(`Placeholder("bott") is known`)
+		if _, ok := c.j.Placeholder("bott"); ok {
+			t.Errorf(`%s: Placeholder("bott") is known`, c.what)
+		}
 	}
 }
 
