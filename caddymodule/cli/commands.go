@@ -206,6 +206,7 @@ JSON schema ("caddy-robots-txt/report/v1"; times are RFC 3339 UTC strings,
       "after_fetch_requests": int,      fetch_known_requests; null when no
       "fetch_known_requests": int,      entry carries "fetched"
       "top_rules": [{"rule": string, "line": int, "count": int}],
+                                        line 0: a rule of no line (the trap's)
       "other_rule_violations": int,     violations not in top_rules
       "first_seen": time, "last_seen": time,
       "client_ips": int, "client_ips_exact": bool  (false: a lower bound)

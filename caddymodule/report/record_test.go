@@ -243,3 +243,36 @@ func TestNoRobotsTxtInEveryFormat(t *testing.T) {
 		}
 	}
 }
+
+// TestReportRuleWithoutLine: the trap's rule is no line of the file, and
+// the access log gives it none; no format may call it line 0.
+func TestReportRuleWithoutLine(t *testing.T) {
+	in := logLineJSON(t0, "10.0.0.1", "/trap/", "Mozilla/5.0", 404,
+		rtObj("trapped", "*", "disallowed", "disallow: /trap/", 0, "enforce", "blocked", "rule_source", judge.TrapSource, "identity", "trapped")) + "\n" +
+		logLineJSON(t0+1, "10.0.0.1", "/private/", "Mozilla/5.0", 403,
+			rtObj("trapped", "*", "disallowed", "disallow: /private/", 2, "enforce", "blocked", "identity", "trapped"))
+	agg := NewAggregator(Options{Now: fixedNow})
+	if err := agg.Add("x", strings.NewReader(in)); err != nil {
+		t.Fatal(err)
+	}
+	r := agg.Report()
+	for _, tc := range []struct {
+		format         string
+		write          func(io.Writer) error
+		want, dontWant string
+	}{
+		{"table", r.WriteTable, "disallow: /private/ (line 2)", "line 0"},
+		{"html", r.WriteHTML, `<span class="muted">line 2</span>`, "line 0"},
+	} {
+		var b strings.Builder
+		if err := tc.write(&b); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), tc.want) {
+			t.Errorf("%s lacks %q:\n%s", tc.format, tc.want, b.String())
+		}
+		if strings.Contains(b.String(), tc.dontWant) {
+			t.Errorf("%s has %q:\n%s", tc.format, tc.dontWant, b.String())
+		}
+	}
+}

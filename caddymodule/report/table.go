@@ -179,7 +179,12 @@ func (r *Report) WriteTable(w io.Writer) error {
 		ew.Printf("\n%s  (group %s%s; first seen %s)\n", text.Clean(b.Bot), strings.Join(quoteAll(b.Groups), ", "), category, b.FirstSeen.Format("2006-01-02 15:04:05"))
 		numW := len(text.Group3(b.Violations))
 		for _, rc := range b.TopRules {
-			ew.Printf("  %*s  %s (line %d)\n", numW, text.Group3(rc.Count), text.Clean(rc.Rule), rc.Line)
+			// A rule of no line (the trap's) is logged without one.
+			line := ""
+			if rc.Line > 0 {
+				line = fmt.Sprintf(" (line %d)", rc.Line)
+			}
+			ew.Printf("  %*s  %s%s\n", numW, text.Group3(rc.Count), text.Clean(rc.Rule), line)
 		}
 		if b.OtherRuleViolations > 0 {
 			ew.Printf("  %*s  other rules\n", numW, text.Group3(b.OtherRuleViolations))
