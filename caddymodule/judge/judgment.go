@@ -84,11 +84,15 @@ type Judgment struct {
 	Signal string
 }
 
+// ViolationContentSignal is the violation field of a request the usage
+// preferences refuse.
+const ViolationContentSignal = "content-signal"
+
 // Violation names the kind of violation the request is: "disallow",
 // "crawl-delay", "content-signal", or "" for none.
 func (j *Judgment) Violation() string {
 	if j.Signal != "" && j.Verdict == Disallowed {
-		return "content-signal"
+		return ViolationContentSignal
 	}
 	return j.Verdict.Violation()
 }

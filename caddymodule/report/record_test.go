@@ -276,3 +276,25 @@ func TestReportRuleWithoutLine(t *testing.T) {
 		}
 	}
 }
+
+// TestReportSignalViolations: a content-signal violation broke the usage
+// preference, not the rule that matched its path (an allow rule, or none):
+// it counts under its signal, not as "other rules" or the allow rule.
+func TestReportSignalViolations(t *testing.T) {
+	when := time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)
+	allow := &robots.Rule{Directive: robots.Allow, Pattern: "/press/", Line: 3}
+	var lines []string
+	for _, rule := range []*robots.Rule{nil, allow} {
+		lines = append(lines, caddyLine(t, when, &judge.Judgment{Bot: "GPTBot", Group: "*", Verdict: judge.Disallowed, Action: judge.Blocked,
+			Mode: "enforce", Rule: rule, Judged: true, Signal: "ai-train=no", Category: "ai-training"}))
+	}
+	agg := NewAggregator(Options{Now: fixedNow})
+	if err := agg.Add("x", strings.NewReader(strings.Join(lines, ""))); err != nil {
+		t.Fatal(err)
+	}
+	b := agg.Report().Bots[0]
+	want := []RuleCount{{Rule: "content-signal: ai-train=no", Count: 2}}
+	if len(b.TopRules) != len(want) || b.TopRules[0] != want[0] || b.OtherRuleViolations != 0 {
+		t.Errorf("top rules %v, other %d; want %v, 0", b.TopRules, b.OtherRuleViolations, want)
+	}
+}

@@ -575,6 +575,12 @@ func (a *Aggregator) addLine(line []byte) {
 	case judge.Disallowed:
 		b.violations++
 		key := ruleKey{cut(rt.Rule, maxRuleLen), rt.Line}
+		if rt.Signal != "" {
+			// A content-signal violation broke the usage preference,
+			// not the rule that matched the path (an allow rule, or
+			// none).
+			key = ruleKey{cut(judge.ViolationContentSignal+": "+rt.Signal, maxRuleLen), 0}
+		}
 		if n, ok := b.rules[key]; ok {
 			b.rules[key] = n + 1
 		} else if len(b.rules) < MaxRulesPerBot && a.ruleN < maxRules && key.rule != "" {
