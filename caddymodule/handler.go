@@ -434,12 +434,22 @@ func violationFields(r *http.Request, j *judge.Judgment) []zap.Field {
 		zap.String(judge.FieldBot, j.Bot),
 		zap.String(judge.FieldGroup, j.Group),
 		zap.String(judge.FieldIdentity, j.Identity.String()),
-		zap.String(judge.FieldViolation, j.Violation()),
-		zap.String(judge.FieldSignal, j.Signal),
-		zap.String(judge.FieldRule, j.Rule.String()),
+		optional(judge.FieldViolation, j.Violation()),
+		optional(judge.FieldSignal, j.Signal),
+		optional(judge.FieldRule, j.Rule.String()),
 		lineField(j),
-		zap.String(judge.FieldRuleSource, j.RuleSource),
+		optional(judge.FieldRuleSource, j.RuleSource),
 	}
+}
+
+// optional is a string field, skipped when empty, as the access log skips
+// it: a grace line has no violation, a crawl-delay one no rule, and most
+// no signal or rule source.
+func optional(key, v string) zap.Field {
+	if v == "" {
+		return zap.Skip()
+	}
+	return zap.String(key, v)
 }
 
 // lineField is the line of the deciding rule as a log field, skipped when

@@ -103,6 +103,13 @@ func TestMonitorLogsViolation(t *testing.T) {
 			t.Errorf("violation log entry: %s = %#v, want %#v", c.key, f[c.key], c.want)
 		}
 	}
+	// What the request does not have is left out, as the access log
+	// leaves it out: no signal decided, and no included list.
+	for _, key := range []string{"signal", "rule_source"} {
+		if v, has := f[key]; has {
+			t.Errorf("violation log entry: %s = %#v, want none", key, v)
+		}
+	}
 	if repl := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer); repl.ReplaceAll("{http.robots_txt.action}/{http.robots_txt.verdict}/{http.robots_txt.line}", "") != "logged/disallowed/2" {
 		t.Errorf("placeholders: %s", repl.ReplaceAll("{http.robots_txt.action}/{http.robots_txt.verdict}/{http.robots_txt.line}", ""))
 	}
