@@ -82,7 +82,10 @@ and check judges by one robots.txt; check each file with --file.
 
 check judges the User-Agent as given: it has no client address, so it
 does not verify a claim to be a crawler (the handler judges a failed
-claim by the * group), nor does it apply Crawl-delay or a trap.
+claim by the * group), nor does it apply Crawl-delay or a trap. Nor does
+it apply content signals: with "signals enforce" the handler also refuses
+an AI crawler where the usage preferences say no, which check reports as
+allowed.
 
 For each path it prints the verdict, the group (its agent names, or none),
 the agent name that selected it (or none), and the deciding rule with its
