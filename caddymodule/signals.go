@@ -51,40 +51,11 @@ func (h *Handler) setContentUsage(w http.ResponseWriter, snap *snapshot, served,
 	w.Header().Set("Content-Usage", v)
 }
 
-// signalRefuses returns the usage preference that refuses a crawler of
-// category the path in any of its spellings, with signals enforce or
-// monitor: ai-train=no for training crawlers, ai-input=no for
-// user-triggered and AI search fetchers. The crawler's group speaks first;
-// one that states nothing defers to the * group.
+// signalRefuses returns the usage preference that refuses this crawler
+// the path (see judge.SignalRefuses), with signals enforce or monitor.
 func (h *Handler) signalRefuses(id identity, paths judge.Paths) string {
 	if h.Signals == "" || h.Signals == config.CrawlDelayOff || id.category == "" {
 		return ""
 	}
-	for _, path := range paths.Spellings() {
-		if path == "" {
-			continue
-		}
-		if sig := h.signalRefusesPath(id, path); sig != "" {
-			return sig
-		}
-	}
-	return ""
-}
-
-func (h *Handler) signalRefusesPath(id identity, path string) string {
-	sig := id.Group.Signals(path)
-	if sig.IsZero() {
-		sig = id.snap.File.GroupFor("*").Signals(path)
-	}
-	switch crawlers.Category(id.category) {
-	case crawlers.AITraining:
-		if sig.AITrain == robots.No {
-			return "ai-train=no"
-		}
-	case crawlers.AIUser, crawlers.AISearch:
-		if sig.AIInput == robots.No {
-			return "ai-input=no"
-		}
-	}
-	return ""
+	return judge.SignalRefuses(crawlers.Category(id.category), id.Group, id.snap.File.GroupFor("*"), paths)
 }

@@ -35,6 +35,10 @@ type CheckResult struct {
 	// Source is "trap" for the trap's rule, which the handler adds to
 	// what it serves and which no line of the file holds.
 	Source string `json:"source,omitempty"`
+	// Signal is the usage preference that refuses this crawler the
+	// path ("ai-train=no") with the handler's signals enforce or
+	// monitor; "" when none does.
+	Signal string `json:"signal,omitempty"`
 }
 
 // CheckOutput is the JSON form of `caddy robots check --json`.
@@ -84,6 +88,9 @@ type Subject struct {
 	PassesOn bool
 	// Trap is the handler's trap path; "" for none.
 	Trap string
+	// Signals is the handler's signals setting: with enforce or
+	// monitor, a usage preference refuses an AI crawler of its category.
+	Signals string
 }
 
 // Check judges targets for the client sending ua against s, as the
@@ -103,11 +110,15 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 	// A known crawler obeys the groups its operator documents (Applebot
 	// a Googlebot group), as in the handler; check cannot see the
 	// client's address, so the claim is taken at its word.
-	var choice judge.Choice
+	var (
+		choice   judge.Choice
+		category crawlers.Category
+	)
 	if id.Bot {
 		cr, family := judge.ClaimOf(base, s.File, id, ua)
 		if cr != nil {
 			choice = judge.ChoiceFor(cr, true)
+			category = cr.Category
 		}
 		if family != "" {
 			id.Name = family // as the handler names it
@@ -123,11 +134,11 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 	for _, t := range targets {
 		p := judge.PathsOfTarget(t)
 		v, judged := p.DecideSpelling(g)
-		trapped := false
+		trapped, robotsTxt := false, false
 		if is, asSent := p.RobotsTxt(); is && (asSent || !s.PassesOn) {
 			// Never refused: the handler serves it (or, as sent, lets
 			// it through to what serves it).
-			v, judged = robots.Verdict{Allowed: true}, "/robots.txt"
+			v, judged, robotsTxt = robots.Verdict{Allowed: true}, "/robots.txt", true
 		} else if s.Trap != "" && strings.HasPrefix(p.Primary, judge.ServedPath(s.Trap)) {
 			// As the handler reads it: the path as served, under the
 			// trap's.
@@ -142,6 +153,16 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 			res.Verdict = judge.Disallowed.String()
 			res.Allowed = s.Mode == config.ModeMonitor
 			code = ExitDisallowed
+		}
+		// As in the handler, signals are a setting of their own: what
+		// mode monitor lets through, signals enforce still refuses.
+		if id.Bot && !robotsTxt && !trapped && (s.Signals == config.ModeEnforce || s.Signals == config.ModeMonitor) &&
+			(v.Allowed || s.Mode == config.ModeMonitor) {
+			if sig := judge.SignalRefuses(category, g, s.File.GroupFor("*"), p); sig != "" && (v.Allowed || s.Signals == config.ModeEnforce) {
+				res.Verdict, res.Signal = judge.Disallowed.String(), sig
+				res.Allowed = s.Signals == config.ModeMonitor
+				code = ExitDisallowed
+			}
 		}
 		if v.Rule != nil {
 			res.Rule, res.Line = v.Rule.String(), v.Rule.Line
@@ -188,6 +209,10 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 			verdict += " to robots.txt (a bot would be disallowed)"
 		case verdict == verdictNotHeld:
 			verdict += " to robots.txt"
+		case r.Signal != "" && s.Signals == config.ModeMonitor:
+			verdict += " by the usage preferences (signals monitor: let through and logged as a violation)"
+		case r.Signal != "":
+			verdict += " by the usage preferences (signals enforce: refused)"
 		case r.Verdict == judge.Disallowed.String() && s.Mode == config.ModeMonitor:
 			verdict += " (monitor mode: let through and logged as a violation)"
 		}
@@ -201,6 +226,9 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 			ew.Printf("  rule:  %s (line %d)\n", text.Clean(r.Rule), r.Line)
 		default:
 			ew.Printf("  rule:  no rule matched\n")
+		}
+		if r.Signal != "" {
+			ew.Printf("  signal: %s (the usage preferences of the group, or of the * group, refuse a crawler of this one's category)\n", r.Signal)
 		}
 	}
 	if !out.Bot {

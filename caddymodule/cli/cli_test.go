@@ -726,6 +726,62 @@ func TestCheckConfigServesAsTheHandler(t *testing.T) {
 	}
 }
 
+// TestCheckConfigSignals: with signals enforce or monitor, check refuses
+// an AI crawler where the usage preferences say no, as the handler does,
+// and says so; before, it answered "allowed" for a path the site refused.
+func TestCheckConfigSignals(t *testing.T) {
+	file := writeTemp(t, "robots.txt", "User-agent: *\nContent-Signal: search=yes, ai-train=no\nDisallow: /private/\n")
+	handler := func(fields string) string {
+		return `{"apps": {"http": {"servers": {"srv0": {"listen": [":80"], "routes": [{"handle": [{"handler": "robots_txt", "file": "` + file + `"` + fields + `}]}]}}}}}`
+	}
+	for _, tc := range []struct {
+		name, fields, agent, target string
+		code                        int
+		want                        []string // in the JSON output
+		dontWant                    string
+	}{
+		{"a training crawler, signals enforce", `, "signals": "enforce"`, testfixtures.UAGPTBot, "/x", ExitDisallowed,
+			[]string{`"signal": "ai-train=no"`, `"allowed": false`, `"verdict": "disallowed"`}, ""},
+		{"a training crawler, signals monitor", `, "signals": "monitor"`, testfixtures.UAGPTBot, "/x", ExitDisallowed,
+			[]string{`"signal": "ai-train=no"`, `"allowed": true`}, ""},
+		{"a training crawler, signals off", ``, testfixtures.UAGPTBot, "/x", ExitOK, []string{`"allowed": true`}, `"signal"`},
+		{"a search crawler, signals enforce", `, "signals": "enforce"`, testfixtures.UAGooglebot, "/x", ExitOK, []string{`"allowed": true`}, `"signal"`},
+		{"robots.txt, signals enforce", `, "signals": "enforce"`, testfixtures.UAGPTBot, "/robots.txt", ExitOK, []string{`"allowed": true`}, `"signal"`},
+		// What mode monitor lets through, signals enforce refuses.
+		{"mode monitor, signals enforce", `, "mode": "monitor", "signals": "enforce"`, testfixtures.UAGPTBot, "/private/x", ExitDisallowed,
+			[]string{`"signal": "ai-train=no"`, `"allowed": false`}, ""},
+		{"mode monitor, signals monitor", `, "mode": "monitor", "signals": "monitor"`, testfixtures.UAGPTBot, "/private/x", ExitDisallowed,
+			[]string{`"allowed": true`, `"rule": "disallow: /private/"`}, `"signal"`},
+		// A request the rules refuse already is that violation only.
+		{"a rule refuses first", `, "signals": "enforce"`, testfixtures.UAGPTBot, "/private/x", ExitDisallowed,
+			[]string{`"allowed": false`, `"rule": "disallow: /private/"`}, `"signal"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := writeTemp(t, "caddy.json", handler(tc.fields))
+			code, out, errOut := runCmd(t, "", "check", "--config", cfg, "--json", "--agent", tc.agent, tc.target)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d\n%s%s", code, tc.code, out, errOut)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("output lacks %q:\n%s%s", w, out, errOut)
+				}
+			}
+			if tc.dontWant != "" && strings.Contains(out, tc.dontWant) {
+				t.Errorf("output has %q:\n%s", tc.dontWant, out)
+			}
+		})
+	}
+	// The text output says which preference refused the path.
+	cfg := writeTemp(t, "caddy.json", handler(`, "signals": "enforce"`))
+	_, out, _ := runCmd(t, "", "check", "--config", cfg, "--agent", testfixtures.UAGPTBot, "/x")
+	for _, w := range []string{"/x: disallowed by the usage preferences (signals enforce: refused)", "signal: ai-train=no"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("text output lacks %q:\n%s", w, out)
+		}
+	}
+}
+
 // TestCheckConfigHostileUpstream: check reads an upstream's robots.txt as
 // the handler does, says why it has no rules, and lets no byte of the
 // upstream's status line reach the terminal raw.

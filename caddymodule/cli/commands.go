@@ -82,10 +82,11 @@ and check judges by one robots.txt; check each file with --file.
 
 check judges the User-Agent as given: it has no client address, so it
 does not verify a claim to be a crawler (the handler judges a failed
-claim by the * group), nor does it apply Crawl-delay or a trap. Nor does
-it apply content signals: with "signals enforce" the handler also refuses
-an AI crawler where the usage preferences say no, which check reports as
-allowed.
+claim by the * group), nor does it apply Crawl-delay or a trap. With
+--config it applies the handler's content signals: with "signals enforce"
+or "monitor", an AI crawler is disallowed where the usage preferences of
+its group (or of the * group) say no, and the result names the preference
+("signal").
 
 For each path it prints the verdict, the group (its agent names, or none),
 the agent name that selected it (or none), and the deciding rule with its
@@ -93,9 +94,11 @@ line (or "no rule matched"), then the name logs and metrics give the bot.
 
 --json prints {"file", "user_agent", "bot", "bot_name", "mode",
 "results": [{"input", "path", "allowed", "verdict", "group", "agent",
-"rule", "line"}]}; "allowed" is whether the handler lets the request
-through, "group" is null and "rule" is "" (with "line" 0) where there is
-none, and "mode" is there with --config.
+"rule", "line", "source", "signal"}]}; "allowed" is whether the handler
+lets the request through, "group" is null and "rule" is "" (with "line" 0)
+where there is none, "source" is "trap" for the trap's rule, "signal" names
+the usage preference that refuses the path ("ai-train=no"), and "mode" is
+there with --config; "source" and "signal" are left out when empty.
 
 Exit status: 0 when no path is disallowed for this client, 1 when one is
 (in monitor mode too: it would be logged as a violation), 2 on a usage
@@ -416,7 +419,7 @@ func runCheck(cmd *cobra.Command, args []string) int {
 		if body != nil {
 			trap = sh.cfg.Trap // no file, no trap: the handler springs none
 		}
-		subj = Subject{File: robots.Parse(body), Name: name, Trap: trap, Classifier: botdetect.New(sh.cfg.Bots, sh.cfg.Humans), Mode: sh.cfg.Mode, Crawlers: base, Own: sh.cfg.CrawlerTokens(), OnlyFor: strings.Join(sh.match, " and "), AnsweredBy: sh.answered, PassesOn: !sh.cfg.ServeEnabled()}
+		subj = Subject{File: robots.Parse(body), Name: name, Trap: trap, Classifier: botdetect.New(sh.cfg.Bots, sh.cfg.Humans), Mode: sh.cfg.Mode, Crawlers: base, Own: sh.cfg.CrawlerTokens(), OnlyFor: strings.Join(sh.match, " and "), AnsweredBy: sh.answered, PassesOn: !sh.cfg.ServeEnabled(), Signals: sh.cfg.Signals}
 	} else {
 		body, _, display, err := readRobots(cmd, file)
 		if err != nil {
