@@ -222,24 +222,36 @@ func TestNoRobotsTxtInEveryFormat(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := agg.Report()
-	for _, tc := range []struct {
-		format string
-		write  func(io.Writer) error
-		want   string
-	}{
-		{"table", r.WriteTable, `curl  (group "*", "(no robots.txt)"`},
+	checkFormats(t, []formatCheck{
+		{"table", r.WriteTable, `curl  (group "*", "(no robots.txt)"`, ""},
 		{"json", r.WriteJSON, `"groups": [
         "*",
         "(no robots.txt)"
-      ]`},
-		{"html", r.WriteHTML, `<span class="muted">* | (no robots.txt)</span>`},
-	} {
+      ]`, ""},
+		{"html", r.WriteHTML, `<span class="muted">* | (no robots.txt)</span>`, ""},
+	})
+}
+
+// formatCheck is what one output format of a report must hold (want) and
+// must not (dontWant, unless "").
+type formatCheck struct {
+	format         string
+	write          func(io.Writer) error
+	want, dontWant string
+}
+
+func checkFormats(t *testing.T, checks []formatCheck) {
+	t.Helper()
+	for _, tc := range checks {
 		var b strings.Builder
 		if err := tc.write(&b); err != nil {
 			t.Fatal(err)
 		}
 		if !strings.Contains(b.String(), tc.want) {
 			t.Errorf("%s lacks %q:\n%s", tc.format, tc.want, b.String())
+		}
+		if tc.dontWant != "" && strings.Contains(b.String(), tc.dontWant) {
+			t.Errorf("%s has %q:\n%s", tc.format, tc.dontWant, b.String())
 		}
 	}
 }
@@ -256,25 +268,10 @@ func TestReportRuleWithoutLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := agg.Report()
-	for _, tc := range []struct {
-		format         string
-		write          func(io.Writer) error
-		want, dontWant string
-	}{
+	checkFormats(t, []formatCheck{
 		{"table", r.WriteTable, "disallow: /private/ (line 2)", "line 0"},
 		{"html", r.WriteHTML, `<span class="muted">line 2</span>`, "line 0"},
-	} {
-		var b strings.Builder
-		if err := tc.write(&b); err != nil {
-			t.Fatal(err)
-		}
-		if !strings.Contains(b.String(), tc.want) {
-			t.Errorf("%s lacks %q:\n%s", tc.format, tc.want, b.String())
-		}
-		if strings.Contains(b.String(), tc.dontWant) {
-			t.Errorf("%s has %q:\n%s", tc.format, tc.dontWant, b.String())
-		}
-	}
+	})
 }
 
 // TestReportSignalViolations: a content-signal violation broke the usage
