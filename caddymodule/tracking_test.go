@@ -38,7 +38,7 @@ func placeholders(t *testing.T, h *Handler, path, ua, ip string) map[string]any 
 func TestFetchTracking(t *testing.T) {
 	path := writeRobots(t, testfixtures.RobotsTxt)
 	h, _ := newTestHandler(t, config.Config{File: path})
-	if f := placeholders(t, h, "/private/x", testfixtures.UAAhrefs, "203.0.113.9"); f["fetched"] != false || f["fetched_ago"] != "" {
+	if f := placeholders(t, h, "/private/x", testfixtures.UAAhrefs, "203.0.113.9"); f["fetched"] != false || f["fetched_ago"] != nil {
 		t.Errorf("before any fetch: %v", f)
 	}
 	if f := placeholders(t, h, "/robots.txt", testfixtures.UAAhrefs, "203.0.113.9"); f["action"] != "served" {

@@ -153,8 +153,11 @@ var PlaceholderNames = []string{
 }
 
 // Placeholder returns the value of the field named name, as the
-// placeholder {http.robots_txt.<name>} shows it, "" for a field the
-// judgment does not have; ok is false for an unknown name.
+// placeholder {http.robots_txt.<name>} shows it; ok is false for an
+// unknown name. A field the judgment does not have (no line, no fetch) is
+// nil: a body or header shows it empty, as the replacer shows nil, rather
+// than the placeholder's name, which it shows for an unknown one; and
+// log_append logs it null, so that the field keeps one JSON type.
 func (j *Judgment) Placeholder(name string) (v any, ok bool) {
 	switch name {
 	case FieldBot:
@@ -169,7 +172,7 @@ func (j *Judgment) Placeholder(name string) (v any, ok bool) {
 		if l := j.Line(); l > 0 {
 			return l, true
 		}
-		return "", true // as the log has it: no line, not line 0
+		return nil, true // as the log has it: no line, not line 0
 	case FieldMode:
 		return j.Mode, true
 	case FieldAction:
@@ -188,14 +191,12 @@ func (j *Judgment) Placeholder(name string) (v any, ok bool) {
 		return j.Category, true
 	case FieldFetched:
 		if !j.Judged {
-			return "", true // the fetch of robots.txt itself
+			return nil, true // the fetch of robots.txt itself
 		}
 		return j.Fetched, true
 	case FieldFetchedAgo:
 		if !j.Judged || !j.Fetched {
-			// Empty, as the line is: absent, a header or a body
-			// would show the placeholder's name to the client.
-			return "", true
+			return nil, true
 		}
 		return j.FetchedAgo, true
 	}

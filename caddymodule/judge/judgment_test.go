@@ -8,6 +8,25 @@ import (
 	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
+// TestPlaceholderAbsent: a field the judgment lacks is nil, which a body
+// shows empty and log_append logs null, so that each field keeps one JSON
+// type (a number or null, not a number or "").
+func TestPlaceholderAbsent(t *testing.T) {
+	for _, c := range []struct {
+		what, name string
+		j          *Judgment
+	}{
+		{"no line", FieldLine, &Judgment{Judged: true}},
+		{"no fetch", FieldFetchedAgo, &Judgment{Judged: true}},
+		{"the fetch of robots.txt", FieldFetched, &Judgment{Action: Served}},
+		{"the fetch of robots.txt", FieldFetchedAgo, &Judgment{Action: Served}},
+	} {
+		if v, ok := c.j.Placeholder(c.name); !ok || v != nil {
+			t.Errorf("%s: Placeholder(%q) = %#v, %v; want nil, true", c.what, c.name, v, ok)
+		}
+	}
+}
+
 // TestPlaceholderNames: every name the handler accepts in an operator's
 // body is one Placeholder answers, whatever the judgment holds: the
 // replacer of a header, a body or respond leaves an unknown placeholder as
@@ -33,15 +52,15 @@ func TestPlaceholderNames(t *testing.T) {
 }
 
 // TestLineOfNoLine: with no rule matched, or the trap's rule (no line of
-// the file), the line is absent from the log and empty in a placeholder,
-// not "line 0".
+// the file), the line is absent from the log and nil in a placeholder
+// (shown empty), not "line 0".
 func TestLineOfNoLine(t *testing.T) {
 	for _, j := range []*Judgment{
 		{Judged: true},
 		{Judged: true, Rule: &robots.Rule{Directive: robots.Disallow, Pattern: "/trap/"}, RuleSource: TrapSource},
 	} {
-		if v, ok := j.Placeholder(FieldLine); !ok || v != "" {
-			t.Errorf("rule %v: line placeholder %v, %v; want \"\", true", j.Rule, v, ok)
+		if v, ok := j.Placeholder(FieldLine); !ok || v != nil {
+			t.Errorf("rule %v: line placeholder %#v, %v; want nil (shown empty), true", j.Rule, v, ok)
 		}
 		enc := zapcore.NewMapObjectEncoder()
 		if err := j.MarshalLogObject(enc); err != nil {
