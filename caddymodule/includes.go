@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -15,6 +14,7 @@ import (
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/include"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
+	"github.com/robotsguard/caddy-robots-txt/config"
 	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
@@ -38,7 +38,7 @@ type includeEntry struct {
 func newIncludeSet(names []string) *includeSet {
 	set := &includeSet{}
 	for _, n := range names {
-		set.entries = append(set.entries, &includeEntry{name: n, isURL: strings.HasPrefix(n, "http://") || strings.HasPrefix(n, "https://")})
+		set.entries = append(set.entries, &includeEntry{name: n, isURL: config.IsIncludeURL(n)})
 	}
 	return set
 }

@@ -2,8 +2,11 @@ package caddymodule
 
 import (
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -91,7 +94,7 @@ func TestIncludedListPlaceholders(t *testing.T) {
 	}
 	for _, tc := range []struct{ name, include, want string }{
 		{"request placeholder", "/srv/{http.request.host}/list.txt", `include[0]: "/srv/{http.request.host}/list.txt" depends on the request`},
-		{"unset variable", "{env.ROBOTS_TXT_TEST_UNSET}", `include[0]: "{env.ROBOTS_TXT_TEST_UNSET}" is an empty path once its placeholders are replaced`},
+		{"unset variable", "{env.ROBOTS_TXT_TEST_UNSET}", `include[0]: "{env.ROBOTS_TXT_TEST_UNSET}" is empty once its placeholders are replaced`},
 		{"directory", t.TempDir(), "is a directory"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -108,4 +111,37 @@ func TestIncludedListPlaceholders(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestIncludedListResolved: an included entry is a URL or a file once its
+// placeholders are replaced, whatever case its scheme has, and strict
+// checks the lists when the robots.txt itself is named per request.
+func TestIncludedListResolved(t *testing.T) {
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, "User-agent: EvilBot\nDisallow: /\n")
+	}))
+	t.Cleanup(upstream.Close)
+	t.Setenv("ROBOTS_TXT_TEST_LIST_URL", upstream.URL+"/list.txt")
+	for _, inc := range []string{"{env.ROBOTS_TXT_TEST_LIST_URL}", "HTTP://" + strings.TrimPrefix(upstream.URL, "http://") + "/list.txt"} {
+		t.Run(inc, func(t *testing.T) {
+			h, _ := newTestHandler(t, config.Config{Inline: "User-agent: *\nDisallow: /a\n", Include: []string{inc}})
+			if _, err := serve(h, newRequest("GET", "/x", "EvilBot/1.0")); err == nil {
+				t.Errorf("EvilBot passed; the list at %s disallows everything to it", inc)
+			}
+		})
+	}
+	t.Run("strict with a per-request robots.txt", func(t *testing.T) {
+		missing := filepath.Join(t.TempDir(), "missing.txt")
+		h := &Handler{Config: config.Config{Strict: true, Include: []string{missing}}, verifyOptions: offlineVerify, logger: zap.NewNop()}
+		ctx, cancel := newContext()
+		defer cancel()
+		err := h.Provision(ctx)
+		if err == nil {
+			h.Cleanup()
+			t.Fatal("provisioned with strict and a missing included list")
+		}
+		if want := "strict: included list " + strconv.Quote(missing) + " does not exist"; !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q; want it to say %q", err, want)
+		}
+	})
 }

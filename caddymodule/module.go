@@ -139,9 +139,13 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	if err := h.Config.Validate(); err != nil {
 		return err
 	}
-	if err := h.resolveIncludes(); err != nil {
+	// An included list is read as named, with {env.*} replaced, the same
+	// for every request (config.ResolveIncludes, as check reads it).
+	resolved, err := config.ResolveIncludes(h.Include)
+	if err != nil {
 		return err
 	}
+	h.Include = resolved
 	h.ctx, h.events = ctx, eventsOf(ctx)
 	h.classifier = botdetect.New(h.Bots, h.Humans)
 	h.ownTokens = h.CrawlerTokens()
@@ -261,11 +265,16 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		}
 	}
 	if h.Strict && h.dynamic != nil {
+		// The included lists are the same for every request: strict
+		// checks them now, as it does beside a file known at load.
+		if err := config.StrictIncludes(h.Include); err != nil {
+			return err
+		}
 		// Nothing is known of the file yet: caddy validate passes
 		// whatever it holds, which strict must not let pass for a check.
 		h.logger.Warn("strict cannot check robots.txt when the configuration loads: its path depends on the request "+
-			"(the site's root per request, or placeholders in file); its problems are logged when it is first read and fail nothing. "+
-			"Name the file with file <path>, or give root before robots_txt in the Caddyfile",
+			"(the site's root per request, or placeholders in file); its problems are logged when it is first read and fail nothing "+
+			"(the included lists are checked). Name the file with file <path>, or give root before robots_txt in the Caddyfile",
 			zap.String("file", cmp.Or(h.File, "robots.txt in the site's root")))
 	}
 	if h.dynamic != nil && set.reload > 0 {
@@ -284,38 +293,6 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 			}
 		}
 	}
-	return nil
-}
-
-// resolveIncludes replaces the global placeholders ({env.*}) of the
-// included paths, as for file, and checks each file as file is checked: a
-// list is read as named, the same for every request, so a path that still
-// depends on the request, or that names a directory, is an error rather
-// than a list that silently adds nothing.
-func (h *Handler) resolveIncludes() error {
-	if len(h.Include) == 0 {
-		return nil
-	}
-	repl := caddy.NewReplacer()
-	resolved := make([]string, len(h.Include))
-	for i, inc := range h.Include {
-		if strings.HasPrefix(inc, "http://") || strings.HasPrefix(inc, "https://") {
-			resolved[i] = inc
-			continue
-		}
-		p := repl.ReplaceKnown(inc, "")
-		switch {
-		case p == "":
-			return fmt.Errorf("include[%d]: %q is an empty path once its placeholders are replaced (an environment variable that is not set?); give the path of a robots.txt list", i, inc)
-		case strings.Contains(p, "{"):
-			return fmt.Errorf("include[%d]: %q depends on the request; an included list is the same for every request: give its path, or {env.*} placeholders", i, inc)
-		}
-		if err := config.CheckFile(p); err != nil {
-			return fmt.Errorf("include[%d]: %v", i, err)
-		}
-		resolved[i] = p
-	}
-	h.Include = resolved
 	return nil
 }
 

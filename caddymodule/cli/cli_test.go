@@ -700,7 +700,7 @@ func TestCheckConfigServesAsTheHandler(t *testing.T) {
 	}{
 		{"an included list", handler(`"file": "`+file+`", "include": ["`+list+`"]`, ""), "EvilBot/1.0", "/x", ExitDisallowed, list},
 		// As the handler reads it: {env.*} resolved when the config loads.
-		{"an included list named by {env.*}", handler(`"file": "`+file+`", "include": ["{env.ROBOTS_TXT_TEST_LIST}"]`, ""), "EvilBot/1.0", "/x", ExitDisallowed, "EvilBot"},
+		{"an included list named by {env.*}", handler(`"file": "`+file+`", "include": ["{env.ROBOTS_TXT_TEST_LIST}"]`, ""), "EvilBot/1.0", "/x", ExitDisallowed, "with " + list},
 		{"the trap", handler(`"file": "`+file+`", "trap": "/.well-known/robots-trap/"`, ""), "curl/8", "/.well-known/robots-trap/x", ExitDisallowed, `"source": "trap"`},
 		{"the trap spelt otherwise", handler(`"file": "`+file+`", "trap": "/.well-known/robots-trap/"`, ""), "curl/8", "//.well-known/./robots-trap/x", ExitDisallowed, `"source": "trap"`},
 		// The file's lines are numbered as on disk, as the logs number
@@ -723,6 +723,43 @@ func TestCheckConfigServesAsTheHandler(t *testing.T) {
 	}
 	if len(agents) != 1 || !agents[include.FetchUserAgent] {
 		t.Errorf("the upstream was asked by %v, want the handler's User-Agent %q alone", agents, include.FetchUserAgent)
+	}
+}
+
+// TestCheckConfigIncludesAsTheHandler: check reads the included lists as
+// the handler does (config.ResolveIncludes): what the handler refuses to
+// load, check refuses too, and an {env.*} entry that names a URL is
+// fetched. Before, check opened each such entry as a file, could not, and
+// answered without the list, "as the handler leaves it out".
+func TestCheckConfigIncludesAsTheHandler(t *testing.T) {
+	file := writeTemp(t, "robots.txt", "User-agent: *\nDisallow: /private/\n")
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, "User-agent: EvilBot\nDisallow: /\n")
+	}))
+	t.Cleanup(upstream.Close)
+	t.Setenv("ROBOTS_TXT_TEST_LIST_URL", upstream.URL+"/list.txt")
+	missing := filepath.Join(t.TempDir(), "missing.txt")
+	handler := func(fields string) string {
+		return `{"apps": {"http": {"servers": {"srv0": {"listen": [":80"], "routes": [{"handle": [{"handler": "robots_txt", ` + fields + `}]}]}}}}}`
+	}
+	for _, tc := range []struct {
+		name, fields string
+		code         int
+		want         string // in standard output or error
+	}{
+		{"an unset variable", `"file": "` + file + `", "include": ["{env.ROBOTS_TXT_TEST_UNSET}"]`, ExitUsage, "is empty once its placeholders are replaced"},
+		{"a request placeholder", `"file": "` + file + `", "include": ["/srv/{http.request.host}/list.txt"]`, ExitUsage, "depends on the request"},
+		{"a directory", `"file": "` + file + `", "include": ["` + t.TempDir() + `"]`, ExitUsage, "is a directory"},
+		{"a URL from the environment", `"file": "` + file + `", "include": ["{env.ROBOTS_TXT_TEST_LIST_URL}"]`, ExitDisallowed, upstream.URL + "/list.txt"},
+		{"strict, a missing list, robots.txt per request", `"strict": true, "include": ["` + missing + `"]`, ExitUsage, "strict: included list"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := writeTemp(t, "caddy.json", handler(tc.fields))
+			code, out, errOut := runCmd(t, "", "check", "--config", cfg, "--json", "--agent", "EvilBot/1.0", "/x")
+			if code != tc.code || !strings.Contains(out+errOut, tc.want) || strings.Contains(errOut, "as the handler leaves it out") {
+				t.Errorf("exit %d, want %d and %q:\n%s%s", code, tc.code, tc.want, out, errOut)
+			}
+		})
 	}
 }
 

@@ -412,9 +412,18 @@ func (s siteHandler) servedBody() (body []byte, name string, warnings []string, 
 	if err != nil {
 		return nil, name, nil, err
 	}
-	if len(s.cfg.Include) > 0 {
+	// The lists as the handler reads them: a config it refuses to load
+	// is no answer.
+	incs, err := config.ResolveIncludes(s.cfg.Include)
+	if err == nil && s.cfg.Strict {
+		err = config.StrictIncludes(incs)
+	}
+	if err != nil {
+		return nil, name, nil, fmt.Errorf("the handler refuses to load: %v", err)
+	}
+	if len(incs) > 0 {
 		var lists []include.Source
-		for _, inc := range s.cfg.Include {
+		for _, inc := range incs {
 			b, err := readInclude(inc)
 			if err != nil {
 				// As the handler does: a list it cannot read is left out.
@@ -425,7 +434,7 @@ func (s siteHandler) servedBody() (body []byte, name string, warnings []string, 
 		}
 		m := include.Merge(include.Source{Name: name, Body: body}, lists...)
 		body, warnings = m.Body, append(warnings, m.Warnings...)
-		name += " with " + strings.Join(s.cfg.Include, ", ")
+		name += " with " + strings.Join(incs, ", ")
 	}
 	if s.cfg.Trap != "" && body != nil {
 		name += " and the trap " + s.cfg.Trap
@@ -433,19 +442,17 @@ func (s siteHandler) servedBody() (body []byte, name string, warnings []string, 
 	return body, name, warnings, nil
 }
 
-// readInclude reads an included list, a file or an http(s) URL, as the
-// handler would.
+// readInclude reads an included list, a file or an http(s) URL resolved
+// by config.ResolveIncludes, as the handler would.
 func readInclude(inc string) ([]byte, error) {
-	if strings.Contains(inc, "://") {
+	if config.IsIncludeURL(inc) {
 		b, _, err := fetchRobots(inc)
 		if err != nil {
 			return nil, err
 		}
 		return include.ReadList(bytes.NewReader(b))
 	}
-	// Global placeholders ({env.*}) are resolved as the handler resolves
-	// them when the configuration loads.
-	f, err := os.Open(caddy.NewReplacer().ReplaceKnown(inc, ""))
+	f, err := os.Open(inc)
 	if err != nil {
 		return nil, err
 	}

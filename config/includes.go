@@ -1,0 +1,75 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/caddyserver/caddy/v2"
+)
+
+// IsIncludeURL reports whether an included list is fetched over HTTP: it
+// starts with http:// or https://, in any case, as a URL's scheme is.
+func IsIncludeURL(inc string) bool {
+	return hasPrefixFold(inc, "http://") || hasPrefixFold(inc, "https://")
+}
+
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}
+
+// ResolveIncludes returns the included lists as the handler reads them,
+// which the handler and caddy robots check both use: global placeholders
+// ({env.*}) replaced, then a URL (its scheme lower-cased) or a file path.
+// A list is read as named, the same for every request, so an entry that
+// still depends on the request, that is empty once resolved, or that names
+// what CheckFile refuses (a directory) is an error rather than a list that
+// silently adds nothing.
+func ResolveIncludes(includes []string) ([]string, error) {
+	if len(includes) == 0 {
+		return nil, nil
+	}
+	repl := caddy.NewReplacer()
+	resolved := make([]string, len(includes))
+	for i, inc := range includes {
+		p := repl.ReplaceKnown(inc, "")
+		switch {
+		case p == "":
+			return nil, fmt.Errorf("include[%d]: %q is empty once its placeholders are replaced (an environment variable that is not set?); give the path or URL of a robots.txt list", i, inc)
+		case strings.Contains(p, "://"):
+			if err := checkURL(p); err != nil {
+				return nil, fmt.Errorf("include[%d]: %v", i, err)
+			}
+			scheme, rest, _ := strings.Cut(p, "://")
+			p = strings.ToLower(scheme) + "://" + rest
+		case strings.Contains(p, "{"):
+			return nil, fmt.Errorf("include[%d]: %q depends on the request; an included list is the same for every request: give its path, or {env.*} placeholders", i, inc)
+		default:
+			if err := CheckFile(p); err != nil {
+				return nil, fmt.Errorf("include[%d]: %v", i, err)
+			}
+		}
+		resolved[i] = p
+	}
+	return resolved, nil
+}
+
+// StrictIncludes is the strict option for included list files, resolved
+// (see ResolveIncludes): one that does not exist, or that has
+// error-severity findings, is an error. A URL is not fetched here.
+func StrictIncludes(resolved []string) error {
+	for _, inc := range resolved {
+		if IsIncludeURL(inc) {
+			continue
+		}
+		if _, err := os.Stat(inc); errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("strict: included list %q does not exist; create it, fix the path, or drop strict to load without it", inc)
+		}
+		if errs := strictListErrors(inc); len(errs) > 0 {
+			return fmt.Errorf("strict: included list %q has errors: %s", inc, strings.Join(errs, "; "))
+		}
+	}
+	return nil
+}
