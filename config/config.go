@@ -633,11 +633,11 @@ func checkCrawlDelay(v string) error {
 // DefaultShareInterval is how often shared state is written and read.
 const DefaultShareInterval = caddy.Duration(5 * time.Second)
 
-// MaxShareInterval is the longest share_interval. An instance writes its
-// blob only at an interval, and promises to rewrite it at least every
-// share.Refresh, so that a blob not written for share.Expire is taken for
-// a gone instance's and deleted; a longer interval would break that, and
-// let a blob claim more paced requests than one interval can admit.
+// MaxShareInterval is the longest share_interval. What one instance learns
+// (a trapped address, a crawler's pace, a fetch of robots.txt) reaches the
+// others at its next write: an interval of hours is sharing off in effect,
+// which share off says out loud; and an instance promises to rewrite its
+// blob at least every share.Refresh, which only an interval no longer keeps.
 const MaxShareInterval = caddy.Duration(share.Refresh)
 
 // ShareIntervalOrDefault is ShareInterval, or its default.

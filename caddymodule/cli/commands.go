@@ -82,7 +82,8 @@ and check judges by one robots.txt; check each file with --file.
 
 check judges the User-Agent as given: it has no client address, so it
 does not verify a claim to be a crawler (the handler judges a failed
-claim by the * group), nor does it apply Crawl-delay or a trap. With
+claim by the * group), nor does it apply Crawl-delay or hold a trapped
+client to robots.txt (it does judge the trap's path itself). With
 --config it applies the handler's content signals: with "signals enforce"
 or "monitor", an AI crawler is disallowed where the usage preferences of
 its group (or of the * group) say no, and the result names the preference
@@ -213,7 +214,8 @@ JSON schema ("caddy-robots-txt/report/v1"; times are RFC 3339 UTC strings,
       "after_fetch_requests": int,      fetch_known_requests; null when no
       "fetch_known_requests": int,      entry carries "fetched"
       "top_rules": [{"rule": string, "line": int, "count": int}],
-                                        line 0: a rule of no line (the trap's)
+                                        line 0: a rule of no line (the trap's,
+                                        or a content signal's)
       "other_rule_violations": int,     violations not in top_rules
       "first_seen": time, "last_seen": time,
       "client_ips": int, "client_ips_exact": bool  (false: a lower bound)
