@@ -213,15 +213,11 @@ func (h *Handler) judge(r *http.Request, ua string, paths judge.Paths, id identi
 			j.Verdict, j.Action = judge.Disallowed, judge.Blocked
 		}
 	}
-	// Signals are a setting of their own: what mode monitor (or grace)
-	// lets through, signals enforce still refuses. A request already
-	// refused needs no more.
-	if j.Action != judge.Blocked {
-		if sig := h.signalRefuses(id, req.Paths); sig != "" && (j.Verdict != judge.Disallowed || h.Signals == config.ModeEnforce) {
-			j.Verdict, j.Action, j.Signal = judge.Disallowed, judge.Blocked, sig
-			if h.Signals == config.ModeMonitor {
-				j.Action = judge.Logged
-			}
+	// Signals are a setting of their own (judge.SignalDecides); the
+	// preferences are read only when they could decide.
+	if a, ok := judge.SignalDecides(j.Verdict, j.Action, h.Signals == config.ModeEnforce); ok {
+		if sig := h.signalRefuses(id, req.Paths); sig != "" {
+			j.Verdict, j.Action, j.Signal = judge.Disallowed, a, sig
 		}
 	}
 	// A request disallowed (by a rule, a signal or the trap) is that

@@ -154,14 +154,21 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 			res.Allowed = s.Mode == config.ModeMonitor
 			code = ExitDisallowed
 		}
-		// As in the handler, signals are a setting of their own: what
-		// mode monitor lets through, signals enforce still refuses.
-		if id.Bot && !robotsTxt && !trapped && (s.Signals == config.ModeEnforce || s.Signals == config.ModeMonitor) &&
-			(v.Allowed || s.Mode == config.ModeMonitor) {
-			if sig := judge.SignalRefuses(category, g, s.File.GroupFor("*"), p); sig != "" && (v.Allowed || s.Signals == config.ModeEnforce) {
-				res.Verdict, res.Signal = judge.Disallowed.String(), sig
-				res.Allowed = s.Signals == config.ModeMonitor
-				code = ExitDisallowed
+		// As in the handler, signals are a setting of their own
+		// (judge.SignalDecides).
+		if id.Bot && !robotsTxt && !trapped && (s.Signals == config.ModeEnforce || s.Signals == config.ModeMonitor) {
+			verdict, action := judge.Allowed, judge.Passed
+			if !v.Allowed {
+				verdict, action = judge.Disallowed, judge.Blocked
+				if s.Mode == config.ModeMonitor {
+					action = judge.Logged
+				}
+			}
+			if a, ok := judge.SignalDecides(verdict, action, s.Signals == config.ModeEnforce); ok {
+				if sig := judge.SignalRefuses(category, g, s.File.GroupFor("*"), p); sig != "" {
+					res.Verdict, res.Signal, res.Allowed = judge.Disallowed.String(), sig, a != judge.Blocked
+					code = ExitDisallowed
+				}
 			}
 		}
 		if v.Rule != nil {

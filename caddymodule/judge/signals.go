@@ -43,3 +43,19 @@ func signalRefusesPath(category crawlers.Category, g, star *robots.Group, path s
 	}
 	return ""
 }
+
+// SignalDecides reports whether a content signal that refuses a request
+// decides it, given how the rules judged it (v, a), and the action it then
+// takes: Blocked with signals enforce, Logged with monitor. Signals are a
+// setting of their own: what mode monitor (or grace) lets through, signals
+// enforce still refuses; a request already refused needs no more, and one
+// the rules already log as disallowed is not logged again by monitor.
+func SignalDecides(v Verdict, a Action, enforce bool) (Action, bool) {
+	if a == Blocked || v == Disallowed && !enforce {
+		return a, false
+	}
+	if enforce {
+		return Blocked, true
+	}
+	return Logged, true
+}

@@ -41,3 +41,28 @@ func TestSignalRefuses(t *testing.T) {
 		})
 	}
 }
+
+// TestSignalDecides: what mode monitor or grace lets through, signals
+// enforce refuses and monitor logs; a refused request needs no more.
+func TestSignalDecides(t *testing.T) {
+	for _, tc := range []struct {
+		v       Verdict
+		a       Action
+		enforce bool
+		want    Action
+		decides bool
+	}{
+		{Allowed, Passed, true, Blocked, true},
+		{Allowed, Passed, false, Logged, true},
+		{Grace, Passed, true, Blocked, true},
+		{Grace, Passed, false, Logged, true},
+		{Disallowed, Logged, true, Blocked, true},
+		{Disallowed, Logged, false, Logged, false},
+		{Disallowed, Blocked, true, Blocked, false},
+		{Disallowed, Blocked, false, Blocked, false},
+	} {
+		if a, ok := SignalDecides(tc.v, tc.a, tc.enforce); a != tc.want || ok != tc.decides {
+			t.Errorf("SignalDecides(%s, %s, enforce %v) = %s, %v; want %s, %v", tc.v, tc.a, tc.enforce, a, ok, tc.want, tc.decides)
+		}
+	}
+}
