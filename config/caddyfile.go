@@ -451,12 +451,9 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		if err := CheckFile(inc); err != nil {
 			return includeAt[inc].Errf("robots_txt: include: %v", err)
 		}
-		if _, err := os.Stat(inc); c.Strict && errors.Is(err, fs.ErrNotExist) {
-			return includeAt[inc].Errf("robots_txt: strict: included list %q does not exist; create it, fix the path, or drop strict to load without it", inc)
-		}
 		if c.Strict {
-			if errs := strictListErrors(inc); len(errs) > 0 {
-				return includeAt[inc].Errf("robots_txt: strict: included list %q has errors: %s", inc, strings.Join(errs, "; "))
+			if err := StrictIncludes([]string{inc}); err != nil {
+				return includeAt[inc].Errf("robots_txt: %v", err)
 			}
 		}
 	}

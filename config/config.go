@@ -15,7 +15,6 @@ import (
 	"net/netip"
 	"net/url"
 	"os"
-	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,6 +23,7 @@ import (
 	"github.com/caddyserver/caddy/v2"
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/crawlers"
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/share"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/verify"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/webbotauth"
@@ -700,7 +700,7 @@ func checkTrap(trap, action string, ttl caddy.Duration) error {
 	// every page (it is "/"), "//robots.txt" nothing (it is /robots.txt,
 	// always served), and a crawler that obeys "Disallow: /a/./b/" still
 	// fetches /a/b/.
-	if clean := cleanTrap(trap); clean != trap {
+	if clean := judge.CleanPath(trap); clean != trap {
 		return fmt.Errorf("trap: %q is read by a server as %q; write it as a server reads it, a path of its own such as \"/.well-known/robots-trap/\" (not / or /robots.txt)", trap, clean)
 	}
 	switch action {
@@ -712,16 +712,6 @@ func checkTrap(trap, action string, ttl caddy.Duration) error {
 		return fmt.Errorf("trap_ttl: %s is not allowed; use %s or more, such as \"24h\" (the default): an address held for less is let go before its next request", time.Duration(ttl), time.Duration(MinTrapTTL))
 	}
 	return nil
-}
-
-// cleanTrap resolves dot-segments and repeated slashes in a trap path,
-// keeping a final slash, as judge.ServedPath reads a request's path.
-func cleanTrap(p string) string {
-	clean := path.Clean(p)
-	if clean != "/" && (strings.HasSuffix(p, "/") || strings.HasSuffix(p, "/.") || strings.HasSuffix(p, "/..")) {
-		clean += "/"
-	}
-	return clean
 }
 
 // ImpostorPolicy returns Impostors, or its default.

@@ -71,7 +71,7 @@ func PathsOfServed(served string, u *url.URL) Paths {
 		// Unreserved escapes decoded first: "%2E%2E" is a dot-segment
 		// to a WHATWG or GURL parser that keeps "%2F" (Node, Envoy), so
 		// "/public%2Fx/%2E%2E/secret" is "/secret".
-		p.Alt = cleanPath(robots.Canonical(u.RawPath)) + query
+		p.Alt = CleanPath(robots.Canonical(u.RawPath)) + query
 		if p.Alt == p.Primary {
 			p.Alt = ""
 		}
@@ -239,16 +239,16 @@ func ServedPath(p string) string {
 	if p == "" || p[0] != '/' {
 		return "/"
 	}
-	return encodePath(cleanPath(p))
+	return encodePath(CleanPath(p))
 }
 
-// cleanPath resolves dot-segments and repeated slashes, keeping a
+// CleanPath resolves dot-segments and repeated slashes, keeping a
 // trailing slash, as Caddy's file server does before it serves a path. A
 // final "." or ".." segment leaves a directory, as RFC 3986's
 // remove_dot_segments reads it and as nginx and Apache serve it:
 // "/private/." and "/private/x/.." are "/private/", which
 // "Disallow: /private/" refuses.
-func cleanPath(p string) string {
+func CleanPath(p string) string {
 	cleaned := path.Clean(p)
 	if cleaned != "/" && (strings.HasSuffix(p, "/") || strings.HasSuffix(p, "/.") || strings.HasSuffix(p, "/..")) {
 		cleaned += "/"
