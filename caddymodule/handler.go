@@ -46,11 +46,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 		return h.springTrap(w, r, snap)
 	}
 	ua := userAgent(r)
-	// Without a robots.txt no file announces the trap, so an address
-	// caught earlier is not held now. The operator's humans entries win
-	// over the trap too.
-	trapped := h.Trap != "" && snap.File != nil && h.tracker.isTrapped(trapKey{site: siteOf(r), ip: trapAddr(r)}, time.Now()) &&
-		!h.classifier.Exempt(ua)
+	trapped := h.trappedAt(r, snap, ua)
 	if snap.File == nil {
 		// No robots.txt: nothing is disallowed, but bots are still
 		// told apart and counted, so that the access log, the metrics
@@ -365,26 +361,51 @@ func (h *Handler) serveRobotsTxt(w http.ResponseWriter, r *http.Request, next ca
 func (h *Handler) recordFetch(r *http.Request, snap *snapshot) {
 	ua := userAgent(r)
 	id := h.identify(ua, snap)
-	if !id.Bot && !signed(r) {
-		return
+	var res verify.Result
+	if id.Bot || signed(r) {
+		id, res = h.verifyIdentity(r, id)
 	}
-	id, res := h.verifyIdentity(r, id)
+	now := time.Now()
+	f := judge.Fetch{At: now, ETag: snap.ETag}
+	if id.Bot {
+		// A trapped bot is judged by its own group where that refuses:
+		// the fetch is its own too.
+		h.rememberFetch(fetchKey{id.Name, fetchAddr(r, res.Outcome), siteOf(r), snap.scope, agentOf(id.Name, ua)}, f)
+	}
+	if res.Outcome != verify.Verified && h.trappedAt(r, snap, ua) {
+		// The address's requests are a trapped client's from the trap
+		// on, whatever their header: so is this fetch, which they
+		// report as fetched.
+		id, res = h.trappedIdentity(snap), verify.Result{Outcome: verify.Trapped}
+		h.rememberFetch(fetchKey{id.Name, fetchAddr(r, res.Outcome), siteOf(r), snap.scope, agentOf(id.Name, ua)}, f)
+	}
 	if !id.Bot {
 		return
 	}
-	now := time.Now()
 	id.counters.fetch(now.UnixNano())
-	k := fetchKey{id.Name, fetchAddr(r, res.Outcome), siteOf(r), snap.scope, agentOf(id.Name, ua)}
-	f := judge.Fetch{At: now, ETag: snap.ETag}
-	if prev, ok := h.tracker.last(k); !ok || replaces(f, prev) {
-		h.tracker.record(k, f)
-	}
 	j := judgmentOf(r)
 	*j = judge.Judgment{
 		Bot: id.Name, Group: snap.fetchedGroupName(id.Group), Verdict: judge.Allowed,
 		Action: judge.Served, Mode: h.Mode,
 		Identity: res.Outcome, VerifiedBy: res.By, Category: id.category,
 	}
+}
+
+// rememberFetch records f as the last fetch under k, unless the one
+// recorded is the better to keep.
+func (h *Handler) rememberFetch(k fetchKey, f judge.Fetch) {
+	if prev, ok := h.tracker.last(k); !ok || replaces(f, prev) {
+		h.tracker.record(k, f)
+	}
+}
+
+// trappedAt reports whether r comes from an address the trap caught on
+// its site. Without a robots.txt no file announces the trap, so an
+// address caught earlier is not held now. The operator's humans entries
+// win over the trap too.
+func (h *Handler) trappedAt(r *http.Request, snap *snapshot, ua string) bool {
+	return h.Trap != "" && snap.File != nil && h.tracker.isTrapped(trapKey{site: siteOf(r), ip: trapAddr(r)}, time.Now()) &&
+		!h.classifier.Exempt(ua)
 }
 
 // judgmentVar is the request variable holding the request's judgment.

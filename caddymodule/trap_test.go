@@ -137,6 +137,36 @@ func TestTrap(t *testing.T) {
 			t.Errorf("GPTBot on /public after the trap: %d, want 200", c)
 		}
 	})
+	t.Run("a trapped client fetches robots.txt", func(t *testing.T) {
+		// Its requests are a trapped bot's from the trap on, its fetch
+		// of robots.txt too: logged as such (the report counts it a
+		// bot's, not a person's), and its later requests say it
+		// fetched the file.
+		h, _ := newTestHandler(t, config.Config{Inline: robotsTxt, Trap: trap})
+		for _, tc := range []struct{ name, ua, ip string }{
+			{"a browser's header", testfixtures.UAChrome, "192.0.2.60"},
+			{"a bot's header", testfixtures.UACurl, "192.0.2.61"},
+		} {
+			status(h, trap, tc.ua, tc.ip)
+			r := withIP(newRequest("GET", "/robots.txt", tc.ua), tc.ip)
+			serve(h, r)
+			repl := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer)
+			if bot, _ := repl.GetString("http.robots_txt.bot"); bot != "trapped" {
+				t.Errorf("%s: its robots.txt fetch is logged as bot %q, want trapped", tc.name, bot)
+			}
+			if id, _ := repl.GetString("http.robots_txt.identity"); id != "trapped" {
+				t.Errorf("%s: its robots.txt fetch has identity %q, want trapped", tc.name, id)
+			}
+			r = withIP(newRequest("GET", "/public", tc.ua), tc.ip)
+			serve(h, r)
+			repl = r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer)
+			bot, _ := repl.GetString("http.robots_txt.bot")
+			fetched, _ := repl.Get("http.robots_txt.fetched")
+			if bot != "trapped" || fetched != true {
+				t.Errorf("%s: its next request: bot %q, fetched %v; want trapped, true", tc.name, bot, fetched)
+			}
+		}
+	})
 	t.Run("served past the size crawlers read", func(t *testing.T) {
 		// A file just under 500 KiB of many small groups grows past it
 		// with the trap's lines: the operator hears of it.
