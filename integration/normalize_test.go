@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -175,10 +176,17 @@ func TestDotSegmentSpellings(t *testing.T) {
 		if strings.HasPrefix(r.URL.Path, "/private/") {
 			area = "private"
 		}
-		fmt.Fprintf(w, "backend %s area %s", r.RequestURI, area)
+		// Routed on the request URI read as a URL, as Node's new
+		// URL(req.url, base) and Python's urlsplit do: "//host/path"
+		// is a host and a path.
+		urlArea := "public"
+		if u, err := url.Parse(r.RequestURI); err == nil && strings.HasPrefix(u.Path, "/private/") {
+			urlArea = "private"
+		}
+		fmt.Fprintf(w, "backend %s area %s url-area %s", r.RequestURI, area, urlArea)
 	}))
 	t.Cleanup(backend.Close)
-	const robotsTxt = "User-agent: *\nDisallow: /*.pdf$\nDisallow: /private/\nDisallow: /wiki/Wikipedia%3AAfD\nDisallow: /*//\n" +
+	const robotsTxt = "User-agent: *\nDisallow: /*.pdf$\nDisallow: /private/\nDisallow: /wiki/Wikipedia%3AAfD\nDisallow: /share/*//\n" +
 		"Content-Usage: train-ai=y\nContent-Usage: /*.pdf$ train-ai=n\n\nUser-agent: BadBot\nDisallow: /\n\n" +
 		"User-agent: GPTBot\nContent-Usage: /*.pdf$ train-ai=n\nContent-Usage: /signals/ train-ai=n\n"
 	const badBot = "BadBot/1.0"
@@ -242,6 +250,10 @@ func TestDotSegmentSpellings(t *testing.T) {
 			// Decoding "%2F%2F" makes a "//" the client never sent;
 			// Google's reading allows it.
 			{"GET", "/share/https%3A%2F%2Fexample.org%2F", testfixtures.UAPythonRequests, "backend /share/https%3A%2F%2Fexample.org%2F", http.StatusOK},
+		}},
+		{"a leading // read as a host", served, []request{
+			{"GET", "//evil.example/private/y", testfixtures.UAPythonRequests, "url-area private", http.StatusForbidden},
+			{"GET", "//evil.example/public/y", testfixtures.UAPythonRequests, "url-area public", http.StatusOK},
 		}},
 		{"usage preferences in every spelling", signals, []request{
 			{"GET", "/docs/file.pdf", testfixtures.UAGPTBot, "%PDF", http.StatusForbidden},

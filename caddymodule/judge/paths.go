@@ -42,6 +42,14 @@ type Unresolved struct {
 	// "/docs/a.pdf/." is the directory "/docs/a.pdf/" to RFC 3986, but
 	// Caddy's file server opens the file "/docs/a.pdf" for it.
 	File string
+	// Network is the path a URL parser finds in a decoded path that
+	// starts with "//", read as a network-path reference (RFC 3986
+	// §4.2), with its query; "" for other paths. Node's new
+	// URL(req.url, base) and Python's urlsplit read
+	// "//evil.example/private/x" as the host evil.example and the path
+	// "/private/x", and a backend that routes on what they return serves
+	// that.
+	Network string
 }
 
 // PathsOf returns the spellings of a request URL that robots.txt is
@@ -95,6 +103,11 @@ func PathsOfServed(served string, u *url.URL) Paths {
 	if f := FileOf(served, u.Path); f != "" {
 		un.File = f + query
 	}
+	if n := networkPath(u.Path); n != "" {
+		if n = encodePath(CleanPath(n)) + query; n != p.Primary {
+			un.Network = n
+		}
+	}
 	p.unresolved = un
 	return p
 }
@@ -125,6 +138,21 @@ func unresolvedIn(p string, slashes bool) bool {
 		}
 	}
 	return false
+}
+
+// networkPath is the path of the decoded path p read as a network-path
+// reference, "" when p does not start with "//". The first segment after
+// the slashes is the authority (a WHATWG parser skips any number of
+// slashes before it); what follows it is the path, "/" when nothing does.
+func networkPath(p string) string {
+	if !strings.HasPrefix(p, "//") {
+		return ""
+	}
+	rest := strings.TrimLeft(p, "/")
+	if i := strings.IndexByte(rest, '/'); i >= 0 {
+		return rest[i:]
+	}
+	return "/"
 }
 
 // FileOf is the file a file server opens for the decoded request path p
@@ -201,10 +229,10 @@ func robotsTxt(served, file string, unresolved bool) (is, asSent bool) {
 
 // Spellings returns every spelling, Primary first; those of a path
 // without escapes or dot-segments are "".
-func (p Paths) Spellings() [5]string {
-	s := [5]string{p.Primary, p.Alt}
+func (p Paths) Spellings() [6]string {
+	s := [6]string{p.Primary, p.Alt}
 	if u := p.unresolved; u != nil {
-		s[2], s[3], s[4] = u.Sent, u.Decoded, u.File
+		s[2], s[3], s[4], s[5] = u.Sent, u.Decoded, u.File, u.Network
 	}
 	return s
 }

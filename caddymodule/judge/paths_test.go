@@ -11,15 +11,25 @@ import (
 
 func TestPathsOf(t *testing.T) {
 	// The spellings: primary (decoded, resolved), alt (escaped, resolved),
-	// sent (escaped, unresolved), decoded (decoded, unresolved), file.
-	type sp = [5]string
+	// sent (escaped, unresolved), decoded (decoded, unresolved), file,
+	// network (the path of a network-path reference).
+	type sp = [6]string
 	for _, tc := range []struct {
 		uri  string
 		want sp
 	}{
 		{"/private/x", sp{"/private/x"}},
 		{"/%70rivate/x", sp{"/private/x"}},
-		{"//private/x", sp{"/private/x", "", "//private/x"}},
+		// A URL parser reads "//private/x" as the host private and the
+		// path /x (Node's new URL(req.url, base), Python's urlsplit).
+		{"//private/x", sp{"/private/x", "", "//private/x", "", "", "/x"}},
+		{"//evil.example/private/x?y=1", sp{"/evil.example/private/x?y=1", "", "//evil.example/private/x?y=1", "", "", "/private/x?y=1"}},
+		{"///evil.example/private/", sp{"/evil.example/private/", "", "///evil.example/private/", "", "", "/private/"}},
+		{"//evil.example", sp{"/evil.example", "", "//evil.example", "", "", "/"}},
+		{"//evil.example/a/../private/", sp{"/evil.example/private/", "", "//evil.example/a/../private/", "", "", "/private/"}},
+		{"//%70rivate/x", sp{"/private/x", "", "//%70rivate/x", "", "", "/x"}},
+		// Not at the start: no authority.
+		{"/a//private/x", sp{"/a/private/x", "", "/a//private/x"}},
 		{"/./private/x", sp{"/private/x", "", "/./private/x"}},
 		{"/public/../private/x", sp{"/private/x", "", "/public/../private/x"}},
 		{"/public/%2E%2E/private/x", sp{"/private/x", "", "/public/%2E%2E/private/x", "/public/../private/x"}},
@@ -80,14 +90,14 @@ func TestPathsOf(t *testing.T) {
 func TestPathsOfTarget(t *testing.T) {
 	for _, tc := range []struct {
 		target string
-		want   [5]string
+		want   [6]string
 	}{
-		{"https://example.com/%70rivate/x?y=1#frag", [5]string{"/private/x?y=1"}},
-		{"/a/../b", [5]string{"/b", "", "/a/../b"}},
-		{"example.com", [5]string{"/"}},
+		{"https://example.com/%70rivate/x?y=1#frag", [6]string{"/private/x?y=1"}},
+		{"/a/../b", [6]string{"/b", "", "/a/../b"}},
+		{"example.com", [6]string{"/"}},
 		// A path as a request line carries it, not a URL of host "private".
-		{"//private/", [5]string{"/private/", "", "//private/"}},
-		{"//robots.txt", [5]string{"/robots.txt", "", "//robots.txt"}},
+		{"//private/", [6]string{"/private/", "", "//private/", "", "", "/"}},
+		{"//robots.txt", [6]string{"/robots.txt", "", "//robots.txt", "", "", "/"}},
 	} {
 		if got := PathsOfTarget(tc.target).Spellings(); got != tc.want {
 			t.Errorf("%s: got %q, want %q", tc.target, got, tc.want)
@@ -101,7 +111,7 @@ func TestPathsOfTarget(t *testing.T) {
 func FuzzPathsOf(f *testing.F) {
 	for _, s := range []string{
 		"/private/x", "//private/x", "/public/../private/x", "/private%2F..%2Fpublic/", "/public%2Fx/%2E%2E/secret",
-		"/docs/a.pdf/.?x=1", "/a b/../c", "/%ff%00/..", "/wiki/Wikipedia%3AAfD/..", "/x?q=/../y", "*", "/robots.txt/.",
+		"/docs/a.pdf/.?x=1", "/a b/../c", "/%ff%00/..", "/wiki/Wikipedia%3AAfD/..", "/x?q=/../y", "*", "/robots.txt/.", "//evil.example/private/x",
 	} {
 		f.Add(s)
 	}
