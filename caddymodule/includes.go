@@ -157,11 +157,13 @@ func (set *includeSet) pollURLs(ctx context.Context, s *source, first chan<- str
 		wg.Add(1)
 		go func() {
 			changed, wait := set.fetchURL(ctx, s, e)
+			if changed {
+				// Merged before first closes: the handler that
+				// waits for it must not judge without the list.
+				s.remerge()
+			}
 			wg.Done()
 			for {
-				if changed {
-					s.remerge()
-				}
 				t := time.NewTimer(wait)
 				select {
 				case <-ctx.Done():
@@ -169,7 +171,9 @@ func (set *includeSet) pollURLs(ctx context.Context, s *source, first chan<- str
 					return
 				case <-t.C:
 				}
-				changed, wait = set.fetchURL(ctx, s, e)
+				if changed, wait = set.fetchURL(ctx, s, e); changed {
+					s.remerge()
+				}
 			}
 		}()
 	}
