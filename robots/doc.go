@@ -14,7 +14,9 @@
 // Where RFC 9309 is silent or loose, this package does what google/robotstxt
 // does, so that a verdict agrees with Google's:
 //
-//   - At most 512,000 bytes are read (see MaxSize); the rest is ignored,
+//   - At most 512,000 bytes are read (see MaxSize), the 500 KiB Google's
+//     crawlers read (the parser library itself reads any length, and
+//     RFC 9309 asks for at least 500 KiB); the rest is ignored,
 //     and so is a last line the limit cuts short (see Truncate), which
 //     would otherwise be read as a shorter, broader rule.
 //     A leading UTF-8 byte order mark, or a leading part of one, is skipped.
@@ -155,7 +157,11 @@
 // "/my%20folder/" (lint says so: raw-byte); in an allow pattern it is
 // escaped, and matches either spelling, so that where the two readings
 // part this one allows. An escape of an unreserved character ranks as the
-// character it stands for. One canonical spelling makes every spelling
+// character it stands for. A "%" that starts no escape stays "%" in a
+// pattern, where it matches the "%" of any escape, as it does to Google;
+// an escape right after it is kept as written, so that "/%%41" does not
+// become "/%A", the start of "/%AB". In a path such a "%" (which no server
+// accepts in a request) is "%25", the character itself. One canonical spelling makes every spelling
 // of a URL that a server serves as one resource agree, which closes a
 // bypass (a bot asking for "/%70rivate" gets the page at "/private"); the
 // price is that a request for such a spelling can be refused where

@@ -118,6 +118,12 @@ func TestPrecedence(t *testing.T) {
 		{"lone percent before one hex digit", "disallow: /a%2", "/a%2Fb", false, 2},
 		{"wildcard and lone percent", "disallow: /*%", "/caf%C3%A9", false, 2},
 		{"escaped percent is only a percent", "disallow: /a%25", "/a%20b", true, 0},
+		// A lone "%" stays "%" in a pattern; the escape after it must not
+		// be decoded into hex digits that make an escape with it, which
+		// Google's byte-for-byte reading does not see ("/%%41" is not
+		// "/%A", a prefix of "/%AB").
+		{"escape after a lone percent", "disallow: /%%41", "/%AB", true, 0},
+		{"escape after a lone percent and a digit", "disallow: /%2%46", "/%2Fx", true, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v := decide(t, tc.rules, tc.path)

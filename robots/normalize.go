@@ -103,6 +103,7 @@ func appendCanonical(dst []byte, s string) []byte {
 // "%" that does not start an escape, and with rawASCII leaving as they
 // are the ASCII bytes canonical form escapes.
 func appendCanon(dst []byte, s string, lone string, rawASCII bool) []byte {
+	lastLone := -1 // where the last lone "%" written as "%" is in dst
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch byteClass[c] {
@@ -114,7 +115,7 @@ func appendCanon(dst []byte, s string, lone string, rawASCII bool) []byte {
 				lo, ok2 := unhex(s[i+2])
 				if ok1 && ok2 {
 					v := hi<<4 | lo
-					if byteClass[v] == classUnreserved {
+					if byteClass[v] == classUnreserved && !(lastLone >= 0 && completesEscape(dst, lastLone, v)) {
 						dst = append(dst, v)
 					} else {
 						dst = append(dst, '%', upperHex[v>>4], upperHex[v&15])
@@ -122,6 +123,9 @@ func appendCanon(dst []byte, s string, lone string, rawASCII bool) []byte {
 					i += 2
 					continue
 				}
+			}
+			if lone == "%" {
+				lastLone = len(dst)
 			}
 			dst = append(dst, lone...)
 		default:
@@ -133,6 +137,25 @@ func appendCanon(dst []byte, s string, lone string, rawASCII bool) []byte {
 		}
 	}
 	return dst
+}
+
+// completesEscape reports whether appending the decoded byte v to dst,
+// where a lone "%" stands at lone, would make an escape of it: "/%%41"
+// decoded is "/%A", which reads as the start of "/%AB" and would match
+// what Google, comparing "/%%41" byte for byte, does not. Such an escape
+// is kept as written.
+func completesEscape(dst []byte, lone int, v byte) bool {
+	if _, hex := unhex(v); !hex {
+		return false
+	}
+	switch len(dst) - lone {
+	case 1: // "%" then v
+		return true
+	case 2: // "%", a hex digit, then v
+		_, hex := unhex(dst[lone+1])
+		return hex
+	}
+	return false
 }
 
 // Canonical returns the canonical spelling of a path (or pattern) that this
