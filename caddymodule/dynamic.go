@@ -117,16 +117,20 @@ func (d *dynamicSources) forRequest(r *http.Request) *source {
 	return src
 }
 
-// lowerHost lower-cases the request's host where it was written into
-// path. Caddy picks the site whatever the case of the Host header, and
-// {host} gives it as sent: without this, "Host: EXAMPLE.com" would look for
-// a robots.txt that is not there and let every bot through.
+// lowerHost writes the request's host in its canonical form, lower case
+// and without a trailing dot, where it was written into path. Caddy picks
+// the site whatever the case of the Host header, a catch-all site answers
+// "example.com." too (the fully qualified name, which backends serve as
+// example.com), and {host} gives it as sent: without this, "Host:
+// EXAMPLE.com" or "Host: example.com." would look for a robots.txt that
+// is not there and let every bot through.
 func lowerHost(path, hostport string) string {
 	host := hostOf(hostport)
-	if !hasUpper(host) {
+	canon := strings.TrimSuffix(host, ".")
+	if !hasUpper(host) && canon == host || canon == "" {
 		return path
 	}
-	return strings.ReplaceAll(path, host, strings.ToLower(host))
+	return strings.ReplaceAll(path, host, strings.ToLower(canon))
 }
 
 func hasUpper(s string) bool {

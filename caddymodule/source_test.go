@@ -202,7 +202,9 @@ func TestDynamicRootHostCase(t *testing.T) {
 	os.MkdirAll(filepath.Join(dir, "example.test"), 0o755)
 	os.WriteFile(filepath.Join(dir, "example.test", "robots.txt"), []byte("User-agent: *\nDisallow: /private/\n"), 0o644)
 	h, logs := newTestHandler(t, config.Config{DisableReload: true})
-	for _, host := range []string{"example.test", "EXAMPLE.test", "Example.Test:8080"} {
+	// A trailing dot names the same host (a fully qualified name), and
+	// backends serve it as that host.
+	for _, host := range []string{"example.test", "EXAMPLE.test", "Example.Test:8080", "example.test.", "EXAMPLE.TEST.:8080"} {
 		r := httptest.NewRequest("GET", "/private/x", nil)
 		r.Host = host
 		r.Header.Set("User-Agent", testfixtures.UACurl)
@@ -222,6 +224,21 @@ func TestDynamicRootHostCase(t *testing.T) {
 			if _, err := serve(h, r.WithContext(ctx)); err == nil {
 				t.Errorf("Host %q, root %q: /private/x allowed; want the robots.txt of example.test to refuse it", host, root)
 			}
+		}
+	}
+
+	// A file named per host, as "robots_txt * /srv/{host}.txt" names it.
+	os.WriteFile(filepath.Join(dir, "example.test.txt"), []byte("User-agent: *\nDisallow: /private/\n"), 0o644)
+	hf, _ := newTestHandler(t, config.Config{File: filepath.Join(dir, "{http.request.host}.txt"), DisableReload: true})
+	for _, host := range []string{"example.test", "EXAMPLE.test", "example.test.", "Example.Test.:8080"} {
+		r := httptest.NewRequest("GET", "/private/x", nil)
+		r.Host = host
+		r.Header.Set("User-Agent", testfixtures.UACurl)
+		ctx := context.WithValue(r.Context(), caddy.ReplacerCtxKey, caddyhttp.NewTestReplacer(r))
+		ctx = context.WithValue(ctx, caddyhttp.ExtraLogFieldsCtxKey, new(caddyhttp.ExtraLogFields))
+		ctx = context.WithValue(ctx, caddyhttp.VarsCtxKey, map[string]any{caddyhttp.ClientIPVarKey: "192.0.2.7"})
+		if _, err := serve(hf, r.WithContext(ctx)); err == nil {
+			t.Errorf("Host %q, file .../{http.request.host}.txt: /private/x allowed; want example.test.txt to refuse it", host)
 		}
 	}
 
