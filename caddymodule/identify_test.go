@@ -10,11 +10,14 @@ import (
 // TestFileNamesDoNotMakeBrowsersBots: a robots.txt whose group names a word
 // browsers send must not refuse people.
 func TestFileNamesDoNotMakeBrowsersBots(t *testing.T) {
-	h, _ := newTestHandler(t, configWithInline("User-agent: Intel\nUser-agent: Mozilla\nUser-agent: U\nDisallow: /\n"))
+	h, _ := newTestHandler(t, configWithInline("User-agent: Intel\nUser-agent: Mozilla\nUser-agent: U\nUser-agent: Google\nDisallow: /\n"))
 	for _, ua := range []string{
 		"Mozilla/5.0 (Macintosh; Intel Mac OS X 14_7_1) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15",
 		"Mozilla/5.0 (X11; U; Linux i686; en-US; rv:1.9.0.5) Gecko/2008121621 Firefox/3.0.5",
 		testfixtures.UAChrome,
+		// Instagram's in-app browser on a Pixel: "Google/google" is the
+		// phone's manufacturer and brand.
+		"Mozilla/5.0 (Linux; Android 14; Pixel 8 Build/AP2A.240905.003; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/129.0.6668.100 Mobile Safari/537.36 Instagram 352.0.0.38.100 Android (34/14; 420dpi; 1080x2400; Google/google; Pixel 8; shiba; shiba; en_US; 650165467)",
 	} {
 		if _, err := serve(h, newRequest("GET", "/page", ua)); err != nil {
 			t.Errorf("%q was refused: %v", ua, err)

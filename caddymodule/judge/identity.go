@@ -89,7 +89,9 @@ func namesProduct(ua, name string) bool {
 		// and a name is one word, so two candidate matches never
 		// overlap and the scan stays linear in the header's length
 		// whatever the name (a file from an upstream is not trusted).
-		if i > 0 && isWordByte(ua[i-1]) {
+		// After a slash is a version, a brand or a URL's path
+		// ("Google/google;", "+https://example.com/bot)"), no product.
+		if i > 0 && (isWordByte(ua[i-1]) || ua[i-1] == '/') {
 			continue
 		}
 		if !strings.EqualFold(ua[i:i+len(name)], name) {
@@ -99,24 +101,24 @@ func namesProduct(ua, name string) bool {
 		if end == len(ua) || ua[end] == ';' || ua[end] == ')' {
 			return true
 		}
-		if ua[end] == '/' && !platformAfter(ua[end+1:]) {
+		if ua[end] == '/' && isVersion(ua[end+1:]) {
 			return true
 		}
 	}
 	return false
 }
 
-// platformAfter tells whether a product's "version" is a platform: an
-// app's marker inside its in-app browser ("[Pinterest/iOS]",
-// "[Pinterest/Android]"), where a crawler writes a version number
-// ("Pinterest/0.2").
-func platformAfter(v string) bool {
-	for _, p := range []string{"ios", "ipados", "android", "macos", "windows", "linux"} {
-		if len(v) >= len(p) && strings.EqualFold(v[:len(p)], p) && (len(v) == len(p) || !isWordByte(v[len(p)])) {
-			return true
-		}
+// isVersion tells whether v starts with a version number, as a crawler
+// writes after its product token ("GPTBot/1.1", "MJ12bot/v2.0.4"). What
+// else follows a slash in people's headers is no version: an app's
+// platform in its in-app browser ("[Pinterest/iOS]"), a phone's
+// manufacturer and brand in an app's device comment ("Android (34/14;
+// 420dpi; 1080x2400; Google/google; Pixel 8; ...)" from Instagram).
+func isVersion(v string) bool {
+	if len(v) > 1 && (v[0] == 'v' || v[0] == 'V') {
+		v = v[1:]
 	}
-	return false
+	return v != "" && '0' <= v[0] && v[0] <= '9'
 }
 
 func isWordByte(c byte) bool {

@@ -31,7 +31,13 @@ func TestNamesProduct(t *testing.T) {
 		{"Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 [Pinterest/iOS]", "Pinterest", false},
 		{"Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36 [Pinterest/Android]", "Pinterest", false},
 		{"Pinterest/0.2 (+https://www.pinterest.com/bot.html)", "Pinterest", true},
-		{"Pinterest/iOSbuild", "Pinterest", true},
+		// A version follows a crawler's token; a manufacturer's brand in
+		// an app's device comment is none.
+		{"Mozilla/5.0 (Linux; Android 14; Pixel 8 Build/AP2A.240905.003; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/129.0.6668.100 Mobile Safari/537.36 Instagram 352.0.0.38.100 Android (34/14; 420dpi; 1080x2400; Google/google; Pixel 8; shiba; shiba; en_US; 650165467)", "Google", false},
+		{"Mozilla/5.0 (compatible; MJ12bot/v2.0.4; http://mj12bot.com/)", "MJ12bot", true},
+		{"Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0.0.0 Safari/537.36 ExampleCrawler/V3", "ExampleCrawler", true},
+		{"Pinterest/iOSbuild", "Pinterest", false},
+		{"Pinterest/", "Pinterest", false},
 	} {
 		if got := namesProduct(tc.ua, tc.name); got != tc.want {
 			t.Errorf("namesProduct(%q, %q) = %v, want %v", tc.ua, tc.name, got, tc.want)

@@ -149,6 +149,9 @@ var humanTokens = []string{
 	"Line", "Brave", "Vivaldi", "YaBrowser", "SamsungBrowser", "UCBrowser", "Thunderbird",
 	"Outlook", "Word", "Excel", "PowerPoint", "iTunes", "Music", "Podcasts", "VLC", "Kodi",
 	"Roku", "CFNetwork", "Darwin", "Dalvik", "Windsurf", "Postman", "Insomnia", "OPR",
+	// In-app browsers and apps' own browsers, which send the app's token.
+	"Snapchat", "TikTok", "DuckDuckGo", "GSA", "LinkedInApp", "KAKAOTALK", "NAVER",
+	"MicroMessenger", "Messenger", "Twitter",
 }
 
 // humanSoftware reports agent names that are people's software.

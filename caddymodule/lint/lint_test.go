@@ -46,6 +46,17 @@ func TestCheck(t *testing.T) {
 			},
 		},
 		{
+			// In-app browsers send their app's token: Snapchat's sends
+			// "Snapchat/13.2.0.37", the DuckDuckGo browser "DuckDuckGo/7".
+			name: "an app's in-app browser as an agent name",
+			body: "User-agent: Snapchat\nUser-agent: DuckDuckGo\nUser-agent: TikTok\nDisallow: /\n",
+			want: []finding{
+				{1, KindHumanSoftware, robots.Warning, `user-agent "Snapchat"`},
+				{2, KindHumanSoftware, robots.Warning, `user-agent "DuckDuckGo"`},
+				{3, KindHumanSoftware, robots.Warning, `user-agent "TikTok"`},
+			},
+		},
+		{
 			name: "query string defeats an anchored rule",
 			body: "User-agent: *\nDisallow: /*.pdf$\nDisallow: /*.php?$\n",
 			want: []finding{{2, KindQueryAnchor, robots.Info, "/file.pdf?x=1 does not match"}},
