@@ -334,6 +334,8 @@ func (h *Handler) serveRobotsTxt(w http.ResponseWriter, r *http.Request, next ca
 		// next handler answers, but a bot asked, and what it learnt
 		// (that everything is allowed) is a fetch like any other.
 		h.recordFetch(r, snap)
+	} else {
+		h.recordPassed(r, snap)
 	}
 	if snap.File != nil && getOrHead {
 		// A version someone was served is one a bot may obey after a
@@ -388,6 +390,35 @@ func (h *Handler) recordFetch(r *http.Request, snap *snapshot) {
 		Bot: id.Name, Group: snap.fetchedGroupName(id.Group), Verdict: judge.Allowed,
 		Action: judge.Served, Mode: h.Mode,
 		Identity: res.Outcome, VerifiedBy: res.By, Category: id.category,
+	}
+}
+
+// recordPassed makes a bot's request for robots.txt by a method other
+// than GET or HEAD, which goes to the next handler unjudged (robots.txt is
+// never refused), the bot's request: allowed and passed, in the access
+// log and the counters, not taken for a person's. It is no fetch.
+func (h *Handler) recordPassed(r *http.Request, snap *snapshot) {
+	ua := userAgent(r)
+	trapped := h.trappedAt(r, snap, ua)
+	if snap.File == nil {
+		snap = noRobotsTxt
+	}
+	id := h.identify(ua, snap)
+	var res verify.Result
+	if id.Bot || signed(r) {
+		id, res = h.verifyIdentity(r, id)
+	}
+	if trapped && res.Outcome != verify.Verified {
+		id, res = h.trappedIdentity(snap), verify.Result{Outcome: verify.Trapped}
+	}
+	if !id.Bot {
+		return
+	}
+	id.counters.request(res.Outcome, judge.Allowed, judge.Passed, time.Now().UnixNano())
+	j := judgmentOf(r)
+	*j = judge.Judgment{
+		Bot: id.Name, Group: snap.groupName(id.Group), Verdict: judge.Allowed, Action: judge.Passed,
+		Mode: h.Mode, Judged: true, Identity: res.Outcome, VerifiedBy: res.By, Category: id.category,
 	}
 }
 

@@ -189,6 +189,20 @@ func TestServeRobotsTxt(t *testing.T) {
 	if w, _ := serve(h, newRequest("POST", "/robots.txt", "")); w.Body.String() != "next" {
 		t.Errorf("POST /robots.txt should pass on, got %q", w.Body.String())
 	}
+	// Passed on, never refused, and still a bot's request: logged and
+	// counted as one, not as a person's.
+	for _, method := range []string{"POST", "PUT", "DELETE", "PROPFIND"} {
+		r := newRequest(method, "/robots.txt", "BadBot/1.0")
+		w, err := serve(h, r)
+		repl := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer)
+		bot, _ := repl.GetString("http.robots_txt.bot")
+		verdict, _ := repl.GetString("http.robots_txt.verdict")
+		action, _ := repl.GetString("http.robots_txt.action")
+		if err != nil || w.Body.String() != "next" || bot != "generic" || verdict != "allowed" || action != "passed" {
+			t.Errorf("%s /robots.txt by BadBot: %v %q, bot %q verdict %q action %q; want passed on, logged as a generic bot's, allowed, passed",
+				method, err, w.Body.String(), bot, verdict, action)
+		}
+	}
 	off := false
 	h2, _ := newTestHandler(t, config.Config{File: writeRobots(t, testfixtures.RobotsTxt), Serve: &off})
 	if w, _ := serve(h2, newRequest("GET", "/robots.txt", testfixtures.UAGPTBot)); w.Code != 200 || w.Body.String() != "next" {
