@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"path"
 	"strings"
 	"testing"
 
@@ -183,7 +184,17 @@ func TestDotSegmentSpellings(t *testing.T) {
 		if u, err := url.Parse(r.RequestURI); err == nil && strings.HasPrefix(u.Path, "/private/") {
 			urlArea = "private"
 		}
-		fmt.Fprintf(w, "backend %s area %s url-area %s", r.RequestURI, area, urlArea)
+		// Routed as Tomcat and Jetty route: path parameters dropped
+		// from every segment, then dot-segments resolved.
+		segs := strings.Split(strings.SplitN(r.RequestURI, "?", 2)[0], "/")
+		for i, seg := range segs {
+			segs[i], _, _ = strings.Cut(seg, ";")
+		}
+		javaArea := "public"
+		if strings.HasPrefix(path.Clean(strings.Join(segs, "/"))+"/", "/private/") {
+			javaArea = "private"
+		}
+		fmt.Fprintf(w, "backend %s area %s url-area %s java-area %s", r.RequestURI, area, urlArea, javaArea)
 	}))
 	t.Cleanup(backend.Close)
 	const robotsTxt = "User-agent: *\nDisallow: /*.pdf$\nDisallow: /private/\nDisallow: /wiki/Wikipedia%3AAfD\nDisallow: /share/*//\n" +
@@ -250,6 +261,11 @@ func TestDotSegmentSpellings(t *testing.T) {
 			// Decoding "%2F%2F" makes a "//" the client never sent;
 			// Google's reading allows it.
 			{"GET", "/share/https%3A%2F%2Fexample.org%2F", testfixtures.UAPythonRequests, "backend /share/https%3A%2F%2Fexample.org%2F", http.StatusOK},
+		}},
+		{"path parameters a Java server drops", served, []request{
+			{"GET", "/public/..;/private/y", testfixtures.UAPythonRequests, "java-area private", http.StatusForbidden},
+			{"GET", "/private;x/y", testfixtures.UAPythonRequests, "java-area private", http.StatusForbidden},
+			{"GET", "/public;x/y", testfixtures.UAPythonRequests, "java-area public", http.StatusOK},
 		}},
 		{"a leading // read as a host", served, []request{
 			{"GET", "//evil.example/private/y", testfixtures.UAPythonRequests, "url-area private", http.StatusForbidden},

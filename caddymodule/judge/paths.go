@@ -50,6 +50,14 @@ type Unresolved struct {
 	// "/private/x", and a backend that routes on what they return serves
 	// that.
 	Network string
+	// Params is the path as a server that drops path parameters reads
+	// it, when a segment before the last has one; "" otherwise. Tomcat
+	// and Jetty remove ";..." from each segment before they resolve
+	// dot-segments: "/public/..;/private/x" and "/private;x/y" are
+	// "/private/x" and "/private/y" to them. The last segment keeps its
+	// parameters: a link's "/doc.pdf;jsessionid=..." is the site's own,
+	// and Google's reading of it is the path as sent.
+	Params string
 }
 
 // PathsOf returns the spellings of a request URL that robots.txt is
@@ -89,7 +97,8 @@ func PathsOfServed(served string, u *url.URL) Paths {
 		sent = u.Path
 	}
 	// An unresolved escaped path is unresolved decoded too: one scan.
-	if !IsUnresolved(u.Path) {
+	params := hasParams(sent)
+	if !params && !IsUnresolved(u.Path) {
 		return p
 	}
 	un := &Unresolved{Sent: escapeBytes(sent, u.RawPath != "") + query}
@@ -106,6 +115,11 @@ func PathsOfServed(served string, u *url.URL) Paths {
 	if n := networkPath(u.Path); n != "" {
 		if n = encodePath(CleanPath(n)) + query; n != p.Primary {
 			un.Network = n
+		}
+	}
+	if params {
+		if s := CleanPath(robots.Canonical(dropParams(sent))) + query; s != p.Primary {
+			un.Params = s
 		}
 	}
 	p.unresolved = un
@@ -138,6 +152,32 @@ func unresolvedIn(p string, slashes bool) bool {
 		}
 	}
 	return false
+}
+
+// hasParams reports whether a segment of the path as sent, before its
+// last, has a path parameter (a ";").
+func hasParams(sent string) bool {
+	i := strings.IndexByte(sent, ';')
+	return i >= 0 && strings.IndexByte(sent[i:], '/') >= 0
+}
+
+// dropParams removes the parameters (";" to the end of the segment) from
+// every segment of p but the last.
+func dropParams(p string) string {
+	last := strings.LastIndexByte(p, '/')
+	var b strings.Builder
+	b.Grow(len(p))
+	for i := 0; i < len(p); i++ {
+		if p[i] == ';' && i < last {
+			for i < len(p) && p[i] != '/' {
+				i++
+			}
+		}
+		if i < len(p) {
+			b.WriteByte(p[i])
+		}
+	}
+	return b.String()
 }
 
 // networkPath is the path of the decoded path p read as a network-path
@@ -229,10 +269,10 @@ func robotsTxt(served, file string, unresolved bool) (is, asSent bool) {
 
 // Spellings returns every spelling, Primary first; those of a path
 // without escapes or dot-segments are "".
-func (p Paths) Spellings() [6]string {
-	s := [6]string{p.Primary, p.Alt}
+func (p Paths) Spellings() [7]string {
+	s := [7]string{p.Primary, p.Alt}
 	if u := p.unresolved; u != nil {
-		s[2], s[3], s[4], s[5] = u.Sent, u.Decoded, u.File, u.Network
+		s[2], s[3], s[4], s[5], s[6] = u.Sent, u.Decoded, u.File, u.Network, u.Params
 	}
 	return s
 }

@@ -12,8 +12,9 @@ import (
 func TestPathsOf(t *testing.T) {
 	// The spellings: primary (decoded, resolved), alt (escaped, resolved),
 	// sent (escaped, unresolved), decoded (decoded, unresolved), file,
-	// network (the path of a network-path reference).
-	type sp = [6]string
+	// network (the path of a network-path reference), params (path
+	// parameters dropped from all but the last segment).
+	type sp = [7]string
 	for _, tc := range []struct {
 		uri  string
 		want sp
@@ -28,6 +29,15 @@ func TestPathsOf(t *testing.T) {
 		{"//evil.example", sp{"/evil.example", "", "//evil.example", "", "", "/"}},
 		{"//evil.example/a/../private/", sp{"/evil.example/private/", "", "//evil.example/a/../private/", "", "", "/private/"}},
 		{"//%70rivate/x", sp{"/private/x", "", "//%70rivate/x", "", "", "/x"}},
+		// Tomcat and Jetty drop path parameters before they resolve
+		// dot-segments.
+		{"/public/..;/private/x", sp{"/public/..;/private/x", "", "/public/..;/private/x", "", "", "", "/private/x"}},
+		{"/private;x/y", sp{"/private;x/y", "", "/private;x/y", "", "", "", "/private/y"}},
+		{"/a;b=1/c;d=2/e?q=1", sp{"/a;b=1/c;d=2/e?q=1", "", "/a;b=1/c;d=2/e?q=1", "", "", "", "/a/c/e?q=1"}},
+		{"/private%3Bx/y", sp{"/private;x/y", "/private%3Bx/y"}}, // an escaped ";" is no parameter
+		// The last segment's parameters are the link's own.
+		{"/doc.pdf;jsessionid=1", sp{"/doc.pdf;jsessionid=1"}},
+		{"/a;b", sp{"/a;b"}},
 		// Not at the start: no authority.
 		{"/a//private/x", sp{"/a/private/x", "", "/a//private/x"}},
 		{"/./private/x", sp{"/private/x", "", "/./private/x"}},
@@ -90,14 +100,14 @@ func TestPathsOf(t *testing.T) {
 func TestPathsOfTarget(t *testing.T) {
 	for _, tc := range []struct {
 		target string
-		want   [6]string
+		want   [7]string
 	}{
-		{"https://example.com/%70rivate/x?y=1#frag", [6]string{"/private/x?y=1"}},
-		{"/a/../b", [6]string{"/b", "", "/a/../b"}},
-		{"example.com", [6]string{"/"}},
+		{"https://example.com/%70rivate/x?y=1#frag", [7]string{"/private/x?y=1"}},
+		{"/a/../b", [7]string{"/b", "", "/a/../b"}},
+		{"example.com", [7]string{"/"}},
 		// A path as a request line carries it, not a URL of host "private".
-		{"//private/", [6]string{"/private/", "", "//private/", "", "", "/"}},
-		{"//robots.txt", [6]string{"/robots.txt", "", "//robots.txt", "", "", "/"}},
+		{"//private/", [7]string{"/private/", "", "//private/", "", "", "/"}},
+		{"//robots.txt", [7]string{"/robots.txt", "", "//robots.txt", "", "", "/"}},
 	} {
 		if got := PathsOfTarget(tc.target).Spellings(); got != tc.want {
 			t.Errorf("%s: got %q, want %q", tc.target, got, tc.want)
@@ -111,7 +121,7 @@ func TestPathsOfTarget(t *testing.T) {
 func FuzzPathsOf(f *testing.F) {
 	for _, s := range []string{
 		"/private/x", "//private/x", "/public/../private/x", "/private%2F..%2Fpublic/", "/public%2Fx/%2E%2E/secret",
-		"/docs/a.pdf/.?x=1", "/a b/../c", "/%ff%00/..", "/wiki/Wikipedia%3AAfD/..", "/x?q=/../y", "*", "/robots.txt/.", "//evil.example/private/x",
+		"/docs/a.pdf/.?x=1", "/a b/../c", "/%ff%00/..", "/wiki/Wikipedia%3AAfD/..", "/x?q=/../y", "*", "/robots.txt/.", "//evil.example/private/x", "/public/..;/private/x",
 	} {
 		f.Add(s)
 	}
