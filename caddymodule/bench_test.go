@@ -119,3 +119,47 @@ func BenchmarkMonitoring(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkFlood measures the worst a single client can make of the
+// trap's and the fetch tracker's memory: springing the trap under ever
+// new Host values, and fetching robots.txt under ever new User-Agent
+// headers, many more than either memory holds. The cost of a request
+// must stay what it is when memory is empty.
+func BenchmarkFlood(b *testing.B) {
+	const n = 1 << 18 // more than trappedClients and trackedClients
+	hosts, agents := make([]string, n), make([][]string, n)
+	for i := range n {
+		hosts[i] = "h" + strconv.Itoa(i) + ".example"
+		agents[i] = []string{"Scraper/" + strconv.Itoa(i)}
+	}
+	for _, bc := range []struct {
+		name string
+		path string
+		ua   string
+		vary func(r *http.Request, i int)
+		warm int // requests made before timing
+	}{
+		{"trap-hosts", "/trap/", testfixtures.UAChrome, func(r *http.Request, i int) { r.Host = hosts[i%n] }, 0},
+		{"trap-hosts/full", "/trap/", testfixtures.UAChrome, func(r *http.Request, i int) { r.Host = hosts[i%n] }, n},
+		{"fetch-agents", "/robots.txt", "", func(r *http.Request, i int) { r.Header["User-Agent"] = agents[i%n] }, 0},
+		{"fetch-agents/full", "/robots.txt", "", func(r *http.Request, i int) { r.Header["User-Agent"] = agents[i%n] }, n},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			h, _ := newTestHandler(b, config.Config{Inline: "User-agent: *\nDisallow: /private/\n", Trap: "/trap/"})
+			h.logger = zap.New(zapcore.NewCore(zapcore.NewJSONEncoder(zap.NewProductionEncoderConfig()), zapcore.AddSync(io.Discard), zapcore.InfoLevel))
+			w := &discardWriter{h: http.Header{}}
+			r := withIP(newRequest("GET", bc.path, bc.ua), "203.0.113.5")
+			i := 0
+			for ; i < bc.warm; i++ {
+				bc.vary(r, i)
+				_ = h.ServeHTTP(w, r, nextNoop)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				bc.vary(r, i)
+				_ = h.ServeHTTP(w, r, nextNoop)
+				i++
+			}
+		})
+	}
+}
