@@ -92,21 +92,26 @@ func isPrefetch(r *http.Request) bool {
 // notFollowedHere reports whether a browser's request r was not the
 // browser following a link of this site's own pages: a subresource (an
 // <img>, a script, a frame, a fetch() call), a request another site's page
-// made, or a URL typed, bookmarked or opened from a mail. Anyone can put
-// the trap's URL in a page or a mail, and every visitor's browser would
-// fetch it.
+// made, a URL typed, bookmarked or opened from a mail, or a link a person
+// clicked. Anyone can put the trap's URL in a page or a mail, and every
+// visitor's browser would fetch it.
 //
-// Browsers say so in their fetch metadata: all three headers, with values
-// of the Fetch Metadata vocabulary; a set that is incomplete or has other
+// Browsers say so in their fetch metadata: all three headers (and
+// Sec-Fetch-User), with values of the Fetch Metadata vocabulary; a set that is incomplete or has other
 // values (a constant "Sec-Fetch-Dest: x" a scraper adds) counts as none.
-// Only a navigation from a page of the same origin springs the trap. Over
-// plain HTTP browsers send no metadata; then a Referer of another host,
-// or an Accept header that asks for an image or a style sheet and not a
-// page, says the same.
+// Only a navigation from a page of the same origin springs the trap, and
+// not one a person made: browsers send "Sec-Fetch-User: ?1" only with a
+// navigation the user activated (a click, a key press), which a hidden
+// link never gets, while anyone may post the trap's URL as a visible link
+// where a site shows what its users write. A crawler following the link,
+// or a headless browser sent to its href, sends none. Over plain HTTP
+// browsers send no metadata; then a Referer of another host, or an Accept
+// header that asks for an image or a style sheet and not a page, says the
+// same.
 func notFollowedHere(r *http.Request) bool {
 	site, mode, dest := r.Header.Get("Sec-Fetch-Site"), r.Header.Get("Sec-Fetch-Mode"), r.Header.Get("Sec-Fetch-Dest")
 	if fetchSites[site] && fetchModes[mode] && isToken(dest) {
-		return site != "same-origin" || dest != "document"
+		return site != "same-origin" || dest != "document" || r.Header.Get("Sec-Fetch-User") == "?1"
 	}
 	if ref := r.Header.Get("Referer"); ref != "" {
 		if u, err := url.Parse(ref); err == nil && u.Host != "" && !strings.EqualFold(hostOf(u.Host), hostOf(r.Host)) {
@@ -155,7 +160,8 @@ func (h *Handler) springTrap(w http.ResponseWriter, r *http.Request, snap *snaps
 	// click (speculation rules, a prefetch hint), or fetching what a
 	// page embeds, another site's page asks for or a mail links to, has
 	// not followed a link of the site; a person would be held, or
-	// refused everywhere, for what a page made the browser do. A bot by
+	// refused everywhere, for what a page made the browser do; nor has a
+	// person who clicked the link where another user posted it. A bot by
 	// its own header is not excused by what it says of its fetch.
 	ua := userAgent(r)
 	var id identity

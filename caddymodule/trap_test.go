@@ -232,10 +232,12 @@ func TestTrap(t *testing.T) {
 			}
 		}
 	})
-	t.Run("not a click on the site's own link", func(t *testing.T) {
+	t.Run("not the site's own link followed unseen", func(t *testing.T) {
 		// Another site's page that embeds or links the trap, or a mail
 		// that links it, makes people's browsers fetch it: that traps
-		// nobody. Following a link of the site's own page does. Over
+		// nobody, nor does a person who clicks the link where another
+		// user posted it (Sec-Fetch-User: ?1). Following a link of the
+		// site's own page unclicked does. Over
 		// HTTPS browsers say which in their fetch metadata; over plain
 		// HTTP they send none, and a Referer of another host, or an
 		// Accept for an image or a style sheet, says it instead.
@@ -245,6 +247,10 @@ func TestTrap(t *testing.T) {
 				mode = "navigate"
 			}
 			return map[string]string{"Sec-Fetch-Site": site, "Sec-Fetch-Mode": mode, "Sec-Fetch-Dest": dest}
+		}
+		with := func(m map[string]string, k, v string) map[string]string {
+			m[k] = v
+			return m
 		}
 		const page = "text/html,application/xhtml+xml,*/*;q=0.8"
 		h, _ := newTestHandler(t, config.Config{Inline: robotsTxt, Trap: trap})
@@ -261,6 +267,10 @@ func TestTrap(t *testing.T) {
 			{"same-origin fetch()", meta("same-origin", "empty"), false},
 			{"typed, bookmarked or mailed", meta("none", "document"), false},
 			{"same-origin link", meta("same-origin", "document"), true},
+			{"same-origin link a person clicked", with(meta("same-origin", "document"), "Sec-Fetch-User", "?1"), false},
+			{"same-origin link, Sec-Fetch-User not ?1", with(meta("same-origin", "document"), "Sec-Fetch-User", "?0"), true},
+			{"Sec-Fetch-User alone", map[string]string{"Sec-Fetch-User": "?1"}, true},
+			{"Sec-Fetch-User without Sec-Fetch-Mode", map[string]string{"Sec-Fetch-Site": "same-origin", "Sec-Fetch-Dest": "document", "Sec-Fetch-User": "?1"}, true},
 			{"no headers", nil, true},
 			{"a destination browsers would not spell", meta("cross-site", "Image-1"), true},
 			{"a destination newer than this list", meta("cross-site", "speculationrules"), false},
@@ -372,6 +382,15 @@ func TestTrap(t *testing.T) {
 		serve(h, r)
 		if c, bot := status(h, "/public", testfixtures.UACurl, "192.0.2.110"); c != 200 || bot != "trapped" {
 			t.Errorf("curl with cross-site metadata, after the trap: %d %q, want held as trapped", c, bot)
+		}
+		// Nor by saying a person clicked the link.
+		r = withIP(newRequest("GET", trap, testfixtures.UACurl), "192.0.2.112")
+		for k, v := range map[string]string{"Sec-Fetch-Site": "same-origin", "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "document", "Sec-Fetch-User": "?1"} {
+			r.Header.Set(k, v)
+		}
+		serve(h, r)
+		if c, bot := status(h, "/public", testfixtures.UACurl, "192.0.2.112"); c != 200 || bot != "trapped" {
+			t.Errorf("curl saying a person clicked the link, after the trap: %d %q, want held as trapped", c, bot)
 		}
 		r = withIP(newRequest("GET", trap, testfixtures.UAChrome), "192.0.2.111")
 		r.Header.Set("Sec-Fetch-Site", "cross-site")
