@@ -1,0 +1,227 @@
+package caddymodule
+
+import (
+	"net/netip"
+	"sync"
+)
+
+// quotaLRU is a cache of at most size entries, each made by one client
+// (its owner) of one network (its group), that no client can flush: an
+// owner holds at most perOwner entries, a group at most perGroup, and an
+// entry beyond either quota takes the place of the least recently used
+// of its owner's (or group's) own, not of the cache's. Only when the
+// cache is full does a new entry push out the least recently used of
+// all, so it takes size/perOwner clients (size/perGroup networks) to push
+// out another's.
+//
+// Keys made from what a client sends (a Host, a User-Agent) are as many
+// as it likes; in a plain LRU one client pushed every other's out.
+type quotaLRU[K comparable, V any] struct {
+	size, perOwner, perGroup int
+	// ownerOf tells who made k: the client, and its network (the client
+	// itself when it has none, as an IPv4 address).
+	ownerOf func(k K) (owner, group netip.Prefix)
+
+	mu     sync.Mutex
+	items  map[K]*quotaEntry[K, V]
+	all    quotaList[K, V]
+	owners map[netip.Prefix]*quotaList[K, V]
+	groups map[netip.Prefix]*quotaList[K, V]
+	spare  *quotaEntry[K, V] // the last evicted, for the next Add
+}
+
+// The lists an entry is on, each linked through its own pair of links.
+const (
+	inAll = iota
+	inOwner
+	inGroup
+)
+
+type quotaEntry[K comparable, V any] struct {
+	key          K
+	val          V
+	owner, group *quotaList[K, V] // group nil: the owner is its own group
+	links        [3]struct{ prev, next *quotaEntry[K, V] }
+}
+
+// quotaList is a list of entries, most recently used first.
+type quotaList[K comparable, V any] struct {
+	front, back *quotaEntry[K, V]
+	n           int
+	on          int // which links of an entry this list uses
+	id          netip.Prefix
+}
+
+func newQuotaLRU[K comparable, V any](size, perOwner, perGroup int, ownerOf func(K) (netip.Prefix, netip.Prefix)) *quotaLRU[K, V] {
+	return &quotaLRU[K, V]{
+		size: size, perOwner: perOwner, perGroup: perGroup, ownerOf: ownerOf,
+		items:  make(map[K]*quotaEntry[K, V]),
+		all:    quotaList[K, V]{on: inAll},
+		owners: make(map[netip.Prefix]*quotaList[K, V]),
+		groups: make(map[netip.Prefix]*quotaList[K, V]),
+	}
+}
+
+func (l *quotaList[K, V]) pushFront(e *quotaEntry[K, V]) {
+	lk := &e.links[l.on]
+	lk.prev, lk.next = nil, l.front
+	if l.front != nil {
+		l.front.links[l.on].prev = e
+	} else {
+		l.back = e
+	}
+	l.front = e
+	l.n++
+}
+
+func (l *quotaList[K, V]) remove(e *quotaEntry[K, V]) {
+	lk := &e.links[l.on]
+	if lk.prev != nil {
+		lk.prev.links[l.on].next = lk.next
+	} else {
+		l.front = lk.next
+	}
+	if lk.next != nil {
+		lk.next.links[l.on].prev = lk.prev
+	} else {
+		l.back = lk.prev
+	}
+	lk.prev, lk.next = nil, nil
+	l.n--
+}
+
+func (l *quotaList[K, V]) touch(e *quotaEntry[K, V]) {
+	if l.front != e {
+		l.remove(e)
+		l.pushFront(e)
+	}
+}
+
+// Get returns the value of k, and marks it used.
+func (c *quotaLRU[K, V]) Get(k K) (V, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.items[k]
+	if !ok {
+		var zero V
+		return zero, false
+	}
+	c.touch(e)
+	return e.val, true
+}
+
+// Peek returns the value of k, and leaves it as used as it was.
+func (c *quotaLRU[K, V]) Peek(k K) (V, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.items[k]
+	if !ok {
+		var zero V
+		return zero, false
+	}
+	return e.val, true
+}
+
+// Add sets the value of k, and marks it used. A new key that its owner
+// or group has no room for pushes out their least recently used.
+func (c *quotaLRU[K, V]) Add(k K, v V) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.items[k]; ok {
+		e.val = v
+		c.touch(e)
+		return
+	}
+	owner, group := c.ownerOf(k)
+	switch ol, gl := c.owners[owner], c.groups[group]; {
+	case ol != nil && ol.n >= c.perOwner:
+		c.evict(ol.back)
+	case group != owner && gl != nil && gl.n >= c.perGroup:
+		c.evict(gl.back)
+	case len(c.items) >= c.size:
+		c.evict(c.all.back)
+	}
+	e := c.spare
+	if e != nil {
+		c.spare = nil
+	} else {
+		e = new(quotaEntry[K, V])
+	}
+	e.key, e.val = k, v
+	e.owner = listOf(c.owners, owner, inOwner)
+	e.group = nil
+	if group != owner {
+		e.group = listOf(c.groups, group, inGroup)
+		e.group.pushFront(e)
+	}
+	e.owner.pushFront(e)
+	c.all.pushFront(e)
+	c.items[k] = e
+}
+
+// Remove drops k.
+func (c *quotaLRU[K, V]) Remove(k K) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.items[k]; ok {
+		c.evict(e)
+	}
+}
+
+// Len is how many entries are kept.
+func (c *quotaLRU[K, V]) Len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.items)
+}
+
+func (c *quotaLRU[K, V]) touch(e *quotaEntry[K, V]) {
+	c.all.touch(e)
+	e.owner.touch(e)
+	if e.group != nil {
+		e.group.touch(e)
+	}
+}
+
+// evict drops e, and the lists of an owner or group it leaves empty.
+func (c *quotaLRU[K, V]) evict(e *quotaEntry[K, V]) {
+	delete(c.items, e.key)
+	c.all.remove(e)
+	e.owner.remove(e)
+	if e.owner.n == 0 {
+		delete(c.owners, e.owner.id)
+	}
+	if e.group != nil {
+		e.group.remove(e)
+		if e.group.n == 0 {
+			delete(c.groups, e.group.id)
+		}
+	}
+	var zero quotaEntry[K, V]
+	*e = zero // holds nothing of what it held
+	c.spare = e
+}
+
+// listOf returns the list of id in m, made if there is none.
+func listOf[K comparable, V any](m map[netip.Prefix]*quotaList[K, V], id netip.Prefix, on int) *quotaList[K, V] {
+	l := m[id]
+	if l == nil {
+		l = &quotaList[K, V]{on: on, id: id}
+		m[id] = l
+	}
+	return l
+}
+
+// clientOf is the client an address is, and its network: an IPv4 address
+// is both; an IPv6 client is its /64 (one subscriber's or host's, see
+// pace.Subscriber) of its /48 (one customer's or site's).
+func clientOf(a netip.Addr) (client, network netip.Prefix) {
+	a = a.Unmap()
+	if !a.Is6() {
+		p := netip.PrefixFrom(a, a.BitLen())
+		return p, p
+	}
+	client, _ = a.Prefix(64)
+	network, _ = a.Prefix(48)
+	return client, network
+}

@@ -1,0 +1,137 @@
+package caddymodule
+
+import (
+	"net/netip"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// quotaKey is a test key: a name, made by a client at an address.
+type quotaKey struct {
+	name string
+	ip   netip.Addr
+}
+
+func quotaKeyOf(k quotaKey) (netip.Prefix, netip.Prefix) { return clientOf(k.ip) }
+
+// key reads "name@address".
+func key(s string) quotaKey {
+	name, addr, _ := strings.Cut(s, "@")
+	return quotaKey{name, netip.MustParseAddr(addr)}
+}
+
+// TestQuotaLRU: an owner, or a group, that adds more than its quota
+// replaces its own least recently used entries, not another's; only a
+// full cache pushes out the least recently used of all.
+func TestQuotaLRU(t *testing.T) {
+	for _, tc := range []struct {
+		name                     string
+		size, perOwner, perGroup int
+		ops                      []string // "+k" adds, "?k" gets, "-k" removes
+		kept, gone               []string
+	}{
+		{
+			name: "an owner replaces its own", size: 10, perOwner: 2, perGroup: 10,
+			ops:  []string{"+v@192.0.2.1", "+a@192.0.2.9", "+b@192.0.2.9", "+c@192.0.2.9", "+d@192.0.2.9"},
+			kept: []string{"v@192.0.2.1", "c@192.0.2.9", "d@192.0.2.9"},
+			gone: []string{"a@192.0.2.9", "b@192.0.2.9"},
+		},
+		{
+			name: "an owner's least recently used goes", size: 10, perOwner: 2, perGroup: 10,
+			ops:  []string{"+a@192.0.2.9", "+b@192.0.2.9", "?a@192.0.2.9", "+c@192.0.2.9"},
+			kept: []string{"a@192.0.2.9", "c@192.0.2.9"},
+			gone: []string{"b@192.0.2.9"},
+		},
+		{
+			name: "adding a key again takes no more room", size: 10, perOwner: 2, perGroup: 10,
+			ops:  []string{"+a@192.0.2.9", "+b@192.0.2.9", "+a@192.0.2.9", "+b@192.0.2.9"},
+			kept: []string{"a@192.0.2.9", "b@192.0.2.9"},
+		},
+		{
+			name: "an IPv6 owner is its /64", size: 10, perOwner: 2, perGroup: 10,
+			ops:  []string{"+v@2001:db8:0:2::1", "+a@2001:db8:0:1::1", "+b@2001:db8:0:1::2", "+c@2001:db8:0:1:ffff::3"},
+			kept: []string{"v@2001:db8:0:2::1", "b@2001:db8:0:1::2", "c@2001:db8:0:1:ffff::3"},
+			gone: []string{"a@2001:db8:0:1::1"},
+		},
+		{
+			name: "a /48 replaces its own", size: 10, perOwner: 2, perGroup: 3,
+			ops:  []string{"+v@2001:db8:1::1", "+a@2001:db8:0:1::1", "+b@2001:db8:0:2::1", "+c@2001:db8:0:3::1", "+d@2001:db8:0:4::1"},
+			kept: []string{"v@2001:db8:1::1", "b@2001:db8:0:2::1", "c@2001:db8:0:3::1", "d@2001:db8:0:4::1"},
+			gone: []string{"a@2001:db8:0:1::1"},
+		},
+		{
+			name: "IPv4 has no group quota", size: 10, perOwner: 3, perGroup: 1,
+			ops:  []string{"+a@192.0.2.9", "+b@192.0.2.9", "+c@192.0.2.9", "+d@192.0.2.10"},
+			kept: []string{"a@192.0.2.9", "b@192.0.2.9", "c@192.0.2.9", "d@192.0.2.10"},
+		},
+		{
+			name: "a full cache drops the least recently used of all", size: 3, perOwner: 2, perGroup: 10,
+			ops:  []string{"+a@192.0.2.1", "+b@192.0.2.2", "+c@192.0.2.3", "?a@192.0.2.1", "+d@192.0.2.4"},
+			kept: []string{"a@192.0.2.1", "c@192.0.2.3", "d@192.0.2.4"},
+			gone: []string{"b@192.0.2.2"},
+		},
+		{
+			name: "a removed key frees its owner's room", size: 10, perOwner: 2, perGroup: 10,
+			ops:  []string{"+a@192.0.2.9", "+b@192.0.2.9", "-a@192.0.2.9", "+c@192.0.2.9"},
+			kept: []string{"b@192.0.2.9", "c@192.0.2.9"},
+			gone: []string{"a@192.0.2.9"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newQuotaLRU[quotaKey, int](tc.size, tc.perOwner, tc.perGroup, quotaKeyOf)
+			for i, op := range tc.ops {
+				switch k := key(op[1:]); op[0] {
+				case '+':
+					c.Add(k, i)
+				case '?':
+					c.Get(k)
+				case '-':
+					c.Remove(k)
+				}
+			}
+			for _, s := range tc.kept {
+				if _, ok := c.Peek(key(s)); !ok {
+					t.Errorf("%s is gone", s)
+				}
+			}
+			for _, s := range tc.gone {
+				if _, ok := c.Peek(key(s)); ok {
+					t.Errorf("%s is kept", s)
+				}
+			}
+			if n := len(tc.kept); c.Len() != n {
+				t.Errorf("%d entries kept, want %d", c.Len(), n)
+			}
+		})
+	}
+}
+
+// TestQuotaLRUFlood: one client adding many more keys than the cache
+// holds keeps its quota, and frees what it held when its keys go.
+func TestQuotaLRUFlood(t *testing.T) {
+	c := newQuotaLRU[quotaKey, int](100, 8, 32, quotaKeyOf)
+	victims := []quotaKey{key("v@192.0.2.1"), key("v@2001:db8:1::1")}
+	for _, v := range victims {
+		c.Add(v, 0)
+	}
+	for i := range 10_000 {
+		c.Add(quotaKey{strconv.Itoa(i), netip.MustParseAddr("198.51.100.7")}, i)
+		c.Add(quotaKey{strconv.Itoa(i), netip.AddrFrom16([16]byte{0x20, 0x01, 0x0d, 0xb8, 0, 2, byte(i >> 8), byte(i), 15: 1})}, i)
+	}
+	for _, v := range victims {
+		if _, ok := c.Get(v); !ok {
+			t.Errorf("%v was pushed out by one flooding address and one flooding /48", v)
+		}
+	}
+	if c.Len() != 2+8+32 {
+		t.Errorf("%d entries kept, want %d", c.Len(), 2+8+32)
+	}
+	for i := range 10_000 {
+		c.Remove(quotaKey{strconv.Itoa(i), netip.MustParseAddr("198.51.100.7")})
+		c.Remove(quotaKey{strconv.Itoa(i), netip.AddrFrom16([16]byte{0x20, 0x01, 0x0d, 0xb8, 0, 2, byte(i >> 8), byte(i), 15: 1})})
+	}
+	if len(c.owners) != 2 || len(c.groups) != 1 {
+		t.Errorf("after the flood's keys went, %d owners and %d groups are counted, want the victims' 2 and 1", len(c.owners), len(c.groups))
+	}
+}
