@@ -25,6 +25,21 @@ const (
 // 600 bytes each: 10 MB at most per robots.txt source).
 const trapNets = 16_384
 
+// trapSitesPerClient and trapSitesPerNetwork bound what one client (an
+// address, an IPv6 /64) and one IPv6 /48 hold of the trap's memory: a
+// site (a Host) that answers any name lets a client spring the trap under
+// as many sites as it likes, and in a plain LRU it pushed every other
+// trapped address out. Beyond its quota a client's newest trap replaces
+// its own oldest, so it is still held where it sprang the trap last, and
+// it takes trappedClients/trapSitesPerClient addresses (1,563), or
+// trappedClients/trapSitesPerNetwork /48s (98), to push out another's. 64
+// sites is more than one crawler is caught on by one Caddy before its
+// first traps expire; a /48 is many subscribers', so it holds more.
+const (
+	trapSitesPerClient  = 64
+	trapSitesPerNetwork = 1_024
+)
+
 // trapKey is an address the trap of a site (a host) caught: a
 // subscriber (bits 0; see pace.Subscriber), or an IPv6 network (bits
 // trapNetBits, ip its first address).
@@ -55,6 +70,17 @@ func parseTrapKey(site uint64, s string) (trapKey, bool) {
 	return trapKey{site: site, ip: p.Masked().Addr(), bits: trapNetBits}, true
 }
 
+// ownerOf is who holds k in the trap's memory: the client that sprang it,
+// or for a network held whole, the network; and the /48 of either.
+func (k trapKey) ownerOf() (owner, group netip.Prefix) {
+	if k.bits == 0 {
+		return clientOf(k.ip)
+	}
+	owner = netip.PrefixFrom(k.ip, int(k.bits))
+	group, _ = k.ip.Prefix(48)
+	return owner, group
+}
+
 // netOf is the network key of a subscriber key, and whether it has one.
 func (k trapKey) netOf() (trapKey, bool) {
 	if k.bits != 0 || !k.ip.Is6() {
@@ -68,10 +94,10 @@ func (k trapKey) netOf() (trapKey, bool) {
 }
 
 // trapSet is what the trap of a source remembers: trapped keys until
-// when, in an LRU of fixed size, and per /48 which of its subscribers are
-// trapped.
+// when, in an LRU of fixed size in which a client holds at most its
+// quota, and per /48 which of its subscribers are trapped.
 type trapSet struct {
-	keys *lru.Cache[trapKey, int64] // until, unix nanoseconds
+	keys *quotaLRU[trapKey, int64] // until, unix nanoseconds
 
 	mu   sync.Mutex // orders the counting of a network's subscribers
 	nets *lru.Cache[trapKey, *netSubs]
@@ -116,10 +142,7 @@ func (s *netSubs) note(ip netip.Addr, until, now int64) (bool, int64) {
 }
 
 func newTrapSet(size int) (*trapSet, error) {
-	keys, err := lru.New[trapKey, int64](size)
-	if err != nil {
-		return nil, err
-	}
+	keys := newQuotaLRU[trapKey, int64](size, trapSitesPerClient, trapSitesPerNetwork, trapKey.ownerOf)
 	nets, err := lru.New[trapKey, *netSubs](trapNets)
 	if err != nil {
 		return nil, err

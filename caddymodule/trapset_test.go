@@ -130,3 +130,53 @@ func TestTrapNetworkCountsTheTrappedNow(t *testing.T) {
 		t.Errorf("%d subscribers trapped, one of them by 32 requests at once, took the /48", trapNetAfter-1)
 	}
 }
+
+// TestTrapHostFlood: a client that springs the trap under more sites
+// (Host values) than the trap's memory holds, as a site that answers any
+// Host lets it, pushes out no other client's trap, only its own.
+func TestTrapHostFlood(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		ip    func(i int) netip.Addr
+		quota int
+	}{
+		{"an address", func(int) netip.Addr { return netip.MustParseAddr("198.51.100.7") }, trapSitesPerClient},
+		{"a /64", func(i int) netip.Addr {
+			return netip.AddrFrom16([16]byte{0x20, 0x01, 0x0d, 0xb8, 0, 9, 0, 1, 8: byte(i >> 8), 9: byte(i), 15: 1})
+		}, trapSitesPerClient},
+		{"a /48, a /64 for each site", func(i int) netip.Addr {
+			return netip.AddrFrom16([16]byte{0x20, 0x01, 0x0d, 0xb8, 0, 9, byte(i >> 8), byte(i), 15: 1})
+		}, trapSitesPerNetwork},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := newTrapSet(trappedClients)
+			if err != nil {
+				t.Fatal(err)
+			}
+			now := time.Now()
+			until := now.Add(time.Hour)
+			victims := []trapKey{
+				{site: 1, ip: netip.MustParseAddr("203.0.113.5")},
+				{site: 1, ip: netip.MustParseAddr("2001:db8:7:1::")},
+			}
+			for _, v := range victims {
+				s.add(v, until, now)
+			}
+			for i := range trappedClients + 1000 {
+				s.add(trapKey{site: uint64(100 + i), ip: tc.ip(i)}, until, now)
+			}
+			for _, v := range victims {
+				if !s.holds(v, now) {
+					t.Errorf("%v is let go", v)
+				}
+			}
+			if n := s.keys.Len(); n != len(victims)+tc.quota {
+				t.Errorf("%d keys remembered, want the victims' %d and the flood's quota %d", n, len(victims), tc.quota)
+			}
+			last := trappedClients + 999
+			if !s.holds(trapKey{site: uint64(100 + last), ip: tc.ip(last)}, now) {
+				t.Error("the flood is not held where it sprang the trap last")
+			}
+		})
+	}
+}
