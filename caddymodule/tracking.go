@@ -266,7 +266,7 @@ func (t *fetchTracker) last(k fetchKey) (judge.Fetch, bool) {
 }
 
 // trap remembers k's address as trapped on its site until the time given.
-// An IPv6 subscriber may take its /48 with it (see trapSet.add).
+// An IPv6 subscriber may take its /56 or /48 with it (see trapSet.add).
 func (t *fetchTracker) trap(k trapKey, until time.Time) {
 	k = t.trapped.add(k, until, time.Now())
 	if t.sharer != nil {
@@ -274,7 +274,7 @@ func (t *fetchTracker) trap(k trapKey, until time.Time) {
 	}
 }
 
-// isTrapped tells whether k's address, or its IPv6 /48, is trapped on its
+// isTrapped tells whether k's address, or an IPv6 network of it, is trapped on its
 // site now.
 func (t *fetchTracker) isTrapped(k trapKey, now time.Time) bool {
 	return t.trapped.holds(k, now)

@@ -9,20 +9,27 @@ import (
 	lru "github.com/hashicorp/golang-lru/v2"
 )
 
-// trapNetBits and trapNetAfter: once trapNetAfter subscribers (/64s) of
-// one IPv6 /48 are trapped on a site, the whole /48 is. A /48 is one
-// customer's (a site, a company, a tunnel broker's user), and a client
-// holding one has 65,536 /64s: rotating through them it could otherwise
-// fill the trap's memory and push out every address caught before it,
-// its own included. IPv4 is left alone: an address is dear there, and a
-// /24 is often many customers'.
+// An IPv6 client rotating through its subscribers (/64s) could fill the
+// trap's memory, and escape it, so a network whose subscribers are
+// trapped in numbers is trapped whole, a level at a time, as ISPs hand
+// networks out: a residential customer gets a /56 or a /60, a site or a
+// company a /48. A /56 is trapped once more than trapSubnetAfter of its
+// /64s are at once: a /60 customer owns 16, so it cannot take its
+// neighbours' /56 with it. A /48 is trapped once trapNetAfter of its /56s
+// have trapped subscribers at once: one /56 customer can never take the
+// /48 its ISP shares among 256 of them, while a client that owns the /48
+// and rotates through random /64s has it trapped after a few dozen
+// springs. IPv4 is left alone: an address is dear there, and a /24 is
+// often many customers'.
 const (
-	trapNetBits  = 48
-	trapNetAfter = 16
+	trapSubnetBits  = 56
+	trapSubnetAfter = 16
+	trapNetBits     = 48
+	trapNetAfter    = 16
 )
 
-// trapNets bounds the /48s whose trapped subscribers are counted (about
-// 600 bytes each: 10 MB at most per robots.txt source).
+// trapNets bounds the networks (/56s and /48s) whose trapped members are
+// counted (about 600 bytes each: 10 MB at most per robots.txt source).
 const trapNets = 16_384
 
 // trapSitesPerClient and trapSitesPerNetwork bound what one client (an
@@ -42,7 +49,7 @@ const (
 
 // trapKey is an address the trap of a site (a host) caught: a
 // subscriber (bits 0; see pace.Subscriber), or an IPv6 network (bits
-// trapNetBits, ip its first address).
+// trapSubnetBits or trapNetBits, ip its first address).
 type trapKey struct {
 	site uint64
 	ip   netip.Addr
@@ -58,68 +65,72 @@ func (k trapKey) String() string {
 	return netip.PrefixFrom(k.ip, int(k.bits)).String()
 }
 
-// parseTrapKey reads what String writes.
+// parseTrapKey reads what String writes, and the /48s of versions that
+// trapped no /56.
 func parseTrapKey(site uint64, s string) (trapKey, bool) {
 	if a, err := netip.ParseAddr(s); err == nil {
 		return trapKey{site: site, ip: a}, true
 	}
 	p, err := netip.ParsePrefix(s)
-	if err != nil || !p.Addr().Is6() || p.Bits() != trapNetBits {
+	if err != nil || !p.Addr().Is6() || p.Bits() != trapSubnetBits && p.Bits() != trapNetBits {
 		return trapKey{}, false
 	}
-	return trapKey{site: site, ip: p.Masked().Addr(), bits: trapNetBits}, true
+	return trapKey{site: site, ip: p.Masked().Addr(), bits: uint8(p.Bits())}, true
 }
 
 // ownerOf is who holds k in the trap's memory: the client that sprang it,
-// or for a network held whole, the network; and the /48 of either.
+// or for a network trapped whole, the network; and the /48 of either.
 func (k trapKey) ownerOf() (owner, group netip.Prefix) {
 	if k.bits == 0 {
 		return clientOf(k.ip)
 	}
 	owner = netip.PrefixFrom(k.ip, int(k.bits))
-	group, _ = k.ip.Prefix(48)
+	group, _ = k.ip.Prefix(trapNetBits)
 	return owner, group
 }
 
-// netOf is the network key of a subscriber key, and whether it has one.
-func (k trapKey) netOf() (trapKey, bool) {
-	if k.bits != 0 || !k.ip.Is6() {
+// within is the key of the network of bits bits that k is in, and
+// whether there is one: only an IPv6 subscriber, or a longer network, is
+// in one.
+func (k trapKey) within(bits int) (trapKey, bool) {
+	if !k.ip.Is6() || k.bits != 0 && int(k.bits) <= bits {
 		return trapKey{}, false
 	}
-	p, err := k.ip.Prefix(trapNetBits)
+	p, err := k.ip.Prefix(bits)
 	if err != nil {
 		return trapKey{}, false
 	}
-	return trapKey{site: k.site, ip: p.Addr(), bits: trapNetBits}, true
+	return trapKey{site: k.site, ip: p.Addr(), bits: uint8(bits)}, true
 }
 
 // trapSet is what the trap of a source remembers: trapped keys until
 // when, in an LRU of fixed size in which a client holds at most its
-// quota, and per /48 which of its subscribers are trapped.
+// quota, and per network which of its members (the /64s of a /56, the
+// /56s of a /48) are trapped.
 type trapSet struct {
 	keys *quotaLRU[trapKey, int64] // until, unix nanoseconds
 
-	mu   sync.Mutex // orders the counting of a network's subscribers
+	mu   sync.Mutex // orders the counting of a network's members
 	nets *lru.Cache[trapKey, *netSubs]
 	// netHeld is set once a network is trapped whole: until then (on
 	// most sites, for good) a request looks up its own key only.
 	netHeld atomic.Bool
 }
 
-// netSubs are the subscribers of a network trapped now, each once, with
-// when it is let go: a subscriber counts once however often it springs
-// the trap, and no more once its time is up, so only trapNetAfter
-// subscribers trapped at once take the network.
+// netSubs are the members of a network trapped now, each once, with when
+// it is let go: a member counts once however often it springs the trap,
+// and no more once its time is up, so only members trapped at once take
+// the network.
 type netSubs struct {
-	ip    [trapNetAfter]netip.Addr
-	until [trapNetAfter]int64
+	ip    [trapSubnetAfter + 1]netip.Addr
+	until [trapSubnetAfter + 1]int64
 	n     int
 }
 
-// note counts ip, held until until, among the subscribers trapped at now,
-// and reports whether there are trapNetAfter of them, and the latest time
-// one of them is let go.
-func (s *netSubs) note(ip netip.Addr, until, now int64) (bool, int64) {
+// note counts ip, held until until, among the members trapped at now,
+// and reports whether there are after of them (at most len(s.ip)), and
+// the latest time one of them is let go.
+func (s *netSubs) note(ip netip.Addr, until, now int64, after int) (bool, int64) {
 	latest, found := until, false
 	j := 0
 	for i := range s.n {
@@ -134,11 +145,11 @@ func (s *netSubs) note(ip netip.Addr, until, now int64) (bool, int64) {
 		j++
 	}
 	s.n = j
-	if !found && s.n < trapNetAfter {
+	if !found && s.n < after {
 		s.ip[s.n], s.until[s.n] = ip, until
 		s.n++
 	}
-	return s.n >= trapNetAfter, latest
+	return s.n >= after, latest
 }
 
 func newTrapSet(size int) (*trapSet, error) {
@@ -153,31 +164,50 @@ func newTrapSet(size int) (*trapSet, error) {
 // add traps k until the time given, and returns the key to share: k, or
 // its network when that is now trapped whole.
 func (s *trapSet) add(k trapKey, until, now time.Time) trapKey {
-	net, ok := k.netOf()
+	subnet, ok := k.within(trapSubnetBits)
 	if !ok {
 		s.keys.Add(k, until.UnixNano())
 		return k
 	}
-	if s.holds(net, now) {
-		// Held already as a network: a subscriber of it adds nothing,
-		// so a rotating client fills no memory.
-		return net
+	net, _ := k.within(trapNetBits)
+	if s.netHeld.Load() {
+		// Held already as a network: a subscriber of it adds
+		// nothing, so a rotating client fills no memory.
+		if s.held(net, now) {
+			return net
+		}
+		if s.held(subnet, now) {
+			return subnet
+		}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	subs, ok := s.nets.Get(net)
-	if !ok {
-		subs = new(netSubs)
-		s.nets.Add(net, subs)
-	}
-	whole, latest := subs.note(k.ip, until.UnixNano(), now.UnixNano())
-	if whole {
+	subnetWhole, subnetLatest := s.members(subnet).note(k.ip, until.UnixNano(), now.UnixNano(), trapSubnetAfter+1)
+	// A /56 counts towards its /48 while any subscriber of it is trapped.
+	netWhole, netLatest := s.members(net).note(subnet.ip, subnetLatest, now.UnixNano(), trapNetAfter)
+	switch {
+	case netWhole:
 		s.netHeld.Store(true)
-		s.keys.Add(net, latest)
+		s.keys.Add(net, netLatest)
 		return net
+	case subnetWhole:
+		s.netHeld.Store(true)
+		s.keys.Add(subnet, subnetLatest)
+		return subnet
 	}
 	s.keys.Add(k, until.UnixNano())
 	return k
+}
+
+// members returns the trapped members of network k, none if it had none
+// counted; s.mu is held.
+func (s *trapSet) members(k trapKey) *netSubs {
+	subs, ok := s.nets.Get(k)
+	if !ok {
+		subs = new(netSubs)
+		s.nets.Add(k, subs)
+	}
+	return subs
 }
 
 // addShared records a trap another instance shares, unless one here
@@ -191,7 +221,7 @@ func (s *trapSet) addShared(k trapKey, until int64) {
 	}
 }
 
-// holds tells whether k, or its network, is trapped now.
+// holds tells whether k, or a network it is in, is trapped now.
 func (s *trapSet) holds(k trapKey, now time.Time) bool {
 	if s.held(k, now) {
 		return true
@@ -199,8 +229,12 @@ func (s *trapSet) holds(k trapKey, now time.Time) bool {
 	if !s.netHeld.Load() {
 		return false
 	}
-	net, ok := k.netOf()
-	return ok && s.held(net, now)
+	for _, bits := range [...]int{trapSubnetBits, trapNetBits} {
+		if net, ok := k.within(bits); ok && s.held(net, now) {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *trapSet) held(k trapKey, now time.Time) bool {

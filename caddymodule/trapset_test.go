@@ -2,6 +2,7 @@ package caddymodule
 
 import (
 	"net/netip"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -10,37 +11,86 @@ import (
 	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
 )
 
-// TestTrapNetwork: the subscribers of one IPv6 /48 that spring the trap
-// take the /48 with them once there are trapNetAfter of them: a client
-// rotating its /64s is held wherever it goes in its /48, and fills no
-// more of the trap's memory.
+// TestTrapNetwork: the subscribers (/64s) of one IPv6 network that
+// spring the trap in numbers take it with them, a level at a time: more
+// than trapSubnetAfter of a /56 take the /56, so a /60 customer (16 /64s)
+// takes nothing of its neighbours'; trapNetAfter /56s of a /48 with
+// trapped subscribers take the /48, which one /56 customer cannot, and a
+// client rotating through its /48's /64s does. A network held whole
+// fills no more of the trap's memory.
 func TestTrapNetwork(t *testing.T) {
+	// sub is the /64 2001:db8:1:<subnet><n>::/64, of the /56
+	// 2001:db8:1:<subnet>00::/56 of the /48 2001:db8:1::/48.
+	sub := func(subnet, n int) netip.Addr {
+		return netip.AddrFrom16([16]byte{0x20, 0x01, 0x0d, 0xb8, 0, 1, byte(subnet), byte(n)})
+	}
+	var slash60, slash56, random []netip.Addr
+	for n := range 16 {
+		slash60 = append(slash60, sub(0, 0x10+n)) // 2001:db8:1:10::/60
+	}
+	for n := range 256 {
+		slash56 = append(slash56, sub(0, n))
+		random = append(random, sub(n*37%256, n*101%256)) // a new /56 each
+	}
+	for _, tc := range []struct {
+		name       string
+		springs    []netip.Addr
+		held, free []netip.Addr
+		maxKeys    int
+	}{
+		{"a /60 customer", slash60, slash60, []netip.Addr{sub(0, 0xff), sub(1, 0)}, 16},
+		{"a /60 customer and one more /64 of its /56", append(slices.Clone(slash60), sub(0, 0xff)),
+			[]netip.Addr{sub(0, 0), sub(0, 0x20)}, []netip.Addr{sub(1, 0)}, 17},
+		{"a /56 customer", slash56, []netip.Addr{sub(0, 0x77)}, []netip.Addr{sub(1, 0), sub(0xff, 0xff)}, 17},
+		{"trapNetAfter-1 /56s", random[:trapNetAfter-1], random[:trapNetAfter-1], []netip.Addr{sub(0xff, 0xff)}, trapNetAfter - 1},
+		{"trapNetAfter /56s", random[:trapNetAfter], []netip.Addr{sub(0xff, 0xff)}, nil, trapNetAfter},
+		{"a /48 rotating its /64s", random, []netip.Addr{sub(0xff, 0xff)}, nil, trapNetAfter},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := newTrapSet(trappedClients)
+			if err != nil {
+				t.Fatal(err)
+			}
+			now := time.Now()
+			for _, ip := range tc.springs {
+				s.add(trapKey{site: 1, ip: ip}, now.Add(time.Hour), now)
+			}
+			for _, ip := range tc.held {
+				if !s.holds(trapKey{site: 1, ip: ip}, now) {
+					t.Errorf("%v is not held", ip)
+				}
+			}
+			for _, ip := range append(tc.free, netip.MustParseAddr("2001:db8:2::")) {
+				if s.holds(trapKey{site: 1, ip: ip}, now) {
+					t.Errorf("%v is held", ip)
+				}
+			}
+			if s.holds(trapKey{site: 2, ip: tc.springs[0]}, now) {
+				t.Error("held on another site")
+			}
+			if n := s.keys.Len(); n > tc.maxKeys {
+				t.Errorf("%d keys remembered, want at most %d", n, tc.maxKeys)
+			}
+		})
+	}
+}
+
+// TestTrapNetworkByHandler: a /60 customer that springs the trap from all
+// its /64s leaves the rest of its /56 alone, as served.
+func TestTrapNetworkByHandler(t *testing.T) {
 	h, _ := newTestHandler(t, config.Config{Inline: "User-agent: *\nDisallow: /private/\n", Trap: "/trap/"})
 	refused := func(ip string) bool {
 		_, err := serve(h, withIP(newRequest("GET", "/private/x", testfixtures.UAChrome), ip))
 		return err != nil
 	}
-	for i := range trapNetAfter - 1 {
-		serve(h, withIP(newRequest("GET", "/trap/", testfixtures.UAChrome), netip.AddrFrom16([16]byte{0x20, 0x01, 0x0d, 0xb8, 0, 1, 0, byte(i), 15: 1}).String()))
+	for i := range 16 {
+		serve(h, withIP(newRequest("GET", "/trap/", testfixtures.UAChrome), netip.AddrFrom16([16]byte{0x20, 0x01, 0x0d, 0xb8, 0, 1, 0, byte(0x10 + i), 15: 1}).String()))
+	}
+	if !refused("2001:db8:1:1f::2") {
+		t.Error("a /64 that sprang the trap is not held")
 	}
 	if refused("2001:db8:1:ff::1") {
-		t.Fatalf("a /64 that sprang nothing is held after %d others of its /48 did", trapNetAfter-1)
-	}
-	if !refused("2001:db8:1:0::2") {
-		t.Fatal("a /64 that sprang the trap is not held")
-	}
-	serve(h, withIP(newRequest("GET", "/trap/", testfixtures.UAChrome), "2001:db8:1:ee::1"))
-	if !refused("2001:db8:1:ff::1") {
-		t.Errorf("after %d /64s of its /48 sprang the trap, another /64 of it is not held", trapNetAfter)
-	}
-	if refused("2001:db8:2::1") {
-		t.Error("another /48 is held")
-	}
-	for i := range 100 {
-		serve(h, withIP(newRequest("GET", "/trap/", testfixtures.UAChrome), netip.AddrFrom16([16]byte{0x20, 0x01, 0x0d, 0xb8, 0, 1, 1, byte(i), 15: 1}).String()))
-	}
-	if n := h.tracker.trapped.keys.Len(); n > trapNetAfter+1 {
-		t.Errorf("%d keys remembered for one /48, want at most %d", n, trapNetAfter+1)
+		t.Error("a /64 of another customer of the /56 is held")
 	}
 }
 
@@ -63,24 +113,31 @@ func TestTrapFlood(t *testing.T) {
 	if !s.holds(victim, now) {
 		t.Error("the flood pushed out an address caught before it")
 	}
-	if n := s.keys.Len(); n > 1+2*trapNetAfter {
-		t.Errorf("%d keys remembered for one address and two /48s", n)
+	// Per /48: its first trapNetAfter-1 /56s trapped whole, each with
+	// the trapSubnetAfter subscribers that took it, and the /48 itself.
+	if n, most := s.keys.Len(), 1+2*((trapNetAfter-1)*(trapSubnetAfter+1)+1); n > most {
+		t.Errorf("%d keys remembered for one address and two /48s, want at most %d", n, most)
 	}
 }
 
 // TestTrapKeyShared: what an instance shares of a trapped key reads back
-// as that key; a network of another size is not one.
+// as that key, and so does the /48 older versions shared; a network of
+// another size is not one.
 func TestTrapKeyShared(t *testing.T) {
 	for _, k := range []trapKey{
 		{site: 7, ip: netip.MustParseAddr("192.0.2.1")},
 		{site: 7, ip: netip.MustParseAddr("2001:db8:1:2::")},
+		{site: 7, ip: netip.MustParseAddr("2001:db8:1:200::"), bits: trapSubnetBits},
 		{site: 7, ip: netip.MustParseAddr("2001:db8:1::"), bits: trapNetBits},
 	} {
 		if got, ok := parseTrapKey(7, k.String()); !ok || got != k {
 			t.Errorf("%v shared as %q reads back as %v, %v", k, k.String(), got, ok)
 		}
 	}
-	for _, s := range []string{"2001:db8::/32", "192.0.2.0/24", "nonsense"} {
+	if got, ok := parseTrapKey(7, "2001:db8:1::/48"); !ok || got != (trapKey{site: 7, ip: netip.MustParseAddr("2001:db8:1::"), bits: 48}) {
+		t.Errorf("a /48 as older versions shared it reads back as %v, %v", got, ok)
+	}
+	for _, s := range []string{"2001:db8::/32", "2001:db8:1:2::/60", "2001:db8:1:2::/64", "192.0.2.0/24", "nonsense"} {
 		if _, ok := parseTrapKey(7, s); ok {
 			t.Errorf("%q read as a trapped key", s)
 		}
@@ -88,9 +145,9 @@ func TestTrapKeyShared(t *testing.T) {
 }
 
 // TestTrapNetworkCountsTheTrappedNow: a network is taken whole by
-// trapNetAfter subscribers trapped at once, not by the same few springing
-// the trap again and again over days, nor by one counted twice because
-// its requests came together.
+// subscribers trapped at once, not by the same few springing the trap
+// again and again over days, nor by one counted twice because its
+// requests came together.
 func TestTrapNetworkCountsTheTrappedNow(t *testing.T) {
 	s, err := newTrapSet(trappedClients)
 	if err != nil {
@@ -109,7 +166,7 @@ func TestTrapNetworkCountsTheTrappedNow(t *testing.T) {
 		s.holds(k, at) // the client's other requests, which find it let go
 		s.add(k, at.Add(24*time.Hour), at)
 		if s.holds(other, at) {
-			t.Fatalf("after %d springs by two /64s taking turns, the /48 is held", i+1)
+			t.Fatalf("after %d springs by two /64s taking turns, their network is held", i+1)
 		}
 	}
 
@@ -123,11 +180,11 @@ func TestTrapNetworkCountsTheTrappedNow(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	for i := range trapNetAfter - 2 {
+	for i := range trapSubnetAfter - 1 {
 		s.add(trapKey{site: 1, ip: netip.AddrFrom16([16]byte{0x20, 0x01, 0x0d, 0xb8, 0, 5, 0, byte(100 + i)})}, now.Add(time.Hour), now)
 	}
 	if s.holds(other, now) {
-		t.Errorf("%d subscribers trapped, one of them by 32 requests at once, took the /48", trapNetAfter-1)
+		t.Errorf("%d subscribers trapped, one of them by 32 requests at once, took the /56", trapSubnetAfter)
 	}
 }
 
