@@ -21,6 +21,71 @@ import (
 // trackedClients bounds how many (bot, address) pairs are remembered.
 const trackedClients = 100_000
 
+// fetchesPerClient and fetchesPerNetwork bound the fetch records one
+// client (an address, an IPv6 /64) and one IPv6 /48 hold: an unnamed
+// bot's record is keyed by its User-Agent header, and the Host it asked,
+// both the client's to choose, and in a plain LRU a client fetching
+// robots.txt under 110,000 headers pushed out every other bot's record
+// (its grace, its fetched). Beyond its quota a client's newest fetch
+// replaces its own oldest; it takes trackedClients/fetchesPerClient
+// addresses (391), or trackedClients/fetchesPerNetwork /48s (25), to push
+// out another's. 256 is room for one address's crawler to read the
+// robots.txt of 256 of the sites this Caddy serves with one file, or for
+// a few bots behind one NAT; a /48 is many subscribers', so it holds more.
+const (
+	fetchesPerClient  = 256
+	fetchesPerNetwork = 4_096
+)
+
+// crawlerFetches bounds the fetches of verified crawlers, which are kept
+// under no address (see fetchAddr) and apart from everyone else's, so that
+// no client, however many addresses it has, can push them out: only a
+// crawler that proved who it is, or another instance, adds to them. A few
+// dozen crawlers on a few hundred sites each fit.
+const crawlerFetches = 10_000
+
+// fetchRecords are the fetches the tracker remembers: a verified
+// crawler's apart, everyone else's by client, each with its quota.
+type fetchRecords struct {
+	byClient *quotaLRU[fetchKey, judge.Fetch]
+	crawlers *lru.Cache[fetchKey, judge.Fetch]
+}
+
+func newFetchRecords() (*fetchRecords, error) {
+	crawlers, err := lru.New[fetchKey, judge.Fetch](crawlerFetches)
+	if err != nil {
+		return nil, err
+	}
+	byClient := newQuotaLRU[fetchKey, judge.Fetch](trackedClients, fetchesPerClient, fetchesPerNetwork,
+		func(k fetchKey) (netip.Prefix, netip.Prefix) { return clientOf(k.ip) })
+	return &fetchRecords{byClient: byClient, crawlers: crawlers}, nil
+}
+
+// Get returns the fetch under k, and marks it used.
+func (f *fetchRecords) Get(k fetchKey) (judge.Fetch, bool) {
+	if !k.ip.IsValid() {
+		return f.crawlers.Get(k)
+	}
+	return f.byClient.Get(k)
+}
+
+// Peek returns the fetch under k.
+func (f *fetchRecords) Peek(k fetchKey) (judge.Fetch, bool) {
+	if !k.ip.IsValid() {
+		return f.crawlers.Peek(k)
+	}
+	return f.byClient.Peek(k)
+}
+
+// Add records fetch under k.
+func (f *fetchRecords) Add(k fetchKey, fetch judge.Fetch) {
+	if !k.ip.IsValid() {
+		f.crawlers.Add(k, fetch)
+		return
+	}
+	f.byClient.Add(k, fetch)
+}
+
 // fetchKey is one crawler at one address, fetching one robots.txt (scope,
 // see sourceSettings). Bots that nothing names share the name
 // judge.Generic, so agent, a hash of their User-Agent header, tells them
@@ -76,7 +141,7 @@ func fnv1a(s string, lower bool) uint64 {
 // a UsagePool, so a config reload hands it to the new handlers instead of
 // forgetting, whatever they change in how it is shared.
 type trackerState struct {
-	recent  *lru.Cache[fetchKey, judge.Fetch]
+	recent  *fetchRecords
 	pace    *pace.Limiter
 	trapped *trapSet
 
@@ -160,7 +225,7 @@ func loadTracker(source string, opts shareOptions) (*fetchTracker, string, error
 	key := source + opts.key()
 	v, _, err := trackers.LoadOrNew(key, func() (caddy.Destructor, error) {
 		st, _, err := trackerStates.LoadOrNew(source, func() (caddy.Destructor, error) {
-			c, err := lru.New[fetchKey, judge.Fetch](trackedClients)
+			c, err := newFetchRecords()
 			if err != nil {
 				return nil, err
 			}
@@ -190,22 +255,7 @@ func loadTracker(source string, opts shareOptions) (*fetchTracker, string, error
 // background.
 func (t *fetchTracker) startSharing(source string, opts shareOptions) {
 	t.sharer = share.New(opts.store, source, opts.instance, opts.interval, share.Callbacks{
-		Fetch: func(f share.Fetch) {
-			var addr netip.Addr // none: a verified crawler's fetch, for all its addresses
-			if f.Addr != "" {
-				a, err := netip.ParseAddr(f.Addr)
-				if err != nil {
-					return
-				}
-				addr = a
-			}
-			k := fetchKey{f.Bot, addr, f.Site, f.Scope, f.Agent}
-			fetch := judge.Fetch{At: time.Unix(0, f.At), ETag: f.ETag}
-			if cur, ok := t.recent.Peek(k); ok && (cur.At.UnixNano() >= f.At || !replaces(fetch, cur)) {
-				return
-			}
-			t.recent.Add(k, fetch)
-		},
+		Fetch: t.addShared,
 		Trap: func(tr share.Trap) {
 			if k, ok := parseTrapKey(tr.Site, tr.Addr); ok {
 				t.trapped.addShared(k, tr.Until)
@@ -232,6 +282,26 @@ func (t *fetchTracker) startSharing(source string, opts shareOptions) {
 		defer close(t.done)
 		t.sharer.Run(ctx)
 	}()
+}
+
+// addShared records a fetch another instance shares, unless the one
+// recorded here is later or the better to keep. It is bound as a fetch
+// made here is: another instance's flood replaces only its client's own.
+func (t *fetchTracker) addShared(f share.Fetch) {
+	var addr netip.Addr // none: a verified crawler's fetch, for all its addresses
+	if f.Addr != "" {
+		a, err := netip.ParseAddr(f.Addr)
+		if err != nil {
+			return
+		}
+		addr = a
+	}
+	k := fetchKey{f.Bot, addr, f.Site, f.Scope, f.Agent}
+	fetch := judge.Fetch{At: time.Unix(0, f.At), ETag: f.ETag}
+	if cur, ok := t.recent.Peek(k); ok && (cur.At.UnixNano() >= f.At || !replaces(fetch, cur)) {
+		return
+	}
+	t.recent.Add(k, fetch)
 }
 
 // setTrapTTL applies the trap_ttl of a new configuration to what is read

@@ -3,15 +3,19 @@ package caddymodule
 import (
 	"encoding/json"
 	"net/http/httptest"
+	"net/netip"
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	"go.uber.org/zap"
 
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/share"
 	"github.com/robotsguard/caddy-robots-txt/config"
 	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
 )
@@ -203,5 +207,56 @@ func TestGaugesFollowARemovedFile(t *testing.T) {
 	h.fixed.refresh()
 	if g, r := testutil.ToFloat64(groupsInForce.WithLabelValues(name)), testutil.ToFloat64(rulesInForce.WithLabelValues(name)); g != 0 || r != 0 {
 		t.Errorf("removed: groups %v rules %v, want 0 and 0", g, r)
+	}
+}
+
+// TestFetchFlood: a client that fetches robots.txt under more User-Agent
+// headers than the tracker remembers, here or on another instance that
+// shares them, pushes out no other bot's fetch, only its own; and no
+// client at all pushes out a verified crawler's, kept under no address.
+func TestFetchFlood(t *testing.T) {
+	at := judge.Fetch{At: time.Now(), ETag: `"v1"`}
+	victims := []fetchKey{
+		{bot: judge.Generic, ip: netip.MustParseAddr("203.0.113.5"), site: 1, agent: 42},
+		{bot: "AhrefsBot", ip: netip.MustParseAddr("2001:db8:7:1::1"), site: 1},
+		{bot: "GPTBot", site: 1}, // verified: for all its addresses
+	}
+	for _, tc := range []struct {
+		name   string
+		ip     func(i int) netip.Addr
+		shared bool // read from another instance
+		quota  int
+	}{
+		{"an address", func(int) netip.Addr { return netip.MustParseAddr("198.51.100.7") }, false, fetchesPerClient},
+		{"an address, shared", func(int) netip.Addr { return netip.MustParseAddr("198.51.100.7") }, true, fetchesPerClient},
+		{"a /64", func(i int) netip.Addr {
+			return netip.AddrFrom16([16]byte{0x20, 0x01, 0x0d, 0xb8, 0, 9, 0, 1, 8: byte(i >> 8), 9: byte(i), 15: 1})
+		}, false, fetchesPerClient},
+		{"a /48, a /64 for each", func(i int) netip.Addr {
+			return netip.AddrFrom16([16]byte{0x20, 0x01, 0x0d, 0xb8, 0, 9, byte(i >> 8), byte(i), 15: 1})
+		}, false, fetchesPerNetwork},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h, _ := newTestHandler(t, config.Config{Inline: "# TestFetchFlood " + tc.name + "\nUser-agent: *\nDisallow: /private/\n"})
+			for _, v := range victims {
+				h.tracker.record(v, at)
+			}
+			for i := range trackedClients + 10_000 {
+				k := fetchKey{bot: judge.Generic, ip: tc.ip(i), site: 1, agent: uint64(1000 + i)}
+				if tc.shared {
+					h.tracker.addShared(share.Fetch{Bot: k.bot, Addr: k.ip.String(), Site: k.site, Agent: k.agent, At: at.At.UnixNano(), ETag: at.ETag})
+				} else {
+					h.tracker.record(k, at)
+				}
+			}
+			for _, v := range victims {
+				if _, ok := h.tracker.last(v); !ok {
+					t.Errorf("the fetch of %s at %v is forgotten", v.bot, v.ip)
+				}
+			}
+			if n := h.tracker.recent.byClient.Len(); n != 2+tc.quota {
+				t.Errorf("%d fetches remembered by client, want the victims' 2 and the flood's quota %d", n, tc.quota)
+			}
+		})
 	}
 }
