@@ -12,6 +12,7 @@ import (
 	lru "github.com/hashicorp/golang-lru/v2"
 	"go.uber.org/zap"
 
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/internal/quota"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/pace"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/share"
@@ -47,7 +48,7 @@ const crawlerFetches = 10_000
 // fetchRecords are the fetches the tracker remembers: a verified
 // crawler's apart, everyone else's by client, each with its quota.
 type fetchRecords struct {
-	byClient *quotaLRU[fetchKey, judge.Fetch]
+	byClient *quota.LRU[fetchKey, judge.Fetch]
 	crawlers *lru.Cache[fetchKey, judge.Fetch]
 }
 
@@ -56,8 +57,8 @@ func newFetchRecords() (*fetchRecords, error) {
 	if err != nil {
 		return nil, err
 	}
-	byClient := newQuotaLRU[fetchKey, judge.Fetch](trackedClients, fetchesPerClient, fetchesPerNetwork,
-		func(k fetchKey) (netip.Prefix, netip.Prefix) { return clientOf(k.ip) })
+	byClient := quota.New[fetchKey, judge.Fetch](trackedClients, fetchesPerClient, fetchesPerNetwork,
+		func(k fetchKey) (netip.Prefix, netip.Prefix) { return quota.ClientOf(k.ip) })
 	return &fetchRecords{byClient: byClient, crawlers: crawlers}, nil
 }
 

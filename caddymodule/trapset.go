@@ -7,6 +7,8 @@ import (
 	"time"
 
 	lru "github.com/hashicorp/golang-lru/v2"
+
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/internal/quota"
 )
 
 // An IPv6 client rotating through its subscribers (/64s) could fill the
@@ -82,7 +84,7 @@ func parseTrapKey(site uint64, s string) (trapKey, bool) {
 // or for a network trapped whole, the network; and the /48 of either.
 func (k trapKey) ownerOf() (owner, group netip.Prefix) {
 	if k.bits == 0 {
-		return clientOf(k.ip)
+		return quota.ClientOf(k.ip)
 	}
 	owner = netip.PrefixFrom(k.ip, int(k.bits))
 	group, _ = k.ip.Prefix(trapNetBits)
@@ -108,7 +110,7 @@ func (k trapKey) within(bits int) (trapKey, bool) {
 // quota, and per network which of its members (the /64s of a /56, the
 // /56s of a /48) are trapped.
 type trapSet struct {
-	keys *quotaLRU[trapKey, int64] // until, unix nanoseconds
+	keys *quota.LRU[trapKey, int64] // until, unix nanoseconds
 
 	mu   sync.Mutex // orders the counting of a network's members
 	nets *lru.Cache[trapKey, *netSubs]
@@ -153,7 +155,7 @@ func (s *netSubs) note(ip netip.Addr, until, now int64, after int) (bool, int64)
 }
 
 func newTrapSet(size int) (*trapSet, error) {
-	keys := newQuotaLRU[trapKey, int64](size, trapSitesPerClient, trapSitesPerNetwork, trapKey.ownerOf)
+	keys := quota.New[trapKey, int64](size, trapSitesPerClient, trapSitesPerNetwork, trapKey.ownerOf)
 	nets, err := lru.New[trapKey, *netSubs](trapNets)
 	if err != nil {
 		return nil, err

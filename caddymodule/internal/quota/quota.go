@@ -1,11 +1,14 @@
-package caddymodule
+// Package quota holds an LRU cache in which each client has a quota, so
+// that no client can push the others' entries out. It imports no Caddy
+// package, so that package share can use it as well as the handler.
+package quota
 
 import (
 	"net/netip"
 	"sync"
 )
 
-// quotaLRU is a cache of at most size entries, each made by one client
+// LRU is a cache of at most size entries, each made by one client
 // (its owner) of one network (its group), that no client can flush: an
 // owner holds at most perOwner entries, a group at most perGroup, and an
 // entry beyond either quota takes the place of the least recently used
@@ -16,18 +19,18 @@ import (
 //
 // Keys made from what a client sends (a Host, a User-Agent) are as many
 // as it likes; in a plain LRU one client pushed every other's out.
-type quotaLRU[K comparable, V any] struct {
+type LRU[K comparable, V any] struct {
 	size, perOwner, perGroup int
 	// ownerOf tells who made k: the client, and its network (the client
 	// itself when it has none, as an IPv4 address).
 	ownerOf func(k K) (owner, group netip.Prefix)
 
 	mu     sync.Mutex
-	items  map[K]*quotaEntry[K, V]
-	all    quotaList[K, V]
-	owners map[netip.Prefix]*quotaList[K, V]
-	groups map[netip.Prefix]*quotaList[K, V]
-	spare  *quotaEntry[K, V] // the last evicted, for the next Add
+	items  map[K]*entry[K, V]
+	all    list[K, V]
+	owners map[netip.Prefix]*list[K, V]
+	groups map[netip.Prefix]*list[K, V]
+	spare  *entry[K, V] // the last evicted, for the next Add
 }
 
 // The lists an entry is on, each linked through its own pair of links.
@@ -37,32 +40,34 @@ const (
 	inGroup
 )
 
-type quotaEntry[K comparable, V any] struct {
+type entry[K comparable, V any] struct {
 	key          K
 	val          V
-	owner, group *quotaList[K, V] // group nil: the owner is its own group
-	links        [3]struct{ prev, next *quotaEntry[K, V] }
+	owner, group *list[K, V] // group nil: the owner is its own group
+	links        [3]struct{ prev, next *entry[K, V] }
 }
 
-// quotaList is a list of entries, most recently used first.
-type quotaList[K comparable, V any] struct {
-	front, back *quotaEntry[K, V]
+// list is a list of entries, most recently used first.
+type list[K comparable, V any] struct {
+	front, back *entry[K, V]
 	n           int
 	on          int // which links of an entry this list uses
 	id          netip.Prefix
 }
 
-func newQuotaLRU[K comparable, V any](size, perOwner, perGroup int, ownerOf func(K) (netip.Prefix, netip.Prefix)) *quotaLRU[K, V] {
-	return &quotaLRU[K, V]{
+// New returns an LRU of at most size entries, perOwner of one owner and
+// perGroup of one group, where ownerOf tells who made a key.
+func New[K comparable, V any](size, perOwner, perGroup int, ownerOf func(K) (netip.Prefix, netip.Prefix)) *LRU[K, V] {
+	return &LRU[K, V]{
 		size: size, perOwner: perOwner, perGroup: perGroup, ownerOf: ownerOf,
-		items:  make(map[K]*quotaEntry[K, V]),
-		all:    quotaList[K, V]{on: inAll},
-		owners: make(map[netip.Prefix]*quotaList[K, V]),
-		groups: make(map[netip.Prefix]*quotaList[K, V]),
+		items:  make(map[K]*entry[K, V]),
+		all:    list[K, V]{on: inAll},
+		owners: make(map[netip.Prefix]*list[K, V]),
+		groups: make(map[netip.Prefix]*list[K, V]),
 	}
 }
 
-func (l *quotaList[K, V]) pushFront(e *quotaEntry[K, V]) {
+func (l *list[K, V]) pushFront(e *entry[K, V]) {
 	lk := &e.links[l.on]
 	lk.prev, lk.next = nil, l.front
 	if l.front != nil {
@@ -74,7 +79,7 @@ func (l *quotaList[K, V]) pushFront(e *quotaEntry[K, V]) {
 	l.n++
 }
 
-func (l *quotaList[K, V]) remove(e *quotaEntry[K, V]) {
+func (l *list[K, V]) remove(e *entry[K, V]) {
 	lk := &e.links[l.on]
 	if lk.prev != nil {
 		lk.prev.links[l.on].next = lk.next
@@ -90,7 +95,7 @@ func (l *quotaList[K, V]) remove(e *quotaEntry[K, V]) {
 	l.n--
 }
 
-func (l *quotaList[K, V]) touch(e *quotaEntry[K, V]) {
+func (l *list[K, V]) touch(e *entry[K, V]) {
 	if l.front != e {
 		l.remove(e)
 		l.pushFront(e)
@@ -98,7 +103,7 @@ func (l *quotaList[K, V]) touch(e *quotaEntry[K, V]) {
 }
 
 // Get returns the value of k, and marks it used.
-func (c *quotaLRU[K, V]) Get(k K) (V, bool) {
+func (c *LRU[K, V]) Get(k K) (V, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.items[k]
@@ -111,7 +116,7 @@ func (c *quotaLRU[K, V]) Get(k K) (V, bool) {
 }
 
 // Peek returns the value of k, and leaves it as used as it was.
-func (c *quotaLRU[K, V]) Peek(k K) (V, bool) {
+func (c *LRU[K, V]) Peek(k K) (V, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.items[k]
@@ -124,7 +129,7 @@ func (c *quotaLRU[K, V]) Peek(k K) (V, bool) {
 
 // Add sets the value of k, and marks it used. A new key that its owner
 // or group has no room for pushes out their least recently used.
-func (c *quotaLRU[K, V]) Add(k K, v V) {
+func (c *LRU[K, V]) Add(k K, v V) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if e, ok := c.items[k]; ok {
@@ -145,7 +150,7 @@ func (c *quotaLRU[K, V]) Add(k K, v V) {
 	if e != nil {
 		c.spare = nil
 	} else {
-		e = new(quotaEntry[K, V])
+		e = new(entry[K, V])
 	}
 	e.key, e.val = k, v
 	e.owner = listOf(c.owners, owner, inOwner)
@@ -160,7 +165,7 @@ func (c *quotaLRU[K, V]) Add(k K, v V) {
 }
 
 // Remove drops k.
-func (c *quotaLRU[K, V]) Remove(k K) {
+func (c *LRU[K, V]) Remove(k K) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if e, ok := c.items[k]; ok {
@@ -169,13 +174,13 @@ func (c *quotaLRU[K, V]) Remove(k K) {
 }
 
 // Len is how many entries are kept.
-func (c *quotaLRU[K, V]) Len() int {
+func (c *LRU[K, V]) Len() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return len(c.items)
 }
 
-func (c *quotaLRU[K, V]) touch(e *quotaEntry[K, V]) {
+func (c *LRU[K, V]) touch(e *entry[K, V]) {
 	c.all.touch(e)
 	e.owner.touch(e)
 	if e.group != nil {
@@ -184,7 +189,7 @@ func (c *quotaLRU[K, V]) touch(e *quotaEntry[K, V]) {
 }
 
 // evict drops e, and the lists of an owner or group it leaves empty.
-func (c *quotaLRU[K, V]) evict(e *quotaEntry[K, V]) {
+func (c *LRU[K, V]) evict(e *entry[K, V]) {
 	delete(c.items, e.key)
 	c.all.remove(e)
 	e.owner.remove(e)
@@ -197,25 +202,25 @@ func (c *quotaLRU[K, V]) evict(e *quotaEntry[K, V]) {
 			delete(c.groups, e.group.id)
 		}
 	}
-	var zero quotaEntry[K, V]
+	var zero entry[K, V]
 	*e = zero // holds nothing of what it held
 	c.spare = e
 }
 
 // listOf returns the list of id in m, made if there is none.
-func listOf[K comparable, V any](m map[netip.Prefix]*quotaList[K, V], id netip.Prefix, on int) *quotaList[K, V] {
+func listOf[K comparable, V any](m map[netip.Prefix]*list[K, V], id netip.Prefix, on int) *list[K, V] {
 	l := m[id]
 	if l == nil {
-		l = &quotaList[K, V]{on: on, id: id}
+		l = &list[K, V]{on: on, id: id}
 		m[id] = l
 	}
 	return l
 }
 
-// clientOf is the client an address is, and its network: an IPv4 address
+// ClientOf is the client an address is, and its network: an IPv4 address
 // is both; an IPv6 client is its /64 (one subscriber's or host's, see
 // pace.Subscriber) of its /48 (one customer's or site's).
-func clientOf(a netip.Addr) (client, network netip.Prefix) {
+func ClientOf(a netip.Addr) (client, network netip.Prefix) {
 	a = a.Unmap()
 	if !a.Is6() {
 		p := netip.PrefixFrom(a, a.BitLen())

@@ -1,4 +1,4 @@
-package caddymodule
+package quota
 
 import (
 	"net/netip"
@@ -7,24 +7,24 @@ import (
 	"testing"
 )
 
-// quotaKey is a test key: a name, made by a client at an address.
-type quotaKey struct {
+// testKey is a test key: a name, made by a client at an address.
+type testKey struct {
 	name string
 	ip   netip.Addr
 }
 
-func quotaKeyOf(k quotaKey) (netip.Prefix, netip.Prefix) { return clientOf(k.ip) }
+func quotaKeyOf(k testKey) (netip.Prefix, netip.Prefix) { return ClientOf(k.ip) }
 
 // key reads "name@address".
-func key(s string) quotaKey {
+func key(s string) testKey {
 	name, addr, _ := strings.Cut(s, "@")
-	return quotaKey{name, netip.MustParseAddr(addr)}
+	return testKey{name, netip.MustParseAddr(addr)}
 }
 
 // TestQuotaLRU: an owner, or a group, that adds more than its quota
 // replaces its own least recently used entries, not another's; only a
 // full cache pushes out the least recently used of all.
-func TestQuotaLRU(t *testing.T) {
+func TestLRU(t *testing.T) {
 	for _, tc := range []struct {
 		name                     string
 		size, perOwner, perGroup int
@@ -79,7 +79,7 @@ func TestQuotaLRU(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := newQuotaLRU[quotaKey, int](tc.size, tc.perOwner, tc.perGroup, quotaKeyOf)
+			c := New[testKey, int](tc.size, tc.perOwner, tc.perGroup, quotaKeyOf)
 			for i, op := range tc.ops {
 				switch k := key(op[1:]); op[0] {
 				case '+':
@@ -109,15 +109,15 @@ func TestQuotaLRU(t *testing.T) {
 
 // TestQuotaLRUFlood: one client adding many more keys than the cache
 // holds keeps its quota, and frees what it held when its keys go.
-func TestQuotaLRUFlood(t *testing.T) {
-	c := newQuotaLRU[quotaKey, int](100, 8, 32, quotaKeyOf)
-	victims := []quotaKey{key("v@192.0.2.1"), key("v@2001:db8:1::1")}
+func TestLRUFlood(t *testing.T) {
+	c := New[testKey, int](100, 8, 32, quotaKeyOf)
+	victims := []testKey{key("v@192.0.2.1"), key("v@2001:db8:1::1")}
 	for _, v := range victims {
 		c.Add(v, 0)
 	}
 	for i := range 10_000 {
-		c.Add(quotaKey{strconv.Itoa(i), netip.MustParseAddr("198.51.100.7")}, i)
-		c.Add(quotaKey{strconv.Itoa(i), netip.AddrFrom16([16]byte{0x20, 0x01, 0x0d, 0xb8, 0, 2, byte(i >> 8), byte(i), 15: 1})}, i)
+		c.Add(testKey{strconv.Itoa(i), netip.MustParseAddr("198.51.100.7")}, i)
+		c.Add(testKey{strconv.Itoa(i), netip.AddrFrom16([16]byte{0x20, 0x01, 0x0d, 0xb8, 0, 2, byte(i >> 8), byte(i), 15: 1})}, i)
 	}
 	for _, v := range victims {
 		if _, ok := c.Get(v); !ok {
@@ -128,8 +128,8 @@ func TestQuotaLRUFlood(t *testing.T) {
 		t.Errorf("%d entries kept, want %d", c.Len(), 2+8+32)
 	}
 	for i := range 10_000 {
-		c.Remove(quotaKey{strconv.Itoa(i), netip.MustParseAddr("198.51.100.7")})
-		c.Remove(quotaKey{strconv.Itoa(i), netip.AddrFrom16([16]byte{0x20, 0x01, 0x0d, 0xb8, 0, 2, byte(i >> 8), byte(i), 15: 1})})
+		c.Remove(testKey{strconv.Itoa(i), netip.MustParseAddr("198.51.100.7")})
+		c.Remove(testKey{strconv.Itoa(i), netip.AddrFrom16([16]byte{0x20, 0x01, 0x0d, 0xb8, 0, 2, byte(i >> 8), byte(i), 15: 1})})
 	}
 	if len(c.owners) != 2 || len(c.groups) != 1 {
 		t.Errorf("after the flood's keys went, %d owners and %d groups are counted, want the victims' 2 and 1", len(c.owners), len(c.groups))
