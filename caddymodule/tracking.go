@@ -19,24 +19,12 @@ import (
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/verify"
 )
 
-// trackedClients bounds how many (bot, address) pairs are remembered.
+// trackedClients bounds how many (bot, address) pairs are remembered. A
+// client holds at most quota.FetchesPerClient of them, an IPv6 /48
+// quota.FetchesPerNetwork (see there why): it takes
+// trackedClients/quota.FetchesPerClient addresses (391), or
+// trackedClients/quota.FetchesPerNetwork /48s (25), to push out another's.
 const trackedClients = 100_000
-
-// fetchesPerClient and fetchesPerNetwork bound the fetch records one
-// client (an address, an IPv6 /64) and one IPv6 /48 hold: an unnamed
-// bot's record is keyed by its User-Agent header, and the Host it asked,
-// both the client's to choose, and in a plain LRU a client fetching
-// robots.txt under 110,000 headers pushed out every other bot's record
-// (its grace, its fetched). Beyond its quota a client's newest fetch
-// replaces its own oldest; it takes trackedClients/fetchesPerClient
-// addresses (391), or trackedClients/fetchesPerNetwork /48s (25), to push
-// out another's. 256 is room for one address's crawler to read the
-// robots.txt of 256 of the sites this Caddy serves with one file, or for
-// a few bots behind one NAT; a /48 is many subscribers', so it holds more.
-const (
-	fetchesPerClient  = 256
-	fetchesPerNetwork = 4_096
-)
 
 // crawlerFetches bounds the fetches of verified crawlers, which are kept
 // under no address (see fetchAddr) and apart from everyone else's, so that
@@ -57,7 +45,7 @@ func newFetchRecords() (*fetchRecords, error) {
 	if err != nil {
 		return nil, err
 	}
-	byClient := quota.New[fetchKey, judge.Fetch](trackedClients, fetchesPerClient, fetchesPerNetwork,
+	byClient := quota.New[fetchKey, judge.Fetch](trackedClients, quota.FetchesPerClient, quota.FetchesPerNetwork,
 		func(k fetchKey) (netip.Prefix, netip.Prefix) { return quota.ClientOf(k.ip) })
 	return &fetchRecords{byClient: byClient, crawlers: crawlers}, nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	"go.uber.org/zap"
 
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/internal/quota"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/share"
 	"github.com/robotsguard/caddy-robots-txt/config"
@@ -227,14 +228,14 @@ func TestFetchFlood(t *testing.T) {
 		shared bool // read from another instance
 		quota  int
 	}{
-		{"an address", func(int) netip.Addr { return netip.MustParseAddr("198.51.100.7") }, false, fetchesPerClient},
-		{"an address, shared", func(int) netip.Addr { return netip.MustParseAddr("198.51.100.7") }, true, fetchesPerClient},
+		{"an address", func(int) netip.Addr { return netip.MustParseAddr("198.51.100.7") }, false, quota.FetchesPerClient},
+		{"an address, shared", func(int) netip.Addr { return netip.MustParseAddr("198.51.100.7") }, true, quota.FetchesPerClient},
 		{"a /64", func(i int) netip.Addr {
 			return netip.AddrFrom16([16]byte{0x20, 0x01, 0x0d, 0xb8, 0, 9, 0, 1, 8: byte(i >> 8), 9: byte(i), 15: 1})
-		}, false, fetchesPerClient},
+		}, false, quota.FetchesPerClient},
 		{"a /48, a /64 for each", func(i int) netip.Addr {
 			return netip.AddrFrom16([16]byte{0x20, 0x01, 0x0d, 0xb8, 0, 9, byte(i >> 8), byte(i), 15: 1})
-		}, false, fetchesPerNetwork},
+		}, false, quota.FetchesPerNetwork},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h, _ := newTestHandler(t, config.Config{Inline: "# TestFetchFlood " + tc.name + "\nUser-agent: *\nDisallow: /private/\n"})

@@ -21,7 +21,12 @@ import (
 // trappedName names, in logs and metrics, a client caught by the trap.
 const trappedName = "trapped"
 
-// trappedClients bounds the addresses the trap remembers.
+// trappedClients bounds the addresses the trap remembers. A client holds
+// at most quota.TrapSitesPerClient of them, an IPv6 /48
+// quota.TrapSitesPerNetwork (see there why): it takes
+// trappedClients/quota.TrapSitesPerClient addresses (1,563), or
+// trappedClients/quota.TrapSitesPerNetwork /48s (98), to push out
+// another's.
 const trappedClients = 100_000
 
 // servedWithTrap is robots.txt as served with the trap's Disallow lines,

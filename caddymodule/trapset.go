@@ -34,21 +34,6 @@ const (
 // counted (about 600 bytes each: 10 MB at most per robots.txt source).
 const trapNets = 16_384
 
-// trapSitesPerClient and trapSitesPerNetwork bound what one client (an
-// address, an IPv6 /64) and one IPv6 /48 hold of the trap's memory: a
-// site (a Host) that answers any name lets a client spring the trap under
-// as many sites as it likes, and in a plain LRU it pushed every other
-// trapped address out. Beyond its quota a client's newest trap replaces
-// its own oldest, so it is still held where it sprang the trap last, and
-// it takes trappedClients/trapSitesPerClient addresses (1,563), or
-// trappedClients/trapSitesPerNetwork /48s (98), to push out another's. 64
-// sites is more than one crawler is caught on by one Caddy before its
-// first traps expire; a /48 is many subscribers', so it holds more.
-const (
-	trapSitesPerClient  = 64
-	trapSitesPerNetwork = 1_024
-)
-
 // trapKey is an address the trap of a site (a host) caught: a
 // subscriber (bits 0; see pace.Subscriber), or an IPv6 network (bits
 // trapSubnetBits or trapNetBits, ip its first address).
@@ -155,7 +140,7 @@ func (s *netSubs) note(ip netip.Addr, until, now int64, after int) (bool, int64)
 }
 
 func newTrapSet(size int) (*trapSet, error) {
-	keys := quota.New[trapKey, int64](size, trapSitesPerClient, trapSitesPerNetwork, trapKey.ownerOf)
+	keys := quota.New[trapKey, int64](size, quota.TrapSitesPerClient, quota.TrapSitesPerNetwork, trapKey.ownerOf)
 	nets, err := lru.New[trapKey, *netSubs](trapNets)
 	if err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/internal/quota"
 	"github.com/robotsguard/caddy-robots-txt/config"
 	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
 )
@@ -197,13 +198,13 @@ func TestTrapHostFlood(t *testing.T) {
 		ip    func(i int) netip.Addr
 		quota int
 	}{
-		{"an address", func(int) netip.Addr { return netip.MustParseAddr("198.51.100.7") }, trapSitesPerClient},
+		{"an address", func(int) netip.Addr { return netip.MustParseAddr("198.51.100.7") }, quota.TrapSitesPerClient},
 		{"a /64", func(i int) netip.Addr {
 			return netip.AddrFrom16([16]byte{0x20, 0x01, 0x0d, 0xb8, 0, 9, 0, 1, 8: byte(i >> 8), 9: byte(i), 15: 1})
-		}, trapSitesPerClient},
+		}, quota.TrapSitesPerClient},
 		{"a /48, a /64 for each site", func(i int) netip.Addr {
 			return netip.AddrFrom16([16]byte{0x20, 0x01, 0x0d, 0xb8, 0, 9, byte(i >> 8), byte(i), 15: 1})
-		}, trapSitesPerNetwork},
+		}, quota.TrapSitesPerNetwork},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, err := newTrapSet(trappedClients)

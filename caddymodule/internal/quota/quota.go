@@ -1,6 +1,8 @@
 // Package quota holds an LRU cache in which each client has a quota, so
-// that no client can push the others' entries out. It imports no Caddy
-// package, so that package share can use it as well as the handler.
+// that no client can push the others' entries out, and the quotas the
+// trackers of robots.txt and the blobs they share give a client. It
+// imports no Caddy package, so that package share can use it as well as
+// the handler.
 package quota
 
 import (
