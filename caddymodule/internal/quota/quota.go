@@ -104,6 +104,23 @@ func (l *list[K, V]) touch(e *entry[K, V]) {
 	}
 }
 
+// toBack makes e, on the list, its least recently used.
+func (l *list[K, V]) toBack(e *entry[K, V]) {
+	if l.back == e {
+		return
+	}
+	l.remove(e)
+	lk := &e.links[l.on]
+	lk.prev, lk.next = l.back, nil
+	if l.back != nil {
+		l.back.links[l.on].next = e
+	} else {
+		l.front = e
+	}
+	l.back = e
+	l.n++
+}
+
 // Get returns the value of k, and marks it used.
 func (c *LRU[K, V]) Get(k K) (V, bool) {
 	c.mu.Lock()
@@ -148,6 +165,40 @@ func (c *LRU[K, V]) Add(k K, v V) {
 	case len(c.items) >= c.size:
 		c.evict(c.all.back)
 	}
+	c.insert(k, v, owner, group)
+}
+
+// AddOldest adds k as the least recently used of all, of its owner's and
+// of its group's, if it is not kept and they and the cache have room for
+// it without pushing anything out, and reports whether it did: a value
+// older than those kept (one read back from storage) must neither take
+// the place of a newer one nor outlive it. Values added newest first
+// keep their order.
+func (c *LRU[K, V]) AddOldest(k K, v V) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.items[k]; ok || len(c.items) >= c.size {
+		return false
+	}
+	owner, group := c.ownerOf(k)
+	if ol := c.owners[owner]; ol != nil && ol.n >= c.perOwner {
+		return false
+	}
+	if gl := c.groups[group]; group != owner && gl != nil && gl.n >= c.perGroup {
+		return false
+	}
+	e := c.insert(k, v, owner, group)
+	c.all.toBack(e)
+	e.owner.toBack(e)
+	if e.group != nil {
+		e.group.toBack(e)
+	}
+	return true
+}
+
+// insert adds k, which is not kept, as the most recently used of all, of
+// its owner's and of its group's; its owner and group have room for it.
+func (c *LRU[K, V]) insert(k K, v V, owner, group netip.Prefix) *entry[K, V] {
 	e := c.spare
 	if e != nil {
 		c.spare = nil
@@ -164,6 +215,7 @@ func (c *LRU[K, V]) Add(k K, v V) {
 	e.owner.pushFront(e)
 	c.all.pushFront(e)
 	c.items[k] = e
+	return e
 }
 
 // Remove drops k.
@@ -173,6 +225,27 @@ func (c *LRU[K, V]) Remove(k K) {
 	if e, ok := c.items[k]; ok {
 		c.evict(e)
 	}
+}
+
+// RemoveOldest drops the least recently used entry of all, if any: a
+// cache whose room is shared with another gives it back.
+func (c *LRU[K, V]) RemoveOldest() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e := c.all.back; e != nil {
+		c.evict(e)
+	}
+}
+
+// Values returns the values kept, the least recently used first.
+func (c *LRU[K, V]) Values() []V {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	vs := make([]V, 0, len(c.items))
+	for e := c.all.back; e != nil; e = e.links[inAll].prev {
+		vs = append(vs, e.val)
+	}
+	return vs
 }
 
 // Len is how many entries are kept.

@@ -1,6 +1,7 @@
 package quota
 
 import (
+	"fmt"
 	"net/netip"
 	"strconv"
 	"strings"
@@ -13,7 +14,7 @@ type testKey struct {
 	ip   netip.Addr
 }
 
-func quotaKeyOf(k testKey) (netip.Prefix, netip.Prefix) { return ClientOf(k.ip) }
+func ownerOf(k testKey) (netip.Prefix, netip.Prefix) { return ClientOf(k.ip) }
 
 // key reads "name@address".
 func key(s string) testKey {
@@ -28,8 +29,10 @@ func TestLRU(t *testing.T) {
 	for _, tc := range []struct {
 		name                     string
 		size, perOwner, perGroup int
-		ops                      []string // "+k" adds, "?k" gets, "-k" removes
-		kept, gone               []string
+		// "+k" adds, "~k" adds as the oldest if there is room, "?k" gets, "-k"
+		// removes, "<" removes the oldest.
+		ops        []string
+		kept, gone []string
 	}{
 		{
 			name: "an owner replaces its own", size: 10, perOwner: 2, perGroup: 10,
@@ -72,6 +75,46 @@ func TestLRU(t *testing.T) {
 			gone: []string{"b@192.0.2.2"},
 		},
 		{
+			name: "added as the oldest: not beyond its owner's quota", size: 10, perOwner: 2, perGroup: 10,
+			ops:  []string{"+a@192.0.2.9", "+b@192.0.2.9", "~c@192.0.2.9", "~v@192.0.2.1"},
+			kept: []string{"a@192.0.2.9", "b@192.0.2.9", "v@192.0.2.1"},
+			gone: []string{"c@192.0.2.9"},
+		},
+		{
+			name: "added as the oldest: not beyond its group's quota", size: 10, perOwner: 2, perGroup: 2,
+			ops:  []string{"+a@2001:db8:0:1::1", "+b@2001:db8:0:2::1", "~c@2001:db8:0:3::1", "~v@2001:db8:1::1"},
+			kept: []string{"a@2001:db8:0:1::1", "b@2001:db8:0:2::1", "v@2001:db8:1::1"},
+			gone: []string{"c@2001:db8:0:3::1"},
+		},
+		{
+			name: "added as the oldest: the first of its owner's to go", size: 10, perOwner: 2, perGroup: 10,
+			ops:  []string{"+a@192.0.2.9", "~b@192.0.2.9", "+c@192.0.2.9"},
+			kept: []string{"a@192.0.2.9", "c@192.0.2.9"},
+			gone: []string{"b@192.0.2.9"},
+		},
+		{
+			name: "added as the oldest: the first of its group's to go", size: 10, perOwner: 2, perGroup: 2,
+			ops:  []string{"+a@2001:db8:0:1::1", "~b@2001:db8:0:2::1", "+c@2001:db8:0:3::1"},
+			kept: []string{"a@2001:db8:0:1::1", "c@2001:db8:0:3::1"},
+			gone: []string{"b@2001:db8:0:2::1"},
+		},
+		{
+			name: "added as the oldest: not in a full cache", size: 2, perOwner: 2, perGroup: 10,
+			ops:  []string{"+a@192.0.2.1", "+b@192.0.2.2", "~c@192.0.2.3"},
+			kept: []string{"a@192.0.2.1", "b@192.0.2.2"},
+			gone: []string{"c@192.0.2.3"},
+		},
+		{
+			name: "the oldest of all is removed", size: 10, perOwner: 2, perGroup: 10,
+			ops:  []string{"+a@192.0.2.1", "+b@192.0.2.2", "+c@192.0.2.3", "?a@192.0.2.1", "<", "<"},
+			kept: []string{"a@192.0.2.1"},
+			gone: []string{"b@192.0.2.2", "c@192.0.2.3"},
+		},
+		{
+			name: "removing the oldest of none", size: 10, perOwner: 2, perGroup: 10,
+			ops: []string{"<"},
+		},
+		{
 			name: "a removed key frees its owner's room", size: 10, perOwner: 2, perGroup: 10,
 			ops:  []string{"+a@192.0.2.9", "+b@192.0.2.9", "-a@192.0.2.9", "+c@192.0.2.9"},
 			kept: []string{"b@192.0.2.9", "c@192.0.2.9"},
@@ -79,11 +122,17 @@ func TestLRU(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := New[testKey, int](tc.size, tc.perOwner, tc.perGroup, quotaKeyOf)
+			c := New[testKey, int](tc.size, tc.perOwner, tc.perGroup, ownerOf)
 			for i, op := range tc.ops {
+				if op == "<" {
+					c.RemoveOldest()
+					continue
+				}
 				switch k := key(op[1:]); op[0] {
 				case '+':
 					c.Add(k, i)
+				case '~':
+					c.AddOldest(k, i)
 				case '?':
 					c.Get(k)
 				case '-':
@@ -110,7 +159,7 @@ func TestLRU(t *testing.T) {
 // TestQuotaLRUFlood: one client adding many more keys than the cache
 // holds keeps its quota, and frees what it held when its keys go.
 func TestLRUFlood(t *testing.T) {
-	c := New[testKey, int](100, 8, 32, quotaKeyOf)
+	c := New[testKey, int](100, 8, 32, ownerOf)
 	victims := []testKey{key("v@192.0.2.1"), key("v@2001:db8:1::1")}
 	for _, v := range victims {
 		c.Add(v, 0)
@@ -133,5 +182,28 @@ func TestLRUFlood(t *testing.T) {
 	}
 	if len(c.owners) != 2 || len(c.groups) != 1 {
 		t.Errorf("after the flood's keys went, %d owners and %d groups are counted, want the victims' 2 and 1", len(c.owners), len(c.groups))
+	}
+}
+
+// TestLRUValues: values come least recently used first; a key added as
+// the oldest keeps the value it had, or comes first, and goes first.
+func TestLRUValues(t *testing.T) {
+	c := New[testKey, int](4, 10, 10, ownerOf)
+	c.Add(key("a@192.0.2.1"), 1)
+	c.Add(key("b@192.0.2.1"), 2)
+	c.Add(key("c@192.0.2.2"), 3)
+	c.Get(key("a@192.0.2.1"))
+	if c.AddOldest(key("b@192.0.2.1"), 20) {
+		t.Error("a kept key was added again")
+	}
+	if !c.AddOldest(key("d@192.0.2.3"), 4) {
+		t.Error("a key there is room for was not added")
+	}
+	if got := fmt.Sprint(c.Values()); got != "[4 2 3 1]" {
+		t.Errorf("values %s, want [4 2 3 1]", got)
+	}
+	c.Add(key("e@192.0.2.4"), 5)
+	if got := fmt.Sprint(c.Values()); got != "[2 3 1 5]" {
+		t.Errorf("values %s, want [2 3 1 5]: the key added as the oldest goes first", got)
 	}
 }
