@@ -56,12 +56,8 @@ func (s *Sharer) restoreOwn(ctx context.Context) {
 	}
 	s.clamp(&b, s.now().UnixNano())
 	s.mu.Lock()
-	for _, f := range b.Fetches {
-		s.fetches.addOld(f.id(), f, MaxFetches)
-	}
-	for _, t := range b.Trapped {
-		s.trapped.addOld(t.id(), t, MaxTrapped)
-	}
+	s.fetches.addOld(b.Fetches)
+	s.trapped.addOld(b.Trapped)
 	s.written = b.Written
 	s.dirty = s.dirty || s.damaged != nil
 	s.mu.Unlock()

@@ -19,13 +19,15 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
+	"net/netip"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/hashicorp/golang-lru/v2/simplelru"
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/internal/quota"
 )
 
 // Storage is what share needs of a storage: certmagic.Storage has it,
@@ -44,13 +46,27 @@ type Info struct {
 	Size     int64
 }
 
-// Limits that bound a blob, whatever the traffic.
+// Limits that bound a blob, whatever the traffic. A client (an address,
+// an IPv6 /64) and an IPv6 /48 hold at most their quota of each, as in
+// the trackers' memory (see package quota): one that fetches robots.txt
+// under as many User-Agents, or springs the trap under as many Hosts, as
+// it likes replaces its own records beyond its quota, not the others'.
+// It takes MaxFetches/quota.FetchesPerClient addresses (40; 20 while
+// verified crawlers' fetches hold their most, see crawlerFetches), or
+// MaxTrapped/quota.TrapSitesPerClient (157), to push out another's.
 const (
 	// MaxFetches is how many fetch records a blob holds: the newest.
 	MaxFetches = 10_000
 	// MaxTrapped is how many trapped addresses a blob holds.
 	MaxTrapped = 10_000
 )
+
+// crawlerFetches bounds the fetches of verified crawlers (kept under no
+// address) a blob holds among its MaxFetches: they are kept apart from
+// everyone else's, so that no client, however many addresses it has, can
+// push them out (only a crawler that proved who it is adds to them), and
+// they leave the others room for at least as many.
+const crawlerFetches = MaxFetches / 2
 
 // How long blobs live. A live instance that holds records writes its
 // blob at least every Refresh, changed or not, so a blob not written for
@@ -146,8 +162,8 @@ type Sharer struct {
 	now      func() time.Time
 
 	mu      sync.Mutex
-	fetches ring[fetchID, Fetch] // this instance's window: the newest records
-	trapped ring[trapID, Trap]
+	fetches fetchWindow // this instance's window: the newest records
+	trapped trapWindow
 	paced   map[pacedKey]int64
 	dirty   bool
 	written int64 // when this instance's blob was last written, unix nanoseconds
@@ -188,6 +204,7 @@ func New(store Storage, site, instance string, interval time.Duration, cb Callba
 		store: store, prefix: path.Join("robots_txt", "shared", hex.EncodeToString(sum[:8])),
 		instance: instance, interval: interval, cb: cb,
 		writer: hex.EncodeToString(w[:]), started: time.Now().UnixNano(), now: time.Now,
+		fetches: newFetchWindow(), trapped: newTrapWindow(),
 		paced: map[pacedKey]int64{}, seen: map[string]seenBlob{},
 	}
 }
@@ -195,7 +212,8 @@ func New(store Storage, site, instance string, interval time.Duration, cb Callba
 func (s *Sharer) key(instance string) string { return path.Join(s.prefix, instance+".json") }
 
 // RecordFetch notes a fetch of robots.txt; the oldest records go first
-// when the window is full.
+// when the window is full, a client's own oldest when it is past its
+// quota (see MaxFetches).
 func (s *Sharer) RecordFetch(f Fetch) {
 	s.mu.Lock()
 	if next := s.next; next != nil {
@@ -203,7 +221,7 @@ func (s *Sharer) RecordFetch(f Fetch) {
 		next.RecordFetch(f)
 		return
 	}
-	s.fetches.add(f.id(), f, MaxFetches)
+	s.fetches.add(f)
 	s.dirty = true
 	s.mu.Unlock()
 }
@@ -216,7 +234,7 @@ func (s *Sharer) RecordTrap(t Trap) {
 		next.RecordTrap(t)
 		return
 	}
-	s.trapped.add(t.id(), t, MaxTrapped)
+	s.trapped.add(t)
 	s.dirty = true
 	s.mu.Unlock()
 }
@@ -262,22 +280,19 @@ func (s *Sharer) Adopt(from *Sharer) {
 	s.take(fetches, trapped, paced, true)
 }
 
-// take adds to s's window the records of another sharer of the site, as
-// older than its own (asOld) or as news, and its pacing counts; s.mu is
-// held.
+// take adds to s's window the records of another sharer of the site
+// (oldest first), as older than its own (asOld) or as news, and its
+// pacing counts; s.mu is held.
 func (s *Sharer) take(fetches []Fetch, trapped []Trap, paced map[pacedKey]int64, asOld bool) {
-	for _, f := range fetches {
-		if asOld {
-			s.fetches.addOld(f.id(), f, MaxFetches)
-		} else {
-			s.fetches.add(f.id(), f, MaxFetches)
+	if asOld {
+		s.fetches.addOld(fetches)
+		s.trapped.addOld(trapped)
+	} else {
+		for _, f := range fetches {
+			s.fetches.add(f)
 		}
-	}
-	for _, t := range trapped {
-		if asOld {
-			s.trapped.addOld(t.id(), t, MaxTrapped)
-		} else {
-			s.trapped.add(t.id(), t, MaxTrapped)
+		for _, t := range trapped {
+			s.trapped.add(t)
 		}
 	}
 	for k, n := range paced {
@@ -590,38 +605,115 @@ func (s *Sharer) apply(b blob, paced bool) {
 	}
 }
 
-// ring keeps the records of the newest n keys added, one per key, in
-// constant time per record: a key added again is the newest, with its new
-// record, so one client repeating itself (a flood of fetches, or of trap
-// hits, from one address) rewrites its own record instead of pushing
-// everyone else's out, and a record refreshed a moment ago is not the
-// first to go.
-type ring[K comparable, T any] struct {
-	lru *simplelru.LRU[K, T]
+// trapWindow keeps the trapped addresses of the newest keys added, one
+// per key, in constant time per record: a key added again is the newest,
+// with its new record, so one client repeating itself (a flood of trap
+// hits from one address) rewrites its own record, and a record refreshed
+// a moment ago is not the first to go. A client whose new keys are beyond
+// its quota replaces its own oldest (see MaxTrapped).
+type trapWindow struct {
+	lru *quota.LRU[trapID, Trap]
 }
 
-func (r *ring[K, T]) add(key K, v T, n int) {
-	if r.lru == nil {
-		r.lru, _ = simplelru.NewLRU[K, T](n, nil)
-	}
-	r.lru.Add(key, v)
+func newTrapWindow() trapWindow {
+	return trapWindow{quota.New[trapID, Trap](MaxTrapped, quota.TrapSitesPerClient, quota.TrapSitesPerNetwork, trapID.owner)}
 }
 
-// addOld adds a record read back from storage, unless a newer one of key
-// is kept, or the ring is full of newer ones.
-func (r *ring[K, T]) addOld(key K, v T, n int) {
-	if r.lru != nil && (r.lru.Contains(key) || r.lru.Len() >= n) {
-		return
+func (w *trapWindow) add(t Trap) { w.lru.Add(t.id(), t) }
+
+// addOld adds records read back from storage, oldest first, as older
+// than those kept: each unless a newer one of its key is kept, or there
+// is no room for it but that of newer ones.
+func (w *trapWindow) addOld(ts []Trap) {
+	for _, t := range slices.Backward(ts) {
+		w.lru.AddOldest(t.id(), t)
 	}
-	r.add(key, v, n)
 }
 
-// len is how many records are kept.
-func (r *ring[K, T]) len() int {
-	if r.lru == nil {
-		return 0
+func (w *trapWindow) len() int { return w.lru.Len() }
+
+// list returns the records oldest first.
+func (w *trapWindow) list() []Trap { return w.lru.Values() }
+
+// fetchWindow keeps fetch records as trapWindow keeps trapped addresses,
+// a verified crawler's (no address) apart from everyone else's, as the
+// tracker keeps them (see crawlerFetches); the two share MaxFetches.
+type fetchWindow struct {
+	byClient, crawlers *quota.LRU[fetchID, stamped]
+	// newest and oldest are the stamps last given to a record added as
+	// news and to one added as old, so that list can tell which of a
+	// crawler's record and another's is the older.
+	newest, oldest int64
+	// crawled is how many records crawlers holds: while it holds none
+	// (most of the time on most sites), a record of another's costs
+	// no look at it.
+	crawled int
+}
+
+// stamped is a fetch record and when it was added to the window, in the
+// window's own order.
+type stamped struct {
+	seq int64
+	Fetch
+}
+
+func newFetchWindow() fetchWindow {
+	return fetchWindow{
+		byClient: quota.New[fetchID, stamped](MaxFetches, quota.FetchesPerClient, quota.FetchesPerNetwork, fetchID.owner),
+		crawlers: quota.New[fetchID, stamped](crawlerFetches, crawlerFetches, crawlerFetches,
+			func(fetchID) (netip.Prefix, netip.Prefix) { return netip.Prefix{}, netip.Prefix{} }),
 	}
-	return r.lru.Len()
+}
+
+func (w *fetchWindow) add(f Fetch) {
+	w.newest++
+	if f.Addr == "" {
+		w.crawlers.Add(f.id(), stamped{w.newest, f})
+		w.crawled = w.crawlers.Len()
+	} else {
+		w.byClient.Add(f.id(), stamped{w.newest, f})
+	}
+	// The room crawlers' records take is given back by the others'
+	// oldest.
+	if w.crawled > 0 && w.len() > MaxFetches {
+		w.byClient.RemoveOldest()
+	}
+}
+
+// addOld is trapWindow.addOld.
+func (w *fetchWindow) addOld(fs []Fetch) {
+	for _, f := range slices.Backward(fs) {
+		if w.len() >= MaxFetches {
+			return
+		}
+		c := w.byClient
+		if f.Addr == "" {
+			c = w.crawlers
+		}
+		if c.AddOldest(f.id(), stamped{w.oldest - 1, f}) {
+			w.oldest--
+			w.crawled = w.crawlers.Len()
+		}
+	}
+}
+
+func (w *fetchWindow) len() int { return w.byClient.Len() + w.crawled }
+
+// list returns the records oldest first.
+func (w *fetchWindow) list() []Fetch {
+	clients, crawlers := w.byClient.Values(), w.crawlers.Values()
+	if len(clients)+len(crawlers) == 0 {
+		return nil
+	}
+	fs := make([]Fetch, 0, len(clients)+len(crawlers))
+	for len(clients) > 0 || len(crawlers) > 0 {
+		if len(crawlers) == 0 || len(clients) > 0 && clients[0].seq < crawlers[0].seq {
+			fs, clients = append(fs, clients[0].Fetch), clients[1:]
+		} else {
+			fs, crawlers = append(fs, crawlers[0].Fetch), crawlers[1:]
+		}
+	}
+	return fs
 }
 
 // fetchID is what makes fetch records one: a later fetch replaces an
@@ -633,6 +725,15 @@ type fetchID struct {
 
 func (f Fetch) id() fetchID { return fetchID{f.Bot, f.Addr, f.Site, f.Scope, f.Agent} }
 
+// owner is the client that made a fetch, and its network.
+func (k fetchID) owner() (owner, group netip.Prefix) {
+	a, err := netip.ParseAddr(k.addr)
+	if err != nil {
+		return netip.Prefix{}, netip.Prefix{} // what a blob made up: one owner for all of it
+	}
+	return quota.ClientOf(a)
+}
+
 // trapID is a trapped address on a site.
 type trapID struct {
 	addr string
@@ -641,10 +742,20 @@ type trapID struct {
 
 func (t Trap) id() trapID { return trapID{t.Addr, t.Site} }
 
-// list returns the records oldest first.
-func (r *ring[K, T]) list() []T {
-	if r.lru == nil {
-		return nil
+// owner is who holds a trapped address, as in the trap's memory: the
+// client that sprang the trap, or for a network trapped whole, the
+// network; and the /48 of either.
+func (k trapID) owner() (owner, group netip.Prefix) {
+	if a, err := netip.ParseAddr(k.addr); err == nil {
+		return quota.ClientOf(a)
 	}
-	return r.lru.Values()
+	p, err := netip.ParsePrefix(k.addr)
+	if err != nil {
+		return netip.Prefix{}, netip.Prefix{} // what a blob made up: one owner for all of it
+	}
+	owner, group = p.Masked(), p.Masked()
+	if p.Addr().Is6() && p.Bits() > 48 {
+		group, _ = p.Addr().Prefix(48)
+	}
+	return owner, group
 }

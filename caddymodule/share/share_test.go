@@ -363,3 +363,16 @@ func TestRefreshOnlyWhatIsHeld(t *testing.T) {
 		t.Error("a restarted instance rewrote a fresh blob at once")
 	}
 }
+
+// BenchmarkRecordFetchFlood is BenchmarkRecordFetch for a client that
+// fetches robots.txt under a new User-Agent each time: past its quota,
+// each record replaces its own oldest.
+func BenchmarkRecordFetchFlood(b *testing.B) {
+	s := New(&memStorage{data: map[string][]byte{}}, "site", "a", time.Hour, Callbacks{})
+	f := Fetch{Bot: "generic", Addr: "203.0.113.7", At: 1, ETag: `"v1"`}
+	b.ReportAllocs()
+	for b.Loop() {
+		f.Agent++
+		s.RecordFetch(f)
+	}
+}
