@@ -53,13 +53,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 		// and the report keep them.
 		snap = noRobotsTxt
 	}
-	id := h.identify(ua, snap)
-	var res verify.Result
-	if id.Bot || signed(r) {
-		// A signed request is checked whatever its User-Agent says:
-		// agents that sign (ChatGPT's, for one) send a browser's.
-		id, res = h.verifyIdentity(r, id)
-	}
+	id, res := h.whoIs(r, ua, snap)
 	if !id.Bot && !trapped {
 		return next.ServeHTTP(w, r)
 	}
@@ -362,11 +356,7 @@ func (h *Handler) serveRobotsTxt(w http.ResponseWriter, r *http.Request, next ca
 // makes it the request's judgment.
 func (h *Handler) recordFetch(r *http.Request, snap *snapshot) {
 	ua := userAgent(r)
-	id := h.identify(ua, snap)
-	var res verify.Result
-	if id.Bot || signed(r) {
-		id, res = h.verifyIdentity(r, id)
-	}
+	id, res := h.whoIs(r, ua, snap)
 	now := time.Now()
 	f := judge.Fetch{At: now, ETag: snap.ETag}
 	if id.Bot {
@@ -403,11 +393,7 @@ func (h *Handler) recordPassed(r *http.Request, snap *snapshot) {
 	if snap.File == nil {
 		snap = noRobotsTxt
 	}
-	id := h.identify(ua, snap)
-	var res verify.Result
-	if id.Bot || signed(r) {
-		id, res = h.verifyIdentity(r, id)
-	}
+	id, res := h.whoIs(r, ua, snap)
 	if trapped && res.Outcome != verify.Verified {
 		id, res = h.trappedIdentity(snap), verify.Result{Outcome: verify.Trapped}
 	}
@@ -420,6 +406,18 @@ func (h *Handler) recordPassed(r *http.Request, snap *snapshot) {
 		Bot: id.Name, Group: snap.groupName(id.Group), Verdict: judge.Allowed, Action: judge.Passed,
 		Mode: h.Mode, Judged: true, Identity: res.Outcome, VerifiedBy: res.By, Category: id.category,
 	}
+}
+
+// whoIs identifies the client sending ua against snap and, when it claims
+// to be a bot or signs its request, checks the claim. A signed request is
+// checked whatever its User-Agent says: agents that sign (ChatGPT's, for
+// one) send a browser's.
+func (h *Handler) whoIs(r *http.Request, ua string, snap *snapshot) (identity, verify.Result) {
+	id := h.identify(ua, snap)
+	if !id.Bot && !signed(r) {
+		return id, verify.Result{}
+	}
+	return h.verifyIdentity(r, id)
 }
 
 // rememberFetch records f as the last fetch under k, unless the one
