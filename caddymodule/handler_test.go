@@ -419,6 +419,9 @@ func TestWideOpenSettingsWarn(t *testing.T) {
 		{"every IPv4 address", config.Config{Crawlers: []config.Crawler{{Token: "Googlebot", Ranges: []string{"0.0.0.0/0"}}}}, "ranges cover a large part", true},
 		{"every IPv6 address", config.Config{Crawlers: []config.Crawler{{Token: "MyMon", Ranges: []string{"192.0.2.0/24", "::/0"}}}}, "ranges cover a large part", true},
 		{"a provider's block", config.Config{Crawlers: []config.Crawler{{Token: "MyMon", Ranges: []string{"10.0.0.0/8", "2001:db8::/32"}}}}, "ranges cover a large part", false},
+		{"every IPv4 address, IPv4-mapped", config.Config{Crawlers: []config.Crawler{{Token: "MyMon", Ranges: []string{"::ffff:0:0/96"}}}}, "ranges cover a large part", true},
+		{"a /4 of IPv4, IPv4-mapped", config.Config{Crawlers: []config.Crawler{{Token: "MyMon", Ranges: []string{"::ffff:0.0.0.0/100"}}}}, "ranges cover a large part", true},
+		{"a provider's IPv4 block, IPv4-mapped", config.Config{Crawlers: []config.Crawler{{Token: "MyMon", Ranges: []string{"::ffff:10.0.0.0/104"}}}}, "ranges cover a large part", false},
 	} {
 		tc.cfg.Inline = "User-agent: *\nDisallow: /x\n"
 		_, logs := newTestHandler(t, tc.cfg)

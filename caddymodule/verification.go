@@ -109,6 +109,11 @@ func (h *Handler) warnBroadRanges() {
 			if err != nil {
 				continue // an address, a file or a URL
 			}
+			if p.Addr().Is4In6() && p.Bits() >= 96 {
+				// "::ffff:0:0/96" is every IPv4 address, as clients'
+				// addresses are matched.
+				p = netip.PrefixFrom(p.Addr().Unmap(), p.Bits()-96)
+			}
 			if p.Addr().Is4() && p.Bits() < 8 || p.Addr().Is6() && p.Bits() < 16 {
 				h.logger.Warn("a crawler's ranges cover a large part of the Internet: any client there that claims it is verified as it and gets its group",
 					zap.String("crawler", cr.Token), zap.String("range", r))
