@@ -378,11 +378,15 @@ const failWarnEvery = time.Minute
 // that are all impostors. Package net says "server misbehaving" for a
 // SERVFAIL, which may be one zone's failure (a client's own reverse zone,
 // which it controls), and for a REFUSED or a SERVFAIL to everything,
-// which is the resolver's: such answers count once they come from
-// zoneFailuresSpread networks with no lookup answered in between.
+// which is the resolver's; a timeout may be a zone's too (one served by a
+// slow server on purpose) or a resolver's that is down. Such failures
+// count once they come from zoneFailuresSpread networks with no lookup
+// answered in between; others (the resolver refusing the connection)
+// at once.
 func (r *RDNSChecker) failed(err error, addr netip.Addr, now time.Time) {
 	var de *net.DNSError
-	if errors.As(err, &de) && !de.IsTimeout && de.Err == serverMisbehaving && !r.spread(addr) {
+	zone := !errors.As(err, &de) || de.IsTimeout || de.Err == serverMisbehaving
+	if zone && !r.spread(addr) {
 		return
 	}
 	n := r.failures.Add(1)

@@ -345,8 +345,9 @@ func TestRDNSFailuresAreLogged(t *testing.T) {
 	res := &switchResolver{r: NewResolver([]string{deadServer(t)})}
 	r := NewRDNSChecker(RDNSOptions{Resolver: res, Wait: 10 * time.Second, ErrorTTL: time.Nanosecond, Logger: logger})
 	defer r.Close()
+	// Three networks: a resolver that is down fails for every one.
 	for i := range 3 {
-		addr := netip.AddrFrom4([4]byte{127, 0, 0, byte(10 + i)})
+		addr := netip.AddrFrom4([4]byte{127, byte(10 + i), 0, 1})
 		if got := r.Check(context.Background(), addr, googleSuffixes); got != StatusUnknown {
 			t.Fatalf("%v with a dead resolver: got %v, want unknown", addr, got)
 		}
@@ -387,6 +388,37 @@ func TestRDNSZoneFailuresAreNoResolverFailure(t *testing.T) {
 	}
 	if out := logs.String(); out != "" {
 		t.Errorf("SERVFAILs logged:\n%s", out)
+	}
+}
+
+// TestRDNSSlowZoneIsNoResolverFailure: a reverse zone that answers too
+// late is its owner's to make so (any client can point its own at a slow
+// server), not the resolver's: timeouts in one network warn of nothing,
+// as SERVFAILs do not, until several networks time out with no lookup
+// answered in between.
+func TestRDNSSlowZoneIsNoResolverFailure(t *testing.T) {
+	d := startDNS(t)
+	logger, logs := captureLog()
+	r := NewRDNSChecker(RDNSOptions{Servers: []string{d.addr}, Wait: 10 * time.Second, LookupTimeout: 100 * time.Millisecond,
+		ErrorTTL: time.Nanosecond, Logger: logger})
+	defer r.Close()
+	for i := range 4 {
+		addr := netip.AddrFrom4([4]byte{127, 0, 5, byte(i + 1)})
+		d.slow(addr.String(), time.Second)
+		if got := r.Check(context.Background(), addr, googleSuffixes); got != StatusUnknown {
+			t.Fatalf("%v answered too late: got %v, want unknown", addr, got)
+		}
+	}
+	if out := logs.String(); out != "" {
+		t.Errorf("one slow zone's timeouts logged:\n%s", out)
+	}
+	for i := range zoneFailuresSpread {
+		addr := netip.AddrFrom4([4]byte{127, byte(20 + i), 0, 1})
+		d.slow(addr.String(), time.Second)
+		r.Check(context.Background(), addr, googleSuffixes)
+	}
+	if out := logs.String(); strings.Count(out, "check the resolvers") != 1 {
+		t.Errorf("want 1 warning after %d networks timed out with no lookup answered:\n%s", zoneFailuresSpread, out)
 	}
 }
 
