@@ -83,6 +83,18 @@ func TestFollows(t *testing.T) {
 		{"a generic bot: not Googlebot's", others, testfixtures.UACurl, "/g/x", "", false},
 		{"an unverified Applebot is an impostor, held to *", others, applebot, "/star/x", config.ImpostorsJudge, true},
 		{"an impostor does not get Googlebot's group", others, applebot, "/g/x", config.ImpostorsJudge, false},
+		// Google says Googlebot-Image obeys a googlebot group when none
+		// names it; a token that merely extends a named one does not.
+		{"Googlebot-Image: Googlebot's rules", others, "Googlebot-Image/1.0", "/g/x", "", true},
+		{"Googlebot-Image: not the * group's", others, "Googlebot-Image/1.0", "/star/x", "", false},
+		{"ChatGPT-User: not a ChatGPT group's", "User-agent: ChatGPT Agent\nDisallow: /\n\nUser-agent: *\nAllow: /\n",
+			"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot", "/article", "", false},
+		{"Foo-Bar: not Foo's rules", "User-agent: Foo\nDisallow: /f/\n\nUser-agent: *\nDisallow: /star/\n", "Foo-Bar/1.0", "/f/x", "", false},
+		{"Foo-Bar: the * group's", "User-agent: Foo\nDisallow: /f/\n\nUser-agent: *\nDisallow: /star/\n", "Foo-Bar/1.0", "/star/x", "", true},
+		// LinkedIn's header names the library it fetches with, a longer
+		// token: the crawler's own group is its.
+		{"LinkedInBot: its own group, not its library's", "User-agent: LinkedInBot\nAllow: /\n\nUser-agent: Apache-HttpClient\nDisallow: /\n",
+			"LinkedInBot/1.0 (compatible; Mozilla/5.0; Apache-HttpClient +http://www.linkedin.com)", "/article", "", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h, _ := newTestHandler(t, config.Config{Inline: tc.robotsTxt, Impostors: tc.impostors})

@@ -23,7 +23,7 @@ var matrixClients = []botClient{
 	{"GPTBot (named in the file)", testfixtures.UAGPTBot, "GPTBot"},
 	{"Googlebot (named in the file)", testfixtures.UAGooglebot, "Googlebot"},
 	{"Googlebot smartphone (named in the file)", testfixtures.UAGooglebotMobile, "Googlebot"},
-	{"Googlebot-Image (falls back to the Googlebot group)", "Googlebot-Image/1.0", "Googlebot"},
+	{"Googlebot-Image (obeys the Googlebot group, as Google says)", "Googlebot-Image/1.0", "Googlebot"},
 	{"gptbot in lower case (named in the file)", "gptbot/1.2", "GPTBot"},
 	{"bingbot (known crawler, not in the file)", "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)", "*"},
 	{"AhrefsBot (known crawler, not in the file)", testfixtures.UAAhrefs, "*"},

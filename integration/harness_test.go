@@ -661,10 +661,13 @@ func chownTree(t testing.TB, dir string, uid, gid int) {
 // verifiedHere is a robots_txt subdirective that vouches for the crawlers
 // these tests impersonate when they come from this machine, as an operator
 // vouches for its own monitor. The tests that use it are about judging,
-// and their requests claim to be Googlebot, GPTBot and AhrefsBot from
+// and their requests claim to be Googlebot, Googlebot-Image, GPTBot and AhrefsBot from
 // this machine; without it every such claim is an impostor's
 // (identity_test.go tests that).
 const verifiedHere = `crawler Googlebot {
+			ranges ` + testNets + `
+		}
+		crawler Googlebot-Image {
 			ranges ` + testNets + `
 		}
 		crawler GPTBot {

@@ -59,11 +59,14 @@
 //
 // A crawler obeys exactly one group: the merge of every group that names
 // its product token. GroupFor takes a product token. When no group names
-// it, a token extended by "-suffix" falls back to the group of its longest
-// named prefix (Googlebot-Image obeys googlebot when the file has no
-// googlebot-image group, as Google documents for its own crawlers); then
-// the "*" group applies; with none, nothing is restricted. A named group
-// with no rules allows everything: it does not fall back to "*".
+// it, the "*" group applies; with none, nothing is restricted. A token
+// that extends a named one is not it: ChatGPT-User does not obey a
+// ChatGPT group, as to Google's parser ("even if there is an entry for a
+// related crawler, it is only valid if it's specifically matching").
+// That Googlebot-Image obeys a googlebot group when none names it is
+// Google's word for its own crawler, which the caller knows (the
+// handler's knowledge base), not the file. A named group with no rules
+// allows everything: it does not fall back to "*".
 //
 // Agents named by the same groups of the file obey one Group, and its
 // Agents field lists them. Merged groups share the rules and compiled

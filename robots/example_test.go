@@ -29,7 +29,7 @@ func Example() {
 		{"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)", "/blog/"},
 		{"Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", "/search?q=x"},
 		{"Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", "/search/about"},
-		{"Googlebot-Image/1.0", "/private/a.png"},
+		{"Googlebot/2.1 (+http://www.google.com/bot.html)", "/private/a.png"},
 		{"curl/8.7.1", "/private/a.png"},
 		{"curl/8.7.1", "/api/items.json"},
 		{"curl/8.7.1", "/%70rivate/a.png"},

@@ -352,9 +352,10 @@ func (f *File) Agents() []string {
 
 // GroupFor returns the group a crawler whose product token is agent must
 // obey: the merge of every group naming agent (case-insensitively); failing
-// that, the group of the longest token that agent extends by "-suffix"
-// (Googlebot-Image obeys googlebot when no googlebot-image group exists);
-// failing that, the "*" group; nil when there is none.
+// that, the "*" group; nil when there is none. A token is not a prefix of
+// a longer one: "ChatGPT-User" does not obey a "ChatGPT" group, as to
+// Google's parser (a crawler whose operator says it obeys another's group,
+// as Googlebot-Image obeys googlebot, is the caller's to know).
 func (f *File) GroupFor(agent string) *Group {
 	if g := f.NamedGroupFor(agent); g != nil || f == nil {
 		return g
@@ -363,8 +364,8 @@ func (f *File) GroupFor(agent string) *Group {
 }
 
 // NamedGroupFor is GroupFor without the fall back to the "*" group: the
-// group naming agent, or the one it extends by "-suffix"; nil when no group
-// names either. "*" names the "*" group.
+// group naming agent; nil when no group names it. "*" names the "*"
+// group.
 func (f *File) NamedGroupFor(agent string) *Group {
 	if f == nil {
 		return nil
@@ -375,11 +376,8 @@ func (f *File) NamedGroupFor(agent string) *Group {
 	if len(f.agents) == 0 {
 		return nil
 	}
-	n, depth, fallback := int32(0), 0, int32(-1)
+	n, depth := int32(0), 0
 	for {
-		if v := f.names.nodes[n].val; v >= 0 && depth < len(agent) && agent[depth] == '-' {
-			fallback = v
-		}
 		c := f.nameChild(n, agent, depth)
 		if c < 0 {
 			break
@@ -388,9 +386,6 @@ func (f *File) NamedGroupFor(agent string) *Group {
 	}
 	if depth == len(agent) && f.names.nodes[n].val >= 0 {
 		return f.agents[f.names.nodes[n].val].group
-	}
-	if fallback >= 0 {
-		return f.agents[fallback].group
 	}
 	return nil
 }

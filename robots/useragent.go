@@ -9,10 +9,11 @@ import "strings"
 // +https://openai.com/gptbot)" must select the GPTBot group. So the file's
 // product tokens are looked for inside the header, case-insensitively, where
 // a token starts a word (the byte before it is not a letter, digit, "-" or
-// "_") and ends one (the byte after it is not a letter, digit or "_", which
-// a product token may hold). The longest token found wins; since a token
-// may end at a "-", "googlebot" is found in "Googlebot-Image/1.0" and
-// serves it when the file has no googlebot-image group.
+// "_") and ends one (the byte after it is not a letter, digit, "-" or "_",
+// which a product token may hold). The longest token found wins. A token
+// is the whole product's: "googlebot" is not found in
+// "Googlebot-Image/1.0", nor "ChatGPT" in "ChatGPT-User/1.0", as Google's
+// parser, given the crawler's token, does not find them.
 //
 // Only what can be the client's own product token counts, since that is
 // what a crawler reads a file by (Google's parser compares the token with
@@ -55,7 +56,7 @@ func (f *File) GroupForUserAgent(header string) (g *Group, name string) {
 			if v < 0 || j-i <= bestLen || f.agents[v].browser {
 				continue
 			}
-			if j < len(header) && (isAlnum(header[j]) || header[j] == '_') {
+			if j < len(header) && (isAlnum(header[j]) || header[j] == '_' || header[j] == '-') {
 				continue
 			}
 			if i >= wordEnd {

@@ -36,9 +36,13 @@ func TestGroupForUserAgent(t *testing.T) {
 	}{
 		{"Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", "Googlebot"},
 		{"Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.6778.139 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", "Googlebot"},
-		{"Googlebot-Image/1.0", "Googlebot"},
+		// A token is the whole product's: Googlebot is not
+		// Googlebot-Image (which obeys a googlebot group by its
+		// operator's word, known to the handler, not to the file).
+		{"Googlebot-Image/1.0", ""},
 		{"Googlebot-News", "Googlebot-News"},
-		{"Googlebot-Video/1.0", "Googlebot"},
+		{"Googlebot-Video/1.0", ""},
+		{"ChatGPT-User/1.0", ""},
 		{"Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)", "bingbot"},
 		{"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm) Chrome/116.0.1938.76 Safari/537.36", "bingbot"},
 		{"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.1; +https://openai.com/gptbot)", "GPTBot"},
@@ -94,7 +98,7 @@ func TestNamedGroupFor(t *testing.T) {
 		want  string // the first agent of the group; "" means nil
 	}{
 		{"Googlebot", "Googlebot"},
-		{"googlebot-image", "Googlebot"}, // extends googlebot by "-image"
+		{"googlebot-image", ""}, // extends googlebot, and is not it
 		{"Googlebot-News", "Googlebot-News"},
 		{"CCBot", "GPTBot"}, // shares GPTBot's group
 		{"*", "*"},
@@ -175,7 +179,10 @@ func TestGroupForUserAgentOwnProductOnly(t *testing.T) {
 		// The crawler's own token still chooses.
 		{"the token beside its URL", "User-agent: examplebot\nDisallow: /\n", "Mozilla/5.0 (compatible; ExampleBot/1.0; +http://www.example.com/examplebot.html)", "examplebot"},
 		{"the token before an e-mail address", "User-agent: foobot\nDisallow: /\n", "FooBot/1.0 (crawler@example.com)", "foobot"},
-		{"a token with a suffix", "User-agent: foo\nDisallow: /\n", "Foo-Bar/1.0", "foo"},
+		{"a token with a suffix", "User-agent: foo\nDisallow: /\n", "Foo-Bar/1.0", ""},
+		// ai.robots.txt's "ChatGPT Agent" line names ChatGPT, which
+		// ChatGPT-User is not.
+		{"a longer token than the file's", "User-agent: ChatGPT Agent\nDisallow: /\n", "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot", ""},
 		{"a token with an underscore", "User-agent: foo_bar\nDisallow: /\n", "Foo_Bar/1.0", "foo_bar"},
 		{"a token right after a URL", "User-agent: foobot\nDisallow: /\n", "(+http://example.com/) FooBot/1.0", "foobot"},
 	} {

@@ -12,12 +12,12 @@ import (
 // The zero Choice is Google's reading of a User-Agent header: the group of
 // the longest product token of the file found in it, else the * group.
 type Choice struct {
-	// Crawler is the known crawler the client is, if any. When the header
-	// chose no group, the groups naming its tokens are tried, then those
-	// naming the crawlers it follows (Applebot obeys a Googlebot group
-	// when no group names it), then the * group unless it ignores it
-	// (Google's special-case crawlers obey only the groups that name
-	// them).
+	// Crawler is the known crawler the client is, if any. The groups
+	// naming its tokens come first; then, when the header chose no
+	// group, those naming the crawlers it follows (Applebot obeys a
+	// Googlebot group when no group names it, Googlebot-Image a
+	// googlebot group), then the * group unless it ignores it (Google's
+	// special-case crawlers obey only the groups that name them).
 	Crawler *crawlers.Crawler
 	// IgnoreHeader skips the header: a signature proved who the crawler
 	// is, or the client is held to the * group whatever it claims.
@@ -39,17 +39,25 @@ func ChoiceFor(cr *crawlers.Crawler, byHeader bool) Choice {
 // crawler's token; "" when the * group applies for want of either. The
 // group is nil when none applies.
 func (c Choice) Group(f *robots.File, ua string) (*robots.Group, string) {
+	cr := c.Crawler
+	if cr != nil {
+		// The crawler's own token first, however long another's the
+		// header names (a library's it fetches with).
+		for _, a := range cr.Tokens {
+			if g := f.NamedGroupFor(a); g != nil {
+				return g, a
+			}
+		}
+	}
 	if !c.IgnoreHeader {
 		if g, name := f.GroupForUserAgent(ua); name != "" {
 			return g, name
 		}
 	}
-	if cr := c.Crawler; cr != nil {
-		for _, agents := range [2][]string{cr.Tokens, cr.Follows} {
-			for _, a := range agents {
-				if g := f.NamedGroupFor(a); g != nil {
-					return g, a
-				}
+	if cr != nil {
+		for _, a := range cr.Follows {
+			if g := f.NamedGroupFor(a); g != nil {
+				return g, a
 			}
 		}
 		if cr.IgnoresStar {

@@ -39,8 +39,13 @@ Disallow: /star
 		{"a followed crawler's group", ChoiceFor(applebot, true), "Mozilla/5.0 (Applebot/0.1; +http://www.apple.com/go/applebot)", "Googlebot", "Googlebot"},
 		{"the header still comes first", ChoiceFor(applebot, true), "Applebot/0.1 msnbot/1.0", "msnbot", "msnbot"},
 		{"signature: the followed crawler's group", ChoiceFor(applebot, false), "", "Googlebot", "Googlebot"},
-		{"-suffix: the group of the token it extends", ChoiceFor(adsbot, false), "", "AdsBot-Google", "AdsBot-Google-Mobile"},
-		{"ignores *, named by extension", ChoiceFor(adsbot, true), "Mozilla/5.0 (compatible; AdsBot-Google-Mobile)", "AdsBot-Google", "AdsBot-Google"},
+		// A token is not a prefix of a longer one (Google's reading): a
+		// group for AdsBot-Google does not name AdsBot-Google-Mobile.
+		{"ignores *, a longer token's group only", ChoiceFor(adsbot, false), "", "", ""},
+		{"ignores *, a longer token's group only, by header", ChoiceFor(adsbot, true), "Mozilla/5.0 (compatible; AdsBot-Google-Mobile)", "", ""},
+		// The crawler's own token before a longer one the header names
+		// (a library it fetches with).
+		{"its own token first", ChoiceFor(&crawlers.Crawler{Name: "msnbot", Tokens: []string{"msnbot"}}, true), "msnbot/2.0 AdsBot-Google/1.0", "msnbot", "msnbot"},
 		{"ignores *, named nowhere", ChoiceFor(special, true), "Mediapartners-Google", "", ""},
 		{"signature: the header is not read", ChoiceFor(&crawlers.Crawler{Name: "X", Tokens: []string{"X"}}, false), "Googlebot/2.1", "*", ""},
 		{"held to the * group whatever it claims", ByStar, "Googlebot/2.1", "*", ""},
@@ -55,6 +60,30 @@ Disallow: /star
 				t.Errorf("group %q chosen by %q, want %q by %q", got, by, tc.group, tc.chosenBy)
 			}
 		})
+	}
+}
+
+// TestGoogleGroupExampleByCrawler is SPEC's example of Google's: each
+// crawler obeys the group of its own token; Googlebot-Image, whose
+// operator documents that it obeys a googlebot group when none names it,
+// that group; any other bot the * group, even one whose token extends a
+// named one.
+func TestGoogleGroupExampleByCrawler(t *testing.T) {
+	f := robots.Parse([]byte("user-agent: googlebot-news\ndisallow: /fish\n\nuser-agent: *\ndisallow: /carrots\n\nuser-agent: googlebot\ndisallow: /shrimp\n"))
+	base := crawlers.Builtin()
+	for _, tc := range []struct{ crawler, ua, group string }{
+		{"Googlebot-News", "Googlebot-News", "googlebot-news"},
+		{"Googlebot", "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", "googlebot"},
+		{"Googlebot-Image", "Googlebot-Image/1.0", "googlebot"},
+		{"Googlebot-Video", "Googlebot-Video/1.0", "googlebot"},
+		{"Storebot-Google", "Mozilla/5.0 (X11; Linux x86_64; Storebot-Google/1.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/79.0.3945.88 Safari/537.36", "*"},
+		{"", "Otherbot-News/1.0", "*"},
+		{"", "Googlebot-Extra/1.0", "*"},
+	} {
+		g, _ := ChoiceFor(base.Lookup(tc.crawler), true).Group(f, tc.ua)
+		if g == nil || g.Agents[0] != tc.group {
+			t.Errorf("%q: group %v, want %s", tc.ua, g, tc.group)
+		}
 	}
 }
 
