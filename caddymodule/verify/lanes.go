@@ -19,6 +19,13 @@ const (
 	// the networks it remembers crawlers in. A network forgotten starts
 	// again with a full burst, which a flood needs many networks to use.
 	maxLaneNets = 4096
+	// crawlerLaneMemory is how long past its last confirmation's expiry
+	// a network stays a crawler's. The confirmation expires when its
+	// cached answer does, and the crawler's next request then needs a
+	// new lookup: were its network forgotten at that moment, the re-check
+	// would compete with a flood in the global lane, and a crawler seen
+	// for hours would become an impostor for as long as the flood lasts.
+	crawlerLaneMemory = 24 * time.Hour
 )
 
 // lanes decides whether a new reverse-DNS lookup may start. A single
@@ -125,9 +132,10 @@ func (l *lanes) admit(addr netip.Addr, pending int, now time.Time) bool {
 }
 
 // confirmed records that addr confirmed as a known crawler, until the
-// confirmation expires: its network's next addresses take the crawler
-// lane.
+// confirmation expires: its network's next addresses, and its re-checks,
+// take the crawler lane until crawlerLaneMemory past then.
 func (l *lanes) confirmed(addr netip.Addr, until int64, now time.Time) {
+	until += int64(crawlerLaneMemory)
 	net := laneNet(addr)
 	old, ok := l.crawlers.Peek(net)
 	known := ok && old > now.UnixNano()

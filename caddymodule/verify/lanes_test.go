@@ -201,10 +201,11 @@ func TestLanesSharedCrawlerLane(t *testing.T) {
 		t.Error("a sixth crawler's network was refused a lookup: five networks' tenants spent the crawler lane")
 	}
 
-	// Expired, then confirmed again: the crawler's burst again.
+	// Expired (and forgotten), then confirmed again: the crawler's burst
+	// again.
 	net := netip.AddrFrom4([4]byte{10, 9, 0, 1})
 	l.confirmed(net, t0.Add(time.Hour).UnixNano(), t0)
-	back := t0.Add(2 * time.Hour)
+	back := t0.Add(2*time.Hour + crawlerLaneMemory)
 	for i := range 30 { // spend the stranger's share it has once expired
 		l.admit(netip.AddrFrom4([4]byte{10, 9, 0, byte(10 + i)}), 0, back)
 	}
@@ -217,5 +218,28 @@ func TestLanesSharedCrawlerLane(t *testing.T) {
 	}
 	if admitted < 40 {
 		t.Errorf("%d of 40 of a re-confirmed crawler network's fleet admitted, want 40", admitted)
+	}
+}
+
+// TestLanesRecheckAfterExpiry: a crawler's confirmation expires with its
+// cached answer, and its next request needs a lookup; under a flood that
+// has spent the global budget, that re-check still takes its network's
+// crawler lane.
+func TestLanesRecheckAfterExpiry(t *testing.T) {
+	opts := RDNSOptions{}
+	opts.setDefaults()
+	l := newLanes(opts)
+	t0 := time.Unix(1_000_000, 0)
+	crawler := netip.AddrFrom4([4]byte{10, 1, 0, 1})
+	l.confirmed(crawler, t0.Add(opts.TTL).UnixNano(), t0)
+	expired := t0.Add(opts.TTL + time.Second)
+	for i := range 2000 { // a flood from many networks spends the global budget
+		l.admit(netip.AddrFrom4([4]byte{172, byte(16 + i/250), byte(i), 1}), 0, expired)
+	}
+	if l.admit(netip.AddrFrom4([4]byte{172, 31, 0, 1}), 0, expired) {
+		t.Fatal("the flood did not spend the global budget; the test proves nothing")
+	}
+	if !l.admit(crawler, 0, expired) {
+		t.Error("the crawler's re-check once its confirmation expired was refused: its network is a stranger's to the flood")
 	}
 }
