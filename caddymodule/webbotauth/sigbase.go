@@ -3,6 +3,7 @@ package webbotauth
 import (
 	"crypto/ed25519"
 	"errors"
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -421,6 +422,21 @@ func authority(r *http.Request) string {
 		h = strings.TrimSuffix(h, ":80")
 	}
 	return h
+}
+
+// authorityIsServerName reports whether the host of r's authority is the
+// TLS server name (SNI) its client asked for, in any case and with or
+// without a final dot; true without TLS or without a server name (a
+// client that connected by address).
+func authorityIsServerName(r *http.Request) bool {
+	if r.TLS == nil || r.TLS.ServerName == "" {
+		return true
+	}
+	host := authority(r)
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	return strings.EqualFold(strings.TrimSuffix(host, "."), strings.TrimSuffix(r.TLS.ServerName, "."))
 }
 
 func scheme(r *http.Request) string {

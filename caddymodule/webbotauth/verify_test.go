@@ -2,6 +2,7 @@ package webbotauth
 
 import (
 	"context"
+	"crypto/tls"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -89,6 +90,20 @@ func TestVerify(t *testing.T) {
 			tweak: func(r *http.Request) { r.Header.Set("Signature", "sig1=:AAAA:") }, wantErr: ErrInvalid},
 		{name: "lifetime over the maximum", signer: good, opts: with(func(o *signOpts) { o.expires = testNow + 48*3600 }),
 			options: func(o *Options) { o.MaxLifetime = 24 * time.Hour }, wantErr: ErrInvalid},
+		// The draft asks signers to keep a signature's life under 24
+		// hours; one made for years is a replay's for years.
+		{name: "lifetime over a day by default", signer: good, opts: with(func(o *signOpts) { o.created, o.expires = 0, 9999999999 }), wantErr: ErrInvalid},
+		{name: "no lifetime limit when negative", signer: good, opts: with(func(o *signOpts) { o.expires = testNow + 48*3600 }),
+			options: func(o *Options) { o.MaxLifetime = -1 }, wantAgent: testAgent},
+		// Over TLS the authority is the server name the client asked
+		// for: a signature made for another site, replayed to a server
+		// that answers any Host, names a host this connection is not for.
+		{name: "authority is the TLS server name", signer: good, opts: valid,
+			tweak: func(r *http.Request) { r.TLS = &tls.ConnectionState{ServerName: "example.com"} }, wantAgent: testAgent},
+		{name: "authority is the TLS server name, any case, a final dot", signer: good, opts: valid,
+			tweak: func(r *http.Request) { r.TLS = &tls.ConnectionState{ServerName: "Example.COM."} }, wantAgent: testAgent},
+		{name: "authority is not the TLS server name", signer: good, opts: valid,
+			tweak: func(r *http.Request) { r.TLS = &tls.ConnectionState{ServerName: "victim.example"} }, wantErr: ErrInvalid},
 		{name: "allowed agent", signer: good, opts: valid,
 			options: func(o *Options) { o.AllowedAgents = []string{"https://other.test", "https://agent.test/"} }, wantAgent: testAgent},
 		{name: "allowed as directory url", signer: good, opts: valid,

@@ -27,6 +27,10 @@
 // deployment policy and a signature covering only "@authority" is meant to be
 // reusable until it expires. What a replay can obtain is what the genuine bot
 // could, on this site, until expires; Options.MaxLifetime bounds that window.
+// Over TLS the authority must be the server name the client asked for, so
+// that a signature made for another site cannot be replayed to a server
+// that answers any Host; over plain HTTP nothing binds the Host a client
+// sends to the site it reached.
 //
 // # Key directories
 //
@@ -126,9 +130,9 @@ type Options struct {
 	// Skew is the clock skew allowed on created and expires. Default 1
 	// minute.
 	Skew time.Duration
-	// MaxLifetime, if positive, rejects signatures whose expires - created
-	// exceeds it, which bounds the replay window. Default 0: no limit (the
-	// draft only recommends signers keep it under 24 hours).
+	// MaxLifetime rejects signatures whose expires - created exceeds it,
+	// which bounds the replay window. Default 24 hours, what the draft
+	// asks signers to keep under; negative: no limit.
 	MaxLifetime time.Duration
 
 	// AllowedAgents, if not empty, lists the only directories trusted, as
@@ -175,6 +179,9 @@ func New(opts Options) *Verifier {
 	setDefault(&opts.FetchBurst, 10)
 	setDefault(&opts.MaxInFlight, 8)
 	setDefault(&opts.Skew, time.Minute)
+	if opts.MaxLifetime == 0 {
+		opts.MaxLifetime = 24 * time.Hour
+	}
 	if opts.MaxTTL < opts.MinTTL {
 		opts.MaxTTL = opts.MinTTL
 	}
@@ -301,6 +308,12 @@ func (v *Verifier) verifyOne(ctx context.Context, r *http.Request, c *candidate)
 	}
 	if !c.covers("@authority") {
 		return "", invalid(`"@authority" not covered`)
+	}
+	if !authorityIsServerName(r) {
+		// A server that answers any Host (a catch-all site) would
+		// take a signature made for another site, replayed with that
+		// site's Host; over TLS the client named the site it meant.
+		return "", invalid(`"@authority" is not the TLS server name`)
 	}
 	member, err := c.agentMember()
 	if err != nil {
