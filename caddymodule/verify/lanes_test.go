@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/netip"
+	"strings"
 	"testing"
 	"time"
 )
@@ -241,5 +242,28 @@ func TestLanesRecheckAfterExpiry(t *testing.T) {
 	}
 	if !l.admit(crawler, 0, expired) {
 		t.Error("the crawler's re-check once its confirmation expired was refused: its network is a stranger's to the flood")
+	}
+}
+
+// TestRDNSRefusedAreLogged: a lookup the limits refuse leaves its claim
+// an impostor's, unchecked; the log says so, once a minute at most, with
+// how many were refused.
+func TestRDNSRefusedAreLogged(t *testing.T) {
+	d := startDNS(t)
+	logger, logs := captureLog()
+	r := newTestChecker(t, d, RDNSOptions{Rate: 0.001, Burst: 1, NetRate: 0.001, NetBurst: 1, Suffixes: googleSuffixes, Logger: logger})
+	ctx := context.Background()
+	for i := range 20 {
+		r.Check(ctx, netip.AddrFrom4([4]byte{10, byte(i), 0, 1}), googleSuffixes)
+	}
+	out := logs.String()
+	if n := strings.Count(out, "refused by the rate limit"); n != 1 {
+		t.Fatalf("%d warnings of refused lookups, want 1:\n%s", n, out)
+	}
+	if !strings.Contains(out, "level=WARN") || !strings.Contains(out, "refused=1") {
+		t.Errorf("the warning is not a WARN naming the refused lookups:\n%s", out)
+	}
+	if _, refused := r.Stats(); refused != 19 {
+		t.Errorf("%d lookups refused, want 19", refused)
 	}
 }

@@ -164,6 +164,10 @@ type RDNSChecker struct {
 	lanes    *lanes
 
 	lookups, refused atomic.Uint64
+	// When refused lookups were last warned of, and how many had been
+	// refused by then (see refusedNow).
+	refusedWarnedAt atomic.Int64
+	refusedWarned   atomic.Uint64
 
 	// Resolver failures since the last warning, when that was, and
 	// whether one was given since lookups last succeeded (see failed
@@ -287,8 +291,9 @@ func (r *RDNSChecker) start(addr netip.Addr) *rdnsCall {
 	if c, ok := r.inflight[addr]; ok {
 		return c
 	}
-	if !r.lanes.admit(addr, len(r.inflight), time.Now()) {
-		r.refused.Add(1)
+	now := time.Now()
+	if !r.lanes.admit(addr, len(r.inflight), now) {
+		r.refusedNow(now)
 		return nil
 	}
 	r.lookups.Add(1)
@@ -367,6 +372,23 @@ func (r *RDNSChecker) lookup(ctx context.Context, addr netip.Addr) *rdnsEntry {
 		e.expires = now.Add(r.opts.NegativeTTL).UnixNano()
 	}
 	return e
+}
+
+// refusedNow counts a lookup the limits refused, and warns at most once
+// per failWarnEvery: the claim it was to check is judged an impostor's,
+// and a crawler that confirms only by reverse DNS, in a network not seen
+// lately, is one for as long as a flood of claims lasts. Without a word
+// the log and the metrics would say a real crawler was an impostor, and a
+// handler of impostor events might ban it.
+func (r *RDNSChecker) refusedNow(now time.Time) {
+	n := r.refused.Add(1)
+	last := r.refusedWarnedAt.Load()
+	if last != 0 && now.UnixNano()-last < int64(failWarnEvery) || !r.refusedWarnedAt.CompareAndSwap(last, now.UnixNano()) {
+		return
+	}
+	since := n - r.refusedWarned.Swap(n)
+	r.opts.Logger.Warn("reverse DNS lookups refused by the rate limit: claims from networks where no crawler confirmed lately are judged impostors, unchecked, until the flood of claims ends",
+		"refused", since)
 }
 
 // failWarnEvery is how often failing lookups are logged.
