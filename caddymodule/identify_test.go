@@ -91,6 +91,19 @@ func TestFollows(t *testing.T) {
 			"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot", "/article", "", false},
 		{"Foo-Bar: not Foo's rules", "User-agent: Foo\nDisallow: /f/\n\nUser-agent: *\nDisallow: /star/\n", "Foo-Bar/1.0", "/f/x", "", false},
 		{"Foo-Bar: the * group's", "User-agent: Foo\nDisallow: /f/\n\nUser-agent: *\nDisallow: /star/\n", "Foo-Bar/1.0", "/star/x", "", true},
+		// A name the classifier knows by a prefix is not that crawler's
+		// token: Googlebot-Extra, Slackbot-LinkExpanding and DuckDuckBot-Https
+		// obey their own group or *.
+		{"Googlebot-Extra: not Googlebot's rules", others, "Googlebot-Extra/1.0", "/g/x", "", false},
+		{"Googlebot-Extra: the * group's", others, "Googlebot-Extra/1.0", "/star/x", "", true},
+		{"Slackbot-LinkExpanding: not Slackbot's rules", "User-agent: Slackbot\nDisallow: /s/\n\nUser-agent: *\nDisallow: /star/\n",
+			"Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)", "/s/x", "", false},
+		// A Yandex robot obeys its own group where the file has one,
+		// not YandexBot's, whose family it claims.
+		{"YandexImages: its own group", "User-agent: YandexImages\nDisallow: /img/\n\nUser-agent: YandexBot\nDisallow: /bot/\n\nUser-agent: *\nDisallow: /star/\n",
+			"Mozilla/5.0 (compatible; YandexImages/3.0; +http://yandex.com/bots)", "/img/x", "", true},
+		{"YandexImages: not YandexBot's", "User-agent: YandexImages\nDisallow: /img/\n\nUser-agent: YandexBot\nDisallow: /bot/\n\nUser-agent: *\nDisallow: /star/\n",
+			"Mozilla/5.0 (compatible; YandexImages/3.0; +http://yandex.com/bots)", "/bot/x", "", false},
 		// LinkedIn's header names the library it fetches with, a longer
 		// token: the crawler's own group is its.
 		{"LinkedInBot: its own group, not its library's", "User-agent: LinkedInBot\nAllow: /\n\nUser-agent: Apache-HttpClient\nDisallow: /\n",

@@ -42,8 +42,14 @@ func (c Choice) Group(f *robots.File, ua string) (*robots.Group, string) {
 	cr := c.Crawler
 	if cr != nil {
 		// The crawler's own token first, however long another's the
-		// header names (a library's it fetches with).
+		// header names (a library's it fetches with): where the header
+		// names it as its product, or a signature proved it. A client
+		// claimed for the crawler by a longer name ("YandexImages",
+		// "Googlebot-Extra") goes by the name it sends.
 		for _, a := range cr.Tokens {
+			if !c.IgnoreHeader && !namesProduct(ua, a) {
+				continue
+			}
 			if g := f.NamedGroupFor(a); g != nil {
 				return g, a
 			}
