@@ -424,10 +424,16 @@ func authority(r *http.Request) string {
 	return h
 }
 
-// authorityIsServerName reports whether the host of r's authority is the
-// TLS server name (SNI) its client asked for, in any case and with or
-// without a final dot; true without TLS or without a server name (a
-// client that connected by address).
+// authorityIsServerName reports whether the host of r's authority is one
+// the TLS connection was opened for: the server name (SNI) its client
+// asked for, or a name one certificate commonly covers with it, since
+// browsers reuse a connection for every name its certificate covers
+// (RFC 9113, section 9.1.1): one a subdomain of the other
+// ("example.com" on a connection to "www.example.com"), or two names
+// under one parent of at least two labels ("a.example.com" and
+// "b.example.com" under "*.example.com"). Case and a final dot do not
+// count. True without TLS or without a server name (a client that
+// connected by address).
 func authorityIsServerName(r *http.Request) bool {
 	if r.TLS == nil || r.TLS.ServerName == "" {
 		return true
@@ -436,7 +442,21 @@ func authorityIsServerName(r *http.Request) bool {
 	if h, _, err := net.SplitHostPort(host); err == nil {
 		host = h
 	}
-	return strings.EqualFold(strings.TrimSuffix(host, "."), strings.TrimSuffix(r.TLS.ServerName, "."))
+	a := strings.ToLower(strings.TrimSuffix(host, "."))
+	b := strings.ToLower(strings.TrimSuffix(r.TLS.ServerName, "."))
+	if a == b || strings.HasSuffix(a, "."+b) || strings.HasSuffix(b, "."+a) {
+		return true
+	}
+	pa, pb := parentOf(a), parentOf(b)
+	return pa != "" && pa == pb && strings.Contains(pa, ".")
+}
+
+// parentOf is name without its first label, "" for a single label.
+func parentOf(name string) string {
+	if i := strings.IndexByte(name, '.'); i >= 0 {
+		return name[i+1:]
+	}
+	return ""
 }
 
 func scheme(r *http.Request) string {

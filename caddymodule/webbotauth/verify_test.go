@@ -104,6 +104,14 @@ func TestVerify(t *testing.T) {
 			tweak: func(r *http.Request) { r.TLS = &tls.ConnectionState{ServerName: "Example.COM."} }, wantAgent: testAgent},
 		{name: "authority is not the TLS server name", signer: good, opts: valid,
 			tweak: func(r *http.Request) { r.TLS = &tls.ConnectionState{ServerName: "victim.example"} }, wantErr: ErrInvalid},
+		{name: "authority is not the TLS server name, both under a top-level domain", signer: good, opts: valid,
+			tweak: func(r *http.Request) { r.TLS = &tls.ConnectionState{ServerName: "victim.com"} }, wantErr: ErrInvalid},
+		// Browsers reuse a connection for every name its certificate
+		// covers (RFC 9113, section 9.1.1).
+		{name: "a coalesced connection to www", signer: good, opts: valid,
+			tweak: func(r *http.Request) { r.TLS = &tls.ConnectionState{ServerName: "www.example.com"} }, wantAgent: testAgent},
+		{name: "a coalesced connection to a sibling name", signer: good, opts: with(func(o *signOpts) { o.authority = "a.example.com" }), host: "a.example.com",
+			tweak: func(r *http.Request) { r.TLS = &tls.ConnectionState{ServerName: "b.example.com"} }, wantAgent: testAgent},
 		{name: "allowed agent", signer: good, opts: valid,
 			options: func(o *Options) { o.AllowedAgents = []string{"https://other.test", "https://agent.test/"} }, wantAgent: testAgent},
 		{name: "allowed as directory url", signer: good, opts: valid,
