@@ -102,6 +102,9 @@ type trapSet struct {
 	// netHeld is set once a network is trapped whole: until then (on
 	// most sites, for good) a request looks up its own key only.
 	netHeld atomic.Bool
+	// everywhere is set once a client is held on every site (see put):
+	// until then a request looks up its own site's keys only.
+	everywhere atomic.Bool
 }
 
 // netSubs are the members of a network trapped now, each once, with when
@@ -153,8 +156,7 @@ func newTrapSet(size int) (*trapSet, error) {
 func (s *trapSet) add(k trapKey, until, now time.Time) trapKey {
 	subnet, ok := k.within(trapSubnetBits)
 	if !ok {
-		s.keys.Add(k, until.UnixNano())
-		return k
+		return s.put(k, until.UnixNano())
 	}
 	net, _ := k.within(trapNetBits)
 	if s.netHeld.Load() {
@@ -182,8 +184,30 @@ func (s *trapSet) add(k trapKey, until, now time.Time) trapKey {
 		s.keys.Add(subnet, subnetLatest)
 		return subnet
 	}
-	s.keys.Add(k, until.UnixNano())
-	return k
+	return s.put(k, until.UnixNano())
+}
+
+// anySite is the site of a key that holds its client on every site.
+const anySite uint64 = 0
+
+// put keeps k until the time given and returns the key to share: k, or,
+// for a client that has sprung the trap on more sites than its quota,
+// the key that holds it on every site. A client that chooses the site
+// (a site that answers any Host) must not free itself from the trap of
+// one by springing it under as many others: past its quota its traps
+// become one that holds it everywhere.
+func (s *trapSet) put(k trapKey, until int64) trapKey {
+	if _, kept := s.keys.Peek(k); kept || s.keys.Owned(k) < quota.TrapSitesPerClient {
+		s.keys.Add(k, until)
+		return k
+	}
+	all := trapKey{site: anySite, ip: k.ip, bits: k.bits}
+	if cur, ok := s.keys.Peek(all); ok && cur > until {
+		until = cur
+	}
+	s.everywhere.Store(true)
+	s.keys.Add(all, until)
+	return all
 }
 
 // members returns the trapped members of network k, none if it had none
@@ -203,13 +227,30 @@ func (s *trapSet) addShared(k trapKey, until int64) {
 	if k.bits != 0 {
 		s.netHeld.Store(true)
 	}
+	if k.site == anySite {
+		s.everywhere.Store(true)
+	}
 	if cur, ok := s.keys.Peek(k); !ok || cur < until {
 		s.keys.Add(k, until)
 	}
 }
 
-// holds tells whether k, or a network it is in, is trapped now.
+// holds tells whether k, or a network it is in, is trapped now, on k's
+// site or on every site.
 func (s *trapSet) holds(k trapKey, now time.Time) bool {
+	if s.holdsOn(k, now) {
+		return true
+	}
+	if !s.everywhere.Load() {
+		return false
+	}
+	k.site = anySite
+	return s.holdsOn(k, now)
+}
+
+// holdsOn tells whether k, or a network it is in, is trapped now on k's
+// site.
+func (s *trapSet) holdsOn(k trapKey, now time.Time) bool {
 	if s.held(k, now) {
 		return true
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/internal/quota"
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/pace"
 	"github.com/robotsguard/caddy-robots-txt/config"
 	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
 )
@@ -236,5 +237,36 @@ func TestTrapHostFlood(t *testing.T) {
 				t.Error("the flood is not held where it sprang the trap last")
 			}
 		})
+	}
+}
+
+// TestTrapClientHeldEverywhere: a client trapped on one site that springs
+// the trap under more Hosts than its quota (a site that answers any Host
+// lets it) is not freed from the first: it is held on every site.
+func TestTrapClientHeldEverywhere(t *testing.T) {
+	for _, ip := range []netip.Addr{netip.MustParseAddr("198.51.100.7"), netip.MustParseAddr("2001:db8:9:1::1")} {
+		s, err := newTrapSet(trappedClients)
+		if err != nil {
+			t.Fatal(err)
+		}
+		now := time.Now()
+		first := trapKey{site: 1, ip: pace.Subscriber(ip)}
+		s.add(first, now.Add(time.Hour), now)
+		for i := range 3 * quota.TrapSitesPerClient {
+			s.add(trapKey{site: uint64(100 + i), ip: pace.Subscriber(ip)}, now.Add(time.Hour), now.Add(time.Second))
+		}
+		later := now.Add(2 * time.Second)
+		if !s.holds(first, later) {
+			t.Errorf("%v: let go on the first site after springing the trap on %d others", ip, 3*quota.TrapSitesPerClient)
+		}
+		if !s.holds(trapKey{site: 99_999, ip: pace.Subscriber(ip)}, later) {
+			t.Errorf("%v: not held on a site it never sprang the trap on, past its quota", ip)
+		}
+		if s.holds(trapKey{site: 1, ip: netip.MustParseAddr("198.51.100.8")}, later) {
+			t.Error("another address is held")
+		}
+		if n := s.keys.Len(); n > quota.TrapSitesPerClient {
+			t.Errorf("%d keys for one client, want at most its quota %d", n, quota.TrapSitesPerClient)
+		}
 	}
 }

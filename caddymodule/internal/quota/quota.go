@@ -248,6 +248,18 @@ func (c *LRU[K, V]) Values() []V {
 	return vs
 }
 
+// Owned is how many entries the owner of k holds, k's own among them if
+// it is kept.
+func (c *LRU[K, V]) Owned(k K) int {
+	owner, _ := c.ownerOf(k)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if l := c.owners[owner]; l != nil {
+		return l.n
+	}
+	return 0
+}
+
 // Len is how many entries are kept.
 func (c *LRU[K, V]) Len() int {
 	c.mu.Lock()
