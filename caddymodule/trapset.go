@@ -161,12 +161,14 @@ func (s *trapSet) add(k trapKey, until, now time.Time) trapKey {
 	net, _ := k.within(trapNetBits)
 	if s.netHeld.Load() {
 		// Held already as a network: a subscriber of it adds
-		// nothing, so a rotating client fills no memory.
-		if s.held(net, now) {
-			return net
-		}
-		if s.held(subnet, now) {
-			return subnet
+		// nothing, so a rotating client fills no memory, but its
+		// spring renews the network's hold, as another instance
+		// that hears of it holds it anew.
+		for _, held := range [...]trapKey{net, subnet} {
+			if s.held(held, now) {
+				s.extend(held, until.UnixNano())
+				return held
+			}
 		}
 	}
 	s.mu.Lock()
@@ -268,8 +270,16 @@ func (s *trapSet) holdsOn(k trapKey, now time.Time) bool {
 func (s *trapSet) held(k trapKey, now time.Time) bool {
 	until, ok := s.keys.Get(k)
 	if ok && until < now.UnixNano() {
-		s.keys.Remove(k)
+		// Only if still expired: a spring since the read holds it anew.
+		s.keys.RemoveIf(k, func(u int64) bool { return u < now.UnixNano() })
 		return false
 	}
 	return ok
+}
+
+// extend holds k until at least the time given.
+func (s *trapSet) extend(k trapKey, until int64) {
+	if cur, ok := s.keys.Peek(k); !ok || cur < until {
+		s.keys.Add(k, until)
+	}
 }

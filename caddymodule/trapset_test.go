@@ -270,3 +270,31 @@ func TestTrapClientHeldEverywhere(t *testing.T) {
 		}
 	}
 }
+
+// TestTrapNetworkRenewed: a subscriber of a network held whole that
+// springs the trap again renews the network's hold, as the instances it
+// shares that spring with do.
+func TestTrapNetworkRenewed(t *testing.T) {
+	s, err := newTrapSet(trappedClients)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	sub := func(i int) trapKey {
+		return trapKey{site: 1, ip: pace.Subscriber(netip.AddrFrom16([16]byte{0x20, 0x01, 0x0d, 0xb8, 0, 5, 0, byte(i), 15: 1}))}
+	}
+	var got trapKey
+	for i := range trapSubnetAfter + 1 {
+		got = s.add(sub(i), now.Add(time.Hour), now)
+	}
+	if got.bits != trapSubnetBits {
+		t.Fatalf("the /56 is not held after %d of its /64s: shared %v", trapSubnetAfter+1, got)
+	}
+	later := now.Add(50 * time.Minute)
+	if k := s.add(sub(200), later.Add(time.Hour), later); k.bits != trapSubnetBits {
+		t.Fatalf("a subscriber of the held /56 shared %v, want the /56", k)
+	}
+	if !s.holds(sub(201), now.Add(90*time.Minute)) {
+		t.Error("the /56 was let go an hour after it was first held, though a subscriber sprang the trap 50 minutes in")
+	}
+}

@@ -227,6 +227,17 @@ func (c *LRU[K, V]) Remove(k K) {
 	}
 }
 
+// RemoveIf drops k if it is kept and drop says so of its value, under
+// one lock: a value set between a caller's read and its removal is not
+// dropped for the one it read.
+func (c *LRU[K, V]) RemoveIf(k K, drop func(V) bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.items[k]; ok && drop(e.val) {
+		c.evict(e)
+	}
+}
+
 // RemoveOldest drops the least recently used entry of all, if any: a
 // cache whose room is shared with another gives it back.
 func (c *LRU[K, V]) RemoveOldest() {

@@ -207,3 +207,19 @@ func TestLRUValues(t *testing.T) {
 		t.Errorf("values %s, want [2 3 1 5]: the key added as the oldest goes first", got)
 	}
 }
+
+// TestRemoveIf: a key is dropped only when the predicate holds of the
+// value kept now.
+func TestRemoveIf(t *testing.T) {
+	c := New[string, int](8, 8, 8, func(string) (netip.Prefix, netip.Prefix) { return netip.Prefix{}, netip.Prefix{} })
+	c.Add("a", 1)
+	c.RemoveIf("a", func(v int) bool { return v > 1 })
+	if _, ok := c.Peek("a"); !ok {
+		t.Fatal("dropped although the predicate was false")
+	}
+	c.RemoveIf("a", func(v int) bool { return v == 1 })
+	if _, ok := c.Peek("a"); ok || c.Len() != 0 {
+		t.Fatal("kept although the predicate was true")
+	}
+	c.RemoveIf("missing", func(int) bool { return true }) // no panic, nothing kept
+}
