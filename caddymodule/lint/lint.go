@@ -11,13 +11,15 @@ import (
 	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
-// KindNotRobotsTxt, KindNoInherit, KindHumanSoftware and KindQueryAnchor
-// are the findings this package adds to the parser's (robots.Kind).
+// KindNotRobotsTxt, KindNoInherit, KindHumanSoftware, KindQueryAnchor and
+// KindDelayIgnored are the findings this package adds to the parser's
+// (robots.Kind).
 const (
 	KindNotRobotsTxt  robots.Kind = "not-robots-txt"
 	KindNoInherit     robots.Kind = "named-group-lacks-star-rule"
 	KindHumanSoftware robots.Kind = "human-software-agent"
 	KindQueryAnchor   robots.Kind = "query-defeats-anchor"
+	KindDelayIgnored  robots.Kind = "crawl-delay-ignored"
 )
 
 // maxNoInherit bounds the no-inherit findings of one file: past it a
@@ -48,6 +50,7 @@ func Check(body []byte, opts ...robots.Option) Result {
 	res.Diagnostics = append(res.Diagnostics, humanSoftware(f, body)...)
 	res.Diagnostics = append(res.Diagnostics, noInherit(f)...)
 	res.Diagnostics = append(res.Diagnostics, queryAnchors(f)...)
+	res.Diagnostics = append(res.Diagnostics, delayIgnored(f, body)...)
 	slices.SortStableFunc(res.Diagnostics, func(a, b robots.Diagnostic) int { return a.Line - b.Line })
 	return res
 }
@@ -168,6 +171,34 @@ func humanSoftware(f *robots.File, body []byte) []robots.Diagnostic {
 				break
 			}
 		}
+	}
+	return out
+}
+
+// delayIgnoredBy are the tokens of crawlers whose operators say they
+// ignore Crawl-delay: Google's crawlers set their rate by other means.
+var delayIgnoredBy = []string{"Googlebot", "Googlebot-Image", "Googlebot-News", "Googlebot-Video",
+	"Storebot-Google", "GoogleOther", "Google-InspectionTool", "AdsBot-Google", "Mediapartners-Google"}
+
+// delayIgnored reports a Crawl-delay in a group for a crawler that
+// ignores it: robots_txt holds the crawler to it all the same (429 in
+// enforce mode) and counts its faster requests as violations that its
+// own reading of the file does not commit.
+func delayIgnored(f *robots.File, body []byte) []robots.Diagnostic {
+	var out []robots.Diagnostic
+	for _, agent := range f.Agents() {
+		if !slices.ContainsFunc(delayIgnoredBy, func(t string) bool { return strings.EqualFold(t, agent) }) {
+			continue
+		}
+		if g := f.NamedGroupFor(agent); g == nil || g.CrawlDelay <= 0 {
+			continue
+		}
+		out = append(out, robots.Diagnostic{
+			Line: agentLine(body, agent), Severity: robots.Warning, Kind: KindDelayIgnored,
+			Message: fmt.Sprintf("the group of %s has a crawl-delay, which Google's crawlers ignore; "+
+				"robots_txt would answer %s 429 when it goes faster and count a violation it does not commit by its own reading: "+
+				"set crawl_delay monitor or off, or drop the line", agent, agent),
+		})
 	}
 	return out
 }

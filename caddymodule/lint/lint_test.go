@@ -57,6 +57,12 @@ func TestCheck(t *testing.T) {
 			},
 		},
 		{
+			// Google's crawlers ignore Crawl-delay; bingbot reads it.
+			name: "a crawl-delay Google ignores",
+			body: "User-agent: Googlebot\nCrawl-delay: 10\nDisallow: /x\n\nUser-agent: bingbot\nCrawl-delay: 10\nDisallow: /x\n",
+			want: []finding{{1, KindDelayIgnored, robots.Warning, `the group of Googlebot has a crawl-delay, which Google's crawlers ignore`}},
+		},
+		{
 			name: "query string defeats an anchored rule",
 			body: "User-agent: *\nDisallow: /*.pdf$\nDisallow: /*.php?$\n",
 			want: []finding{{2, KindQueryAnchor, robots.Info, "/file.pdf?x=1 does not match"}},
@@ -72,7 +78,7 @@ func TestCheck(t *testing.T) {
 			var got []robots.Diagnostic
 			for _, d := range Check([]byte(tc.body)).Diagnostics {
 				switch d.Kind {
-				case KindNoInherit, KindHumanSoftware, KindQueryAnchor, KindNotRobotsTxt:
+				case KindNoInherit, KindHumanSoftware, KindQueryAnchor, KindNotRobotsTxt, KindDelayIgnored:
 					got = append(got, d)
 				}
 			}
