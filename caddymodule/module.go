@@ -522,6 +522,12 @@ func strictCheck(src *source) error {
 	if notRobots != nil {
 		return fmt.Errorf("strict: robots.txt %s: the upstream answered, but %v", src.name(), notRobots)
 	}
+	src.mu.Lock()
+	notFile := src.failing && src.failedWith == errNotRobotsTxt.Error()
+	src.mu.Unlock()
+	if notFile {
+		return fmt.Errorf("strict: robots.txt %s is no robots.txt: it has no field robots.txt knows (an HTML page, a binary?)", src.name())
+	}
 	if snap.unknown {
 		return nil
 	}

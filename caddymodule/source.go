@@ -342,13 +342,25 @@ func openFileSource(path string, set *sourceSettings) (*source, error) {
 		return nil, err
 	}
 	s.seen, s.exists = info, true
-	s.publish(snap)
 	if !snap.File.LooksLikeRobotsTxt() {
-		set.logger.Warn("robots.txt has no robots.txt field; read as allowing everything", zap.String("file", path))
+		// Refused as a reload refuses it, with no rules to keep: an
+		// HTML page, a log, or what a tenant's symlink points at
+		// (/proc/self/environ) must not be served as robots.txt.
+		s.failing, s.failedWith = true, errNotRobotsTxt.Error()
+		s.publish(newEmptySnapshot())
+		reloadsTotal.WithLabelValues("failed").Inc()
+		set.logger.Error("robots.txt is no robots.txt (no field robots.txt knows: an HTML page, a binary?); it is neither served nor enforced, and every bot is allowed everywhere until it is one",
+			zap.String("file", path))
+		return s, nil
 	}
+	s.publish(snap)
 	s.logLoad(snap)
 	return s, nil
 }
+
+// errNotRobotsTxt is why a file with text but no robots.txt field is not
+// loaded.
+var errNotRobotsTxt = errors.New("the new content has no robots.txt field (is it an HTML page or a binary?)")
 
 // openRegular opens path for reading only if it is a regular file. The
 // open does not block: a named pipe or a device put where robots.txt
@@ -417,7 +429,7 @@ func (s *source) refresh() {
 		snap, info, err = readSnapshot(s.path)
 	}
 	if err == nil && !snap.File.LooksLikeRobotsTxt() {
-		err = errors.New("the new content has no robots.txt field (is it an HTML page or a binary?)")
+		err = errNotRobotsTxt
 	}
 	if err != nil {
 		reloadsTotal.WithLabelValues("failed").Inc()

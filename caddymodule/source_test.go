@@ -12,6 +12,8 @@ import (
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
 
 	"github.com/robotsguard/caddy-robots-txt/config"
 	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
@@ -430,5 +432,51 @@ func TestLastModifiedOfTwoTraps(t *testing.T) {
 	}
 	if ahead := time.Until(at); ahead > 2*time.Second {
 		t.Errorf("after 100 alternations Last-Modified is %v ahead of the clock", ahead.Round(time.Second))
+	}
+}
+
+// TestFirstReadNotRobotsTxt: a file that is no robots.txt at all when it
+// is first read (an HTML page, a log, a symlink to /proc/self/environ in
+// a tenant's directory) is neither served nor enforced, as a reload
+// refuses it: /robots.txt goes to the next handler, every bot is allowed,
+// and the log says so at ERROR. Once the file is a robots.txt, it is both.
+func TestFirstReadNotRobotsTxt(t *testing.T) {
+	const secret = "HOME=/root\nAWS_SECRET_ACCESS_KEY=abc123\nPATH=/usr/bin\n"
+	path := writeRobots(t, secret)
+	h, logs := newTestHandler(t, config.Config{File: path, DisableReload: true})
+	w, _ := serve(h, newRequest("GET", "/robots.txt", testfixtures.UAChrome))
+	if strings.Contains(w.Body.String(), "AWS_SECRET") || w.Body.String() != "next" {
+		t.Fatalf("GET /robots.txt served %q, want it passed to the next handler", w.Body.String())
+	}
+	if _, err := serve(h, withIP(newRequest("GET", "/x", testfixtures.UACurl), "192.0.2.7")); err != nil {
+		t.Errorf("a bot was refused by a file that is no robots.txt: %v", err)
+	}
+	if logs.FilterLevelExact(zapcore.ErrorLevel).FilterMessageSnippet("no robots.txt").Len() != 1 {
+		t.Errorf("want one ERROR that the file is no robots.txt, got %v", logs.All())
+	}
+	os.WriteFile(path, []byte("User-agent: *\nDisallow: /x\n"), 0o644)
+	bump(t, path, time.Second)
+	h.fixed.refresh()
+	if _, err := serve(h, withIP(newRequest("GET", "/x", testfixtures.UACurl), "192.0.2.7")); err == nil {
+		t.Error("the file became a robots.txt, and its rule is not enforced")
+	}
+	if w, _ := serve(h, newRequest("GET", "/robots.txt", testfixtures.UAChrome)); !strings.Contains(w.Body.String(), "Disallow: /x") {
+		t.Errorf("the file became a robots.txt and is not served: %q", w.Body.String())
+	}
+}
+
+// TestStrictFileNotRobotsTxt: with strict, a file that is no robots.txt
+// is a configuration error that says so.
+func TestStrictFileNotRobotsTxt(t *testing.T) {
+	h := &Handler{Config: config.Config{Strict: true, File: writeRobots(t, "<html><body>Not found</body></html>\n")}, verifyOptions: offlineVerify, logger: zap.NewNop()}
+	ctx, cancel := newContext()
+	defer cancel()
+	err := h.Provision(ctx)
+	if err == nil {
+		h.Cleanup()
+		t.Fatal("strict provisioned a file that is no robots.txt")
+	}
+	if !strings.Contains(err.Error(), "is no robots.txt") {
+		t.Errorf("error %q; want it to say the file is no robots.txt", err)
 	}
 }
