@@ -56,8 +56,8 @@ func newUpstreamClient() *http.Client {
 // fetchUpstream fetches url once and reads the answer as RFC 9309 says a
 // crawler must: 2xx rules apply; 4xx (and a redirect chain longer than five
 // hops) mean there is no robots.txt, so every bot may fetch everything;
-// 5xx, timeouts, network errors and truncated bodies are temporary, and the
-// version in force stays.
+// 429, 5xx, timeouts, network errors and truncated bodies are temporary,
+// and the version in force stays.
 //
 // A crawler treats a server error as "disallow everything" until it can
 // read the file again. An enforcer must not: it would refuse every bot for
@@ -105,6 +105,11 @@ func fetchUpstream(ctx context.Context, client *http.Client, url string) fetchRe
 				err: errors.New("the answer is not a robots.txt (no line is a robots.txt field; an HTML page?)")}
 		}
 		return fetchResult{snap: snap, refresh: refresh, result: "loaded", status: resp.StatusCode, err: truncErr}
+	case resp.StatusCode == http.StatusTooManyRequests:
+		// Busy, not gone: a server error, as Google reads it. Behind
+		// reverse_proxy the backend sees Caddy's address for the bots'
+		// requests and this fetch alike, so a flood that trips its
+		// rate limit would otherwise turn the rules off.
 	case resp.StatusCode >= 300 && resp.StatusCode < 500:
 		// A redirect the client did not follow (no Location) is read as
 		// "not found", like a chain that is too long.

@@ -67,6 +67,7 @@ func TestFetchUpstream(t *testing.T) {
 	mux.HandleFunc("/missing", http.NotFound)
 	mux.HandleFunc("/forbidden", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(403) })
 	mux.HandleFunc("/broken", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(503) })
+	mux.HandleFunc("/busy", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusTooManyRequests) })
 	mux.HandleFunc("/slow", func(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-time.After(5 * time.Second):
@@ -110,6 +111,10 @@ func TestFetchUpstream(t *testing.T) {
 		{"/missing", "unreachable", "", refreshDefault},
 		{"/forbidden", "unreachable", "", refreshDefault},
 		{"/broken", "failed", "", retryFirst},
+		// 429 says the server is busy, not that there is no file: a
+		// bot flood tripping the backend's rate limit must not turn
+		// the rules off (Google reads 429 as a server error too).
+		{"/busy", "failed", "", retryFirst},
 		{"/slow", "failed", "", retryFirst},
 		{"/truncated", "failed", "", retryFirst},
 		{"/huge", "loaded", "/a", refreshDefault},
