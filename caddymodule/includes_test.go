@@ -61,6 +61,26 @@ func TestIncludedListsWithoutTheFile(t *testing.T) {
 	}
 }
 
+// TestIncludedListsWithoutTheUpstream: an upstream that has no
+// robots.txt (404) at the first fetch leaves the included lists in force,
+// as the log says.
+func TestIncludedListsWithoutTheUpstream(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	t.Cleanup(srv.Close)
+	list := filepath.Join(t.TempDir(), "list.txt")
+	os.WriteFile(list, []byte("User-agent: NewBot\nDisallow: /\n"), 0o644)
+	h, logs := newTestHandler(t, config.Config{URL: srv.URL + "/robots.txt", Include: []string{list}})
+	if _, err := serve(h, newRequest("GET", "/x", "NewBot/1.0")); err == nil {
+		t.Error("NewBot passed; the included list disallows everything to it")
+	}
+	if logs.FilterMessageSnippet("only the included lists apply").Len() != 1 {
+		t.Errorf("want one warning that only the included lists apply, got %v", logs.All())
+	}
+	if w, _ := serve(h, newRequest("GET", "/robots.txt", "NewBot/1.0")); !strings.Contains(w.Body.String(), "User-agent: NewBot") {
+		t.Errorf("/robots.txt does not serve the included list: %q", w.Body.String())
+	}
+}
+
 // TestIncludedListCutAtALine: an included list over the 500 KiB a crawler
 // reads is cut at the end of a line: "Disallow: /private" cut after its
 // "/" is not served, nor enforced, as "Disallow: /".

@@ -189,7 +189,11 @@ func (s *source) loadUpstream(ctx context.Context, failures int) (time.Duration,
 		}
 		return wait, false
 	case "unreachable":
-		changed := s.current().File != nil
+		// From a file in force, or from the stand-in for a first fetch
+		// not yet answered: "no robots.txt" is put in force, with the
+		// included lists, which apply alone now.
+		cur := s.current()
+		changed := cur.File != nil || cur.unknown
 		if changed {
 			s.publish(res.snap)
 			s.setGauges(s.current())

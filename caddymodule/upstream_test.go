@@ -330,6 +330,14 @@ func TestStrictUpstreamNotRobots(t *testing.T) {
 	if err := strictCheck(s); err != nil {
 		t.Errorf("strict, upstream down: %v, want none", err)
 	}
+	// No robots.txt at all at the first fetch: strict refuses that, as
+	// it refuses a file that does not exist.
+	status.Store(404)
+	s = newUpstreamSource(srv.URL, &sourceSettings{logger: zap.NewNop(), grace: time.Hour})
+	s.loadUpstream(context.Background(), 0)
+	if err := strictCheck(s); err == nil || !strings.Contains(err.Error(), "does not exist") {
+		t.Errorf("strict, upstream answers 404: %v, want an error saying there is no robots.txt", err)
+	}
 }
 
 // TestSlowUpstreamAtReload: a reload fetches the upstream's file again;
