@@ -28,8 +28,11 @@ func sharedBlobs(t *testing.T, dir string) map[string]string {
 	out := map[string]string{}
 	filepath.WalkDir(filepath.Join(dir, "robots_txt", "shared"), func(path string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
-			data, _ := os.ReadFile(path)
-			out[path] = string(data)
+			// A blob being written (the storage writes in place) is
+			// not one yet.
+			if data, _ := os.ReadFile(path); json.Valid(data) {
+				out[path] = string(data)
+			}
 		}
 		return nil
 	})
