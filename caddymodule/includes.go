@@ -33,6 +33,9 @@ type includeEntry struct {
 	body   []byte // the last good body; nil until one is read
 	failed bool   // the last read failed; logged once
 	err    error  // why the last read of a file failed, for strict
+	// gone counts the fetches in a row that found no list (4xx): the
+	// list is asked again as after a failure, sooner than a day.
+	gone int
 }
 
 func newIncludeSet(names []string) *includeSet {
@@ -130,12 +133,21 @@ func (set *includeSet) fetchURL(ctx context.Context, s *source, e *includeEntry)
 	switch res.result {
 	case "loaded":
 		changed := !bytes.Equal(res.snap.body, e.body)
-		e.body, e.failed = res.snap.body, false
+		e.body, e.failed, e.gone = res.snap.body, false, 0
 		return changed, res.refresh
 	case "unreachable": // 4xx: the list is gone, and adds nothing
 		changed := e.body != nil
+		// Asked again as the site's own upstream is after "no
+		// robots.txt": a 404 of a deploy in progress must not drop
+		// the list's rules for a day.
+		wait := min(res.refresh, retryFirst<<min(e.gone, 6), retryMax)
+		if changed || e.gone == 0 {
+			s.logger().Warn("an included list's URL has no list (4xx); its rules are not in force until it has one",
+				zap.String("include", redactURL(e.name)), zap.Int("status", res.status), zap.Duration("retry_in", wait))
+		}
 		e.body, e.failed = nil, false
-		return changed, res.refresh
+		e.gone++
+		return changed, wait
 	}
 	if !e.failed {
 		s.logger().Error("an included robots.txt could not be fetched; "+keeps(e.body),

@@ -1,6 +1,7 @@
 package caddymodule
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -8,9 +9,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
 
 	"github.com/robotsguard/caddy-robots-txt/config"
 	"github.com/robotsguard/caddy-robots-txt/robots"
@@ -78,6 +81,40 @@ func TestIncludedListsWithoutTheUpstream(t *testing.T) {
 	}
 	if w, _ := serve(h, newRequest("GET", "/robots.txt", "NewBot/1.0")); !strings.Contains(w.Body.String(), "User-agent: NewBot") {
 		t.Errorf("/robots.txt does not serve the included list: %q", w.Body.String())
+	}
+}
+
+// TestIncludedListGone: an included URL that answers 4xx after a good
+// fetch drops the list's rules, which the log says at WARN naming the
+// list, and is asked again within a minute, not a day.
+func TestIncludedListGone(t *testing.T) {
+	var gone atomic.Bool
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if gone.Load() {
+			http.NotFound(w, r)
+			return
+		}
+		fmt.Fprint(w, "User-agent: EvilBot\nDisallow: /\n")
+	}))
+	t.Cleanup(srv.Close)
+	h, logs := newTestHandler(t, config.Config{Inline: "User-agent: *\nDisallow: /a\n", Include: []string{srv.URL + "/list.txt"}})
+	if _, err := serve(h, newRequest("GET", "/x", "EvilBot/1.0")); err == nil {
+		t.Fatal("EvilBot passed; the list disallows everything to it")
+	}
+	gone.Store(true)
+	set := h.fixed.includes
+	changed, wait := set.fetchURL(context.Background(), h.fixed, set.entries[0])
+	if !changed || wait > retryFirst {
+		t.Errorf("the list answered 404: changed %v, asked again in %v; want changed, within %v", changed, wait, retryFirst)
+	}
+	if n := logs.FilterMessageSnippet("included list's URL has no list").FilterLevelExact(zapcore.WarnLevel).Len(); n != 1 {
+		t.Errorf("%d warnings that the list is gone, want 1: %v", n, logs.All())
+	}
+	if _, wait := set.fetchURL(context.Background(), h.fixed, set.entries[0]); wait != 2*retryFirst {
+		t.Errorf("asked again in %v after a second 404, want %v", wait, 2*retryFirst)
+	}
+	if n := logs.FilterMessageSnippet("included list's URL has no list").Len(); n != 1 {
+		t.Errorf("the same 404 warned of %d times, want once", n)
 	}
 }
 
