@@ -1,6 +1,7 @@
 package caddymodule
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -50,10 +51,17 @@ type snapshot struct {
 }
 
 func newSnapshot(body []byte) *snapshot {
+	f := robots.Parse(body)
+	if len(body) > robots.DefaultMaxSize {
+		// What is served is what is judged, as for an upstream's file:
+		// crawlers read no further, and a tenant's file of megabytes
+		// is not kept whole (the parser reports the cut).
+		body = bytes.Clone(robots.Truncate(body, robots.DefaultMaxSize))
+	}
 	sum := sha256.Sum256(body)
 	etag := `"` + hex.EncodeToString(sum[:12]) + `"`
 	return &snapshot{
-		Version: judge.NewVersion(robots.Parse(body), etag),
+		Version: judge.NewVersion(f, etag),
 		body:    body,
 		site:    body, siteETag: etag,
 	}
@@ -392,6 +400,11 @@ func readSnapshot(path string) (*snapshot, fs.FileInfo, error) {
 		return nil, nil, err
 	}
 	defer f.Close()
+	if info.Size() > maxFileBytes {
+		// Refused by its size, unread: a tenant's sparse file of a
+		// gigabyte costs a stat, not a read, at each load.
+		return nil, nil, fmt.Errorf("file %q is larger than %d bytes; that is not a robots.txt", path, maxFileBytes)
+	}
 	body, err := io.ReadAll(io.LimitReader(f, maxFileBytes+1))
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading %q: %v", path, err)

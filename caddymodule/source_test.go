@@ -2,6 +2,7 @@ package caddymodule
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/robotsguard/caddy-robots-txt/config"
 	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
+	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
 // bump gives path a new modification time, as an edit seconds later would.
@@ -478,5 +480,40 @@ func TestStrictFileNotRobotsTxt(t *testing.T) {
 	}
 	if !strings.Contains(err.Error(), "is no robots.txt") {
 		t.Errorf("error %q; want it to say the file is no robots.txt", err)
+	}
+}
+
+// TestLongFileServedAsJudged: a file longer than crawlers read (500 KiB)
+// is served cut where it is judged cut, at the end of a line, and the
+// load says so; a file larger than a robots.txt can be is refused by its
+// size.
+func TestLongFileServedAsJudged(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("User-agent: *\nDisallow: /a\n")
+	for b.Len() < robots.DefaultMaxSize+100_000 {
+		b.WriteString("# padding padding padding\n")
+	}
+	b.WriteString("Disallow: /b\n")
+	h, logs := newTestHandler(t, config.Config{File: writeRobots(t, b.String()), DisableReload: true})
+	w, _ := serve(h, newRequest("GET", "/robots.txt", testfixtures.UAChrome))
+	if n := w.Body.Len(); n > robots.DefaultMaxSize || !strings.HasSuffix(w.Body.String(), "\n") || strings.Contains(w.Body.String(), "Disallow: /b") {
+		t.Errorf("served %d bytes ending %q; want at most %d, cut at a line, without what is not judged", n, w.Body.String()[max(0, n-20):], robots.DefaultMaxSize)
+	}
+	if _, err := serve(h, withIP(newRequest("GET", "/b", testfixtures.UACurl), "192.0.2.7")); err != nil {
+		t.Error("a rule past 500 KiB is enforced")
+	}
+	if logs.FilterMessageSnippet("robots.txt loaded").Len() == 0 || !strings.Contains(fmt.Sprint(logs.All()), "everything past the first") {
+		t.Errorf("the load does not report the size limit: %v", logs.All())
+	}
+
+	big := filepath.Join(t.TempDir(), "robots.txt")
+	f, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Truncate(1 << 30) // sparse
+	f.Close()
+	if _, _, err := readSnapshot(big); err == nil || !strings.Contains(err.Error(), "larger than") {
+		t.Errorf("a 1 GiB file: %v, want refused by its size", err)
 	}
 }
