@@ -22,6 +22,7 @@ import (
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/include"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/lint"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/share"
 	"github.com/robotsguard/caddy-robots-txt/config"
 	"github.com/robotsguard/caddy-robots-txt/robots"
@@ -511,6 +512,14 @@ func (s *source) logLoad(snap *snapshot) {
 		// An empty file (or one of comments) allows every bot
 		// everywhere: no less than no file, and no more quietly.
 		s.logger().Warn("robots.txt has no groups; every bot is allowed everywhere", zap.String("file", s.name()))
+	}
+	if people := lint.PeoplesSoftware(snap.File); len(people) > 0 {
+		// A header that names an agent of the file as its product is
+		// held to its group: these are browsers' and apps' own, and
+		// their users would be refused pages (a file from an
+		// upstream or a tenant may name them).
+		s.logger().Warn("robots.txt names software people use as agents; its users are held to those groups and may be refused pages",
+			zap.String("file", name), zap.Strings("agents", people))
 	}
 	log("robots.txt loaded",
 		zap.String("file", name),

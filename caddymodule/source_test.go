@@ -517,3 +517,17 @@ func TestLongFileServedAsJudged(t *testing.T) {
 		t.Errorf("a 1 GiB file: %v, want refused by its size", err)
 	}
 }
+
+// TestPeoplesSoftwareAgentsWarn: a file (from an upstream, a tenant)
+// that names a browser's or an app's own token as an agent holds that
+// software's users to its group; the load says so at WARN.
+func TestPeoplesSoftwareAgentsWarn(t *testing.T) {
+	_, logs := newTestHandler(t, config.Config{Inline: "User-agent: SamsungBrowser\nUser-agent: OPR\nDisallow: /\n\nUser-agent: GPTBot\nDisallow: /\n"})
+	warned := logs.FilterMessageSnippet("names software people use").FilterLevelExact(zapcore.WarnLevel).All()
+	if len(warned) != 1 {
+		t.Fatalf("%d warnings, want 1: %v", len(warned), logs.All())
+	}
+	if got := fmt.Sprint(warned[0].ContextMap()["agents"]); !strings.Contains(got, "SamsungBrowser") || !strings.Contains(got, "OPR") || strings.Contains(got, "GPTBot") {
+		t.Errorf("agents %s; want SamsungBrowser and OPR, not GPTBot", got)
+	}
+}

@@ -154,22 +154,30 @@ var humanTokens = []string{
 	"Roku", "CFNetwork", "Darwin", "Dalvik", "Windsurf", "Postman", "Insomnia", "OPR",
 	// In-app browsers and apps' own browsers, which send the app's token.
 	"Snapchat", "TikTok", "DuckDuckGo", "GSA", "LinkedInApp", "KAKAOTALK", "NAVER",
-	"MicroMessenger", "Messenger", "Twitter",
+	"MicroMessenger", "Messenger", "Twitter", "Vivaldi", "Edge", "Silk", "HuaweiBrowser",
+	"MiuiBrowser", "Whale", "Puffin",
 }
 
 // humanSoftware reports agent names that are people's software.
 func humanSoftware(f *robots.File, body []byte) []robots.Diagnostic {
 	var out []robots.Diagnostic
+	for _, agent := range PeoplesSoftware(f) {
+		out = append(out, robots.Diagnostic{
+			Line: agentLine(body, agent), Severity: robots.Warning, Kind: KindHumanSoftware,
+			Message: fmt.Sprintf("user-agent %q is the product token of software people use (it sends \"%s/<version>\"); "+
+				"robots_txt would hold its users to this group and refuse them pages; name the crawler by a token of its own", agent, agent),
+		})
+	}
+	return out
+}
+
+// PeoplesSoftware returns the agents f names that are the product tokens
+// of software people use (see humanTokens), as the file spells them.
+func PeoplesSoftware(f *robots.File) []string {
+	var out []string
 	for _, agent := range f.Agents() {
-		for _, h := range humanTokens {
-			if strings.EqualFold(agent, h) {
-				out = append(out, robots.Diagnostic{
-					Line: agentLine(body, agent), Severity: robots.Warning, Kind: KindHumanSoftware,
-					Message: fmt.Sprintf("user-agent %q is the product token of software people use (it sends \"%s/<version>\"); "+
-						"robots_txt would hold its users to this group and refuse them pages; name the crawler by a token of its own", agent, h),
-				})
-				break
-			}
+		if slices.ContainsFunc(humanTokens, func(h string) bool { return strings.EqualFold(agent, h) }) {
+			out = append(out, agent)
 		}
 	}
 	return out
