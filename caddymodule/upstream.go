@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
@@ -48,9 +49,40 @@ func newUpstreamClient() *http.Client {
 			if len(via) > robots.MaxRedirects {
 				return errTooManyRedirects
 			}
+			if redirectsInward(via[0].URL, req.URL) {
+				return fmt.Errorf("a redirect to %s, this machine's or its link's address, is not followed", req.URL.Host)
+			}
 			return nil
 		},
 	}
+}
+
+// redirectsInward reports whether a redirect from the URL configured,
+// from, to to leads from another host to this machine or its link: a
+// loopback, link-local or unspecified address, or localhost. Whoever
+// answers for the upstream (a tenant's app) must not make the fetcher
+// call the admin endpoint or a cloud's metadata service; a redirect
+// within the host, or to one the operator named, is followed.
+func redirectsInward(from, to *url.URL) bool {
+	host := strings.ToLower(strings.TrimSuffix(to.Hostname(), "."))
+	if strings.EqualFold(host, strings.TrimSuffix(from.Hostname(), ".")) || inward(from.Hostname()) {
+		return false
+	}
+	return inward(host)
+}
+
+// inward reports whether host names this machine or its link.
+func inward(host string) bool {
+	host = strings.ToLower(strings.TrimSuffix(host, "."))
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	a, err := netip.ParseAddr(host)
+	if err != nil {
+		return false
+	}
+	a = a.Unmap()
+	return a.IsLoopback() || a.IsLinkLocalUnicast() || a.IsUnspecified()
 }
 
 // fetchUpstream fetches url once and reads the answer as RFC 9309 says a
