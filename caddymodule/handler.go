@@ -72,7 +72,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 		// have sprung the trap. A bot keeps its own group's Crawl-delay
 		// where that is the longer.
 		own := id
-		id, res = h.trappedIdentity(snap), verify.Result{Outcome: verify.Trapped}
+		id, res = h.trappedIdentity(snap)
 		if own.Bot && own.Group != nil {
 			id.ownDelay = own.Group.CrawlDelay
 		}
@@ -368,7 +368,7 @@ func (h *Handler) recordFetch(r *http.Request, snap *snapshot) {
 		// The address's requests are a trapped client's from the trap
 		// on, whatever their header: so is this fetch, which they
 		// report as fetched.
-		id, res = h.trappedIdentity(snap), verify.Result{Outcome: verify.Trapped}
+		id, res = h.trappedIdentity(snap)
 		h.rememberFetch(fetchKey{id.Name, fetchAddr(r, res.Outcome), siteOf(r), snap.scope, agentOf(id.Name, ua)}, f)
 	}
 	if !id.Bot {
@@ -395,7 +395,7 @@ func (h *Handler) recordPassed(r *http.Request, snap *snapshot) {
 	}
 	id, res := h.whoIs(r, ua, snap)
 	if trapped && res.Outcome != verify.Verified {
-		id, res = h.trappedIdentity(snap), verify.Result{Outcome: verify.Trapped}
+		id, res = h.trappedIdentity(snap)
 	}
 	if !id.Bot {
 		return

@@ -140,7 +140,7 @@ func (set *includeSet) fetchURL(ctx context.Context, s *source, e *includeEntry)
 		// Asked again as the site's own upstream is after "no
 		// robots.txt": a 404 of a deploy in progress must not drop
 		// the list's rules for a day.
-		wait := min(res.refresh, retryFirst<<min(e.gone, 6), retryMax)
+		wait := min(res.refresh, retryAfter(e.gone))
 		if changed || e.gone == 0 {
 			s.logger().Warn("an included list's URL has no list (4xx); its rules are not in force until it has one",
 				zap.String("include", redactURL(e.name)), zap.Int("status", res.status), zap.Duration("retry_in", wait))

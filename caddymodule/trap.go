@@ -218,9 +218,9 @@ func (h *Handler) springTrap(w http.ResponseWriter, r *http.Request, snap *snaps
 func trapAddr(r *http.Request) netip.Addr { return pace.Subscriber(clientAddr(r)) }
 
 // trappedIdentity is how a trapped address is judged: a bot held to the
-// * group, whatever its User-Agent.
-func (h *Handler) trappedIdentity(snap *snapshot) identity {
+// * group, whatever its User-Agent, with the outcome trapped.
+func (h *Handler) trappedIdentity(snap *snapshot) (identity, verify.Result) {
 	id := identity{snap: snap, counters: h.countersFor(trappedName), chosenBy: byStar}
 	id.Identity = judge.Identity{Bot: true, Name: trappedName, Group: snap.File.GroupFor("*")}
-	return id
+	return id, verify.Result{Outcome: verify.Trapped}
 }

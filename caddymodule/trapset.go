@@ -204,11 +204,8 @@ func (s *trapSet) put(k trapKey, until int64) trapKey {
 		return k
 	}
 	all := trapKey{site: anySite, ip: k.ip, bits: k.bits}
-	if cur, ok := s.keys.Peek(all); ok && cur > until {
-		until = cur
-	}
 	s.everywhere.Store(true)
-	s.keys.Add(all, until)
+	s.extend(all, until)
 	return all
 }
 
@@ -232,9 +229,7 @@ func (s *trapSet) addShared(k trapKey, until int64) {
 	if k.site == anySite {
 		s.everywhere.Store(true)
 	}
-	if cur, ok := s.keys.Peek(k); !ok || cur < until {
-		s.keys.Add(k, until)
-	}
+	s.extend(k, until)
 }
 
 // holds tells whether k, or a network it is in, is trapped now, on k's
@@ -277,9 +272,10 @@ func (s *trapSet) held(k trapKey, now time.Time) bool {
 	return ok
 }
 
-// extend holds k until at least the time given.
+// extend holds k until at least the time given, and marks it used.
 func (s *trapSet) extend(k trapKey, until int64) {
-	if cur, ok := s.keys.Peek(k); !ok || cur < until {
-		s.keys.Add(k, until)
+	if cur, ok := s.keys.Peek(k); ok && cur > until {
+		until = cur
 	}
+	s.keys.Add(k, until)
 }

@@ -57,6 +57,10 @@ func newUpstreamClient() *http.Client {
 	}
 }
 
+// retryAfter is when to ask again after n failures in a row before this
+// one: retryFirst, doubling up to retryMax.
+func retryAfter(n int) time.Duration { return min(retryFirst<<min(n, 6), retryMax) }
+
 // redirectsInward reports whether a redirect from the URL configured,
 // from, to to leads from another host to this machine or its link: a
 // loopback, link-local or unspecified address, or localhost. Whoever
@@ -64,11 +68,10 @@ func newUpstreamClient() *http.Client {
 // call the admin endpoint or a cloud's metadata service; a redirect
 // within the host, or to one the operator named, is followed.
 func redirectsInward(from, to *url.URL) bool {
-	host := strings.ToLower(strings.TrimSuffix(to.Hostname(), "."))
-	if strings.EqualFold(host, strings.TrimSuffix(from.Hostname(), ".")) || inward(from.Hostname()) {
+	if strings.EqualFold(strings.TrimSuffix(to.Hostname(), "."), strings.TrimSuffix(from.Hostname(), ".")) || inward(from.Hostname()) {
 		return false
 	}
-	return inward(host)
+	return inward(to.Hostname())
 }
 
 // inward reports whether host names this machine or its link.
@@ -212,7 +215,7 @@ func (s *source) loadUpstream(ctx context.Context, failures int) (time.Duration,
 	}
 	switch res.result {
 	case "failed":
-		wait := min(retryFirst<<min(failures, 6), retryMax)
+		wait := retryAfter(failures)
 		fields = append(fields, zap.Duration("retry_in", wait))
 		if first && s.current().File == nil {
 			log.Error("robots.txt could not be fetched from the upstream; every bot is allowed until it can be", fields...)
@@ -234,7 +237,7 @@ func (s *source) loadUpstream(ctx context.Context, failures int) (time.Duration,
 		// it for a day, but a 404 of a deploy in progress must not
 		// leave the site open that long: it is asked again as after a
 		// failure (1 minute, doubling up to an hour).
-		wait := min(res.refresh, retryFirst<<min(failures, 6), retryMax)
+		wait := min(res.refresh, retryAfter(failures))
 		// After a failure the log's last word was that the upstream
 		// could not be fetched: that it now says "no robots.txt" is
 		// news, even when nothing in force changes.

@@ -176,12 +176,22 @@ func humanSoftware(f *robots.File, body []byte) []robots.Diagnostic {
 func PeoplesSoftware(f *robots.File) []string {
 	var out []string
 	for _, agent := range f.Agents() {
-		if slices.ContainsFunc(humanTokens, func(h string) bool { return strings.EqualFold(agent, h) }) {
+		// One lookup per agent: a tenant's file may name 100,000.
+		if humanTokenSet[strings.ToLower(agent)] {
 			out = append(out, agent)
 		}
 	}
 	return out
 }
+
+// humanTokenSet is humanTokens in lower case.
+var humanTokenSet = func() map[string]bool {
+	m := make(map[string]bool, len(humanTokens))
+	for _, t := range humanTokens {
+		m[strings.ToLower(t)] = true
+	}
+	return m
+}()
 
 // delayIgnoredBy are the tokens of crawlers whose operators say they
 // ignore Crawl-delay: Google's crawlers set their rate by other means.
