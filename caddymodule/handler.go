@@ -152,21 +152,28 @@ var (
 	errTooFast    = errors.New("robots.txt asks this client to wait longer between requests (Crawl-delay)")
 )
 
+// lastFetch is the last fetch of robots.txt on record for the bot id,
+// sending ua from r's client, on r's site.
+func (h *Handler) lastFetch(r *http.Request, ua string, id identity, res verify.Result) (judge.Fetch, bool) {
+	site, scope := siteOf(r), id.snap.scope
+	f, ok := h.tracker.last(fetchKey{id.Name, fetchAddr(r, res.Outcome), site, scope, agentOf(id.Name, ua)})
+	if !ok && id.Name != judge.Generic && res.Outcome == verify.Unverified {
+		// The usual way to block a new bot is to name it in robots.txt:
+		// its fetch from before, as an unnamed bot, is still its fetch
+		// (same address, same header), and earns it grace. Not for a
+		// trapped client or an impostor, which grace never excuses.
+		f, ok = h.tracker.last(fetchKey{judge.Generic, clientAddr(r), site, scope, agentOf(judge.Generic, ua)})
+	}
+	return f, ok
+}
+
 // judge decides a bot request and records the judgment where the access
 // log, the placeholders and the counters read it.
 func (h *Handler) judge(r *http.Request, ua string, paths judge.Paths, id identity, res verify.Result) *judge.Judgment {
 	now := time.Now()
 	snap := id.snap
-	site := siteOf(r)
 	req := judge.Request{UA: ua, Choice: id.choice(), Paths: paths, Now: now}
-	req.Fetch, req.Fetched = h.tracker.last(fetchKey{id.Name, fetchAddr(r, res.Outcome), site, snap.scope, agentOf(id.Name, req.UA)})
-	if !req.Fetched && id.Name != judge.Generic && res.Outcome == verify.Unverified {
-		// The usual way to block a new bot is to name it in robots.txt:
-		// its fetch from before, as an unnamed bot, is still its fetch
-		// (same address, same header), and earns it grace. Not for a
-		// trapped client or an impostor, which grace never excuses.
-		req.Fetch, req.Fetched = h.tracker.last(fetchKey{judge.Generic, clientAddr(r), site, snap.scope, agentOf(judge.Generic, req.UA)})
-	}
+	req.Fetch, req.Fetched = h.lastFetch(r, ua, id, res)
 	v := req.Paths.Decide(id.Group)
 	if snap != noRobotsTxt && (res.Outcome == verify.Impostor && h.ImpostorPolicy() == config.ImpostorsBlock ||
 		res.Outcome == verify.Trapped && h.TrapActionOrDefault() == config.TrapBlock) {
@@ -213,7 +220,7 @@ func (h *Handler) judge(r *http.Request, ua string, paths judge.Paths, id identi
 	// A request disallowed (by a rule, a signal or the trap) is that
 	// violation, logged or refused, not also a rate one.
 	if j.Verdict != judge.Disallowed && id.crawlDelay() > 0 && h.CrawlDelayPolicy() != config.CrawlDelayOff {
-		if ok, wait := h.pace(r, id, res.Outcome == verify.Verified, site, now); !ok {
+		if ok, wait := h.pace(r, id, res.Outcome == verify.Verified, siteOf(r), now); !ok {
 			j.Verdict, j.Action, j.RetryAfter = judge.TooFast, judge.Blocked, wait
 			if h.CrawlDelayPolicy() == config.ModeMonitor {
 				j.Action = judge.Logged
@@ -400,11 +407,18 @@ func (h *Handler) recordPassed(r *http.Request, snap *snapshot) {
 	if !id.Bot {
 		return
 	}
-	id.counters.request(res.Outcome, judge.Allowed, judge.Passed, time.Now().UnixNano())
+	now := time.Now()
+	id.counters.request(res.Outcome, judge.Allowed, judge.Passed, now.UnixNano())
 	j := judgmentOf(r)
 	*j = judge.Judgment{
 		Bot: id.Name, Group: snap.groupName(id.Group), Verdict: judge.Allowed, Action: judge.Passed,
 		Mode: h.Mode, Judged: true, Identity: res.Outcome, VerifiedBy: res.By, Category: id.category,
+	}
+	// No fetch, but like the bot's other requests it says whether the
+	// bot fetched robots.txt before: the report's share of requests
+	// made after a fetch counts it.
+	if f, ok := h.lastFetch(r, ua, id, res); ok {
+		j.Fetched, j.FetchedAgo = true, int64(now.Sub(f.At)/time.Second)
 	}
 }
 

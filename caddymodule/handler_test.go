@@ -606,3 +606,46 @@ func TestStrictPerRequestSaysSo(t *testing.T) {
 		})
 	}
 }
+
+// TestPassedRobotsTxtReportsFetch: a bot's request for /robots.txt by a
+// method the handler passes on is no fetch, but it reports whether the
+// bot fetched robots.txt before, as every other request of the bot does:
+// "fetched": false there would say, against the log's own earlier line,
+// that the bot never read the file.
+func TestPassedRobotsTxtReportsFetch(t *testing.T) {
+	h, _ := newTestHandler(t, config.Config{Inline: "User-agent: *\nDisallow: /private/\n"})
+	fetched := func(method, path, ua string) (string, string) {
+		t.Helper()
+		r := newRequest(method, path, ua)
+		if _, err := serve(h, r); err != nil {
+			t.Fatal(err)
+		}
+		repl := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer)
+		f, _ := repl.GetString("http.robots_txt.fetched")
+		ago, _ := repl.GetString("http.robots_txt.fetched_ago")
+		return f, ago
+	}
+	for _, tc := range []struct {
+		name, ua  string
+		fetch     bool
+		want, ago string
+	}{
+		{"a bot that fetched it", "BadBot/1.0", true, "true", "0"},
+		{"a bot that did not", "OtherBot/2.0", false, "false", ""},
+		{"a named crawler that fetched it", testfixtures.UACurl, true, "true", "0"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.fetch {
+				fetched("GET", "/robots.txt", tc.ua)
+			}
+			if f, ago := fetched("GET", "/x", tc.ua); f != tc.want || ago != tc.ago {
+				t.Fatalf("GET /x: fetched %q ago %q, want %q %q", f, ago, tc.want, tc.ago)
+			}
+			for _, method := range []string{"POST", "OPTIONS"} {
+				if f, ago := fetched(method, "/robots.txt", tc.ua); f != tc.want || ago != tc.ago {
+					t.Errorf("%s /robots.txt: fetched %q ago %q, want %q %q, as GET /x reports", method, f, ago, tc.want, tc.ago)
+				}
+			}
+		})
+	}
+}
