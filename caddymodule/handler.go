@@ -43,7 +43,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 		return h.serveRobotsTxt(w, r, next, src, snap)
 	}
 	if h.Trap != "" && strings.HasPrefix(served, h.trapPath) {
-		return h.springTrap(w, r, snap)
+		if done, err := h.springTrap(w, r, snap, judge.PathsOfServed(served, u)); done {
+			return err
+		}
 	}
 	ua := userAgent(r)
 	trapped := h.trappedAt(r, snap, ua)

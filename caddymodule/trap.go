@@ -35,6 +35,7 @@ type servedWithTrap struct {
 	snap *snapshot
 	body []byte
 	etag string
+	file *robots.File // body parsed: the rules a bot reads there
 }
 
 // servedBody returns the body and ETag /robots.txt is served with: the
@@ -45,12 +46,19 @@ func (h *Handler) servedBody(snap *snapshot) ([]byte, string) {
 	if h.Trap == "" {
 		return snap.body, snap.ETag
 	}
+	s := h.servedTrap(snap)
+	return s.body, s.etag
+}
+
+// servedTrap is robots.txt as served with the trap, for snap: made once
+// per snapshot, with what is logged of it.
+func (h *Handler) servedTrap(snap *snapshot) *servedWithTrap {
 	if s := h.trapServed.Load(); s != nil && s.snap == snap {
-		return s.body, s.etag
+		return s
 	}
 	body, added := include.WithTrap(snap.body, snap.File, h.Trap)
 	sum := sha256.Sum256(body)
-	s := &servedWithTrap{snap: snap, body: body, etag: `"` + hex.EncodeToString(sum[:12]) + `"`}
+	s := &servedWithTrap{snap: snap, body: body, etag: `"` + hex.EncodeToString(sum[:12]) + `"`, file: robots.Parse(body)}
 	h.trapServed.Store(s)
 	if added > 0 {
 		h.logger.Info("robots.txt served with the trap disallowed in every group",
@@ -62,18 +70,18 @@ func (h *Handler) servedBody(snap *snapshot) ([]byte, string) {
 		h.logger.Warn("with the trap's Disallow lines robots.txt is served longer than crawlers read (500 KiB): the groups at its end are not seen, yet enforced; shorten the file or drop the trap",
 			zap.String("trap", h.Trap), zap.Int("bytes", len(body)), zap.Int("file_bytes", len(snap.body)), zap.Int("read_bytes", robots.DefaultMaxSize))
 	}
-	if open := trapAllowedTo(body, h.Trap); len(open) > 0 {
-		h.logger.Warn("robots.txt allows the trap path to some agents (an Allow rule as long as the trap's Disallow wins the tie); a crawler that obeys the file may fetch it and be called a violator",
+	if open := trapAllowedTo(s.file, h.Trap); len(open) > 0 {
+		h.logger.Warn("robots.txt allows the trap path to some agents (an Allow rule as long as the trap's Disallow wins the tie); their bots may fetch it and are not trapped by it, and a crawler sending a browser's header that obeys the file may fetch it and be trapped",
 			zap.String("trap", h.Trap), zap.Strings("agents", open))
 	}
-	return s.body, s.etag
+	return s
 }
 
-// trapAllowedTo returns the agents whose group in the served body still
+// trapAllowedTo returns the agents whose group in the served file still
 // allows the trap path.
-func trapAllowedTo(body []byte, trap string) []string {
+func trapAllowedTo(served *robots.File, trap string) []string {
 	var open []string
-	for _, g := range robots.Parse(body).Groups() {
+	for _, g := range served.Groups() {
 		if g.Decide(trap).Allowed {
 			open = append(open, g.Agents...)
 		}
@@ -158,8 +166,11 @@ func setOf(words ...string) map[string]bool {
 // A verified crawler has broken robots.txt, and is logged as itself; any
 // other client's address is remembered as trapped. A browser's prefetch,
 // subresource or cross-site request springs nothing, nor does anything
-// while the site has no robots.txt.
-func (h *Handler) springTrap(w http.ResponseWriter, r *http.Request, snap *snapshot) error {
+// while the site has no robots.txt. A bot whose group in the robots.txt
+// served allows it the path (an Allow as long as the trap's Disallow)
+// has broken no rule: springTrap leaves it to be judged as any request,
+// and reports false.
+func (h *Handler) springTrap(w http.ResponseWriter, r *http.Request, snap *snapshot, paths judge.Paths) (bool, error) {
 	// Without a robots.txt no served file disallows the trap: whoever
 	// follows the link breaks no rule. A browser fetching ahead of a
 	// click (speculation rules, a prefetch hint), or fetching what a
@@ -178,12 +189,21 @@ func (h *Handler) springTrap(w http.ResponseWriter, r *http.Request, snap *snaps
 	if snap.File == nil || !id.Bot && (isPrefetch(r) || notFollowedHere(r)) || h.classifier.Exempt(ua) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		w.WriteHeader(http.StatusNotFound)
-		return nil
+		return true, nil
 	}
 	now := time.Now()
 	res := verify.Result{}
 	if id.Bot || signed(r) {
 		id, res = h.verifyIdentity(r, id)
+	}
+	v, fromTrap := robots.Verdict{}, true
+	if id.Bot {
+		// A violation is what the served file disallows this bot, by
+		// the rule that decides there: its group's own where it
+		// disallowed the trap already (no trap line was added to it).
+		if v, fromTrap = paths.DecideTrap(id.Group, h.servedTrap(snap).file, h.Trap); v.Allowed {
+			return false, nil
+		}
 	}
 	rule := &robots.Rule{Directive: robots.Disallow, Pattern: h.Trap}
 	j := judgmentOf(r)
@@ -193,6 +213,9 @@ func (h *Handler) springTrap(w http.ResponseWriter, r *http.Request, snap *snaps
 	}
 	if res.Outcome == verify.Verified {
 		j.Bot, j.Group = id.Name, snap.groupName(id.Group)
+		if !fromTrap {
+			j.Rule, j.RuleSource = v.Rule, snap.sourceLine(v.Rule.Line)
+		}
 		id.counters.request(res.Outcome, j.Verdict, j.Action, now.UnixNano())
 		h.emit(r, EventViolation, j)
 		h.logger.Warn("robots.txt violation: a verified crawler requested the trap", violationFields(r, j)...)
@@ -209,7 +232,7 @@ func (h *Handler) springTrap(w http.ResponseWriter, r *http.Request, snap *snaps
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.WriteHeader(http.StatusNotFound)
 	_, err := w.Write([]byte("404 page not found\n"))
-	return err
+	return true, err
 }
 
 // trapAddr is the address a trap remembers: the client's, or for IPv6

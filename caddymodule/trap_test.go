@@ -509,3 +509,53 @@ func verdictsOf(t *testing.T, h *Handler, n int, path, ua, ip string) string {
 	}
 	return b.String()
 }
+
+// TestTrapJudgedAsServed: a bot's request for the trap is a violation only
+// where the robots.txt served (the file with the trap's Disallow added to
+// the groups that allowed the trap) disallows it to that bot, and the
+// rule logged is the one that decides there. A group whose Allow is as
+// long as the trap's Disallow keeps the path allowed (the load warns of
+// it); its bot follows the file, and is neither called a violator nor
+// trapped.
+func TestTrapJudgedAsServed(t *testing.T) {
+	const trap = "/.well-known/robots-trap/"
+	const robotsTxt = "User-agent: *\nDisallow: /private/\n\n" +
+		"User-agent: GPTBot\nDisallow: /\n\n" +
+		"User-agent: ClaudeBot\nAllow: " + trap + "\nDisallow: /private/\n\n" +
+		"User-agent: MyCrawler\nAllow: " + trap + "\n"
+	for _, tc := range []struct {
+		name, ua, ip string
+		status       int
+		verdict      string
+		rule, line   string
+		source       string
+		trapped      bool // its address is held afterwards
+	}{
+		{"verified, its group disallowed the trap already", testfixtures.UAGPTBot, "192.0.2.9", 404, "disallowed", "disallow: /", "5", "", false},
+		{"verified, its group allows the trap", "ClaudeBot/1.0", "192.0.2.9", 200, "allowed", "allow: " + trap, "8", "", false},
+		{"unverified, its group allows the trap", "MyCrawler/1.0", "198.51.100.7", 200, "allowed", "allow: " + trap, "12", "", false},
+		{"an unnamed bot", testfixtures.UACurl, "198.51.100.8", 404, "disallowed", "disallow: " + trap, "", "trap", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h, _ := newTestHandler(t, config.Config{Inline: robotsTxt, Trap: trap, Crawlers: []config.Crawler{
+				{Token: "GPTBot", Ranges: []string{"192.0.2.0/24"}}, {Token: "ClaudeBot", Ranges: []string{"192.0.2.0/24"}}}})
+			r := withIP(newRequest("GET", trap, tc.ua), tc.ip)
+			w, err := serve(h, r)
+			code := w.Code
+			if err != nil {
+				code = 403
+			}
+			repl := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer)
+			get := func(name string) string { s, _ := repl.GetString("http.robots_txt." + name); return s }
+			if code != tc.status || get("verdict") != tc.verdict || get("rule") != tc.rule || get("line") != tc.line || get("rule_source") != tc.source {
+				t.Errorf("got %d, verdict %q by %q (line %q, source %q); want %d, %q by %q (line %q, source %q)",
+					code, get("verdict"), get("rule"), get("line"), get("rule_source"), tc.status, tc.verdict, tc.rule, tc.line, tc.source)
+			}
+			r = withIP(newRequest("GET", "/", testfixtures.UAChrome), tc.ip)
+			serve(h, r)
+			if bot, _ := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer).GetString("http.robots_txt.bot"); (bot == "trapped") != tc.trapped {
+				t.Errorf("a browser at its address afterwards is %q; trapped: want %v", bot, tc.trapped)
+			}
+		})
+	}
+}

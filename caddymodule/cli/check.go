@@ -88,6 +88,10 @@ type Subject struct {
 	PassesOn bool
 	// Trap is the handler's trap path; "" for none.
 	Trap string
+	// Served is File as the handler serves it with the trap's lines
+	// (include.WithTrap), which a bot's request for the trap is judged
+	// by; nil for File itself.
+	Served *robots.File
 	// Signals is the handler's signals setting: with enforce or
 	// monitor, a usage preference refuses an AI crawler of its category.
 	Signals string
@@ -141,9 +145,12 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 			v, judged, robotsTxt = robots.Verdict{Allowed: true}, "/robots.txt", true
 		} else if s.Trap != "" && strings.HasPrefix(p.Primary, judge.ServedPath(s.Trap)) {
 			// As the handler reads it: the path as served, under the
-			// trap's.
-			v = robots.Verdict{Rule: &robots.Rule{Directive: robots.Disallow, Pattern: s.Trap}}
-			trapped = true
+			// trap's, judged as the file served with the trap reads.
+			served := s.Served
+			if served == nil {
+				served = s.File
+			}
+			v, trapped = p.DecideTrap(g, served, s.Trap)
 		}
 		res := CheckResult{Input: t, Path: judged, Allowed: true, Verdict: judge.Allowed.String(), Group: group, Agent: name}
 		switch {

@@ -962,3 +962,39 @@ func TestCheckConfigStrictPerRequest(t *testing.T) {
 		t.Errorf("exit %d, want %d, every bot allowed:\n%s%s", code, ExitOK, out, errOut)
 	}
 }
+
+// TestCheckTrapAsServed: check judges a bot's request for the trap as the
+// handler does, by the robots.txt served with the trap's lines: a group
+// that disallowed the trap already decides by its own rule (with its line
+// on disk), and one whose Allow is as long as the trap's Disallow allows
+// it. Before, every bot was disallowed there by "the trap's" rule, which
+// the first group's served text does not hold and the second's loses.
+func TestCheckTrapAsServed(t *testing.T) {
+	const trap = "/.well-known/robots-trap/"
+	file := writeTemp(t, "robots.txt", "User-agent: *\nDisallow: /private/\n\n"+
+		"User-agent: GPTBot\nDisallow: /\n\n"+
+		"User-agent: MyCrawler\nAllow: "+trap+"\n")
+	cfg := writeTemp(t, "caddy.json", `{"apps": {"http": {"servers": {"srv0": {"listen": [":80"], "routes": [{"handle": [{"handler": "robots_txt", "file": "`+file+`", "trap": "`+trap+`"}]}]}}}}}`)
+	for _, tc := range []struct {
+		agent string
+		code  int
+		want  []string // in the JSON output
+	}{
+		{"GPTBot/1.1", ExitDisallowed, []string{`"rule": "disallow: /"`, `"line": 5`}},
+		{"MyCrawler/1.0", ExitOK, []string{`"verdict": "allowed"`, `"rule": "allow: ` + trap + `"`, `"line": 8`}},
+		{"curl/8", ExitDisallowed, []string{`"rule": "disallow: ` + trap + `"`, `"source": "trap"`}},
+	} {
+		code, out, errOut := runCmd(t, "", "check", "--config", cfg, "--json", "--agent", tc.agent, trap+"x")
+		if code != tc.code {
+			t.Errorf("%s: exit %d, want %d\n%s%s", tc.agent, code, tc.code, out, errOut)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%s: output lacks %s:\n%s", tc.agent, w, out)
+			}
+		}
+		if tc.code == ExitDisallowed && tc.want[1] != `"source": "trap"` && strings.Contains(out, `"source": "trap"`) {
+			t.Errorf("%s: the trap's rule is no rule of its group:\n%s", tc.agent, out)
+		}
+	}
+}

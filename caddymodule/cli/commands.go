@@ -24,6 +24,7 @@ import (
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/botdetect"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/crawlers"
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/include"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/internal/text"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/report"
 	"github.com/robotsguard/caddy-robots-txt/robots"
@@ -421,7 +422,13 @@ func runCheck(cmd *cobra.Command, args []string) int {
 		if body != nil {
 			trap = sh.cfg.Trap // no file, no trap: the handler springs none
 		}
-		subj = Subject{File: robots.Parse(body), Name: name, Trap: trap, Classifier: botdetect.New(sh.cfg.Bots, sh.cfg.Humans), Mode: sh.cfg.Mode, Crawlers: base, Own: sh.cfg.CrawlerTokens(), OnlyFor: strings.Join(sh.match, " and "), AnsweredBy: sh.answered, PassesOn: !sh.cfg.ServeEnabled(), Signals: sh.cfg.Signals}
+		file := robots.Parse(body)
+		var served *robots.File
+		if trap != "" {
+			withTrap, _ := include.WithTrap(body, file, trap)
+			served = robots.Parse(withTrap)
+		}
+		subj = Subject{File: file, Served: served, Name: name, Trap: trap, Classifier: botdetect.New(sh.cfg.Bots, sh.cfg.Humans), Mode: sh.cfg.Mode, Crawlers: base, Own: sh.cfg.CrawlerTokens(), OnlyFor: strings.Join(sh.match, " and "), AnsweredBy: sh.answered, PassesOn: !sh.cfg.ServeEnabled(), Signals: sh.cfg.Signals}
 	} else {
 		body, _, display, err := readRobots(cmd, file)
 		if err != nil {

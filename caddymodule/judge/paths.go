@@ -363,3 +363,25 @@ func escapeBytes(p string, escaped bool) string {
 func needsEscape(c byte, escaped bool) bool {
 	return c == '#' || c <= ' ' || c >= 0x7f || !escaped && (c == '%' || c == '?')
 }
+
+// DecideTrap judges p, a path under the trap, for a bot held to g of the
+// file on disk, as the robots.txt served with the trap reads: served is
+// that file with the trap's Disallow added to every group that did not
+// disallow the trap already. A group that did keeps its own rule, which
+// is the one that decides (with its line in the file); a group whose
+// Allow is as long as the trap's Disallow still allows it, and a bot that
+// obeys it breaks no rule by fetching it. fromTrap tells that the trap's
+// own Disallow decided.
+func (p Paths) DecideTrap(g *robots.Group, served *robots.File, trap string) (v robots.Verdict, fromTrap bool) {
+	agent := "*" // no group applies: the served file adds a * group
+	if g != nil && len(g.Agents) > 0 {
+		agent = g.Agents[0]
+	}
+	if own := p.Decide(g); !own.Allowed || p.Decide(served.GroupFor(agent)).Allowed {
+		// Adding a Disallow never allows what the file disallowed,
+		// so whatever the served group allows the file's own rule
+		// allows: both report lines of the file on disk.
+		return own, false
+	}
+	return robots.Verdict{Rule: &robots.Rule{Directive: robots.Disallow, Pattern: trap}}, true
+}
