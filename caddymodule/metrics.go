@@ -31,6 +31,9 @@ var (
 	metricCollectors []prometheus.Collector
 )
 
+// reloadResults are the values of reloads_total's result label.
+var reloadResults = []string{"loaded", "removed", "unreachable", "failed"}
+
 func initMetrics() {
 	metricsOnce.Do(func() {
 		const ns, sub = "caddy", "robots_txt"
@@ -62,6 +65,12 @@ func initMetrics() {
 			Namespace: ns, Subsystem: sub, Name: "last_load_timestamp_seconds",
 			Help: "When robots.txt was last loaded successfully, by source, in seconds since the epoch.",
 		}, []string{"source"})
+		// Every result exists from the start, at 0: a series that
+		// appears at 1 gives increase() nothing to compare, so an alert
+		// on the first failed reload would never fire.
+		for _, result := range reloadResults {
+			reloadsTotal.WithLabelValues(result)
+		}
 		metricCollectors = []prometheus.Collector{requestsTotal, fetchesTotal, reloadsTotal, groupsInForce, rulesInForce, botCategory, lastLoad}
 	})
 }

@@ -261,3 +261,32 @@ func TestFetchFlood(t *testing.T) {
 		})
 	}
 }
+
+// TestReloadResultsExportedFromStart: every result of reloads_total is a
+// series before any reload, so an alert on increase() sees the first.
+func TestReloadResultsExportedFromStart(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	if err := registerMetrics(reg); err != nil {
+		t.Fatal(err)
+	}
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, f := range families {
+		if f.GetName() != "caddy_robots_txt_reloads_total" {
+			continue
+		}
+		for _, m := range f.GetMetric() {
+			for _, l := range m.GetLabel() {
+				seen[l.GetValue()] = true
+			}
+		}
+	}
+	for _, result := range []string{"loaded", "removed", "unreachable", "failed"} {
+		if !seen[result] {
+			t.Errorf("reloads_total{result=%q} is not exported before a reload", result)
+		}
+	}
+}
