@@ -106,6 +106,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 		return next.ServeHTTP(w, r)
 	}
 	h.logger.Info(msg+" blocked", fields...)
+	notStored(w)
 	status, errRefused := h.Status, errDisallowed
 	if j.Verdict == judge.TooFast {
 		w.Header().Set("Retry-After", strconv.FormatInt(int64((j.RetryAfter+time.Second-1)/time.Second), 10))
@@ -134,6 +135,16 @@ func (h *Handler) refusesAnyway(id identity, res verify.Result, paths judge.Path
 		return true
 	}
 	return !paths.Decide(id.Group).Allowed || h.Signals == config.ModeEnforce && h.signalRefuses(id, paths) != ""
+}
+
+// notStored marks a response no shared cache may keep, whatever
+// Cache-Control an earlier header directive gave the site's responses: a
+// refusal is for this client (its User-Agent, its address, its pace), and
+// a CDN that kept a bot's 403 would answer people with it, which no Vary
+// can prevent (it cannot name the address); the trap's 404 must reach the
+// handler to catch anyone.
+func notStored(w http.ResponseWriter) {
+	w.Header().Set("Cache-Control", "no-store")
 }
 
 // violationMessage names what a refused or logged request broke.

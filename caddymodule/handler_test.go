@@ -3,6 +3,7 @@ package caddymodule
 import (
 	"errors"
 	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -647,5 +648,59 @@ func TestPassedRobotsTxtReportsFetch(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestRefusalsAreNotStored: a refusal depends on the client (its
+// User-Agent, its address, its pace), not only on the URL, and the trap's
+// 404 must reach the handler to catch anyone. A shared cache must store
+// neither, even where an earlier header directive gave every response of
+// the site a Cache-Control: a CDN would answer people with a bot's 403
+// (no Vary can name the address), or the trap would go unseen.
+func TestRefusalsAreNotStored(t *testing.T) {
+	const robotsTxt = "User-agent: *\nDisallow: /private/\nCrawl-delay: 60\n"
+	for _, tc := range []struct {
+		name   string
+		cfg    config.Config
+		target string
+		n      int // requests sent; the last is checked
+		status int
+	}{
+		{"disallowed", config.Config{Inline: robotsTxt}, "/private/x", 1, 403},
+		{"disallowed with body", config.Config{Inline: robotsTxt, Status: 503, Body: "no"}, "/private/x", 1, 503},
+		{"too fast", config.Config{Inline: robotsTxt}, "/public", 4, 429},
+		{"trap", config.Config{Inline: robotsTxt, Trap: "/trap/"}, "/trap/", 1, 404},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h, _ := newTestHandler(t, tc.cfg)
+			var w *httptest.ResponseRecorder
+			var err error
+			for range tc.n {
+				w = httptest.NewRecorder()
+				w.Header().Set("Cache-Control", "public, max-age=3600") // header Cache-Control …
+				err = h.ServeHTTP(w, newRequest("GET", tc.target, testfixtures.UAPythonRequests), nextOK)
+			}
+			status := w.Code
+			var he caddyhttp.HandlerError
+			if errors.As(err, &he) {
+				status = he.StatusCode
+			}
+			if status != tc.status {
+				t.Fatalf("status %d (error %v), want %d", status, err, tc.status)
+			}
+			if got := w.Header().Get("Cache-Control"); got != "no-store" {
+				t.Errorf("Cache-Control %q, want no-store", got)
+			}
+		})
+	}
+	// What the next handler answers is the site's business.
+	h, _ := newTestHandler(t, config.Config{Inline: robotsTxt})
+	w := httptest.NewRecorder()
+	w.Header().Set("Cache-Control", "public, max-age=3600")
+	if err := h.ServeHTTP(w, newRequest("GET", "/public", testfixtures.UAPythonRequests), nextOK); err != nil {
+		t.Fatal(err)
+	}
+	if got := w.Header().Get("Cache-Control"); got != "public, max-age=3600" {
+		t.Errorf("allowed request: Cache-Control %q, want the site's", got)
 	}
 }

@@ -187,6 +187,7 @@ func (h *Handler) springTrap(w http.ResponseWriter, r *http.Request, snap *snaps
 	// The operator's humans entries (a link checker, a monitor) are
 	// never held to robots.txt, so never trapped.
 	if snap.File == nil || !id.Bot && (isPrefetch(r) || notFollowedHere(r)) || h.classifier.Exempt(ua) {
+		notStored(w)
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		w.WriteHeader(http.StatusNotFound)
 		return true, nil
@@ -229,6 +230,7 @@ func (h *Handler) springTrap(w http.ResponseWriter, r *http.Request, snap *snaps
 		h.logger.Warn("robots.txt trap sprung: this address is now held to robots.txt",
 			append(violationFields(r, j), zap.Duration("trap_ttl", h.TrapTTLOrDefault()), zap.String("trap_action", h.TrapActionOrDefault()))...)
 	}
+	notStored(w)
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.WriteHeader(http.StatusNotFound)
 	_, err := w.Write([]byte("404 page not found\n"))
