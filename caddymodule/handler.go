@@ -38,7 +38,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	// The path as a server reads it ("//robots.txt", "/x/../robots.txt"
 	// and "/%72obots.txt" are /robots.txt), as the rules judge it.
 	served := judge.ServedPath(u.Path)
-	h.setContentUsage(w, snap, served, u.Path)
+	h.setContentUsage(w, snap, served, u)
 	if h.asksRobotsTxt(r, u.Path, served, snap) {
 		return h.serveRobotsTxt(w, r, next, src, snap)
 	}

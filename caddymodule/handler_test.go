@@ -320,11 +320,13 @@ func TestExemptAndExtraBots(t *testing.T) {
 }
 
 func TestHumanPathDoesNotAllocate(t *testing.T) {
-	h, _ := newTestHandler(t, config.Config{File: writeRobots(t, testfixtures.RobotsTxt)})
+	// Path-scoped Content-Usage lines, matched with the query for the
+	// header, cost nothing more.
+	h, _ := newTestHandler(t, config.Config{File: writeRobots(t, "User-agent: *\nContent-Usage: /*.pdf$ train-ai=n\n\n"+testfixtures.RobotsTxt)})
 	// With a query or an escape: the spellings a bot's request is judged
 	// in are not made for a person's. (A dot-segment costs the resolving
 	// path.Clean two allocations, for anyone.)
-	for _, target := range []string{"/private/x", "/search?q=x", "/a%2Fb?q=1"} {
+	for _, target := range []string{"/private/x", "/search?q=x", "/a%2Fb?q=1", "/a.pdf?q=1"} {
 		r := newRequest("GET", target, testfixtures.UAChrome)
 		w := &discardWriter{h: http.Header{}}
 		n := testing.AllocsPerRun(200, func() { _ = h.ServeHTTP(w, r, nextNoop) })

@@ -2,6 +2,7 @@ package caddymodule
 
 import (
 	"net/http"
+	"net/url"
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/crawlers"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
@@ -28,7 +29,7 @@ func init() {
 // setContentUsage adds the Content-Usage header the * group states for
 // the path, so that a crawler that never read robots.txt still sees the
 // site's preferences. People's responses get it too: it is metadata.
-func (h *Handler) setContentUsage(w http.ResponseWriter, snap *snapshot, served, decoded string) {
+func (h *Handler) setContentUsage(w http.ResponseWriter, snap *snapshot, served string, u *url.URL) {
 	if h.ContentUsageHeader == "off" || snap.File == nil {
 		return
 	}
@@ -37,10 +38,12 @@ func (h *Handler) setContentUsage(w http.ResponseWriter, snap *snapshot, served,
 	// the resolved path. Another spelling's could say more than the file
 	// has.
 	path := served
-	if f := judge.FileOf(served, decoded); f != "" {
+	if f := judge.FileOf(served, u.Path); f != "" {
 		path = f
 	}
-	v := snap.File.GroupFor("*").Signals(path).ContentUsage()
+	// With the query, as the rules and signals enforce match it: "/*.pdf$"
+	// does not state what "/a.pdf?x=1" may be used for.
+	v := snap.File.GroupFor("*").SignalsOf(path, u.RawQuery, u.ForceQuery).ContentUsage()
 	if v == "" {
 		return
 	}

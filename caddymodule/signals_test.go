@@ -10,7 +10,8 @@ import (
 )
 
 func TestContentUsageHeader(t *testing.T) {
-	const robotsTxt = "User-agent: *\nContent-Signal: search=yes, ai-train=no\nContent-Usage: /open/ train-ai=y\nDisallow: /private/\n"
+	const robotsTxt = "User-agent: *\nContent-Signal: search=yes, ai-train=no\nContent-Usage: /open/ train-ai=y\nDisallow: /private/\n" +
+		"Content-Usage: /*.pdf$ train-ai=y\nContent-Usage: /dl*?get= train-ai=y\n"
 	for _, tc := range []struct {
 		name, setting, ua, path, want string
 	}{
@@ -20,6 +21,13 @@ func TestContentUsageHeader(t *testing.T) {
 		{"as a server reads the path: repeated slashes", "", testfixtures.UAChrome, "//open/x", "train-ai=y, search=y"},
 		{"leaving a scoped path by dot-segments", "", testfixtures.UAChrome, "/open/../page", "train-ai=n, search=y"},
 		{"a bot's too", "", testfixtures.UACurl, "/page", "train-ai=n, search=y"},
+		// The query is part of the match, as signals enforce matches it.
+		{"an anchored line", "", testfixtures.UAChrome, "/a.pdf", "train-ai=y, search=y"},
+		{"an anchored line and a query", "", testfixtures.UAChrome, "/a.pdf?x=1", "train-ai=n, search=y"},
+		{"an anchored line and an empty query", "", testfixtures.UAChrome, "/a.pdf?", "train-ai=n, search=y"},
+		{"a line naming a query", "", testfixtures.UAChrome, "/dl/file?get=1", "train-ai=y, search=y"},
+		{"a line naming a query, without it", "", testfixtures.UAChrome, "/dl/file", "train-ai=n, search=y"},
+		{"a line naming a query, escaped", "", testfixtures.UAChrome, "/dl/file?%67et=1", "train-ai=y, search=y"},
 		{"off", "off", testfixtures.UAChrome, "/page", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

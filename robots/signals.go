@@ -185,6 +185,30 @@ func (g *Group) Signals(pathAndQuery string) Signals {
 	return g.signals(bytesOf(pathAndQuery))
 }
 
+// SignalsOf is Signals for a URL's path and query given apart, as a
+// request holds them (url.URL's RawQuery and ForceQuery): the query is
+// part of the match, as it is for Decide, and joining the two would
+// allocate. It does not allocate for a path and query of up to 1,024
+// bytes.
+func (g *Group) SignalsOf(path, rawQuery string, forceQuery bool) Signals {
+	if rawQuery == "" && !forceQuery || g == nil || !g.hasUsage {
+		return g.Signals(path)
+	}
+	return g.signalsJoined(path, rawQuery)
+}
+
+//go:noinline
+func (g *Group) signalsJoined(path, rawQuery string) Signals {
+	if path == "" {
+		path = "/"
+	}
+	// Canonical form is byte by byte but for escapes, and no escape
+	// spans the "?": the parts may be made canonical one by one.
+	var buf [1024]byte
+	b := append(appendCanonical(buf[:0], path), '?')
+	return g.signals(appendCanonical(b, rawQuery))
+}
+
 //go:noinline
 func (g *Group) signalsCanonicalized(pathAndQuery string) Signals {
 	var buf [1024]byte

@@ -375,6 +375,17 @@ func TestSignalsDoesNotAllocate(t *testing.T) {
 	if n := testing.AllocsPerRun(100, func() { bnSinkSignals = lg.Signals("/a/x1y/x20y/x300y/x1999y?q=x42y") }); n != 0 {
 		t.Errorf("Signals over an indexed matcher allocates %v times", n)
 	}
+	for _, q := range []string{"q=1", "caf%c3%a9=%7e"} {
+		if got, want := g.SignalsOf("/files/a.pdf", q, false), g.Signals("/files/a.pdf?"+q); got != want {
+			t.Errorf("SignalsOf(%q) = %+v, want %+v as for the joined URL", q, got, want)
+		}
+		if n := testing.AllocsPerRun(100, func() { bnSinkSignals = g.SignalsOf("/docs/guide/intro", q, false) }); n != 0 {
+			t.Errorf("SignalsOf with query %q allocates %v times", q, n)
+		}
+	}
+	if got, want := g.SignalsOf("/files/a.pdf", "", true), g.Signals("/files/a.pdf?"); got != want {
+		t.Errorf("SignalsOf with an empty query = %+v, want %+v", got, want)
+	}
 	if n := testing.AllocsPerRun(100, func() { bnSinkString = g.Signals("/docs/x").ContentUsage() }); n != 0 {
 		t.Errorf("ContentUsage allocates %v times", n)
 	}
