@@ -33,6 +33,11 @@ func (h *Handler) setContentUsage(w http.ResponseWriter, snap *snapshot, served 
 	if h.ContentUsageHeader == "off" || snap.File == nil {
 		return
 	}
+	if _, set := w.Header()["Content-Usage"]; set {
+		// The site's own (header Content-Usage …, run before this
+		// handler) is what the operator means for this response.
+		return
+	}
 	// The preferences of what Caddy's file server serves: the file a
 	// final dot-segment leaves ("/docs/a.pdf/." is "/docs/a.pdf"), else
 	// the resolved path. Another spelling's could say more than the file

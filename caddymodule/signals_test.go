@@ -1,6 +1,7 @@
 package caddymodule
 
 import (
+	"net/http/httptest"
 	"testing"
 
 	"github.com/caddyserver/caddy/v2"
@@ -37,6 +38,24 @@ func TestContentUsageHeader(t *testing.T) {
 				t.Errorf("Content-Usage %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestContentUsageHeaderOfTheOperator: a Content-Usage the site sets
+// itself (header Content-Usage …, which runs before the handler) says
+// what the operator means for these responses, and is not replaced by
+// what robots.txt states.
+func TestContentUsageHeaderOfTheOperator(t *testing.T) {
+	h, _ := newTestHandler(t, config.Config{Inline: "User-agent: *\nContent-Usage: train-ai=n\n"})
+	for _, ua := range []string{testfixtures.UAChrome, testfixtures.UACurl} {
+		w := httptest.NewRecorder()
+		w.Header().Set("Content-Usage", "train-ai=y")
+		if err := h.ServeHTTP(w, newRequest("GET", "/page", ua), nextOK); err != nil {
+			t.Fatal(err)
+		}
+		if got := w.Header().Values("Content-Usage"); len(got) != 1 || got[0] != "train-ai=y" {
+			t.Errorf("%s: Content-Usage %q, want the operator's [train-ai=y]", ua, got)
+		}
 	}
 }
 
