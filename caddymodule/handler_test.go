@@ -505,6 +505,9 @@ func TestNothingTurnedOffQuietly(t *testing.T) {
 		{"signals monitor", config.Config{Inline: "User-agent: *\nDisallow: /x\n", Signals: config.ModeMonitor}, "content signals (signals monitor)", false},
 		{"signals enforce", config.Config{Inline: "User-agent: *\nDisallow: /x\n", Signals: config.ModeEnforce}, "", false},
 		{"empty file", config.Config{Inline: "# nothing for bots\n"}, "no groups; every bot is allowed everywhere", true},
+		// What block refuses everywhere is only logged in monitor mode.
+		{"monitor, impostors block", config.Config{Inline: "User-agent: *\nDisallow: /x\n", Mode: config.ModeMonitor, Impostors: config.ImpostorsBlock}, "impostors (impostors block, mode monitor)", true},
+		{"monitor, trap block", config.Config{Inline: "User-agent: *\nDisallow: /x\n", Mode: config.ModeMonitor, Trap: "/trap/", TrapAction: config.TrapBlock}, "trapped clients (trap block, mode monitor)", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, logs := newTestHandler(t, tc.cfg)

@@ -407,6 +407,15 @@ func (h *Handler) logNotRefused() {
 	if h.Monitor() {
 		off = append(off, "disallowed paths (mode monitor)")
 		weaker = true
+		// What impostors block and trap block refuse everywhere is only
+		// logged in monitor mode too: name it, or the operator reads
+		// "disallowed paths" and takes these for refused.
+		if h.ImpostorPolicy() == config.ImpostorsBlock {
+			off = append(off, "impostors (impostors block, mode monitor)")
+		}
+		if h.Trap != "" && h.TrapActionOrDefault() == config.TrapBlock {
+			off = append(off, "trapped clients (trap block, mode monitor)")
+		}
 	}
 	if p := h.CrawlDelayPolicy(); p != config.ModeEnforce {
 		off = append(off, "Crawl-delay (crawl_delay "+p+")")
