@@ -505,13 +505,16 @@ func TestNothingTurnedOffQuietly(t *testing.T) {
 		{"signals monitor", config.Config{Inline: "User-agent: *\nDisallow: /x\n", Signals: config.ModeMonitor}, "content signals (signals monitor)", false},
 		{"signals enforce", config.Config{Inline: "User-agent: *\nDisallow: /x\n", Signals: config.ModeEnforce}, "", false},
 		{"empty file", config.Config{Inline: "# nothing for bots\n"}, "no groups; every bot is allowed everywhere", true},
+		{"allows everything", config.Config{Inline: "User-agent: *\nAllow: /\n"}, "no Disallow rule", true},
+		{"empty disallow", config.Config{Inline: "User-agent: *\nDisallow:\n\nUser-agent: GPTBot\nAllow: /\n"}, "no Disallow rule", true},
 		// What block refuses everywhere is only logged in monitor mode.
 		{"monitor, impostors block", config.Config{Inline: "User-agent: *\nDisallow: /x\n", Mode: config.ModeMonitor, Impostors: config.ImpostorsBlock}, "impostors (impostors block, mode monitor)", true},
 		{"monitor, trap block", config.Config{Inline: "User-agent: *\nDisallow: /x\n", Mode: config.ModeMonitor, Trap: "/trap/", TrapAction: config.TrapBlock}, "trapped clients (trap block, mode monitor)", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, logs := newTestHandler(t, tc.cfg)
-			got := logs.FilterMessageSnippet("lets these violations through").Len() + logs.FilterMessageSnippet("no groups").Len()
+			got := logs.FilterMessageSnippet("lets these violations through").Len() + logs.FilterMessageSnippet("no groups").Len() +
+				logs.FilterMessageSnippet("no Disallow rule").Len()
 			switch {
 			case tc.want == "" && got > 0:
 				t.Errorf("%d messages about enforcement turned off, want none", got)
