@@ -713,3 +713,40 @@ func TestRefusalsAreNotStored(t *testing.T) {
 		t.Errorf("allowed request: Cache-Control %q, want the site's", got)
 	}
 }
+
+// TestLoadWarningsNameTheirFile: what a handler says of its configuration
+// at load names the robots.txt it enforces, as the "robots.txt loaded"
+// line does: with a handler per site, a warning that names nothing cannot
+// be told apart from another site's.
+func TestLoadWarningsNameTheirFile(t *testing.T) {
+	path := writeRobots(t, "User-agent: *\nDisallow: /x\n\nUser-agent: MyCorpBot\nDisallow: /\n")
+	grace := caddy.Duration(48 * time.Hour)
+	for _, tc := range []struct {
+		name string
+		cfg  config.Config
+		want string // the file field
+		msg  string // a snippet of the warning
+	}{
+		{"monitor", config.Config{File: path, Mode: config.ModeMonitor}, path, "lets these violations through"},
+		{"monitor, status", config.Config{Inline: "User-agent: *\nDisallow: /x\n", Mode: config.ModeMonitor, Status: 418}, "inline", "status has no effect"},
+		{"impostors trust", config.Config{File: path, Impostors: config.ImpostorsTrust}, path, "impostors trust"},
+		{"grace", config.Config{File: path, Grace: &grace}, path, "grace is longer"},
+		{"serve off", config.Config{Inline: "User-agent: *\nDisallow: /x\n", Serve: new(false)}, "inline", "serve off with inline"},
+		{"humans naming a bot", config.Config{File: path, Humans: []string{"Googlebot"}}, path, "matches the headers of well-known bots"},
+		{"humans naming a group", config.Config{File: path, Humans: []string{"corp"}}, path, "matches agents robots.txt names"},
+		{"bots naming browsers", config.Config{File: path, Bots: []string{"Mozilla"}}, path, "matches the headers of people's browsers"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, logs := newTestHandler(t, tc.cfg)
+			entries := logs.FilterMessageSnippet(tc.msg).All()
+			if len(entries) == 0 {
+				t.Fatalf("no message says %q", tc.msg)
+			}
+			for _, e := range entries {
+				if got := e.ContextMap()["file"]; got != tc.want {
+					t.Errorf("%q: file = %v, want %q", e.Message, got, tc.want)
+				}
+			}
+		})
+	}
+}

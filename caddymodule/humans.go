@@ -81,13 +81,13 @@ func (h *Handler) warnBroadHumans() {
 			}
 		}
 		if len(hit) > 0 {
-			h.logger.Warn("a humans entry matches the headers of well-known bots; they are never held to robots.txt",
+			h.configLog().Warn("a humans entry matches the headers of well-known bots; they are never held to robots.txt",
 				zap.String("humans", m), zap.Int("bots", len(hit)), zap.Strings("examples", hit[:min(len(hit), 12)]))
 		}
 	}
 	for _, m := range h.Bots {
 		if hit := matching(m, wellKnownBrowsers); len(hit) > 0 {
-			h.logger.Warn("a bots entry matches the headers of people's browsers; everyone using them is held to robots.txt",
+			h.configLog().Warn("a bots entry matches the headers of people's browsers; everyone using them is held to robots.txt",
 				zap.String("bots", m), zap.Strings("browsers", hit))
 		}
 	}
@@ -106,7 +106,7 @@ func (h *Handler) warnHumansNamingGroups(f *robots.File) {
 			}
 		}
 		if len(named) > 0 {
-			h.logger.Warn("a humans entry matches agents robots.txt names; a client naming them counts as a person and is never held to their groups",
+			h.configLog().Warn("a humans entry matches agents robots.txt names; a client naming them counts as a person and is never held to their groups",
 				zap.String("humans", m), zap.Strings("agents", named[:min(len(named), 12)]))
 		}
 	}

@@ -174,10 +174,10 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	h.warnNoRefusal()
 	h.warnBroadHumans()
 	if h.ImpostorPolicy() == config.ImpostorsTrust {
-		h.logger.Warn("impostors trust: a client that fails its claim to be a crawler is judged by that crawler's group; anyone can claim the rules a site gives Googlebot")
+		h.configLog().Warn("impostors trust: a client that fails its claim to be a crawler is judged by that crawler's group; anyone can claim the rules a site gives Googlebot")
 	}
 	if g := h.GraceWindow(); g > 24*time.Hour {
-		h.logger.Warn("grace is longer than the 24 hours RFC 9309 lets a crawler keep robots.txt: requests a crawler may no longer make from its old copy are still excused",
+		h.configLog().Warn("grace is longer than the 24 hours RFC 9309 lets a crawler keep robots.txt: requests a crawler may no longer make from its old copy are still excused",
 			zap.Duration("grace", g))
 	}
 	h.warnBroadRanges()
@@ -328,11 +328,11 @@ func (h *Handler) warnUnserved() {
 		return
 	}
 	if len(h.Include) > 0 {
-		h.logger.Warn("serve off with include: the included lists are enforced, but /robots.txt is served by the next handler without them; a crawler that obeys what it reads is refused by rules it never saw. Use serve on, or drop include",
+		h.configLog().Warn("serve off with include: the included lists are enforced, but /robots.txt is served by the next handler without them; a crawler that obeys what it reads is refused by rules it never saw. Use serve on, or drop include",
 			zap.Strings("include", h.Include))
 	}
 	if h.Inline != "" {
-		h.logger.Warn("serve off with inline: the inline text is enforced, but /robots.txt is served by the next handler; unless it serves the same text, crawlers are held to rules they never read. Use serve on")
+		h.configLog().Warn("serve off with inline: the inline text is enforced, but /robots.txt is served by the next handler; unless it serves the same text, crawlers are held to rules they never read. Use serve on")
 	}
 }
 
@@ -396,6 +396,23 @@ func (h *Handler) loadChecker(ctx caddy.Context) error {
 	return nil
 }
 
+// configLog is the handler's logger for what it says of its configuration
+// at load: each line names the robots.txt the handler enforces, as the
+// source's "robots.txt loaded" line does, so that of several handlers (one
+// per site) the operator can tell which one a warning is about.
+func (h *Handler) configLog() *zap.Logger {
+	name := "robots.txt in the site's root"
+	switch {
+	case h.URL != "":
+		name = redactURL(h.URL)
+	case h.Inline != "":
+		name = "inline"
+	case h.File != "":
+		name = h.File
+	}
+	return h.logger.With(zap.String("file", name))
+}
+
 // logNotRefused says at load which violations this handler lets through:
 // a setting that turns enforcement off must never do so silently, so one
 // that lets through what the defaults refuse (mode monitor, crawl_delay
@@ -427,9 +444,9 @@ func (h *Handler) logNotRefused() {
 	if len(off) == 0 {
 		return
 	}
-	log := h.logger.Info
+	log := h.configLog().Info
 	if weaker {
-		log = h.logger.Warn
+		log = h.configLog().Warn
 	}
 	log("robots_txt lets these violations through, logging what it can: "+strings.Join(off, ", "),
 		zap.String("mode", cmp.Or(h.Mode, config.ModeEnforce)), zap.String("crawl_delay", h.CrawlDelayPolicy()), zap.String("signals", cmp.Or(h.Signals, config.CrawlDelayOff)))
@@ -455,7 +472,7 @@ func (h *Handler) warnNoRefusal() {
 		if len(unused) > 1 {
 			verb = " have"
 		}
-		h.logger.Warn("mode monitor refuses nothing here, so "+strings.Join(unused, " and ")+verb+" no effect; use mode enforce (or signals enforce, crawl_delay enforce) for refusals",
+		h.configLog().Warn("mode monitor refuses nothing here, so "+strings.Join(unused, " and ")+verb+" no effect; use mode enforce (or signals enforce, crawl_delay enforce) for refusals",
 			zap.Strings("unused", unused))
 	}
 }

@@ -61,17 +61,17 @@ func (h *Handler) servedTrap(snap *snapshot) *servedWithTrap {
 	s := &servedWithTrap{snap: snap, body: body, etag: `"` + hex.EncodeToString(sum[:12]) + `"`, file: robots.Parse(body)}
 	h.trapServed.Store(s)
 	if added > 0 {
-		h.logger.Info("robots.txt served with the trap disallowed in every group",
+		h.configLog().Info("robots.txt served with the trap disallowed in every group",
 			zap.String("trap", h.Trap), zap.Int("groups_added_to", added))
 	}
 	if len(body) > robots.DefaultMaxSize && len(snap.body) <= robots.DefaultMaxSize {
 		// Crawlers read the first 500 KiB; what the trap's lines push
 		// past it they never see, though it is enforced.
-		h.logger.Warn("with the trap's Disallow lines robots.txt is served longer than crawlers read (500 KiB): the groups at its end are not seen, yet enforced; shorten the file or drop the trap",
+		h.configLog().Warn("with the trap's Disallow lines robots.txt is served longer than crawlers read (500 KiB): the groups at its end are not seen, yet enforced; shorten the file or drop the trap",
 			zap.String("trap", h.Trap), zap.Int("bytes", len(body)), zap.Int("file_bytes", len(snap.body)), zap.Int("read_bytes", robots.DefaultMaxSize))
 	}
 	if open := trapAllowedTo(s.file, h.Trap); len(open) > 0 {
-		h.logger.Warn("robots.txt allows the trap path to some agents (an Allow rule as long as the trap's Disallow wins the tie); their bots may fetch it and are not trapped by it, and a crawler sending a browser's header that obeys the file may fetch it and be trapped",
+		h.configLog().Warn("robots.txt allows the trap path to some agents (an Allow rule as long as the trap's Disallow wins the tie); their bots may fetch it and are not trapped by it, and a crawler sending a browser's header that obeys the file may fetch it and be trapped",
 			zap.String("trap", h.Trap), zap.Strings("agents", open))
 	}
 	return s

@@ -115,7 +115,7 @@ func (h *Handler) warnBroadRanges() {
 				p = netip.PrefixFrom(p.Addr().Unmap(), p.Bits()-96)
 			}
 			if p.Addr().Is4() && p.Bits() < 8 || p.Addr().Is6() && p.Bits() < 16 {
-				h.logger.Warn("a crawler's ranges cover a large part of the Internet: any client there that claims it is verified as it and gets its group",
+				h.configLog().Warn("a crawler's ranges cover a large part of the Internet: any client there that claims it is verified as it and gets its group",
 					zap.String("crawler", cr.Token), zap.String("range", r))
 			}
 		}
