@@ -464,6 +464,10 @@ func TestSilentlyWeakenedSettingsWarn(t *testing.T) {
 		{"body in monitor mode", config.Config{Inline: file, Mode: config.ModeMonitor, Body: "no"}, "body has no effect", true},
 		{"status and body in monitor mode", config.Config{Inline: file, Mode: config.ModeMonitor, Status: 404, Body: "no"}, "status and body have no effect", true},
 		{"body in monitor mode with crawl_delay enforce", config.Config{Inline: file, Mode: config.ModeMonitor, CrawlDelay: config.ModeEnforce, Body: "no"}, "no effect", false},
+		// crawl_delay enforce refuses, with a 429: the message must not
+		// say that nothing is refused.
+		{"status in monitor mode with crawl_delay enforce", config.Config{Inline: file, Mode: config.ModeMonitor, CrawlDelay: config.ModeEnforce, Status: 404}, "refuses only faster requests than Crawl-delay (429), so status has no effect", true},
+		{"status in monitor mode with crawl_delay enforce, said wrongly", config.Config{Inline: file, Mode: config.ModeMonitor, CrawlDelay: config.ModeEnforce, Status: 404}, "refuses nothing", false},
 		{"status in monitor mode with signals enforce", config.Config{Inline: file, Mode: config.ModeMonitor, Signals: config.ModeEnforce, Status: 404}, "no effect", false},
 		{"status in enforce mode", config.Config{Inline: file, Status: 404, Body: "no"}, "no effect", false},
 	} {

@@ -472,7 +472,12 @@ func (h *Handler) warnNoRefusal() {
 		if len(unused) > 1 {
 			verb = " have"
 		}
-		h.configLog().Warn("mode monitor refuses nothing here, so "+strings.Join(unused, " and ")+verb+" no effect; use mode enforce (or signals enforce, crawl_delay enforce) for refusals",
+		refuses := "refuses nothing here"
+		if h.CrawlDelayPolicy() == config.ModeEnforce {
+			// crawl_delay enforce answers 429, whatever status says.
+			refuses = "refuses only faster requests than Crawl-delay (429)"
+		}
+		h.configLog().Warn("mode monitor "+refuses+", so "+strings.Join(unused, " and ")+verb+" no effect; use mode enforce (or signals enforce, crawl_delay enforce) for refusals",
 			zap.Strings("unused", unused))
 	}
 }
