@@ -211,9 +211,15 @@ func TestUnmarshalCaddyfileErrors(t *testing.T) {
 		// What the knowledge base refuses at load must be refused here, at
 		// its line: one label, upper case, a label starting with "-".
 		{"crawler rdns of one label", "robots_txt {\n\tcrawler X {\n\t\trdns com\n\t}\n}",
-			[]string{"rdns", "\"com\" is not a lowercase domain", "two labels or more"}, 3},
+			[]string{"rdns", "\"com\" is not a domain", "two labels or more"}, 3},
 		{"crawler rdns in upper case", "robots_txt {\n\tcrawler X {\n\t\trdns Crawl.Example.com\n\t}\n}",
-			[]string{"rdns", "not a lowercase domain"}, 3},
+			[]string{"rdns", "has upper-case letters", `"crawl.example.com"`}, 3},
+		// Common ways to write a suffix, each refused with what is wrong
+		// and the spelling to use.
+		{"crawler rdns with a leading dot", "robots_txt {\n\tcrawler X {\n\t\trdns .crawl.example.com\n\t}\n}",
+			[]string{"rdns", "starts with a dot", `"crawl.example.com"`}, 3},
+		{"crawler rdns with a trailing dot", "robots_txt {\n\tcrawler X {\n\t\trdns crawl.example.com.\n\t}\n}",
+			[]string{"rdns", "ends with a dot", `"crawl.example.com"`}, 3},
 		{"crawler rdns with a bad label", "robots_txt {\n\tcrawler X {\n\t\trdns -ex.com\n\t}\n}",
 			[]string{"rdns", "bad label \"-ex\""}, 3},
 		{"crawler bad signature_agent, at its line", "robots_txt {\n\tcrawler X {\n\t\tranges 192.0.2.1\n\t\tsignature_agent http://x.example\n\n\t}\n}",

@@ -335,8 +335,19 @@ func checkRange(s string, operator bool) error {
 // two labels ("googlebot.com"), as the knowledge base and the operator's
 // crawler entries give them.
 func CheckSuffix(s string) error {
-	if s != strings.ToLower(s) || strings.HasPrefix(s, ".") || strings.HasSuffix(s, ".") || !strings.Contains(s, ".") {
-		return fmt.Errorf("%q is not a lowercase domain like \"googlebot.com\"", s)
+	// Each way of writing a domain that is refused is named, with the
+	// spelling to use: ".example.com" and "example.com." are common
+	// ways to write a suffix, and the operator should not have to guess
+	// which part is wrong.
+	switch {
+	case s != strings.ToLower(s):
+		return fmt.Errorf("%q has upper-case letters; write it in lower case, %q", s, strings.ToLower(s))
+	case strings.HasPrefix(s, "."):
+		return fmt.Errorf("%q starts with a dot; write the domain without it, %q (the names under it match, and it itself)", s, strings.TrimLeft(s, "."))
+	case strings.HasSuffix(s, "."):
+		return fmt.Errorf("%q ends with a dot; write the domain without it, %q", s, strings.TrimRight(s, "."))
+	case !strings.Contains(s, "."):
+		return fmt.Errorf("%q is not a domain like \"googlebot.com\" (one label is a whole top-level domain)", s)
 	}
 	for label := range strings.SplitSeq(s, ".") {
 		if label == "" || len(label) > 63 || label[0] == '-' || label[len(label)-1] == '-' {
