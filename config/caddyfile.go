@@ -213,9 +213,13 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			}
 			if name == "include" {
 				for _, v := range vals {
-					if _, ok := includeAt[v]; !ok {
-						includeAt[v] = tokenAt(d)
+					// A list given twice (a snippet imported twice,
+					// say) adds nothing the second time but an empty
+					// section of the served robots.txt.
+					if first, ok := includeAt[v]; ok {
+						return d.Errf("robots_txt: include: %q is given more than once (first at line %d); give each list once", v, first.Line())
 					}
+					includeAt[v] = tokenAt(d)
 				}
 			}
 			*lists[name] = append(*lists[name], vals...)

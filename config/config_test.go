@@ -361,6 +361,11 @@ func TestUnmarshalCaddyfileErrors(t *testing.T) {
 			[]string{"trap_ttl needs trap", "trap <path> [hold|block]", "or drop trap_ttl"}, 2},
 		{"empty include", "robots_txt {\n\tmode monitor\n\tinclude a.txt \"\"\n}",
 			[]string{"include: an entry is empty", "a file path or an http(s) URL"}, 3},
+		// The second adds only an empty section to the served robots.txt.
+		{"include twice", "robots_txt {\n\tinclude a.txt https://lists.example/ai.txt\n\tmode monitor\n\tinclude https://lists.example/ai.txt\n}",
+			[]string{`include: "https://lists.example/ai.txt" is given more than once (first at line 2)`, "give each list once"}, 4},
+		{"include twice on one line", "robots_txt {\n\tinclude a.txt a.txt\n}",
+			[]string{`include: "a.txt" is given more than once (first at line 2)`}, 2},
 		{"share_interval past the hourly rewrite", "robots_txt {\n\tmode monitor\n\tshare_interval 192h\n}",
 			[]string{`share_interval: "192h" is not allowed; use a duration from 100ms to 1h0m0s`}, 3},
 		{"share off then share_interval", "robots_txt {\n\tshare off\n\tshare_interval 10s\n}",
@@ -634,6 +639,7 @@ func TestValidate(t *testing.T) {
 		{"trap with a dot-segment", Config{Trap: "/private/./trap/"}, []string{`read by a server as "/private/trap/"`}},
 		{"trap with an escape", Config{Trap: "/%72obots.txt"}, []string{`trap: "/%72obots.txt" has a "%" in it`, "write the path unescaped"}},
 		{"trap of non-ASCII", Config{Trap: "/piège/"}, nil},
+		{"include twice", Config{Include: []string{"a.txt", "b.txt", "a.txt"}}, []string{`include[2]: "a.txt" is given more than once (first in include[0])`}},
 		{"bad mode", Config{Mode: "block"}, []string{`mode: "block" is not allowed; use "enforce" or "monitor"`}},
 		{"status too low", Config{Status: 399}, []string{"status: 399 is not allowed; use a code from 400 to 599"}},
 		// "grace": 86400 in JSON is 86.4µs, not a day: grace off, silently.
