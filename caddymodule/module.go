@@ -16,7 +16,6 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
-	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -167,7 +166,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	if err := h.loadChecker(ctx); err != nil {
 		return fmt.Errorf("crawler verification: %v", err)
 	}
-	if err := checkBodyPlaceholders(h.Body); err != nil {
+	if err := config.CheckBodyPlaceholders(h.Body); err != nil {
 		return err
 	}
 	h.logNotRefused()
@@ -294,29 +293,6 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		}
 	}
 	return nil
-}
-
-// checkBodyPlaceholders refuses a body naming a placeholder of the
-// handler that does not exist ("{http.robots_txt.bott}"), which Caddy
-// would send as written.
-func checkBodyPlaceholders(body string) error {
-	for rest := body; ; {
-		i := strings.Index(rest, "{"+placeholderPrefix)
-		if i < 0 {
-			return nil
-		}
-		rest = rest[i+1:]
-		end := strings.IndexByte(rest, '}')
-		if end < 0 {
-			return nil
-		}
-		name := rest[len(placeholderPrefix):end]
-		if !slices.Contains(judge.PlaceholderNames, name) {
-			return fmt.Errorf("body: {%s%s} is not a placeholder of robots_txt and would be sent as written; use one of %s",
-				placeholderPrefix, name, strings.Join(judge.PlaceholderNames, ", "))
-		}
-		rest = rest[end:]
-	}
 }
 
 // warnUnserved warns when bots are held to rules the robots.txt they are

@@ -311,6 +311,11 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			c.Status = code
 
 		case "body":
+			// Checked here too, not only when the handler loads, so
+			// that the error names the line.
+			if err := CheckBodyPlaceholders(val); err != nil {
+				return d.Errf("robots_txt: %w", err)
+			}
 			c.Body = val
 
 		case "serve":

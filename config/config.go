@@ -519,6 +519,32 @@ var (
 		"so the bots entry has no effect: keep it in one list")
 )
 
+// bodyPlaceholderPrefix starts the names of the handler's placeholders.
+const bodyPlaceholderPrefix = "http." + judge.LogObject + "."
+
+// CheckBodyPlaceholders refuses a body naming a placeholder of the
+// handler that does not exist ("{http.robots_txt.bott}"), which Caddy
+// would send as written.
+func CheckBodyPlaceholders(body string) error {
+	for rest := body; ; {
+		i := strings.Index(rest, "{"+bodyPlaceholderPrefix)
+		if i < 0 {
+			return nil
+		}
+		rest = rest[i+1:]
+		end := strings.IndexByte(rest, '}')
+		if end < 0 {
+			return nil
+		}
+		name := rest[len(bodyPlaceholderPrefix):end]
+		if !slices.Contains(judge.PlaceholderNames, name) {
+			return fmt.Errorf("body: {%s%s} is not a placeholder of robots_txt and would be sent as written; use one of %s",
+				bodyPlaceholderPrefix, name, strings.Join(judge.PlaceholderNames, ", "))
+		}
+		rest = rest[end:]
+	}
+}
+
 // checkMode checks a Mode value; empty means the default.
 func checkMode(mode string) error {
 	switch mode {

@@ -356,6 +356,9 @@ func TestUnmarshalCaddyfileErrors(t *testing.T) {
 			[]string{"trap_ttl: \"1ms\" is not allowed", "1s or more", "let go before its next request"}, 3},
 		{"empty mode", "robots_txt {\n\tmode \"\"\n}", []string{"mode: the value is empty", "usage: mode enforce|monitor"}, 2},
 		{"empty body", "robots_txt {\n\tbody \"\"\n}", []string{"body: the value is empty", "or drop body"}, 2},
+		// Refused at load all the same; here the error names its line.
+		{"body with a placeholder robots_txt has not", "robots_txt {\n\tmode enforce\n\tbody \"No, {http.robots_txt.bott}\"\n}",
+			[]string{"body: {http.robots_txt.bott} is not a placeholder of robots_txt", "use one of bot, group"}, 3},
 		{"empty impostors", "robots_txt {\n\timpostors \"\"\n}", []string{"impostors: the value is empty"}, 2},
 		{"trap_ttl without trap", "robots_txt {\n\ttrap_ttl 1h\n\tmode monitor\n}",
 			[]string{"trap_ttl needs trap", "trap <path> [hold|block]", "or drop trap_ttl"}, 2},
