@@ -514,6 +514,11 @@ func checkListArgs(name string, vals []string) error {
 			if v == "" {
 				return errors.New("include: an entry is empty; give a file path or an http(s) URL")
 			}
+			// Refused when the handler loads too (ResolveIncludes); here
+			// the error names its line.
+			if strings.Contains(v, "{http.") {
+				return fmt.Errorf("include: %q depends on the request; an included list is the same for every request: give its path, or {env.*} placeholders", v)
+			}
 			if strings.Contains(v, "://") {
 				if err := checkURL(v); err != nil {
 					return fmt.Errorf("include: %v", err)

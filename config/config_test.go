@@ -364,6 +364,8 @@ func TestUnmarshalCaddyfileErrors(t *testing.T) {
 			[]string{"trap_ttl needs trap", "trap <path> [hold|block]", "or drop trap_ttl"}, 2},
 		{"empty include", "robots_txt {\n\tmode monitor\n\tinclude a.txt \"\"\n}",
 			[]string{"include: an entry is empty", "a file path or an http(s) URL"}, 3},
+		{"include of a request placeholder", "robots_txt {\n\tmode monitor\n\tinclude /etc/caddy/{http.request.host}.txt\n}",
+			[]string{`include: "/etc/caddy/{http.request.host}.txt" depends on the request`, "{env.*} placeholders"}, 3},
 		// The second adds only an empty section to the served robots.txt.
 		{"include twice", "robots_txt {\n\tinclude a.txt https://lists.example/ai.txt\n\tmode monitor\n\tinclude https://lists.example/ai.txt\n}",
 			[]string{`include: "https://lists.example/ai.txt" is given more than once (first at line 2)`, "give each list once"}, 4},
