@@ -41,7 +41,7 @@ var subdirectives = []struct{ name, usage string }{
 	{"share", "share on|off"},
 	{"share_interval", "share_interval <duration>"},
 	{"impostors", "impostors judge|block|trust"},
-	{"crawler", "crawler <token> { ranges <cidr|file|https-url>...; rdns <suffix>...; signature_agent <url>...; category <name> }"},
+	{"crawler", "crawler <token> { ranges <cidr|file|https-url>...; rdns <hostname-suffix>...; signature_agent <https-origin>...; category <name> }"},
 	{"resolvers", "resolvers <host:port>..."},
 }
 
