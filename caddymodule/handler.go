@@ -379,7 +379,11 @@ func (h *Handler) recordFetch(r *http.Request, snap *snapshot) {
 	id, res := h.whoIs(r, ua, snap)
 	now := time.Now()
 	f := judge.Fetch{At: now, ETag: snap.ETag}
-	if id.Bot {
+	// A HEAD gets the headers and no rules: it is counted and logged as
+	// served, but it is no fetch that a later request may report as
+	// fetched, or that grace may excuse by.
+	get := r.Method == http.MethodGet
+	if id.Bot && get {
 		// A trapped bot is judged by its own group where that refuses:
 		// the fetch is its own too.
 		h.rememberFetch(fetchKey{id.Name, fetchAddr(r, res.Outcome), siteOf(r), snap.scope, agentOf(id.Name, ua)}, f)
@@ -389,7 +393,9 @@ func (h *Handler) recordFetch(r *http.Request, snap *snapshot) {
 		// on, whatever their header: so is this fetch, which they
 		// report as fetched.
 		id, res = h.trappedIdentity(snap)
-		h.rememberFetch(fetchKey{id.Name, fetchAddr(r, res.Outcome), siteOf(r), snap.scope, agentOf(id.Name, ua)}, f)
+		if get {
+			h.rememberFetch(fetchKey{id.Name, fetchAddr(r, res.Outcome), siteOf(r), snap.scope, agentOf(id.Name, ua)}, f)
+		}
 	}
 	if !id.Bot {
 		return

@@ -754,3 +754,28 @@ func TestLoadWarningsNameTheirFile(t *testing.T) {
 		})
 	}
 }
+
+// TestHeadIsNoFetch: a HEAD of /robots.txt gets no rules, so a bot's
+// later requests do not report it as a fetch of robots.txt (nor may grace
+// excuse by it); a GET does.
+func TestHeadIsNoFetch(t *testing.T) {
+	h, _ := newTestHandler(t, config.Config{Inline: "User-agent: *\nDisallow: /private/\n"})
+	fetched := func(method, path string) string {
+		t.Helper()
+		r := newRequest(method, path, "HeadBot/1.0")
+		if _, err := serve(h, r); err != nil {
+			t.Fatal(err)
+		}
+		f, _ := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer).GetString("http.robots_txt.fetched")
+		return f
+	}
+	for _, step := range []struct{ method, want string }{
+		{"HEAD", "false"},
+		{"GET", "true"},
+	} {
+		fetched(step.method, "/robots.txt")
+		if got := fetched("GET", "/x"); got != step.want {
+			t.Errorf("after %s /robots.txt: fetched %q, want %q", step.method, got, step.want)
+		}
+	}
+}
