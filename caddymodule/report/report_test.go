@@ -911,3 +911,24 @@ func corruptMiddle(z []byte) []byte {
 	}
 	panic("no place in the stream where 0xff bytes corrupt it")
 }
+
+// TestSummaryCountsCrawlDelayBeforeBlocked: the blocked count holds
+// Crawl-delay's 429s, so the crawl-delay violations stand before it;
+// after it, "6 violations (8 blocked)" would read as more refused than
+// broken.
+func TestSummaryCountsCrawlDelayBeforeBlocked(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		r    Report
+		want string
+	}{
+		{"with crawl-delay violations", Report{Requests: 10, BotRequests: 10, Violations: 6, TooFast: 2, Blocked: 8},
+			"6 violations, 2 crawl-delay violations (8 blocked), 0 grace requests"},
+		{"without", Report{Requests: 10, BotRequests: 10, Violations: 6, Blocked: 6},
+			"6 violations (6 blocked), 0 grace requests"},
+	} {
+		if _, got := tc.r.summary(); !strings.HasSuffix(got, tc.want) {
+			t.Errorf("%s: %q, want it to end %q", tc.name, got, tc.want)
+		}
+	}
+}

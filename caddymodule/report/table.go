@@ -70,13 +70,16 @@ func (r *Report) summary() (span, counts string) {
 		span = r.FirstSeen.Format("2006-01-02 15:04:05") + " to " + r.LastSeen.Format("2006-01-02 15:04:05") + " UTC"
 	}
 	bots := int64(len(r.Bots))
+	violations := text.Plural(r.Violations, "violation", "violations")
+	if r.TooFast > 0 {
+		// Before the blocked count, which holds their 429s too: "6
+		// violations (8 blocked)" would read as more blocked than broken.
+		violations += ", " + text.Plural(r.TooFast, "crawl-delay violation", "crawl-delay violations")
+	}
 	counts = fmt.Sprintf("%s: %s from %s, %s from people; %s (%s blocked), %s",
 		text.Plural(r.Requests, "request", "requests"), text.Group3(r.BotRequests), text.Plural(bots, "bot", "bots"),
-		text.Group3(r.HumanRequests), text.Plural(r.Violations, "violation", "violations"), text.Group3(r.Blocked),
+		text.Group3(r.HumanRequests), violations, text.Group3(r.Blocked),
 		text.Plural(r.Grace, "grace request", "grace requests"))
-	if r.TooFast > 0 {
-		counts += fmt.Sprintf(", %s", text.Plural(r.TooFast, "crawl-delay violation", "crawl-delay violations"))
-	}
 	if r.BotsTruncated {
 		counts += fmt.Sprintf("; bots past the first %d counted as %s", MaxBots, OtherBots)
 	}
