@@ -160,24 +160,7 @@ func TestDisableMetricsKeepsCountsOut(t *testing.T) {
 	serve(silent, newRequest("GET", "/private/a", quiet+"/1.0"))
 	serve(silent, newRequest("GET", "/robots.txt", quiet+"/1.0"))
 
-	reg := prometheus.NewRegistry()
-	if err := registerMetrics(reg); err != nil {
-		t.Fatal(err)
-	}
-	families, err := reg.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	seen := map[string]bool{}
-	for _, f := range families {
-		for _, m := range f.GetMetric() {
-			for _, l := range m.GetLabel() {
-				if l.GetName() == "bot" {
-					seen[l.GetValue()+" in "+f.GetName()] = true
-				}
-			}
-		}
-	}
+	seen := exportedLabels(t, "bot")
 	if !seen[loud+" in caddy_robots_txt_requests_total"] {
 		t.Errorf("no requests_total series for %s, from the handler that exports metrics", loud)
 	}
@@ -265,6 +248,18 @@ func TestFetchFlood(t *testing.T) {
 // TestReloadResultsExportedFromStart: every result of reloads_total is a
 // series before any reload, so an alert on increase() sees the first.
 func TestReloadResultsExportedFromStart(t *testing.T) {
+	seen := exportedLabels(t, "result")
+	for _, result := range []string{"loaded", "removed", "unreachable", "failed"} {
+		if !seen[result+" in caddy_robots_txt_reloads_total"] {
+			t.Errorf("reloads_total{result=%q} is not exported before a reload", result)
+		}
+	}
+}
+
+// exportedLabels registers the collectors in a new registry and returns
+// the values of the label name it exports, as "<value> in <family>".
+func exportedLabels(t *testing.T, name string) map[string]bool {
+	t.Helper()
 	reg := prometheus.NewRegistry()
 	if err := registerMetrics(reg); err != nil {
 		t.Fatal(err)
@@ -275,18 +270,13 @@ func TestReloadResultsExportedFromStart(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	for _, f := range families {
-		if f.GetName() != "caddy_robots_txt_reloads_total" {
-			continue
-		}
 		for _, m := range f.GetMetric() {
 			for _, l := range m.GetLabel() {
-				seen[l.GetValue()] = true
+				if l.GetName() == name {
+					seen[l.GetValue()+" in "+f.GetName()] = true
+				}
 			}
 		}
 	}
-	for _, result := range []string{"loaded", "removed", "unreachable", "failed"} {
-		if !seen[result] {
-			t.Errorf("reloads_total{result=%q} is not exported before a reload", result)
-		}
-	}
+	return seen
 }
