@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -337,5 +338,23 @@ func TestGraceAfterNoFile(t *testing.T) {
 	}
 	if v, _ := verdictOf(t, h, "/new", testfixtures.UAAhrefs, "198.51.100.6"); v != "disallowed" {
 		t.Errorf("a bot never seen fetching: %q, want disallowed", v)
+	}
+}
+
+// TestGraceOutlastsUnservedRewrites: a file rewritten more often than
+// bots read it (a generator that stamps the time in a comment) makes a
+// version at each check; the versions nobody fetched must not push out
+// of the history the one a bot read, which is what grace is for.
+func TestGraceOutlastsUnservedRewrites(t *testing.T) {
+	path := writeRobots(t, "User-agent: *\nDisallow: /old\n")
+	h, _ := newTestHandler(t, config.Config{File: path, DisableReload: true})
+	serve(h, withIP(newRequest("GET", "/robots.txt", testfixtures.UAAhrefs), "198.51.100.1"))
+	for i := range 40 {
+		os.WriteFile(path, []byte("# generated "+strconv.Itoa(i)+"\nUser-agent: *\nDisallow: /new\n"), 0o644)
+		bump(t, path, time.Duration(i+1)*time.Second)
+		h.fixed.refresh()
+	}
+	if v, err := verdictOf(t, h, "/new", testfixtures.UAAhrefs, "198.51.100.1"); v != "grace" || err != nil {
+		t.Errorf("/new after 40 unserved rewrites: verdict %q, blocked %v; want grace, passed", v, err != nil)
 	}
 }

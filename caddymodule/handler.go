@@ -348,6 +348,11 @@ func (h *Handler) serveRobotsTxt(w http.ResponseWriter, r *http.Request, next ca
 		// next handler answers, but a bot asked, and what it learnt
 		// (that everything is allowed) is a fetch like any other.
 		h.recordFetch(r, snap)
+		if r.Method == http.MethodGet {
+			// A version someone read is one grace must keep when
+			// the file changes often (see judge.Version.Follow).
+			snap.MarkServed()
+		}
 	} else {
 		h.recordPassed(r, snap)
 	}

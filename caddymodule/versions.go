@@ -107,6 +107,7 @@ func storedEarlier(logger *zap.Logger, store share.Storage, site, etag string, n
 		if v.ETag != etag && until.After(now.Add(-window)) {
 			jv := judge.NewVersion(robots.Parse(v.Body), v.ETag)
 			jv.Since = time.Unix(0, v.Since)
+			jv.MarkServed() // only versions served are stored
 			out = append(out, jv)
 		}
 		until = time.Unix(0, v.Since)

@@ -2,6 +2,7 @@ package judge
 
 import (
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/robotsguard/caddy-robots-txt/robots"
@@ -19,17 +20,23 @@ type Version struct {
 	// Since is when the version came into force.
 	Since time.Time
 	// Earlier are the versions before this one that were in force within
-	// the grace window, newest first: Earlier[0] until Since, Earlier[i]
-	// until Earlier[i-1].Since.
+	// the grace window, newest first, one per text: Earlier[0] until
+	// Since, Earlier[i] until Earlier[i-1].Since at the latest (later when
+	// a version between them was dropped, which keeps it longer, never
+	// shorter: a fetch of it is bounded by the window anyway).
 	Earlier []*Version
 
 	groupNames map[*robots.Group]string
+	// served is set once the version was served to a client; shared
+	// with the copies withoutHistory makes, so that a fetch in flight
+	// while the version is superseded still counts.
+	served *atomic.Bool
 }
 
 // NewVersion compiles a version of robots.txt; a nil file stands for no
 // robots.txt at all.
 func NewVersion(f *robots.File, etag string) *Version {
-	v := &Version{File: f, ETag: etag}
+	v := &Version{File: f, ETag: etag, served: new(atomic.Bool)}
 	if f != nil {
 		groups := f.Groups()
 		v.groupNames = make(map[*robots.Group]string, len(groups))
@@ -42,6 +49,12 @@ func NewVersion(f *robots.File, etag string) *Version {
 
 // GroupName renders a group's agent names for logs; "" for nil.
 func (v *Version) GroupName(g *robots.Group) string { return v.groupNames[g] }
+
+// MarkServed records that v was served to a client: a bot may obey it.
+func (v *Version) MarkServed() { v.served.Store(true) }
+
+// Served reports whether v was served to a client.
+func (v *Version) Served() bool { return v.served.Load() }
 
 // MaxEarlier bounds the versions kept for grace, whatever the window.
 const MaxEarlier = 32
@@ -59,18 +72,47 @@ func (v *Version) Follow(prev *Version, now time.Time, window time.Duration) {
 		return
 	}
 	cutoff := now.Add(-window)
-	v.Earlier = append(v.Earlier, prev.withoutHistory())
+	kept := []*Version{prev.withoutHistory()}
 	for i, old := range prev.Earlier {
 		// old was in force until the version after it came in.
 		until := prev.Since
 		if i > 0 {
 			until = prev.Earlier[i-1].Since
 		}
-		if until.Before(cutoff) || len(v.Earlier) == MaxEarlier {
+		if until.Before(cutoff) {
 			break
 		}
-		v.Earlier = append(v.Earlier, old)
+		kept = append(kept, old)
 	}
+	v.Earlier = v.bound(kept)
+}
+
+// bound trims earlier versions, newest first, to what grace can use
+// within MaxEarlier. A text seen twice is kept once, at its newest (a
+// fetch names a text by its ETag, and GraceAllows takes the first), and
+// not at all when it is v's own (a bot that has it needs no grace). Past
+// the cap the versions nobody was served go first, oldest first: a file
+// rewritten every few seconds (a timestamp in a comment) or caught
+// half-written must not push out the version a bot read this morning,
+// which is the one grace is for.
+func (v *Version) bound(earlier []*Version) []*Version {
+	seen := map[string]bool{v.ETag: true}
+	out := earlier[:0:0]
+	for _, e := range earlier {
+		if !seen[e.ETag] {
+			seen[e.ETag] = true
+			out = append(out, e)
+		}
+	}
+	for i := len(out) - 1; i >= 0 && len(out) > MaxEarlier; i-- {
+		if !out[i].Served() {
+			out = append(out[:i], out[i+1:]...)
+		}
+	}
+	if len(out) > MaxEarlier {
+		out = out[:MaxEarlier]
+	}
+	return out
 }
 
 // withoutHistory is v without its Earlier versions, so that a chain of
@@ -79,7 +121,7 @@ func (v *Version) withoutHistory() *Version {
 	if len(v.Earlier) == 0 {
 		return v
 	}
-	return &Version{File: v.File, ETag: v.ETag, Since: v.Since, groupNames: v.groupNames}
+	return &Version{File: v.File, ETag: v.ETag, Since: v.Since, groupNames: v.groupNames, served: v.served}
 }
 
 // Fetch is a client's last fetch of robots.txt: when, and which version.

@@ -111,3 +111,49 @@ func TestHistoryBounds(t *testing.T) {
 		t.Errorf("after a day, %d earlier versions are kept, want only the one in force until now", n)
 	}
 }
+
+// TestHistoryKeepsWhatWasServed: past MaxEarlier, the versions nobody was
+// served go first, and a text is kept once, so a file rewritten often (a
+// timestamp in a comment, a flapping deploy) does not push out the
+// version a bot fetched before.
+func TestHistoryKeepsWhatWasServed(t *testing.T) {
+	const (
+		read  = "User-agent: *\nDisallow: /a\n"
+		later = "User-agent: *\nDisallow: /b\n"
+	)
+	stamped := func(i int) string { return "# generated " + strconv.Itoa(i) + "\n" + later }
+	flapping := func(i int) string { return []string{later, later + "# x\n"}[i%2] }
+	for _, tc := range []struct {
+		name    string
+		body    func(i int) string // the versions after the one read
+		served  bool               // they were served too
+		want    bool               // grace for /b from the version read
+		maxKept int
+	}{
+		{"unserved rewrites past the cap", stamped, false, true, MaxEarlier},
+		{"two texts flapping", flapping, true, true, 3},
+		{"served rewrites past the cap", stamped, true, false, MaxEarlier},
+	} {
+		start := time.Now()
+		first := NewVersion(robots.Parse([]byte(read)), read) // a fetch names a text
+		first.MarkServed()
+		first.Follow(nil, start, 24*time.Hour)
+		cur := first
+		for i := range 3 * MaxEarlier {
+			b := tc.body(i)
+			v := NewVersion(robots.Parse([]byte(b)), b)
+			v.Follow(cur, start.Add(time.Duration(i+1)*time.Second), 24*time.Hour)
+			if tc.served {
+				v.MarkServed()
+			}
+			cur = v
+		}
+		now := start.Add(time.Hour)
+		if got := cur.GraceAllows(request("/b", now, first, start), 24*time.Hour); got != tc.want {
+			t.Errorf("%s: grace %v, want %v", tc.name, got, tc.want)
+		}
+		if n := len(cur.Earlier); n > tc.maxKept {
+			t.Errorf("%s: %d earlier versions kept, want at most %d", tc.name, n, tc.maxKept)
+		}
+	}
+}
