@@ -69,7 +69,10 @@ func (set *includeSet) refreshFiles(log *zap.Logger) bool {
 		set.mu.Lock()
 		switch {
 		case err != nil:
-			if !e.failed {
+			// Logged once per failure, and again when it fails
+			// another way (gone, then an HTML page): each is news,
+			// as for the site's own file.
+			if !e.failed || e.err == nil || e.err.Error() != err.Error() {
 				log.Error("an included robots.txt could not be read; "+keeps(e.body), zap.String("include", e.name), zap.Error(err))
 			}
 			e.failed, e.err = true, err

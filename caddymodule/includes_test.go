@@ -48,6 +48,36 @@ func TestIncludedListMissing(t *testing.T) {
 	}
 }
 
+// TestIncludedListFailsAnotherWay: a list that fails again the same way is
+// not logged again, but one that fails another way (removed, then put
+// back as an HTML page) is news the operator must hear.
+func TestIncludedListFailsAnotherWay(t *testing.T) {
+	list := filepath.Join(t.TempDir(), "list.txt")
+	os.WriteFile(list, []byte("User-agent: NewBot\nDisallow: /\n"), 0o644)
+	h, logs := newTestHandler(t, config.Config{File: writeRobots(t, "User-agent: *\nDisallow: /a\n"), Include: []string{list}, DisableReload: true})
+	refresh := func() { h.fixed.includes.refreshFiles(h.fixed.logger()) }
+	for _, tc := range []struct {
+		name  string
+		body  string // "" removes the list
+		wantN int    // "could not be read" lines so far
+	}{
+		{"removed", "", 1},
+		{"still removed", "", 1},
+		{"an HTML page", "<html><body>oops</body></html>\n", 2},
+		{"still an HTML page", "<html><body>oops</body></html>\n", 2},
+	} {
+		if tc.body == "" {
+			os.Remove(list)
+		} else {
+			os.WriteFile(list, []byte(tc.body), 0o644)
+		}
+		refresh()
+		if n := logs.FilterMessageSnippet("could not be read").Len(); n != tc.wantN {
+			t.Errorf("%s: %d lines say the list could not be read, want %d", tc.name, n, tc.wantN)
+		}
+	}
+}
+
 // TestIncludedListsWithoutTheFile: with the site's own file missing, the
 // included lists are still enforced, and the warning says so rather than
 // that every bot is allowed everywhere.
