@@ -140,6 +140,12 @@ func fetchUpstream(ctx context.Context, client *http.Client, url string) fetchRe
 				err: errors.New("the answer is not a robots.txt (no line is a robots.txt field; an HTML page?)")}
 		}
 		return fetchResult{snap: snap, refresh: refresh, result: "loaded", status: resp.StatusCode, err: truncErr}
+	case resp.StatusCode == http.StatusNotModified:
+		// The request carried no validators, so a 304 (a cache or a
+		// proxy in front of the upstream answering as if it had)
+		// says nothing about the file: reading it as a redirect that
+		// leads nowhere, "no robots.txt", would drop the copy in
+		// force and let every bot in. It is a failure.
 	case resp.StatusCode == http.StatusTooManyRequests:
 		// Busy, not gone: a server error, as Google reads it. Behind
 		// reverse_proxy the backend sees Caddy's address for the bots'

@@ -97,6 +97,8 @@ func TestFetchUpstream(t *testing.T) {
 		fmt.Fprint(w, "<!DOCTYPE html>\n<html><body>\n<h1>Welcome</h1>\n</body></html>\n")
 	})
 	mux.HandleFunc("/empty", func(w http.ResponseWriter, r *http.Request) {})
+	mux.HandleFunc("/notmodified", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNotModified) })
+	mux.HandleFunc("/nolocation", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusFound) })
 	srv := upstream(t, mux.ServeHTTP)
 	client := newUpstreamClient()
 	client.Timeout = 300 * time.Millisecond
@@ -124,6 +126,12 @@ func TestFetchUpstream(t *testing.T) {
 		{"/html", "failed", "", retryFirst},
 		// An empty robots.txt is a robots.txt: it allows everything.
 		{"/empty", "loaded", "", refreshDefault},
+		// A 304 to a request with no validators (a cache or proxy
+		// that answers so) says nothing of the file: the copy in
+		// force stays, as after a server error, not "no robots.txt".
+		{"/notmodified", "failed", "", retryFirst},
+		// A redirect with nowhere to go is read as "not found".
+		{"/nolocation", "unreachable", "", refreshDefault},
 	} {
 		res := fetchUpstream(context.Background(), client, srv.URL+tc.path)
 		if res.result != tc.result || res.refresh != tc.refresh {
