@@ -116,7 +116,7 @@ func fetchUpstream(ctx context.Context, client *http.Client, url string) fetchRe
 		return fetchResult{result: "failed", refresh: retryFirst, err: err}
 	}
 	defer resp.Body.Close()
-	refresh := maxAge(resp.Header.Get("Cache-Control"))
+	refresh := maxAge(strings.Join(resp.Header.Values("Cache-Control"), ","))
 	switch {
 	case resp.StatusCode >= 200 && resp.StatusCode < 300:
 		body, err := io.ReadAll(io.LimitReader(resp.Body, robots.DefaultMaxSize+1))
@@ -161,24 +161,30 @@ func fetchUpstream(ctx context.Context, client *http.Client, url string) fetchRe
 }
 
 // maxAge reads Cache-Control's max-age, held within refreshMin and
-// refreshMax; without one, refreshDefault.
+// refreshMax; without one, refreshDefault. no-cache and no-store ask that
+// no copy be used unchecked: the shortest refresh, whatever max-age says
+// (a day would keep a file its server said not to trust for a second).
 func maxAge(cc string) time.Duration {
+	age, found := refreshDefault, false
 	for _, dir := range strings.Split(cc, ",") {
 		name, val, _ := strings.Cut(strings.TrimSpace(dir), "=")
-		if !strings.EqualFold(name, "max-age") {
+		switch {
+		case strings.EqualFold(name, "no-cache") || strings.EqualFold(name, "no-store"):
+			return refreshMin
+		case found || !strings.EqualFold(name, "max-age"):
 			continue
 		}
+		found = true
 		secs, err := strconv.ParseInt(strings.Trim(val, `"`), 10, 64)
 		if err != nil || secs < 0 {
-			break
+			continue
 		}
-		d := time.Duration(secs) * time.Second
-		if secs > int64(refreshMax/time.Second) {
-			d = refreshMax
+		age = refreshMax
+		if secs < int64(refreshMax/time.Second) {
+			age = max(time.Duration(secs)*time.Second, refreshMin)
 		}
-		return max(d, refreshMin)
 	}
-	return refreshDefault
+	return age
 }
 
 // upstreamStartWait is how long provisioning waits for the first fetch

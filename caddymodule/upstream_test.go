@@ -167,15 +167,19 @@ func TestFetchUpstream(t *testing.T) {
 
 func TestMaxAge(t *testing.T) {
 	for cc, want := range map[string]time.Duration{
-		"":                      refreshDefault,
-		"max-age=600":           10 * time.Minute,
-		"public, max-age=7200":  2 * time.Hour,
-		"max-age=5":             refreshMin,
-		"max-age=999999999":     refreshMax,
-		"no-cache":              refreshDefault,
-		"max-age=abc":           refreshDefault,
-		`MAX-AGE="120"`:         2 * time.Minute,
-		"s-maxage=10, max-age=": refreshDefault,
+		"":                       refreshDefault,
+		"max-age=600":            10 * time.Minute,
+		"public, max-age=7200":   2 * time.Hour,
+		"max-age=5":              refreshMin,
+		"max-age=999999999":      refreshMax,
+		"no-cache":               refreshMin,
+		"no-store":               refreshMin,
+		"max-age=7200, no-cache": refreshMin,
+		`NO-CACHE="Set-Cookie"`:  refreshMin,
+		"private, max-age=600":   10 * time.Minute,
+		"max-age=abc":            refreshDefault,
+		`MAX-AGE="120"`:          2 * time.Minute,
+		"s-maxage=10, max-age=":  refreshDefault,
 	} {
 		if got := maxAge(cc); got != want {
 			t.Errorf("maxAge(%q) = %v, want %v", cc, got, want)
