@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"path"
 	"time"
@@ -20,6 +21,29 @@ import (
 // maxStoredVersions bounds the versions of a robots.txt kept in storage
 // for grace after a restart.
 const maxStoredVersions = 8
+
+// maxVersionsBytes bounds the stored versions read: maxStoredVersions
+// bodies of at most robots.DefaultMaxSize, in base64, are about 5.5 MB.
+// A larger file is damaged or planted, and reading it would cost every
+// instance that starts, or serves a new version, its size in memory and
+// the parsing of every body in it.
+const maxVersionsBytes = share.MaxBlobBytes
+
+// errVersionsTooLarge marks stored versions larger than maxVersionsBytes.
+var errVersionsTooLarge = errors.New("stored versions too large")
+
+// loadVersions reads the versions stored under key, unless the storage
+// says they are larger than maxVersionsBytes.
+func loadVersions(ctx context.Context, store share.Storage, key string) ([]byte, error) {
+	if info, err := store.Stat(ctx, key); err == nil && info.Size > maxVersionsBytes {
+		return nil, fmt.Errorf("%w: %d bytes, more than %d", errVersionsTooLarge, info.Size, maxVersionsBytes)
+	}
+	data, err := store.Load(ctx, key)
+	if err == nil && len(data) > maxVersionsBytes { // grown since Stat
+		return nil, fmt.Errorf("%w: %d bytes, more than %d", errVersionsTooLarge, len(data), maxVersionsBytes)
+	}
+	return data, err
+}
 
 // storedVersion is one version of a site's robots.txt, as kept in storage.
 type storedVersion struct {
@@ -47,9 +71,11 @@ func (s *source) storeVersion(snap *snapshot) {
 		defer cancel()
 		key := versionsKey(set.share.site)
 		var vs []storedVersion
-		data, err := set.share.store.Load(ctx, key)
+		data, err := loadVersions(ctx, set.share.store, key)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
+		case errors.Is(err, errVersionsTooLarge):
+			warnVersions(set.logger, share.KindSize, key, "the robots.txt versions kept in storage are far larger than an instance writes; they are replaced by the version in force, and grace after a restart cannot use the earlier ones", err)
 		case err != nil:
 			// Writing now would replace the versions kept with this one.
 			warnVersions(set.logger, share.KindRead, key, "robots.txt versions could not be read from storage; the version in force is not added to them, so as not to write over them", err)
@@ -89,8 +115,12 @@ func storedEarlier(logger *zap.Logger, store share.Storage, site, etag string, n
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	key := versionsKey(site)
-	data, err := store.Load(ctx, key)
-	if err != nil {
+	data, err := loadVersions(ctx, store, key)
+	switch {
+	case errors.Is(err, errVersionsTooLarge):
+		warnVersions(logger, share.KindSize, key, "the robots.txt versions kept in storage are far larger than an instance writes and were not read; grace does not know the versions in force before this process started", err)
+		return nil
+	case err != nil:
 		if !errors.Is(err, fs.ErrNotExist) {
 			warnVersions(logger, share.KindRead, key, "robots.txt versions could not be read from storage; grace does not know the versions in force before this process started", err)
 		}
@@ -101,6 +131,9 @@ func storedEarlier(logger *zap.Logger, store share.Storage, site, etag string, n
 		warnVersions(logger, share.KindParse, key, "the robots.txt versions kept in storage are damaged; grace does not know the versions in force before this process started", err)
 		return nil
 	}
+	// No instance keeps more: the rest are not versions it wrote, and
+	// each would be parsed and held.
+	vs = vs[:min(len(vs), maxStoredVersions)]
 	var out []*judge.Version
 	until := now // each version was in force until the one after it came in
 	for _, v := range vs {

@@ -1,6 +1,10 @@
 package caddymodule
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -10,6 +14,8 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 	"go.uber.org/zap/zaptest/observer"
+
+	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
 // TestStoredVersionsTroubleIsLogged: versions kept in storage that cannot
@@ -46,6 +52,60 @@ func TestStoredVersionsTroubleIsLogged(t *testing.T) {
 			}
 			if f := entries[0].ContextMap(); f["key"] != key || f["error"] == nil {
 				t.Errorf("warning %q %v does not name the key %s and the error", entries[0].Message, f, key)
+			}
+		})
+	}
+}
+
+// TestStoredVersionsAreBounded: what the stored versions say is not taken
+// on trust. A file far larger than an instance writes is not read (it
+// would cost every instance that starts its size in memory, and the
+// parsing of every body in it), and is said so; of a file with more
+// versions than an instance keeps, only as many are used.
+func TestStoredVersionsAreBounded(t *testing.T) {
+	now := time.Now()
+	body := []byte("User-agent: *\nDisallow: /old/\n")
+	versions := func(n int, pad int) []storedVersion {
+		vs := make([]storedVersion, n)
+		for i := range vs {
+			vs[i] = storedVersion{ETag: fmt.Sprintf(`"v%d"`, i), Since: now.Add(-time.Duration(i+1) * time.Second).UnixNano(),
+				Body: append(bytes.Clone(body), bytes.Repeat([]byte("#\n"), pad)...)}
+		}
+		return vs
+	}
+	for _, tc := range []struct {
+		name     string
+		stored   []storedVersion
+		want     int
+		warnings int
+	}{
+		{"a few", versions(3, 0), 3, 0},
+		{"more than an instance keeps", versions(100, 0), maxStoredVersions, 0},
+		{"larger than an instance writes", versions(20, robots.DefaultMaxSize/2), 0, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			store := &certmagic.FileStorage{Path: t.TempDir()}
+			site := "versions-bounded-" + tc.name
+			key := versionsKey(site)
+			data, err := json.Marshal(tc.stored)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := store.Store(context.Background(), key, data); err != nil {
+				t.Fatal(err)
+			}
+			core, logs := observer.New(zapcore.WarnLevel)
+			got := storedEarlier(zap.New(core), sharedStorage{store}, site, `"current"`, now, time.Hour)
+			if len(got) != tc.want {
+				t.Errorf("%d earlier versions from %d stored (%d bytes), want %d", len(got), len(tc.stored), len(data), tc.want)
+			}
+			if n := logs.Len(); n != tc.warnings {
+				t.Errorf("%d warnings, want %d: %v", n, tc.warnings, logs.All())
+			}
+			for _, e := range logs.All() {
+				if f := e.ContextMap(); f["key"] != key || f["error"] == nil {
+					t.Errorf("warning %q %v does not name the key %s and the error", e.Message, f, key)
+				}
 			}
 		})
 	}
