@@ -482,10 +482,19 @@ func (s *Sharer) flush(ctx context.Context) (string, error) {
 func (s *Sharer) checkOwn(ctx context.Context) {
 	own := s.key(s.instance)
 	info, err := s.store.Stat(ctx, own)
+	if errors.Is(err, fs.ErrNotExist) {
+		// Gone (a storage wiped or cleaned up, a blob deleted by
+		// mistake): what this instance holds is written again at the
+		// next flush, not at the next Refresh, an hour away, when a
+		// restart or an instance that starts meanwhile would miss it.
+		s.mu.Lock()
+		s.dirty = s.dirty || s.fetches.len() > 0 || s.trapped.len() > 0
+		s.mu.Unlock()
+		s.own = mark{}
+		return
+	}
 	if err != nil {
-		if !errors.Is(err, fs.ErrNotExist) {
-			s.warn(KindRead, own, err)
-		}
+		s.warn(KindRead, own, err)
 		return
 	}
 	m := markOf(info)

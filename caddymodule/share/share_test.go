@@ -376,3 +376,48 @@ func BenchmarkRecordFetchFlood(b *testing.B) {
 		s.RecordFetch(f)
 	}
 }
+
+// TestOwnBlobGoneIsWrittenAgain: an instance whose blob disappears from
+// the storage (wiped, cleaned up by hand) writes what it holds again at
+// the next interval, not an hour later, so that a restart meanwhile
+// still knows what it knew; with nothing held, it writes nothing.
+func TestOwnBlobGoneIsWrittenAgain(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		record func(*Sharer)
+		want   int // writes after the blob is gone
+	}{
+		{"fetch held", func(s *Sharer) { s.RecordFetch(Fetch{Bot: "GPTBot", Addr: "192.0.2.1", At: 1, ETag: `"v1"`}) }, 1},
+		{"trap held", func(s *Sharer) { s.RecordTrap(Trap{Addr: "192.0.2.2", Site: 1, Until: 1 << 62}) }, 1},
+		{"nothing held", func(*Sharer) {}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			store := &memStorage{data: map[string][]byte{}}
+			s := New(store, "site", "a", time.Second, Callbacks{})
+			tc.record(s)
+			s.Flush(ctx)
+			before := store.writes
+			store.Delete(ctx, s.key("a"))
+			for range 3 {
+				s.Sync(ctx)
+				s.Flush(ctx)
+			}
+			if got := store.writes - before; got != tc.want {
+				t.Errorf("%d writes after the blob was deleted, want %d", got, tc.want)
+			}
+			if tc.want == 0 {
+				return
+			}
+			var restored int
+			r := New(store, "site", "a", time.Second, Callbacks{
+				Fetch: func(Fetch) { restored++ },
+				Trap:  func(Trap) { restored++ },
+			})
+			r.restore(ctx)
+			if restored != 1 {
+				t.Errorf("a restarted instance restored %d records, want 1", restored)
+			}
+		})
+	}
+}
