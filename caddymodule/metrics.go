@@ -39,7 +39,7 @@ func initMetrics() {
 		const ns, sub = "caddy", "robots_txt"
 		requestsTotal = prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: ns, Subsystem: sub, Name: "requests_total",
-			Help: "Bot requests judged against robots.txt, by bot (robots.txt agent name, known crawler, bots entry, impostor:<crawler>, or generic), identity (verified, unverified, impostor, trapped), verdict and action.",
+			Help: "Bot requests judged against robots.txt, by bot (robots.txt agent name, known crawler, bots entry, impostor:<crawler>, trapped, or generic), identity (verified, unverified, impostor, trapped), verdict and action.",
 		}, []string{"server", "bot", "identity", "verdict", "action"})
 		fetchesTotal = prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: ns, Subsystem: sub, Name: "fetches_total",
