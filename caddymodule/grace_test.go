@@ -124,6 +124,7 @@ func TestGraceIgnoresUnservedVersions(t *testing.T) {
 	}
 	serve(h, withIP(newRequest("GET", "/robots.txt", testfixtures.UAAhrefs), "198.51.100.1"))
 	edit("", time.Second) // empty for a moment: allows all, fetched by nobody
+	h.fixed.refresh()     // read twice, so in force (see mayBeMidWrite)
 	edit("User-agent: *\nDisallow: /private/\nDisallow: /new\n", 2*time.Second)
 	if v, err := verdictOf(t, h, "/private/x", testfixtures.UAAhrefs, "198.51.100.1"); v != "disallowed" || err == nil {
 		t.Errorf("/private/x: verdict %q, blocked %v; want disallowed and blocked (no version the bot read allows it)", v, err != nil)

@@ -174,6 +174,9 @@ type source struct {
 	exists     bool
 	failing    bool   // the last check (or upstream fetch) failed; log only on a change
 	failedWith string // how the last check of a file failed
+	// settling names a text read that may be a write in progress (see
+	// mayBeMidWrite), loaded only if the next check reads it again.
+	settling   string
 	lastResult string // of the last upstream fetch: loaded, unreachable, failed
 	// notRobots is why the upstream's last 2xx answer was refused (an
 	// HTML page, say), for strict; nil otherwise. Guarded by mu.
@@ -457,6 +460,15 @@ func (s *source) refresh() {
 		return
 	}
 	old := s.current()
+	if old != nil && old.siteETag != snap.siteETag && mayBeMidWrite(old, snap) && s.settling != snap.siteETag {
+		// Not s.seen: the next check reads the file again, and loads
+		// this text only if it finds it unchanged.
+		s.settling = snap.siteETag
+		log.Info("robots.txt changed to a text that may be a write in progress (empty, or cut mid-line); it is loaded if the next check reads it again",
+			zap.String("file", s.path), zap.Int("bytes", len(snap.site)))
+		return
+	}
+	s.settling = ""
 	s.seen, s.exists, s.failing = info, true, false
 	if old != nil && old.siteETag == snap.siteETag {
 		return // touched, not changed
@@ -464,6 +476,21 @@ func (s *source) refresh() {
 	s.publish(snap)
 	reloadsTotal.WithLabelValues("loaded").Inc()
 	s.logLoad(snap)
+}
+
+// mayBeMidWrite reports whether next, read in place of old, may be a
+// file caught while it is written in place: truncated (empty) or cut
+// mid-line, where old had rules. Most writes in place truncate first
+// (a shell's ">", cp, an editor's save), and a check between the two
+// would put an empty robots.txt in force, allowing every bot everywhere,
+// and excuse any bot that fetched it then. Such a text is loaded only
+// once two checks read it: an edit that really empties the file takes
+// one interval longer.
+func mayBeMidWrite(old, next *snapshot) bool {
+	if old.File == nil || len(old.File.Groups()) == 0 {
+		return false
+	}
+	return len(next.site) == 0 || next.site[len(next.site)-1] != '\n'
 }
 
 // unchanged reports whether a file that looked like prev at the last

@@ -89,12 +89,56 @@ func TestRefresh(t *testing.T) {
 		t.Fatal("a recreated file must be loaded")
 	}
 
-	// An empty file allows all.
+	// An empty file allows all, once two checks read it: the first may
+	// have caught a write in place between its truncation and its text.
 	os.WriteFile(path, nil, 0o644)
 	bump(t, path, 3*time.Second)
 	h.fixed.refresh()
+	if !blocked("/c") {
+		t.Fatal("an empty file read once must not be in force yet")
+	}
+	h.fixed.refresh()
 	if blocked("/c") {
-		t.Fatal("an empty file must allow all")
+		t.Fatal("an empty file read twice must allow all")
+	}
+}
+
+// TestRefreshWaitsOutWritesInPlace: a text that may be a file caught
+// while written in place (empty, or cut mid-line, after a file with
+// rules) is loaded only if the next check reads it again; the rest of
+// the write, arriving before that check, is loaded then, and the rules
+// are never off in between.
+func TestRefreshWaitsOutWritesInPlace(t *testing.T) {
+	const before, after = "User-agent: *\nDisallow: /a\n", "User-agent: *\nDisallow: /a\nDisallow: /b\n"
+	for _, tc := range []struct {
+		name    string
+		caught  string // what the first check reads
+		settled bool   // it is loaded at that check
+	}{
+		{"truncated", "", false},
+		{"cut mid-line", "User-agent: *\nDisal", false},
+		{"cut at a line end", "User-agent: *\n", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := writeRobots(t, before)
+			h, _ := newTestHandler(t, config.Config{File: path, DisableReload: true, Grace: noGrace})
+			blocked := func(p string) bool {
+				_, err := serve(h, newRequest("GET", p, testfixtures.UACurl))
+				return err != nil
+			}
+			os.WriteFile(path, []byte(tc.caught), 0o644)
+			bump(t, path, time.Second)
+			h.fixed.refresh()
+			if got := !blocked("/a"); got != tc.settled {
+				t.Fatalf("after the first check: /a allowed %v, want %v", got, tc.settled)
+			}
+			os.WriteFile(path, []byte(after), 0o644)
+			bump(t, path, 2*time.Second)
+			h.fixed.refresh()
+			if !blocked("/a") || !blocked("/b") {
+				t.Fatalf("the finished write is not in force: /a blocked %v, /b blocked %v", blocked("/a"), blocked("/b"))
+			}
+		})
 	}
 }
 
