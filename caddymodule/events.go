@@ -54,11 +54,14 @@ func (h *Handler) emit(r *http.Request, name string, j *judge.Judgment) {
 		judge.FieldSignal:    j.Signal,
 		judge.FieldRule:      j.Rule.String(),
 		judge.FieldLine:      j.Line(),
-		judge.FieldAction:    j.Action.String(),
-		judge.FieldMode:      j.Mode,
-		"client_ip":          clientIP,
-		"host":               r.Host,
-		"uri":                r.RequestURI,
-		"user_agent":         userAgent(r),
+		// With included lists, line is a line of the served file: only
+		// rule_source names the file and line the rule was written at.
+		judge.FieldRuleSource: j.RuleSource,
+		judge.FieldAction:     j.Action.String(),
+		judge.FieldMode:       j.Mode,
+		"client_ip":           clientIP,
+		"host":                r.Host,
+		"uri":                 r.RequestURI,
+		"user_agent":          userAgent(r),
 	})
 }
