@@ -230,8 +230,9 @@ JSON schema ("caddy-robots-txt/report/v1"; times are RFC 3339 UTC strings,
     "warnings": [string]
   }
 
---since keeps entries from a time on: an RFC 3339 time, a date, or a
-duration back from now (24h, 90m, 7d). --top sets how many broken rules
+--since keeps entries from a time on: an RFC 3339 time, a date (from
+its midnight UTC, as the report's times are UTC), or a duration back
+from now (24h, 90m, 7d). --top sets how many broken rules
 are listed per bot (default 5). -o writes to a file instead of standard
 output; the file is replaced only once the report is complete, so a
 failure leaves an earlier report as it was.
