@@ -324,7 +324,7 @@ func (a *Aggregator) Add(name string, r io.Reader) error {
 	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
-			return fmt.Errorf("%s: %v", name, err)
+			return fmt.Errorf("%s: not a readable gzip file (its header is damaged or cut short): %v", name, err)
 		}
 		defer zr.Close()
 		br = bufio.NewReaderSize(zr, 256<<10)

@@ -319,6 +319,8 @@ func TestReportTruncatedGzip(t *testing.T) {
 	// A corrupt gzip header is an error.
 	if err := NewAggregator(Options{}).Add("bad.gz", bytes.NewReader([]byte{0x1f, 0x8b, 0, 0})); err == nil {
 		t.Error("a corrupt gzip stream was accepted")
+	} else if !strings.Contains(err.Error(), "bad.gz: not a readable gzip file") {
+		t.Errorf("error %q does not say the file is no readable gzip file", err)
 	}
 }
 
