@@ -96,13 +96,21 @@ func (v *Version) Follow(prev *Version, now time.Time, window time.Duration) {
 // half-written must not push out the version a bot read this morning,
 // which is the one grace is for.
 func (v *Version) bound(earlier []*Version) []*Version {
-	seen := map[string]bool{v.ETag: true}
+	// A fetch names a text, not a version: the version kept of a text
+	// (v itself for its own) stands for the ones dropped, and was served
+	// if any of them was, so that a text a bot read this morning, in
+	// force again a moment later with no fetch, still counts as read.
+	kept := map[string]*Version{v.ETag: v}
 	out := earlier[:0:0]
 	for _, e := range earlier {
-		if !seen[e.ETag] {
-			seen[e.ETag] = true
-			out = append(out, e)
+		if k, dup := kept[e.ETag]; dup {
+			if e.Served() {
+				k.MarkServed()
+			}
+			continue
 		}
+		kept[e.ETag] = e
+		out = append(out, e)
 	}
 	for i := len(out) - 1; i >= 0 && len(out) > MaxEarlier; i-- {
 		if !out[i].Served() {

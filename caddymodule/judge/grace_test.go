@@ -157,3 +157,34 @@ func TestHistoryKeepsWhatWasServed(t *testing.T) {
 		}
 	}
 }
+
+// TestHistoryKeepsServedTextSeenAgain: a text served once, in force again
+// later without being served, is still a text a bot may obey: past
+// MaxEarlier it is kept before the versions nobody was served.
+func TestHistoryKeepsServedTextSeenAgain(t *testing.T) {
+	const (
+		read  = "User-agent: *\nDisallow: /a\n"
+		later = "User-agent: *\nDisallow: /b\n"
+	)
+	start := time.Now()
+	at := func(i int) time.Time { return start.Add(time.Duration(i) * time.Second) }
+	first := NewVersion(robots.Parse([]byte(read)), read)
+	first.MarkServed()
+	first.Follow(nil, at(0), 24*time.Hour)
+	cur := first
+	next := func(i int, body string) {
+		v := NewVersion(robots.Parse([]byte(body)), body)
+		v.Follow(cur, at(i), 24*time.Hour)
+		cur = v
+	}
+	// Half-written, then the same text again (a rewrite in place), in
+	// force a moment without a fetch; then a generator's stamped texts.
+	next(1, "User-agent: *\n")
+	next(2, read)
+	for i := range MaxEarlier + 4 {
+		next(3+i, "# generated "+strconv.Itoa(i)+"\n"+later)
+	}
+	if !cur.GraceAllows(request("/b", at(MaxEarlier+10), first, at(0)), 24*time.Hour) {
+		t.Errorf("the text a bot fetched was dropped from the history: %d earlier versions kept", len(cur.Earlier))
+	}
+}
