@@ -525,6 +525,10 @@ func (s *Sharer) checkOwn(ctx context.Context) {
 func (s *Sharer) Sync(ctx context.Context) error {
 	keys, err := s.store.List(ctx, s.prefix, false)
 	if errors.Is(err, fs.ErrNotExist) {
+		// No blob at all, this instance's neither: the file system
+		// storage lists a directory removed whole (a storage wiped) so,
+		// and what this instance holds is to be written again.
+		s.checkOwn(ctx)
 		return nil
 	}
 	if err != nil {

@@ -421,3 +421,35 @@ func TestOwnBlobGoneIsWrittenAgain(t *testing.T) {
 		})
 	}
 }
+
+// dirStorage is memStorage listing as Caddy's file system storage does:
+// a prefix with no key under it is a directory that does not exist, and
+// List says so with fs.ErrNotExist.
+type dirStorage struct{ *memStorage }
+
+func (d dirStorage) List(ctx context.Context, prefix string, recursive bool) ([]string, error) {
+	keys, err := d.memStorage.List(ctx, prefix, recursive)
+	if err == nil && len(keys) == 0 {
+		return nil, fs.ErrNotExist
+	}
+	return keys, err
+}
+
+// TestOwnDirectoryGoneIsWrittenAgain: with the whole directory of blobs
+// gone (rm -r of the storage's robots_txt), which the file system
+// storage lists as not existing, the instance writes what it holds again
+// at the next interval, as when its blob alone is gone.
+func TestOwnDirectoryGoneIsWrittenAgain(t *testing.T) {
+	ctx := context.Background()
+	mem := &memStorage{data: map[string][]byte{}}
+	s := New(dirStorage{mem}, "site", "a", time.Second, Callbacks{})
+	s.RecordFetch(Fetch{Bot: "GPTBot", Addr: "192.0.2.1", At: 1, ETag: `"v1"`})
+	s.Flush(ctx)
+	mem.Delete(ctx, s.key("a"))
+	before := mem.writes
+	s.Sync(ctx)
+	s.Flush(ctx)
+	if got := mem.writes - before; got != 1 {
+		t.Errorf("%d writes after the directory was removed, want 1", got)
+	}
+}
