@@ -309,8 +309,12 @@ func (s *source) publishMerged(next *snapshot) {
 		case ok && set.state != "" && before.ETag == next.ETag:
 			// The same file, read anew by a source of another
 			// configuration: its history goes on, from when it came
-			// into force.
+			// into force. A text served before is served still:
+			// grace keeps it past the unserved ones.
 			next.Since, next.Earlier = before.Since, before.Earlier
+			if before.Served() {
+				next.MarkServed()
+			}
 		case ok && set.state != "":
 			next.Follow(before, now, set.grace)
 		default:

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	"go.uber.org/zap/zapcore"
 	"go.uber.org/zap/zaptest/observer"
 
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
 	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
@@ -108,5 +110,28 @@ func TestStoredVersionsAreBounded(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestReloadKeepsServedText: a config reload that reads the same file
+// again makes a new version of the text in force; that the text was
+// served before stays known, so that a file rewritten often after the
+// reload does not push the text a bot read out of grace's history.
+func TestReloadKeepsServedText(t *testing.T) {
+	const read = "User-agent: *\nDisallow: /a\n"
+	set := func() *sourceSettings {
+		return &sourceSettings{logger: zap.NewNop(), grace: 24 * time.Hour, state: "reload-keeps-served-" + t.Name()}
+	}
+	before := newInlineSource(read, set())
+	fetched := before.current()
+	fetched.MarkServed()
+	s := newInlineSource(read, set()) // the reload
+	for i := range 40 {
+		s.publish(newSnapshot([]byte(fmt.Sprintf("# generated %d\nUser-agent: *\nDisallow: /b\n", i))))
+	}
+	u, _ := url.ParseRequestURI("/b")
+	r := &judge.Request{UA: "curl/8", Paths: judge.PathsOf(u), Now: time.Now(), Fetch: judge.Fetch{At: time.Now(), ETag: fetched.ETag}, Fetched: true}
+	if !s.current().GraceAllows(r, 24*time.Hour) {
+		t.Errorf("the text served before the reload left grace's history (%d earlier versions)", len(s.current().Earlier))
 	}
 }
