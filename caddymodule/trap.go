@@ -202,7 +202,7 @@ func (h *Handler) springTrap(w http.ResponseWriter, r *http.Request, snap *snaps
 		// A violation is what the served file disallows this bot, by
 		// the rule that decides there: its group's own where it
 		// disallowed the trap already (no trap line was added to it).
-		if v, fromTrap = paths.DecideTrap(id.Group, h.servedTrap(snap).file, h.Trap); v.Allowed {
+		if v, fromTrap = paths.DecideTrap(id.Group, snap.File, h.servedTrap(snap).file, h.Trap); v.Allowed {
 			return false, nil
 		}
 	}

@@ -534,11 +534,15 @@ func TestTrapJudgedAsServed(t *testing.T) {
 		{"verified, its group disallowed the trap already", testfixtures.UAGPTBot, "192.0.2.9", 404, "disallowed", "disallow: /", "5", "", false},
 		{"verified, its group allows the trap", "ClaudeBot/1.0", "192.0.2.9", 200, "allowed", "allow: " + trap, "8", "", false},
 		{"unverified, its group allows the trap", "MyCrawler/1.0", "198.51.100.7", 200, "allowed", "allow: " + trap, "12", "", false},
+		// No group names it, and it obeys no * group: no trap line
+		// is for it in the file served.
+		{"verified, obeys only the groups naming it", "AdsBot-Google (+http://www.google.com/adsbot.html)", "192.0.2.9", 200, "allowed", "", "", "", false},
 		{"an unnamed bot", testfixtures.UACurl, "198.51.100.8", 404, "disallowed", "disallow: " + trap, "", "trap", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h, _ := newTestHandler(t, config.Config{Inline: robotsTxt, Trap: trap, Crawlers: []config.Crawler{
-				{Token: "GPTBot", Ranges: []string{"192.0.2.0/24"}}, {Token: "ClaudeBot", Ranges: []string{"192.0.2.0/24"}}}})
+				{Token: "GPTBot", Ranges: []string{"192.0.2.0/24"}}, {Token: "ClaudeBot", Ranges: []string{"192.0.2.0/24"}},
+				{Token: "AdsBot-Google", Ranges: []string{"192.0.2.0/24"}}}})
 			r := withIP(newRequest("GET", trap, tc.ua), tc.ip)
 			w, err := serve(h, r)
 			code := w.Code

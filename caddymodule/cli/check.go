@@ -150,7 +150,7 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 			if served == nil {
 				served = s.File
 			}
-			v, trapped = p.DecideTrap(g, served, s.Trap)
+			v, trapped = p.DecideTrap(g, s.File, served, s.Trap)
 		}
 		res := CheckResult{Input: t, Path: judged, Allowed: true, Verdict: judge.Allowed.String(), Group: group, Agent: name}
 		switch {

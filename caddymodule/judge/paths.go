@@ -364,20 +364,28 @@ func needsEscape(c byte, escaped bool) bool {
 	return c == '#' || c <= ' ' || c >= 0x7f || !escaped && (c == '%' || c == '?')
 }
 
-// DecideTrap judges p, a path under the trap, for a bot held to g of the
-// file on disk, as the robots.txt served with the trap reads: served is
-// that file with the trap's Disallow added to every group that did not
-// disallow the trap already. A group that did keeps its own rule, which
-// is the one that decides (with its line in the file); a group whose
-// Allow is as long as the trap's Disallow still allows it, and a bot that
-// obeys it breaks no rule by fetching it. fromTrap tells that the trap's
-// own Disallow decided.
-func (p Paths) DecideTrap(g *robots.Group, served *robots.File, trap string) (v robots.Verdict, fromTrap bool) {
-	agent := "*" // no group applies: the served file adds a * group
-	if g != nil && len(g.Agents) > 0 {
-		agent = g.Agents[0]
+// DecideTrap judges p, a path under the trap, for a bot held to g of
+// file, the file on disk, as the robots.txt served with the trap reads:
+// served is that file with the trap's Disallow added to every group that
+// did not disallow the trap already, and a * group holding only it when
+// the file has none. A group that did keeps its own rule, which is the
+// one that decides (with its line in the file); a group whose Allow is as
+// long as the trap's Disallow still allows it, and a bot that obeys it
+// breaks no rule by fetching it; nor does one held to no group while the
+// file has a * group (a crawler that obeys only the groups naming it,
+// such as AdsBot-Google), which no trap line reaches. fromTrap tells
+// that the trap's own Disallow decided.
+func (p Paths) DecideTrap(g *robots.Group, file, served *robots.File, trap string) (v robots.Verdict, fromTrap bool) {
+	var as *robots.Group // g as served
+	switch {
+	case g != nil && len(g.Agents) > 0:
+		as = served.GroupFor(g.Agents[0])
+	case file.GroupFor("*") == nil:
+		// No group applies for want of a * group: the served file
+		// adds one.
+		as = served.GroupFor("*")
 	}
-	if own := p.Decide(g); !own.Allowed || p.Decide(served.GroupFor(agent)).Allowed {
+	if own := p.Decide(g); !own.Allowed || p.Decide(as).Allowed {
 		// Adding a Disallow never allows what the file disallowed,
 		// so whatever the served group allows the file's own rule
 		// allows: both report lines of the file on disk.

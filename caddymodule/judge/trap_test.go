@@ -39,7 +39,7 @@ func TestDecideTrap(t *testing.T) {
 		{"Longer", trap + "x", true, "allow: " + trap + "x", 12, false},
 		{"Longer", trap, false, "disallow: " + trap, 0, true},
 	} {
-		v, fromTrap := PathsOfTarget(tc.path).DecideTrap(file.GroupFor(tc.agent), served, trap)
+		v, fromTrap := PathsOfTarget(tc.path).DecideTrap(file.GroupFor(tc.agent), file, served, trap)
 		line := 0
 		if v.Rule != nil {
 			line = v.Rule.Line
@@ -53,7 +53,12 @@ func TestDecideTrap(t *testing.T) {
 	// is held to the trap's Disallow.
 	noStar := robots.Parse([]byte("User-agent: Closed\nDisallow: /\n"))
 	servedNoStar := robots.Parse([]byte("User-agent: Closed\nDisallow: /\n\nUser-agent: *\nDisallow: " + trap + "\n"))
-	if v, fromTrap := PathsOfTarget(trap).DecideTrap(noStar.GroupFor("Unnamed"), servedNoStar, trap); v.Allowed || !fromTrap {
+	if v, fromTrap := PathsOfTarget(trap).DecideTrap(noStar.GroupFor("Unnamed"), noStar, servedNoStar, trap); v.Allowed || !fromTrap {
 		t.Errorf("no * group: allowed %v (trap's %v), want disallowed by the trap's rule", v.Allowed, fromTrap)
+	}
+	// A crawler that obeys only the groups naming it is held to none
+	// where none does, and the * group's trap line is not for it.
+	if v, fromTrap := PathsOfTarget(trap).DecideTrap(nil, file, served, trap); !v.Allowed || fromTrap {
+		t.Errorf("a client held to no group beside a * group: allowed %v (trap's %v), want allowed", v.Allowed, fromTrap)
 	}
 }
