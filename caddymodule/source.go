@@ -321,7 +321,13 @@ func (s *source) publishMerged(next *snapshot) {
 			// The first version this process has: the versions in
 			// force before it, kept in storage, are what bots may
 			// still obey.
-			next.Earlier = storedEarlier(set.logger, set.share.store, set.share.site, next.ETag, now, set.grace)
+			var served bool
+			next.Earlier, served = storedEarlier(set.logger, set.share.store, set.share.site, next.ETag, now, set.grace)
+			if served {
+				// Stored, so served before the restart: grace keeps
+				// it past the unserved ones.
+				next.MarkServed()
+			}
 		}
 	}
 	if set.state != "" && next.File != nil {

@@ -107,10 +107,11 @@ func (s *source) storeVersion(snap *snapshot) {
 
 // storedEarlier returns the stored versions that were in force within the
 // grace window before now, other than etag, newest first, for a source's
-// first version: what bots may still be obeying across a restart.
-func storedEarlier(logger *zap.Logger, store share.Storage, site, etag string, now time.Time, window time.Duration) []*judge.Version {
+// first version: what bots may still be obeying across a restart. served
+// tells that etag is stored too, so was served before.
+func storedEarlier(logger *zap.Logger, store share.Storage, site, etag string, now time.Time, window time.Duration) (out []*judge.Version, served bool) {
 	if store == nil || window <= 0 {
-		return nil
+		return nil, false
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
@@ -119,24 +120,24 @@ func storedEarlier(logger *zap.Logger, store share.Storage, site, etag string, n
 	switch {
 	case errors.Is(err, errVersionsTooLarge):
 		warnVersions(logger, share.KindSize, key, "the robots.txt versions kept in storage are far larger than an instance writes and were not read; grace does not know the versions in force before this process started", err)
-		return nil
+		return nil, false
 	case err != nil:
 		if !errors.Is(err, fs.ErrNotExist) {
 			warnVersions(logger, share.KindRead, key, "robots.txt versions could not be read from storage; grace does not know the versions in force before this process started", err)
 		}
-		return nil
+		return nil, false
 	}
 	var vs []storedVersion
 	if err := json.Unmarshal(data, &vs); err != nil {
 		warnVersions(logger, share.KindParse, key, "the robots.txt versions kept in storage are damaged; grace does not know the versions in force before this process started", err)
-		return nil
+		return nil, false
 	}
 	// No instance keeps more: the rest are not versions it wrote, and
 	// each would be parsed and held.
 	vs = vs[:min(len(vs), maxStoredVersions)]
-	var out []*judge.Version
 	until := now // each version was in force until the one after it came in
 	for _, v := range vs {
+		served = served || v.ETag == etag
 		if v.ETag != etag && until.After(now.Add(-window)) {
 			jv := judge.NewVersion(robots.Parse(v.Body), v.ETag)
 			jv.Since = time.Unix(0, v.Since)
@@ -145,5 +146,5 @@ func storedEarlier(logger *zap.Logger, store share.Storage, site, etag string, n
 		}
 		until = time.Unix(0, v.Since)
 	}
-	return out
+	return out, served
 }

@@ -44,7 +44,7 @@ func TestStoredVersionsTroubleIsLogged(t *testing.T) {
 			}
 			core, logs := observer.New(zapcore.WarnLevel)
 			for range 3 {
-				if got := storedEarlier(zap.New(core), sharedStorage{store}, site, `"v2"`, time.Now(), time.Hour); got != nil {
+				if got, _ := storedEarlier(zap.New(core), sharedStorage{store}, site, `"v2"`, time.Now(), time.Hour); got != nil {
 					t.Errorf("versions from a %s file: %v", tc.name, got)
 				}
 			}
@@ -97,7 +97,7 @@ func TestStoredVersionsAreBounded(t *testing.T) {
 				t.Fatal(err)
 			}
 			core, logs := observer.New(zapcore.WarnLevel)
-			got := storedEarlier(zap.New(core), sharedStorage{store}, site, `"current"`, now, time.Hour)
+			got, _ := storedEarlier(zap.New(core), sharedStorage{store}, site, `"current"`, now, time.Hour)
 			if len(got) != tc.want {
 				t.Errorf("%d earlier versions from %d stored (%d bytes), want %d", len(got), len(tc.stored), len(data), tc.want)
 			}
@@ -133,5 +133,29 @@ func TestReloadKeepsServedText(t *testing.T) {
 	r := &judge.Request{UA: "curl/8", Paths: judge.PathsOf(u), Now: time.Now(), Fetch: judge.Fetch{At: time.Now(), ETag: fetched.ETag}, Fetched: true}
 	if !s.current().GraceAllows(r, 24*time.Hour) {
 		t.Errorf("the text served before the reload left grace's history (%d earlier versions)", len(s.current().Earlier))
+	}
+}
+
+// TestRestartKeepsServedText: the first version a process has, when the
+// storage kept it (only versions served are stored), was served before
+// the restart: a file rewritten often afterwards does not push the text
+// a bot read before the restart out of grace's history.
+func TestRestartKeepsServedText(t *testing.T) {
+	const read = "User-agent: *\nDisallow: /a\n"
+	store := &certmagic.FileStorage{Path: t.TempDir()}
+	site := "restart-keeps-served"
+	fetched := newSnapshot([]byte(read))
+	data, _ := json.Marshal([]storedVersion{{ETag: fetched.ETag, Since: time.Now().Add(-time.Hour).UnixNano(), Body: []byte(read)}})
+	if err := store.Store(context.Background(), versionsKey(site), data); err != nil {
+		t.Fatal(err)
+	}
+	s := newInlineSource(read, &sourceSettings{logger: zap.NewNop(), grace: 24 * time.Hour, share: versionShare{store: sharedStorage{store}, site: site}})
+	for i := range 40 {
+		s.publish(newSnapshot([]byte(fmt.Sprintf("# generated %d\nUser-agent: *\nDisallow: /b\n", i))))
+	}
+	u, _ := url.ParseRequestURI("/b")
+	r := &judge.Request{UA: "curl/8", Paths: judge.PathsOf(u), Now: time.Now(), Fetch: judge.Fetch{At: time.Now().Add(-time.Minute), ETag: fetched.ETag}, Fetched: true}
+	if !s.current().GraceAllows(r, 24*time.Hour) {
+		t.Errorf("the text served before the restart left grace's history (%d earlier versions)", len(s.current().Earlier))
 	}
 }
