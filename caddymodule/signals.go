@@ -3,27 +3,35 @@ package caddymodule
 import (
 	"net/http"
 	"net/url"
+	"sync"
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/crawlers"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
 	"github.com/robotsguard/caddy-robots-txt/config"
-	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
-// contentUsageValues holds a one-element slice per header value that
-// Signals.ContentUsage can return, so that setting the header on every
-// response allocates nothing. Each has a capacity of one: a handler that
-// adds a value appends to a copy, never to the shared array.
-var contentUsageValues = map[string][]string{}
+// headerSlots hands out one-element value slices for the Content-Usage
+// header, each a response's own: Caddy's header replace ops (a deferred
+// "header >Content-Usage find replace") write a response's values in
+// place, so a slice shared between responses would be a data race, and
+// the replacement would stand in every later response. Carved from
+// arrays of 256, a response costs a 256th of an allocation; a cursor is
+// used by one goroutine at a time.
+var headerSlots = sync.Pool{New: func() any { return new(slotCursor) }}
 
-func init() {
-	for _, ai := range []robots.Pref{robots.Unset, robots.Yes, robots.No} {
-		for _, search := range []robots.Pref{robots.Unset, robots.Yes, robots.No} {
-			if v := (robots.Signals{AITrain: ai, Search: search}).ContentUsage(); v != "" {
-				contentUsageValues[v] = []string{v}[:1:1]
-			}
-		}
+type slotCursor struct{ free []string }
+
+// headerValue returns v as a header's values, in a slice of its own.
+func headerValue(v string) []string {
+	c := headerSlots.Get().(*slotCursor)
+	if len(c.free) == 0 {
+		c.free = make([]string, 256)
 	}
+	s := c.free[:1:1]
+	c.free = c.free[1:]
+	headerSlots.Put(c)
+	s[0] = v
+	return s
 }
 
 // setContentUsage adds the Content-Usage header the * group states for
@@ -52,11 +60,7 @@ func (h *Handler) setContentUsage(w http.ResponseWriter, snap *snapshot, served 
 	if v == "" {
 		return
 	}
-	if vs, ok := contentUsageValues[v]; ok {
-		w.Header()["Content-Usage"] = vs
-		return
-	}
-	w.Header().Set("Content-Usage", v)
+	w.Header()["Content-Usage"] = headerValue(v)
 }
 
 // signalRefuses returns the usage preference that refuses this crawler

@@ -99,3 +99,29 @@ func TestSignalsEnforce(t *testing.T) {
 		})
 	}
 }
+
+// TestContentUsageHeaderIsEachResponsesOwn: Caddy's header replace ops
+// (a deferred "header >Content-Usage find replace") write a response's
+// values in place; what one response's op writes must reach no other
+// response's header.
+func TestContentUsageHeaderIsEachResponsesOwn(t *testing.T) {
+	h, _ := newTestHandler(t, config.Config{Inline: "User-agent: *\nContent-Signal: ai-train=no\nDisallow: /private/\n"})
+	first := httptest.NewRecorder()
+	if err := h.ServeHTTP(first, newRequest("GET", "/", testfixtures.UAChrome), nextNoop); err != nil {
+		t.Fatal(err)
+	}
+	want := first.Header().Get("Content-Usage")
+	if want == "" {
+		t.Fatal("no Content-Usage header")
+	}
+	first.Header()["Content-Usage"][0] = "rewritten by a header op"
+	for i := range 3 {
+		w := httptest.NewRecorder()
+		if err := h.ServeHTTP(w, newRequest("GET", "/", testfixtures.UAChrome), nextNoop); err != nil {
+			t.Fatal(err)
+		}
+		if got := w.Header().Get("Content-Usage"); got != want {
+			t.Errorf("response %d after another's header was rewritten: Content-Usage %q, want %q", i+2, got, want)
+		}
+	}
+}
