@@ -356,11 +356,11 @@ func (h *Handler) serveRobotsTxt(w http.ResponseWriter, r *http.Request, next ca
 	} else {
 		h.recordPassed(r, snap)
 	}
-	if snap.File != nil && getOrHead {
+	if snap.File != nil && r.Method == http.MethodGet {
 		// A version someone was served is one a bot may obey after a
 		// restart: keep it (once). A version never served needs no
-		// keeping, and "caddy validate", which serves nothing, writes
-		// nothing to the storage.
+		// keeping (a HEAD gets no rules), and "caddy validate", which
+		// serves nothing, writes nothing to the storage.
 		if snap.kept.CompareAndSwap(false, true) {
 			src.storeVersion(snap)
 		}

@@ -223,3 +223,29 @@ func loadShared(t *testing.T, cfg config.Config, dir string) *Handler {
 	h, _ := provisionTestHandler(t, &Handler{Config: cfg, verifyOptions: offlineVerify, storage: &certmagic.FileStorage{Path: dir}})
 	return h
 }
+
+// TestHeadStoresNoVersion: a version is kept in the storage once it was
+// served, for bots that may obey it after a restart; a HEAD of
+// /robots.txt gets no rules, so it keeps nothing.
+func TestHeadStoresNoVersion(t *testing.T) {
+	dir := t.TempDir()
+	h := loadShared(t, config.Config{Inline: "User-agent: *\nDisallow: /private/\n"}, dir)
+	key := versionsKey(h.versionsKey())
+	stored := func() bool {
+		_, err := (&certmagic.FileStorage{Path: dir}).Stat(context.Background(), key)
+		return err == nil
+	}
+	// Stored in the background: a GET after the HEAD stores it within
+	// moments, so a HEAD that stored it would be seen first.
+	serve(h, newRequest("HEAD", "/robots.txt", "HeadBot/1.0"))
+	time.Sleep(200 * time.Millisecond)
+	if stored() {
+		t.Fatal("a HEAD of /robots.txt stored the version")
+	}
+	serve(h, newRequest("GET", "/robots.txt", "HeadBot/1.0"))
+	for deadline := time.Now().Add(5 * time.Second); !stored(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("a GET of /robots.txt did not store the version")
+		}
+	}
+}
