@@ -95,9 +95,6 @@ type Handler struct {
 	// learnt from its first request: the metrics' server label.
 	server *atomic.Pointer[string]
 
-	// trapServed is the served body of the last snapshot, with a trap;
-	// a pointer, so that Handler values can be copied.
-	trapServed *atomic.Pointer[servedWithTrap]
 	// trapPath is Trap spelt as requests' paths are compared with it
 	// (judge.ServedPath: "/piège/" is "/pi%C3%A8ge/").
 	trapPath string
@@ -148,7 +145,6 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	h.ctx, h.events = ctx, eventsOf(ctx)
 	h.classifier = botdetect.New(h.Bots, h.Humans)
 	h.ownTokens = h.CrawlerTokens()
-	h.trapServed = new(atomic.Pointer[servedWithTrap])
 	if h.Trap != "" {
 		h.trapPath = judge.ServedPath(h.Trap)
 	}

@@ -32,7 +32,7 @@ const trappedClients = 100_000
 // servedWithTrap is robots.txt as served with the trap's Disallow lines,
 // for one snapshot.
 type servedWithTrap struct {
-	snap *snapshot
+	trap string
 	body []byte
 	etag string
 	file *robots.File // body parsed: the rules a bot reads there
@@ -51,15 +51,22 @@ func (h *Handler) servedBody(snap *snapshot) ([]byte, string) {
 }
 
 // servedTrap is robots.txt as served with the trap, for snap: made once
-// per snapshot, with what is logged of it.
+// per snapshot (kept on it), with what is logged of it.
 func (h *Handler) servedTrap(snap *snapshot) *servedWithTrap {
-	if s := h.trapServed.Load(); s != nil && s.snap == snap {
-		return s
+	old := snap.withTrap.Load()
+	if old != nil && old.trap == h.Trap {
+		return old
 	}
 	body, added := include.WithTrap(snap.body, snap.File, h.Trap)
 	sum := sha256.Sum256(body)
-	s := &servedWithTrap{snap: snap, body: body, etag: `"` + hex.EncodeToString(sum[:12]) + `"`, file: robots.Parse(body)}
-	h.trapServed.Store(s)
+	s := &servedWithTrap{trap: h.Trap, body: body, etag: `"` + hex.EncodeToString(sum[:12]) + `"`, file: robots.Parse(body)}
+	if !snap.withTrap.CompareAndSwap(old, s) {
+		// Another request made it at the same moment, and says what
+		// there is to say of it.
+		if won := snap.withTrap.Load(); won != nil && won.trap == h.Trap {
+			return won
+		}
+	}
 	if added > 0 {
 		h.configLog().Info("robots.txt served with the trap disallowed in every group",
 			zap.String("trap", h.Trap), zap.Int("groups_added_to", added))

@@ -563,3 +563,31 @@ func TestTrapJudgedAsServed(t *testing.T) {
 		})
 	}
 }
+
+// TestServedTrapMadeOncePerFile: with a robots.txt per host, the text
+// served with the trap is made once for each file, not again each time
+// requests for the hosts take turns: a client alternating Hosts would
+// otherwise have each request rebuild, hash and parse a file of up to
+// 500 KiB, and log it.
+func TestServedTrapMadeOncePerFile(t *testing.T) {
+	dirA, dirB := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(dirA, "robots.txt"), []byte("User-agent: *\nDisallow: /a\n"), 0o644)
+	os.WriteFile(filepath.Join(dirB, "robots.txt"), []byte("User-agent: *\nDisallow: /b\n"), 0o644)
+	h, logs := newTestHandler(t, config.Config{DisableReload: true, Trap: "/trap/"})
+	at := func(root string) *http.Request {
+		r := newRequest("GET", "/robots.txt", testfixtures.UACurl)
+		r.Context().Value(caddyhttpVarsKey()).(map[string]any)["root"] = root
+		return r
+	}
+	for range 5 {
+		for _, root := range []string{dirA, dirB} {
+			w, err := serve(h, at(root))
+			if err != nil || !strings.Contains(w.Body.String(), "Disallow: /trap/") {
+				t.Fatalf("robots.txt of %s: %v, body %q", root, err, w.Body.String())
+			}
+		}
+	}
+	if n := logs.FilterMessageSnippet("served with the trap disallowed").Len(); n != 2 {
+		t.Errorf("the text served with the trap was made %d times for 2 files, want 2", n)
+	}
+}
