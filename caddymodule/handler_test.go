@@ -779,3 +779,23 @@ func TestHeadIsNoFetch(t *testing.T) {
 		}
 	}
 }
+
+// TestCrawlerNamedWithDigits: "User-agent: MJ12bot" holds MJ12bot, though
+// the line's token is "MJ" (see robots.File.NamedGroupFor), whether the
+// knowledge base knows the crawler or not.
+func TestCrawlerNamedWithDigits(t *testing.T) {
+	h, _ := newTestHandler(t, config.Config{Inline: "User-agent: MJ12bot\nUser-agent: img2dataset\nDisallow: /mine\n\nUser-agent: *\nDisallow: /all\n"})
+	for _, tc := range []struct {
+		ua, path string
+		refused  bool
+	}{
+		{"Mozilla/5.0 (compatible; MJ12bot/v1.4.8; http://mj12bot.com/)", "/mine", true},
+		{"img2dataset/1.45 (+https://github.com/rom1504/img2dataset)", "/mine", true},
+		{"MJ99bot/1.0", "/mine", false},
+		{"MJ99bot/1.0", "/all", true},
+	} {
+		if _, err := serve(h, newRequest("GET", tc.path, tc.ua)); (err != nil) != tc.refused {
+			t.Errorf("%q %s: refused %v, want %v", tc.ua, tc.path, err != nil, tc.refused)
+		}
+	}
+}

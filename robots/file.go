@@ -1,6 +1,7 @@
 package robots
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -27,6 +28,9 @@ type agentEntry struct {
 	name    string // spelling of its first appearance
 	group   *Group
 	browser bool // a token every browser sends (BrowserToken)
+	// withDigits are the names its user-agent lines gave with a digit
+	// after the token ("MJ12bot" for the token "MJ"): see NamedGroupFor.
+	withDigits []string
 }
 
 func newFile(p *parser) *File {
@@ -102,7 +106,13 @@ func newFile(p *parser) *File {
 			f.global = g
 			continue
 		}
-		f.agents = append(f.agents, agentEntry{name: m.name, group: g, browser: BrowserToken(m.key)})
+		e := agentEntry{name: m.name, group: g, browser: BrowserToken(m.key)}
+		for k := m.first; k >= 0; k = next[k] {
+			if d := p.agents[k].withDigits; d != "" && !slices.ContainsFunc(e.withDigits, func(s string) bool { return strings.EqualFold(s, d) }) {
+				e.withDigits = append(e.withDigits, d)
+			}
+		}
+		f.agents = append(f.agents, e)
 		tokens = append(tokens, m.key)
 		f.first[m.key[0]] = true
 		f.first[upper(m.key[0])] = true
@@ -384,10 +394,32 @@ func (f *File) NamedGroupFor(agent string) *Group {
 		}
 		n, depth = c, depth+len(f.names.nodes[c].label)
 	}
-	if depth == len(agent) && f.names.nodes[n].val >= 0 {
-		return f.agents[f.names.nodes[n].val].group
+	if v := f.names.nodes[n].val; v >= 0 {
+		if depth == len(agent) {
+			return f.agents[v].group
+		}
+		// Google's parser reads "User-agent: MJ12bot" as "MJ" and
+		// gives the crawler MJ12bot no group by it: its tokens are
+		// letters, "-" and "_" only, which Google's own crawlers'
+		// are. Crawlers with digits in their names read such a line
+		// as theirs, and the operator who wrote it meant them: the
+		// name written in full chooses the group.
+		if isDigit(agent[depth]) && f.agents[v].namedWithDigits(agent) {
+			return f.agents[v].group
+		}
 	}
 	return nil
+}
+
+// namedWithDigits reports whether name is one of the names with digits
+// e's user-agent lines gave in full.
+func (e *agentEntry) namedWithDigits(name string) bool {
+	for _, d := range e.withDigits {
+		if strings.EqualFold(d, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // nameChild follows the names trie from node n along s at i, ignoring

@@ -145,8 +145,11 @@ func classifyKey(key string) field {
 type srcAgent struct {
 	token  string // product token as written; "" for "*"
 	global bool
-	group  int32 // the index of its written group
-	line   int32
+	// withDigits is the crawler's name when the value goes on with a
+	// digit after its token ("MJ12bot", whose token is "MJ"); "" else.
+	withDigits string
+	group      int32 // the index of its written group
+	line       int32
 }
 
 // srcGroup is one group as written in the file, before merging.
@@ -549,8 +552,24 @@ func (p *parser) userAgent(num int, value string) {
 	case token != value:
 		p.diag(num, Info, KindAgentToken, "user-agent %q is read as %q", value, token)
 	}
-	p.agents = appendDoubling(p.agents, srcAgent{token: token, group: group, line: int32(num)})
+	var withDigits string
+	if len(value) > len(token) && isDigit(value[len(token)]) {
+		withDigits = value[:len(token)+nameLen(value[len(token):])]
+	}
+	p.agents = appendDoubling(p.agents, srcAgent{token: token, withDigits: withDigits, group: group, line: int32(num)})
 }
+
+// nameLen is the length of the run of letters, digits, "-" and "_" s
+// starts with.
+func nameLen(s string) int {
+	i := 0
+	for i < len(s) && (isTokenChar(s[i]) || isDigit(s[i])) {
+		i++
+	}
+	return i
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // rawEscapable returns the first ASCII byte of pattern p that a URL
 // carries escaped (see canonicalPattern), if any.

@@ -57,7 +57,24 @@ func (f *File) GroupForUserAgent(header string) (g *Group, name string) {
 				continue
 			}
 			if j < len(header) && (isAlnum(header[j]) || header[j] == '_' || header[j] == '-') {
-				continue
+				// "MJ12bot/1.4" is the crawler a file's "User-agent:
+				// MJ12bot" line names (see NamedGroupFor). Only the
+				// deepest name of a word can go on with a digit, so
+				// each word is measured once.
+				if !isDigit(header[j]) || len(f.agents[v].withDigits) == 0 {
+					continue
+				}
+				k := j + nameLen(header[j:])
+				if !f.agents[v].namedWithDigits(header[i:k]) {
+					continue
+				}
+				if i >= wordEnd {
+					wordEnd, inAddress = addressWord(header, i)
+				}
+				if !inAddress {
+					best, bestLen = v, k-i
+				}
+				break // the word ends at k: no longer name is in it
 			}
 			if i >= wordEnd {
 				wordEnd, inAddress = addressWord(header, i)

@@ -226,3 +226,52 @@ func TestBrowserToken(t *testing.T) {
 		}
 	}
 }
+
+// TestNamesWithDigits: "User-agent: MJ12bot" is read as "MJ", as Google's
+// parser reads it, whose crawlers have no digits in their tokens; but the
+// line names the crawler MJ12bot, which obeys it, and that crawler is held
+// to the group, by its name in full and by its header. Another name the
+// token starts ("MJ99bot"), or the token alone with a digit after it, is
+// not that crawler.
+func TestNamesWithDigits(t *testing.T) {
+	f := Parse([]byte("User-agent: MJ12bot\nDisallow: /mj\n\nUser-agent: img2dataset\nUser-agent: AI2Bot\nDisallow: /ai\n\nUser-agent: *\nDisallow: /all\n"))
+	for _, tc := range []struct {
+		agent string // for NamedGroupFor
+		want  string // the first agent of the group; "" means nil
+	}{
+		{"MJ12bot", "MJ"},
+		{"mj12BOT", "MJ"},
+		{"MJ", "MJ"}, // the token as Google reads the line
+		{"MJ99bot", ""},
+		{"MJ12", ""},
+		{"img2dataset", "img"},
+		{"AI2Bot", "img"},
+		{"AI3Bot", ""},
+	} {
+		got := ""
+		if g := f.NamedGroupFor(tc.agent); g != nil {
+			got = g.Agents[0]
+		}
+		if got != tc.want {
+			t.Errorf("NamedGroupFor(%q) = %q, want %q", tc.agent, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		header, path string
+		allowed      bool
+	}{
+		{"MJ12bot/v1.4.8 (http://mj12bot.com/)", "/mj", false},
+		{"Mozilla/5.0 (compatible; MJ12bot/v1.4.8; http://mj12bot.com/)", "/mj", false},
+		{"Mozilla/5.0 (compatible; AI2Bot; +https://www.allenai.org/crawler)", "/ai", false},
+		{"img2dataset/1.45", "/ai", false},
+		{"MJ99bot/1.0", "/mj", true},  // another crawler: the * group
+		{"MJ99bot/1.0", "/all", false}, // which it obeys
+		{"MJ12botx/1.0", "/mj", true},
+		{"Mozilla/5.0 (compatible; SomeBot/1.0; +http://mj12bot.example/MJ12bot)", "/mj", true}, // in an address
+	} {
+		g, _ := f.GroupForUserAgent(tc.header)
+		if got := g.Decide(tc.path).Allowed; got != tc.allowed {
+			t.Errorf("%q %s: allowed %v, want %v", tc.header, tc.path, got, tc.allowed)
+		}
+	}
+}
