@@ -264,7 +264,7 @@ func TestNamesWithDigits(t *testing.T) {
 		{"Mozilla/5.0 (compatible; MJ12bot/v1.4.8; http://mj12bot.com/)", "/mj", false},
 		{"Mozilla/5.0 (compatible; AI2Bot; +https://www.allenai.org/crawler)", "/ai", false},
 		{"img2dataset/1.45", "/ai", false},
-		{"MJ99bot/1.0", "/mj", true},  // another crawler: the * group
+		{"MJ99bot/1.0", "/mj", true},   // another crawler: the * group
 		{"MJ99bot/1.0", "/all", false}, // which it obeys
 		{"MJ12botx/1.0", "/mj", true},
 		{"Mozilla/5.0 (compatible; SomeBot/1.0; +http://mj12bot.example/MJ12bot)", "/mj", true}, // in an address
