@@ -221,20 +221,47 @@ func delayIgnored(f *robots.File, body []byte) []robots.Diagnostic {
 	return out
 }
 
-// agentLine is the first line of body that names agent in a user-agent
-// line, for pointing at it; 0 when none does in the plain spelling.
+// agentLine is the first line of body whose user-agent line names agent,
+// for pointing at it; 0 when none does. Lines are read as the parser reads
+// them: ending at LF, CR or CR LF, after a byte order mark, with the key
+// in any spelling the parser accepts ("useragent"), with or without the
+// colon, and the value cut to its product token ("Code*", "Cursor/1.0").
 func agentLine(body []byte, agent string) int {
-	for i, line := range strings.Split(string(body), "\n") {
+	text := strings.TrimPrefix(string(body), "\xEF\xBB\xBF")
+	found := 0
+	robots.EachLine(text, func(num int, line, _ string) {
+		if found != 0 {
+			return
+		}
+		line, _, _ = strings.Cut(line, "#")
+		line = strings.TrimSpace(line)
 		key, value, ok := strings.Cut(line, ":")
-		if !ok || !strings.EqualFold(strings.TrimSpace(key), "user-agent") {
-			continue
+		if !ok {
+			// "User-agent Code": two words, as the parser accepts them.
+			key, value, ok = strings.Cut(line, " ")
 		}
-		value, _, _ = strings.Cut(value, "#")
-		if tok := strings.TrimSpace(value); strings.EqualFold(tok, agent) || strings.HasPrefix(strings.ToLower(tok), strings.ToLower(agent)+"/") {
-			return i + 1
+		if !ok || robots.FieldOf(key) != "user-agent" {
+			return
 		}
+		if strings.EqualFold(productToken(strings.TrimSpace(value)), agent) {
+			found = num
+		}
+	})
+	return found
+}
+
+// productToken is the leading run of letters, "-" and "_" of a
+// user-agent value: the name the parser reads it as.
+func productToken(value string) string {
+	i := 0
+	for i < len(value) {
+		c := value[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '-' || c == '_') {
+			break
+		}
+		i++
 	}
-	return 0
+	return value[:i]
 }
 
 // queryAnchors reports "$"-anchored rules without a "?": a URL with a

@@ -63,6 +63,27 @@ func TestCheck(t *testing.T) {
 			want: []finding{{1, KindDelayIgnored, robots.Warning, `the group of Googlebot has a crawl-delay, which Google's crawlers ignore`}},
 		},
 		{
+			// The finding points at the agent's line however the file
+			// writes it: CR line ends, a misspelled key, no colon, a
+			// version or "*" after the token, a byte order mark.
+			name: "agent lines as the parser reads them",
+			body: "User-agent: *\rDisallow: /x\rUser-agent: Googlebot\rCrawl-delay: 5\rDisallow: /\rUser-agent: Cursor\rDisallow: /\r",
+			want: []finding{
+				{3, KindDelayIgnored, robots.Warning, "the group of Googlebot has a crawl-delay"},
+				{6, KindHumanSoftware, robots.Warning, `user-agent "Cursor"`},
+			},
+		},
+		{
+			name: "agent lines in other spellings",
+			body: "\xEF\xBB\xBFuseragent: Googlebot\ncrawl-delay: 5\ndisallow: /\nUser-agent: Cursor/1.0\nUser agent: Code*\nUser-agent Slack\nDisallow: /\n",
+			want: []finding{
+				{1, KindDelayIgnored, robots.Warning, "the group of Googlebot has a crawl-delay"},
+				{4, KindHumanSoftware, robots.Warning, `user-agent "Cursor"`},
+				{5, KindHumanSoftware, robots.Warning, `user-agent "Code"`},
+				{6, KindHumanSoftware, robots.Warning, `user-agent "Slack"`},
+			},
+		},
+		{
 			name: "query string defeats an anchored rule",
 			body: "User-agent: *\nDisallow: /*.pdf$\nDisallow: /*.php?$\n",
 			want: []finding{{2, KindQueryAnchor, robots.Info, "/file.pdf?x=1 does not match"}},
