@@ -122,7 +122,9 @@ reports what operators most often get wrong:
   - a non-empty file in which no line is a robots.txt field (an error: it
     is probably an HTML page);
   - a group naming crawlers that lacks a Disallow the * group has (an
-    info: a named group does not inherit the * rules);
+    info: a named group does not inherit the * rules), unless the group
+    lets them in on purpose: an empty "Disallow:", "Allow: /", or an
+    Allow of the same paths;
   - an agent name that is the product token of software people use, such
     as Code or Cursor (a warning: its users would be held to the group);
   - a rule anchored with "$" that a query string defeats (an info).

@@ -48,7 +48,7 @@ func Check(body []byte, opts ...robots.Option) Result {
 		res.Diagnostics = append([]robots.Diagnostic{d}, res.Diagnostics...)
 	}
 	res.Diagnostics = append(res.Diagnostics, humanSoftware(f, body)...)
-	res.Diagnostics = append(res.Diagnostics, noInherit(f)...)
+	res.Diagnostics = append(res.Diagnostics, noInherit(f, body)...)
 	res.Diagnostics = append(res.Diagnostics, queryAnchors(f)...)
 	res.Diagnostics = append(res.Diagnostics, delayIgnored(f, body)...)
 	slices.SortStableFunc(res.Diagnostics, func(a, b robots.Diagnostic) int { return a.Line - b.Line })
@@ -72,16 +72,23 @@ func NotRobotsTxt(f *robots.File) (d robots.Diagnostic, ok bool) {
 // noInherit reports, for each group that names crawlers, the disallow
 // rules of the "*" group it lacks. A crawler obeys only its own group:
 // "User-agent: Googlebot / Disallow: /drafts/" lets Googlebot into the
-// /private/ that "*" disallows, which operators rarely mean.
-func noInherit(f *robots.File) []robots.Diagnostic {
+// /private/ that "*" disallows, which operators rarely mean. A group that
+// says what it wants for those paths is left alone: one that decides them
+// by a rule of its own ("Allow: /"), and one written with an empty
+// "Disallow:" and no other rule, which lets its crawlers fetch everything
+// (the usual way to exempt a crawler from a "Disallow: /" for "*").
+func noInherit(f *robots.File, body []byte) []robots.Diagnostic {
 	star := f.GroupFor("*")
 	if star == nil {
 		return nil
 	}
+	all := allowAll(body)
 	var out []robots.Diagnostic
 	omitted := 0
 	for _, g := range f.Groups() {
-		if g == star {
+		if g == star || len(g.Rules()) == 0 && slices.ContainsFunc(g.Agents, func(a string) bool { return all[strings.ToLower(a)] }) {
+			// "Disallow:" alone: the author let these crawlers fetch
+			// everything, * rules included.
 			continue
 		}
 		for _, r := range star.Rules() {
@@ -89,8 +96,8 @@ func noInherit(f *robots.File) []robots.Diagnostic {
 				continue
 			}
 			wild := strings.ContainsAny(r.Pattern, "*$")
-			if !g.Decide(literal(r.Pattern)).Allowed {
-				continue // the group disallows those paths by a rule of its own
+			if v := g.Decide(literal(r.Pattern)); v.Rule != nil && (v.Rule.Directive == robots.Disallow || allowsOnPurpose(v.Rule, r)) {
+				continue // the group decides those paths by a rule of its own
 			}
 			if len(out) == maxNoInherit {
 				omitted++
@@ -112,6 +119,15 @@ func noInherit(f *robots.File) []robots.Diagnostic {
 		})
 	}
 	return out
+}
+
+// allowsOnPurpose tells whether allow, a rule of a named group that
+// matches the paths of the * group's disallow, says on its own that they
+// may be fetched: it allows everything ("Allow: /") or those very paths.
+// A narrower allow that happens to match ("Allow: /p" and /private/) does
+// not.
+func allowsOnPurpose(allow, disallow *robots.Rule) bool {
+	return allow.Pattern == "/" || allow.Pattern == "/*" || allow.Pattern == disallow.Pattern
 }
 
 func what(pattern string, wild bool) string {
@@ -227,27 +243,60 @@ func delayIgnored(f *robots.File, body []byte) []robots.Diagnostic {
 // in any spelling the parser accepts ("useragent"), with or without the
 // colon, and the value cut to its product token ("Code*", "Cursor/1.0").
 func agentLine(body []byte, agent string) int {
-	text := strings.TrimPrefix(string(body), "\xEF\xBB\xBF")
 	found := 0
-	robots.EachLine(text, func(num int, line, _ string) {
-		if found != 0 {
-			return
-		}
-		line, _, _ = strings.Cut(line, "#")
-		line = strings.TrimSpace(line)
-		key, value, ok := strings.Cut(line, ":")
-		if !ok {
-			// "User-agent Code": two words, as the parser accepts them.
-			key, value, ok = strings.Cut(line, " ")
-		}
-		if !ok || robots.FieldOf(key) != "user-agent" {
-			return
-		}
-		if strings.EqualFold(productToken(strings.TrimSpace(value)), agent) {
+	eachField(body, func(num int, field, value string) {
+		if found == 0 && field == "user-agent" && strings.EqualFold(productToken(value), agent) {
 			found = num
 		}
 	})
 	return found
+}
+
+// eachField calls fn with each line of body that holds a field, as the
+// parser reads lines: after a byte order mark, ending at LF, CR or CR LF,
+// without its comment, with or without the colon ("Disallow /x", two
+// words), and the field named as robots.FieldOf names it ("" for one it
+// does not know).
+func eachField(body []byte, fn func(num int, field, value string)) {
+	text := strings.TrimPrefix(string(body), "\xEF\xBB\xBF")
+	robots.EachLine(text, func(num int, line, _ string) {
+		line, _, _ = strings.Cut(line, "#")
+		line = strings.TrimSpace(line)
+		key, value, ok := strings.Cut(line, ":")
+		if !ok {
+			key, value, ok = strings.Cut(line, " ")
+		}
+		if ok {
+			fn(num, robots.FieldOf(key), strings.TrimSpace(value))
+		}
+	})
+}
+
+// allowAll returns the agents (lower-cased product tokens) of the groups
+// written with an empty "Disallow:": "this crawler may fetch everything",
+// the 1994 page's way to say it. A group ends, as in the parser, at a
+// user-agent line after an allow or disallow line.
+func allowAll(body []byte) map[string]bool {
+	out := map[string]bool{}
+	var agents []string
+	rule := false
+	eachField(body, func(_ int, field, value string) {
+		switch field {
+		case "user-agent":
+			if rule {
+				agents, rule = agents[:0], false
+			}
+			agents = append(agents, strings.ToLower(productToken(value)))
+		case "allow", "disallow":
+			rule = true
+			if field == "disallow" && value == "" {
+				for _, a := range agents {
+					out[a] = true
+				}
+			}
+		}
+	})
+	return out
 }
 
 // productToken is the leading run of letters, "-" and "_" of a

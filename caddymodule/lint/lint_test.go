@@ -38,6 +38,27 @@ func TestCheck(t *testing.T) {
 			body: "User-agent: *\nDisallow: /private/\n\nUser-agent: GPTBot\nDisallow: /\n",
 		},
 		{
+			// The whitelist idiom: an empty Disallow exempts a crawler
+			// from "Disallow: /"; so does an Allow of everything or of
+			// the very paths. A narrower allow that only happens to
+			// match does not.
+			name: "named groups that let their crawlers in on purpose",
+			body: "User-agent: Googlebot\nDisallow:\n\nUser-agent: IsraBot\nUser-agent: Orthogaffe\nDisallow:\n\n" +
+				"User-agent: Bingbot\nAllow: /\n\nUser-agent: Slurp\nAllow: /private/\n\nUser-agent: Yandex\nAllow: /p\n\n" +
+				"User-agent: *\nDisallow: /private/\n",
+			want: []finding{{14, KindNoInherit, robots.Info, `the group of Yandex lacks "disallow: /private/"`}},
+		},
+		{
+			// An empty Disallow says nothing of a group that has rules,
+			// nor of a group written without one.
+			name: "empty disallow beside rules, and a group left empty",
+			body: "User-agent: a\nDisallow:\nDisallow: /x\n\nUser-agent: *\nDisallow: /private/\n\nUser-agent: b\n",
+			want: []finding{
+				{1, KindNoInherit, robots.Info, `the group of a lacks "disallow: /private/"`},
+				{8, KindNoInherit, robots.Info, `the group of b lacks "disallow: /private/"`},
+			},
+		},
+		{
 			name: "human software as an agent name",
 			body: "User-agent: *\nDisallow: /x\n\nUser-agent: GPTBot\nUser-agent: Code\nUser-agent: cursor\nDisallow: /\n",
 			want: []finding{
