@@ -95,12 +95,16 @@ the agent name that selected it (or none), and the deciding rule with its
 line (or "no rule matched"), then the name logs and metrics give the bot.
 
 --json prints {"file", "user_agent", "bot", "bot_name", "mode",
-"results": [{"input", "path", "allowed", "verdict", "group", "agent",
-"rule", "line", "source", "signal"}]}; "allowed" is whether the handler
-lets the request through, "group" is null and "rule" is "" (with "line" 0)
-where there is none, "source" is "trap" for the trap's rule, "signal" names
-the usage preference that refuses the path ("ai-train=no"), and "mode" is
-there with --config; "source" and "signal" are left out when empty.
+"only_for", "answered_first_by", "results": [{"input", "path", "allowed",
+"verdict", "group", "agent", "rule", "line", "source", "signal"}]};
+"allowed" is whether the handler lets the request through, "group" is null
+and "rule" is "" (with "line" 0) where there is none, "source" is "trap"
+for the trap's rule, "signal" names the usage preference that refuses the
+path ("ai-train=no"), and "mode" is there with --config. With --config,
+"only_for" describes the matchers of the handler's routes ("path /blog/*"),
+which check does not evaluate, and "answered_first_by" names a handler
+that answers every request before robots_txt runs. "source", "signal",
+"only_for" and "answered_first_by" are left out when empty.
 
 Exit status: 0 when no path is disallowed for this client, 1 when one is
 (in monitor mode too: it would be logged as a violation), 2 on a usage

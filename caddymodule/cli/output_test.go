@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -149,5 +150,29 @@ func TestReportOutputIsNotAnInput(t *testing.T) {
 	}
 	if body, _ := os.ReadFile(log); string(body) != content {
 		t.Errorf("the log was changed: %q", body)
+	}
+}
+
+// TestHelpNamesEveryJSONField: the JSON forms of check and lint are for
+// scripts, and --help is where their fields are described; a field the
+// help does not name is one a script cannot know to expect.
+func TestHelpNamesEveryJSONField(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		help string
+		v    any
+	}{
+		{"check", checkLong, CheckOutput{}},
+		{"check result", checkLong, CheckResult{}},
+		{"lint", lintLong, LintOutput{}},
+		{"lint diagnostic", lintLong, LintDiagnostic{}},
+	} {
+		typ := reflect.TypeOf(tc.v)
+		for i := range typ.NumField() {
+			name, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
+			if name != "" && name != "-" && !strings.Contains(tc.help, `"`+name+`"`) {
+				t.Errorf("%s: --help does not name the JSON field %q", tc.name, name)
+			}
+		}
 	}
 }
