@@ -131,7 +131,10 @@ reports what operators most often get wrong:
     Allow of the same paths;
   - an agent name that is the product token of software people use, such
     as Code or Cursor (a warning: its users would be held to the group);
-  - a rule anchored with "$" that a query string defeats (an info).
+  - a rule anchored with "$" that a query string defeats (an info);
+  - a Crawl-delay in a group for Google's crawlers, which ignore it (a
+    warning: the handler would count their faster requests as
+    violations; set crawl_delay monitor or off).
 
 --json prints {"file", "diagnostics": [{"line", "severity", "kind",
 "message"}], "groups", "rules", "sitemaps", "agents", "errors", "warnings",
