@@ -549,6 +549,10 @@ func (p *parser) userAgent(num int, value string) {
 		p.diag(num, Warning, KindEmptyUserAgent, "user-agent %q has no product token (letters, \"-\" and \"_\"), so it names no crawler", value)
 	case BrowserToken(token):
 		p.diag(num, Warning, KindBrowserAgent, "user-agent %q is read as %q, a token every browser sends and no crawler goes by: no client is held to this group by its User-Agent; name the crawler's own token", value, token)
+	case token != value && isDigit(value[len(token)]):
+		// Works here (see NamedGroupFor), but not in every reader.
+		name := value[:len(token)+nameLen(value[len(token):])]
+		p.diag(num, Info, KindAgentToken, "user-agent %q is read as %q by Google's parser, which gives a crawler with digits in its name no group; it holds the crawler %q here by its whole name", value, token, name)
 	case token != value:
 		p.diag(num, Info, KindAgentToken, "user-agent %q is read as %q", value, token)
 	}

@@ -468,6 +468,7 @@ func TestDiagnostics(t *testing.T) {
 		{"user-agent: *\n: value", 2, Warning, KindNoSeparator},
 		{"user-agent:\ndisallow: /", 1, Warning, KindEmptyUserAgent},
 		{"user-agent: Googlebot/2.1", 1, Info, KindAgentToken},
+		{"user-agent: MJ12bot", 1, Info, KindAgentToken},
 		{"user-agent: *\ncrawl-delay: soon", 2, Warning, KindBadCrawlDelay},
 		{"user-agent: *\ncrawl-delay: NaN", 2, Warning, KindBadCrawlDelay},
 		{"user-agent: *\ncrawl-delay: -Inf", 2, Warning, KindBadCrawlDelay},
