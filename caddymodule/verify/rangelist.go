@@ -35,6 +35,7 @@ type Storage interface {
 // Defaults for RangeOptions.
 const (
 	DefaultRefresh    = 24 * time.Hour
+	DefaultFileCheck  = 5 * time.Second
 	DefaultTimeout    = 30 * time.Second
 	DefaultMaxSize    = 2 << 20
 	DefaultMinRetry   = time.Minute
@@ -49,6 +50,11 @@ type RangeOptions struct {
 	Client *http.Client
 	// Refresh is how often a good list is fetched again (24 h by default).
 	Refresh time.Duration
+	// FileCheck is how often a file source is checked for changes (5 s):
+	// it is read again when its size or modification time changed. A
+	// file is the operator's own list, and an address taken out of it
+	// must stop verifying soon, not at the next daily refresh.
+	FileCheck time.Duration
 	// Timeout bounds one fetch, body included (30 s).
 	Timeout time.Duration
 	// MaxSize is the largest body accepted (2 MiB); a larger one is a
@@ -75,6 +81,7 @@ func (o *RangeOptions) setDefaults() {
 		o.Client = &http.Client{}
 	}
 	setDefault(&o.Refresh, DefaultRefresh)
+	setDefault(&o.FileCheck, DefaultFileCheck)
 	setDefault(&o.Timeout, DefaultTimeout)
 	setDefault(&o.MaxSize, DefaultMaxSize)
 	setDefault(&o.MinRetry, DefaultMinRetry)
@@ -131,6 +138,30 @@ type rangeSource struct {
 	// requests and for storing again after a 304.
 	body               string
 	etag, lastModified string
+	// stamp is what a file source's stat said when it was last read;
+	// stamped tells whether it was read at all.
+	stamp   fileStamp
+	stamped bool
+}
+
+// fileStamp is what stat says of a file: an unchanged stamp means the
+// file need not be read again.
+type fileStamp struct {
+	mod  time.Time
+	size int64
+	err  string
+}
+
+func statFile(name string) fileStamp {
+	fi, err := os.Stat(name)
+	if err != nil {
+		return fileStamp{err: err.Error()}
+	}
+	return fileStamp{mod: fi.ModTime(), size: fi.Size()}
+}
+
+func (a fileStamp) same(b fileStamp) bool {
+	return a.mod.Equal(b.mod) && a.size == b.size && a.err == b.err
 }
 
 // SourceStatus describes one file or URL source of a RangeList.
@@ -211,7 +242,7 @@ func (l *RangeList) Load(ctx context.Context) {
 	now := time.Now()
 	for _, s := range l.sources {
 		if !s.url {
-			l.refreshSource(ctx, s, now)
+			l.refreshSource(ctx, s, now, false)
 			continue
 		}
 		s.next = now
@@ -236,7 +267,7 @@ func (l *RangeList) Refresh(ctx context.Context) error {
 	var errs []error
 	now := time.Now()
 	for _, s := range l.sources {
-		if err := l.refreshSource(ctx, s, now); err != nil {
+		if err := l.refreshSource(ctx, s, now, true); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -302,7 +333,7 @@ func (l *RangeList) run(stop, done chan struct{}) {
 		now := time.Now()
 		for _, s := range l.sources {
 			if !s.next.After(now) {
-				l.refreshSource(ctx, s, now)
+				l.refreshSource(ctx, s, now, false)
 			}
 		}
 		l.rebuild()
@@ -310,9 +341,10 @@ func (l *RangeList) run(stop, done chan struct{}) {
 	}
 }
 
-// refreshSource reads one source and schedules its next refresh. l.mu is
-// held.
-func (l *RangeList) refreshSource(ctx context.Context, s *rangeSource, now time.Time) error {
+// refreshSource reads one source and schedules its next refresh. A file
+// whose stat is unchanged since it was last read is not read again
+// unless force is set. l.mu is held.
+func (l *RangeList) refreshSource(ctx context.Context, s *rangeSource, now time.Time, force bool) error {
 	var body []byte
 	var err error
 	var fetched fetchResult
@@ -330,6 +362,12 @@ func (l *RangeList) refreshSource(ctx context.Context, s *rangeSource, now time.
 			}
 		}
 	} else {
+		st := statFile(s.name)
+		if !force && s.stamped && st.same(s.stamp) {
+			s.next = now.Add(l.opts.FileCheck)
+			return s.lastErr
+		}
+		s.stamp, s.stamped = st, true
 		body, err = readFile(s.name, l.opts.MaxSize)
 	}
 	var prefixes []netip.Prefix
@@ -345,6 +383,10 @@ func (l *RangeList) refreshSource(ctx context.Context, s *rangeSource, now time.
 			backoff = l.opts.MaxRetry
 		}
 		s.next = now.Add(min(backoff, l.opts.MaxRetry))
+		if !s.url {
+			// Read again once it changes, which the stamp tells.
+			s.next = now.Add(l.opts.FileCheck)
+		}
 		msg := "IP range list not updated; keeping the last good copy"
 		if len(s.prefixes) == 0 {
 			msg = "IP range list could not be fetched; nothing is verified by it until it is"
@@ -359,8 +401,9 @@ func (l *RangeList) refreshSource(ctx context.Context, s *rangeSource, now time.
 	}
 	s.prefixes, s.fetched, s.failures, s.lastErr = prefixes, now, 0, nil
 	s.origin = "file"
-	s.next = now.Add(l.opts.Refresh)
+	s.next = now.Add(l.opts.FileCheck)
 	if s.url {
+		s.next = now.Add(l.opts.Refresh)
 		s.origin = "fetch"
 		s.etag, s.lastModified, s.body = fetched.etag, fetched.lastModified, string(body)
 		l.store(ctx, s, body)

@@ -337,6 +337,36 @@ func TestRangeListFileAndCIDR(t *testing.T) {
 	}
 }
 
+// An operator's file is read again soon after it changes, not at the
+// daily refresh: an address taken out of it must stop verifying, and the
+// checker outlives a config reload that names the same file.
+func TestRangeListFileChanges(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ranges.txt")
+	if err := os.WriteFile(path, []byte("198.51.100.0/24\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	l, err := NewRangeList([]string{path}, RangeOptions{Refresh: time.Hour, FileCheck: 20 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Start()
+	defer l.Stop()
+	old, moved := netip.MustParseAddr("198.51.100.1"), netip.MustParseAddr("203.0.113.1")
+	if !l.Contains(old) {
+		t.Fatal("file not loaded")
+	}
+	if err := os.WriteFile(path, []byte("203.0.113.0/24\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(3 * time.Second)
+	for l.Contains(old) || !l.Contains(moved) {
+		if time.Now().After(deadline) {
+			t.Fatal("a changed ranges file was not read again")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 func TestNewRangeListRejects(t *testing.T) {
 	for _, e := range []string{"http://example.com/ips.json", "ftp://example.com/ips", "192.0.2.0/33", "2001:db8::/129", "10.0.0.256"} {
 		if _, err := NewRangeList([]string{e}, RangeOptions{}); err == nil {
