@@ -257,8 +257,15 @@ func (r *RDNSChecker) Close() {
 // suffixes. A cached answer costs no query. Otherwise Check starts a lookup
 // (or joins the one in progress) and waits up to Wait or until ctx ends;
 // if the answer is not in by then it returns StatusUnknown, and the lookup
-// completes in the background for the next request.
+// completes in the background for the next request. An invalid addr (a
+// request with no client address, such as one on a unix socket) is
+// StatusUnknown, with no query.
 func (r *RDNSChecker) Check(ctx context.Context, addr netip.Addr, suffixes []string) Status {
+	if !addr.IsValid() {
+		// Nothing to look up: the resolver's "unrecognized address"
+		// would be logged as its failure, and spend the rate limit.
+		return StatusUnknown
+	}
 	addr = addr.Unmap().WithZone("")
 	if e, ok := r.cache.get(addr); ok && r.clock.now.Load() < e.expires {
 		return e.status(suffixes)

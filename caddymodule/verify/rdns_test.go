@@ -391,6 +391,28 @@ func TestRDNSZoneFailuresAreNoResolverFailure(t *testing.T) {
 	}
 }
 
+// TestRDNSNoAddress: a request with no client address (one that came in
+// on a unix socket, whose remote address is "@") has nothing to look up.
+// It is unconfirmed, and neither queries the resolver, nor spends the rate
+// limit, nor makes the log blame the resolvers for "unrecognized address".
+func TestRDNSNoAddress(t *testing.T) {
+	d := startDNS(t)
+	logger, logs := captureLog()
+	r := NewRDNSChecker(RDNSOptions{Servers: []string{d.addr}, Wait: 10 * time.Second, Logger: logger})
+	defer r.Close()
+	for range 3 {
+		if got := r.Check(context.Background(), netip.Addr{}, googleSuffixes); got != StatusUnknown {
+			t.Fatalf("no address: got %v, want unknown", got)
+		}
+	}
+	if lookups, refused := r.Stats(); lookups != 0 || refused != 0 {
+		t.Errorf("no address: %d lookups, %d refused; want none", lookups, refused)
+	}
+	if out := logs.String(); out != "" {
+		t.Errorf("no address logged:\n%s", out)
+	}
+}
+
 // TestRDNSSlowZoneIsNoResolverFailure: a reverse zone that answers too
 // late is its owner's to make so (any client can point its own at a slow
 // server), not the resolver's: timeouts in one network warn of nothing,
