@@ -41,11 +41,6 @@ func (h *Handler) setContentUsage(w http.ResponseWriter, snap *snapshot, served 
 	if h.ContentUsageHeader == "off" || snap.File == nil {
 		return
 	}
-	if _, set := w.Header()["Content-Usage"]; set {
-		// The site's own (header Content-Usage …, run before this
-		// handler) is what the operator means for this response.
-		return
-	}
 	// The preferences of what Caddy's file server serves: the file a
 	// final dot-segment leaves ("/docs/a.pdf/." is "/docs/a.pdf"), else
 	// the resolved path. Another spelling's could say more than the file
@@ -60,7 +55,13 @@ func (h *Handler) setContentUsage(w http.ResponseWriter, snap *snapshot, served 
 	if v == "" {
 		return
 	}
-	w.Header()["Content-Usage"] = headerValue(v)
+	hdr := w.Header()
+	if _, set := hdr["Content-Usage"]; set {
+		// The site's own (header Content-Usage …, run before this
+		// handler) is what the operator means for this response.
+		return
+	}
+	hdr["Content-Usage"] = headerValue(v)
 }
 
 // signalRefuses returns the usage preference that refuses this crawler
