@@ -72,6 +72,7 @@ const (
 	DefaultTTL           = 6 * time.Hour
 	DefaultNegativeTTL   = time.Hour
 	DefaultErrorTTL      = time.Minute
+	DefaultStale         = 24 * time.Hour
 	DefaultCacheSize     = 65536
 	DefaultRate          = 50
 	DefaultMaxPending    = 256
@@ -92,6 +93,13 @@ type RDNSOptions struct {
 	// TTL, NegativeTTL and ErrorTTL are how long a confirmation (6 h), a
 	// refutation (1 h) and a DNS failure (1 min) are remembered.
 	TTL, NegativeTTL, ErrorTTL time.Duration
+	// Stale is how long past its TTL a confirmation still answers while
+	// it is checked again (24 h): its re-check runs in the background, and
+	// one that fails for want of DNS (a timeout, SERVFAIL) keeps it, to be
+	// asked again after ErrorTTL. Only an answer refutes it. Without it, a
+	// crawler only reverse DNS vouches for would be an impostor for a
+	// request every TTL, and for ErrorTTL at each DNS hiccup.
+	Stale time.Duration
 	// CacheSize is the number of addresses remembered (65536).
 	CacheSize int
 	// Rate and Burst limit new lookups per second across all addresses (50,
@@ -138,6 +146,7 @@ func (o *RDNSOptions) setDefaults() {
 	setDefault(&o.TTL, DefaultTTL)
 	setDefault(&o.NegativeTTL, DefaultNegativeTTL)
 	setDefault(&o.ErrorTTL, DefaultErrorTTL)
+	setDefault(&o.Stale, DefaultStale)
 	setDefault(&o.CacheSize, DefaultCacheSize)
 	setDefault(&o.Rate, DefaultRate)
 	setDefault(&o.Burst, max(1, int(2*o.Rate)))
@@ -207,6 +216,15 @@ type rdnsEntry struct {
 	names   []string // lowercase, without the trailing dot
 	failed  bool     // DNS failed; the answer is unknown
 	expires int64    // unix nanoseconds
+	// confirmed is when names were last confirmed by an answer (unix
+	// nanoseconds); a confirmation kept through DNS failures keeps it.
+	confirmed int64
+}
+
+// stale reports whether e is a confirmation past its expiry that may
+// still answer while it is checked again: one confirmed within TTL+Stale.
+func (r *RDNSChecker) stale(e *rdnsEntry) bool {
+	return len(e.names) > 0 && r.clock.now.Load() < e.confirmed+int64(r.opts.TTL+r.opts.Stale)
 }
 
 type rdnsCall struct {
@@ -267,7 +285,14 @@ func (r *RDNSChecker) Check(ctx context.Context, addr netip.Addr, suffixes []str
 		return StatusUnknown
 	}
 	addr = addr.Unmap().WithZone("")
-	if e, ok := r.cache.get(addr); ok && r.clock.now.Load() < e.expires {
+	e, ok := r.cache.get(addr)
+	if ok && r.clock.now.Load() < e.expires {
+		return e.status(suffixes)
+	}
+	if ok && r.stale(e) {
+		// Checked again in the background; until the answer, the
+		// confirmation stands (see RDNSOptions.Stale).
+		r.start(addr)
 		return e.status(suffixes)
 	}
 	c := r.start(addr)
@@ -312,6 +337,11 @@ func (r *RDNSChecker) start(addr netip.Addr) *rdnsCall {
 		ctx, cancel := context.WithTimeout(context.Background(), r.opts.LookupTimeout)
 		e := r.lookup(ctx, addr)
 		cancel()
+		if prev, ok := r.cache.get(addr); ok && e.failed && len(e.names) == 0 && r.stale(prev) {
+			// DNS failed, which refutes nothing: the confirmation
+			// stands, and is asked again after ErrorTTL.
+			e = &rdnsEntry{names: prev.names, expires: e.expires, confirmed: prev.confirmed}
+		}
 		// Cache before leaving inflight, so no Check falls between the two
 		// and starts a second lookup.
 		r.cache.add(addr, e)
@@ -372,6 +402,7 @@ func (r *RDNSChecker) lookup(ctx context.Context, addr netip.Addr) *rdnsEntry {
 	switch {
 	case len(e.names) > 0:
 		e.failed = false
+		e.confirmed = now.UnixNano()
 		e.expires = now.Add(r.opts.TTL).UnixNano()
 	case e.failed:
 		e.expires = now.Add(r.opts.ErrorTTL).UnixNano()

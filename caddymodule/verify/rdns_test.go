@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/miekg/dns"
 )
 
 var googleSuffixes = []string{"googlebot.com", "google.com"}
@@ -116,9 +118,57 @@ func TestRDNSCacheExpires(t *testing.T) {
 	addr := netip.MustParseAddr("127.0.0.2")
 	r.Check(context.Background(), addr, googleSuffixes)
 	time.Sleep(50*time.Millisecond + 2*clockTick)
-	r.Check(context.Background(), addr, googleSuffixes)
-	if n := d.count("PTR", "127.0.0.2"); n != 2 {
-		t.Errorf("%d PTR queries, want 2 after the TTL", n)
+	// Past the TTL the confirmation answers while it is checked again.
+	if got := r.Check(context.Background(), addr, googleSuffixes); got != StatusConfirmed {
+		t.Errorf("after the TTL: %v, want the confirmation while it is checked again", got)
+	}
+	for deadline := time.Now().Add(2 * time.Second); d.count("PTR", "127.0.0.2") != 2; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d PTR queries, want 2 after the TTL", d.count("PTR", "127.0.0.2"))
+		}
+	}
+}
+
+// TestRDNSStaleConfirmation: past its TTL a confirmation answers while it
+// is checked again, and a check that fails for want of DNS keeps it, for
+// up to Stale; an answer that refutes it ends it at once.
+func TestRDNSStaleConfirmation(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		then  func(d *testDNS)
+		stale time.Duration
+		want  Status // once the re-check is done
+	}{
+		{"DNS fails", func(d *testDNS) { d.servfail("127.0.0.2") }, time.Hour, StatusConfirmed},
+		{"the name is gone", func(d *testDNS) {
+			rev, _ := dns.ReverseAddr("127.0.0.2")
+			d.mu.Lock()
+			d.ptr[rev] = []string{"host.example.net"}
+			d.mu.Unlock()
+		}, time.Hour, StatusRefuted},
+		{"DNS fails past Stale", func(d *testDNS) { d.servfail("127.0.0.2") }, time.Nanosecond, StatusUnknown},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := startDNS(t)
+			d.host("127.0.0.2", "crawl-127-0-0-2.googlebot.com", "127.0.0.2")
+			r := newTestChecker(t, d, RDNSOptions{Wait: 2 * time.Second, TTL: 50 * time.Millisecond, Stale: tc.stale, ErrorTTL: time.Hour})
+			addr := netip.MustParseAddr("127.0.0.2")
+			if got := r.Check(context.Background(), addr, googleSuffixes); got != StatusConfirmed {
+				t.Fatalf("first check: %v", got)
+			}
+			tc.then(d)
+			time.Sleep(50*time.Millisecond + 2*clockTick)
+			r.Check(context.Background(), addr, googleSuffixes) // starts the re-check, if stale
+			var got Status
+			for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+				if got = r.Check(context.Background(), addr, googleSuffixes); got == tc.want && d.count("PTR", "127.0.0.2") >= 2 {
+					break
+				}
+			}
+			if got != tc.want {
+				t.Errorf("after the re-check: %v, want %v", got, tc.want)
+			}
+		})
 	}
 }
 
