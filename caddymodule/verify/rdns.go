@@ -386,7 +386,8 @@ func (r *RDNSChecker) lookup(ctx context.Context, addr netip.Addr) *rdnsEntry {
 		if tried++; tried > maxNames {
 			break
 		}
-		ips, err := r.opts.Resolver.LookupNetIP(ctx, network, name)
+		// Absolute, so that no search domain of resolv.conf is tried.
+		ips, err := r.opts.Resolver.LookupNetIP(ctx, network, name+".")
 		if err != nil && !isNotFound(err) && len(ips) == 0 {
 			r.failed(err, addr, now)
 			e.failed = true

@@ -565,3 +565,38 @@ func TestRDNSResolverServfailsEverything(t *testing.T) {
 		t.Errorf("want 1 warning after %d networks failed with no lookup answered:\n%s", zoneFailuresSpread, out)
 	}
 }
+
+// recordingResolver answers every PTR with one name and records the
+// names asked forward.
+type recordingResolver struct {
+	mu      sync.Mutex
+	forward []string
+}
+
+func (f *recordingResolver) LookupAddr(context.Context, string) ([]string, error) {
+	return []string{"crawl-192-0-2-1.googlebot.com."}, nil
+}
+
+func (f *recordingResolver) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, error) {
+	f.mu.Lock()
+	f.forward = append(f.forward, host)
+	f.mu.Unlock()
+	return []netip.Addr{netip.MustParseAddr("192.0.2.1")}, nil
+}
+
+// TestRDNSForwardNameIsAbsolute: the forward query names the PTR name
+// with its final dot, so a resolver does not try it under the search
+// domains of resolv.conf first ("crawl-….googlebot.com.corp.example").
+func TestRDNSForwardNameIsAbsolute(t *testing.T) {
+	res := &recordingResolver{}
+	r := NewRDNSChecker(RDNSOptions{Resolver: res, Wait: 2 * time.Second})
+	t.Cleanup(r.Close)
+	if got := r.Check(context.Background(), netip.MustParseAddr("192.0.2.1"), googleSuffixes); got != StatusConfirmed {
+		t.Fatalf("got %v", got)
+	}
+	res.mu.Lock()
+	defer res.mu.Unlock()
+	if len(res.forward) != 1 || res.forward[0] != "crawl-192-0-2-1.googlebot.com." {
+		t.Errorf("forward queries %q, want the absolute name", res.forward)
+	}
+}
