@@ -131,7 +131,8 @@ reports what operators most often get wrong:
     Allow of the same paths;
   - an agent name that is the product token of software people use, such
     as Code or Cursor (a warning: its users would be held to the group);
-  - a rule anchored with "$" that a query string defeats (an info);
+  - a disallow rule anchored with "$" that a query string defeats, unless
+    another rule of the group disallows the query variant (an info);
   - a Crawl-delay in a group for Google's crawlers, which ignore it (a
     warning: the handler would count their faster requests as
     violations; set crawl_delay monitor or off).

@@ -313,22 +313,28 @@ func productToken(value string) string {
 	return value[:i]
 }
 
-// queryAnchors reports "$"-anchored rules without a "?": a URL with a
-// query string ("/report.pdf?download=1") does not end where the pattern
-// does, so the rule does not apply to it.
+// queryAnchors reports "$"-anchored disallow rules without a "?": a URL
+// with a query string ("/report.pdf?download=1") does not end where the
+// pattern does, so the rule does not apply to it. Not an allow rule
+// ("Allow: /$", the home page alone, in Google's own file): that its
+// query variants fall to the other rules is what it is written for; nor
+// a rule whose query variant another rule of the group disallows.
 func queryAnchors(f *robots.File) []robots.Diagnostic {
 	var out []robots.Diagnostic
 	seen := map[int]bool{}
 	for _, g := range f.Groups() {
 		for _, r := range g.Rules() {
-			if seen[r.Line] || !strings.HasSuffix(r.Pattern, "$") || strings.Contains(r.Pattern, "?") {
+			if seen[r.Line] || r.Directive != robots.Disallow || !strings.HasSuffix(r.Pattern, "$") || strings.Contains(r.Pattern, "?") {
 				continue
 			}
-			seen[r.Line] = true
 			example := literal(r.Pattern)
 			if strings.HasPrefix(r.Pattern, "/*") {
 				example = "/file" + strings.TrimSuffix(strings.TrimPrefix(r.Pattern, "/*"), "$")
 			}
+			if !g.Decide(example + "?x=1").Allowed {
+				continue // covered
+			}
+			seen[r.Line] = true
 			out = append(out, robots.Diagnostic{
 				Line: r.Line, Severity: robots.Info, Kind: KindQueryAnchor,
 				Message: fmt.Sprintf("%q is anchored with \"$\", so a query string defeats it: %s?x=1 does not match; add a rule for %s? if it should",

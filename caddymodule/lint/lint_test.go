@@ -110,6 +110,13 @@ func TestCheck(t *testing.T) {
 			want: []finding{{2, KindQueryAnchor, robots.Info, "/file.pdf?x=1 does not match"}},
 		},
 		{
+			// Google's own file: the home page alone is allowed, and its
+			// query variants are meant to fall to the disallow; a query
+			// variant another rule disallows is covered.
+			name: "anchored rules a query string does not defeat",
+			body: "User-agent: *\nAllow: /$\nDisallow: /\n\nUser-agent: Other\nDisallow: /\nDisallow: /search$\nDisallow: /search?\n",
+		},
+		{
 			name: "an HTML page",
 			body: "<!DOCTYPE html>\n<html><body>Not found</body></html>\n",
 			want: []finding{{1, KindNotRobotsTxt, robots.Error, "does not look like a robots.txt"}},
