@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"io"
 	"strings"
 
@@ -9,6 +10,7 @@ import (
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/botdetect"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/crawlers"
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/include"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
 	"github.com/robotsguard/caddy-robots-txt/robots"
 )
@@ -33,7 +35,9 @@ type CheckResult struct {
 	Rule    string   `json:"rule"`    // the deciding rule, e.g. "disallow: /private/"; "" when no rule matched
 	Line    int      `json:"line"`    // its line; 0 when no rule matched, or for the trap's
 	// Source is "trap" for the trap's rule, which the handler adds to
-	// what it serves and which no line of the file holds.
+	// what it serves and which no line of the file holds, and for a rule
+	// of an included list that list and its own line ("ai.txt:12"), as
+	// the access log's rule_source; "" else.
 	Source string `json:"source,omitempty"`
 	// Signal is the usage preference that refuses this crawler the
 	// path ("ai-train=no") with the handler's signals enforce or
@@ -95,6 +99,9 @@ type Subject struct {
 	// Signals is the handler's signals setting: with enforce or
 	// monitor, a usage preference refuses an AI crawler of its category.
 	Signals string
+	// Origin maps File's lines to the included lists they come from;
+	// nil without lists.
+	Origin *include.Merged
 }
 
 // Check judges targets for the client sending ua against s, as the
@@ -181,8 +188,12 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 		if v.Rule != nil {
 			res.Rule, res.Line = v.Rule.String(), v.Rule.Line
 		}
-		if trapped {
+		switch {
+		case trapped:
 			res.Source = judge.TrapSource
+		case v.Rule != nil && s.Origin.Included(v.Rule.Line):
+			src, line := s.Origin.Origin(v.Rule.Line)
+			res.Source = fmt.Sprintf("%s:%d", src, line)
 		}
 		out.Results = append(out.Results, res)
 	}
@@ -236,6 +247,8 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 		switch {
 		case r.Source == judge.TrapSource:
 			ew.Printf("  rule:  %s (the trap's, added to every group of the robots.txt served; a client that requests it is trapped)\n", text.Clean(r.Rule))
+		case r.Source != "":
+			ew.Printf("  rule:  %s (line %d of the robots.txt served, from %s)\n", text.Clean(r.Rule), r.Line, text.Clean(r.Source))
 		case r.Rule != "":
 			ew.Printf("  rule:  %s (line %d)\n", text.Clean(r.Rule), r.Line)
 		default:

@@ -699,6 +699,9 @@ func TestCheckConfigServesAsTheHandler(t *testing.T) {
 		want                        string // in the JSON output
 	}{
 		{"an included list", handler(`"file": "`+file+`", "include": ["`+list+`"]`, ""), "EvilBot/1.0", "/x", ExitDisallowed, list},
+		// Its rule named by the list and its own line, as the access
+		// log's rule_source names it.
+		{"an included list's rule", handler(`"file": "`+file+`", "include": ["`+list+`"]`, ""), "EvilBot/1.0", "/x", ExitDisallowed, `"source": "` + list + `:2"`},
 		// As the handler reads it: {env.*} resolved when the config loads.
 		{"an included list named by {env.*}", handler(`"file": "`+file+`", "include": ["{env.ROBOTS_TXT_TEST_LIST}"]`, ""), "EvilBot/1.0", "/x", ExitDisallowed, "with " + list},
 		{"the trap", handler(`"file": "`+file+`", "trap": "/.well-known/robots-trap/"`, ""), "curl/8", "/.well-known/robots-trap/x", ExitDisallowed, `"source": "trap"`},

@@ -99,7 +99,8 @@ line (or "no rule matched"), then the name logs and metrics give the bot.
 "verdict", "group", "agent", "rule", "line", "source", "signal"}]};
 "allowed" is whether the handler lets the request through, "group" is null
 and "rule" is "" (with "line" 0) where there is none, "source" is "trap"
-for the trap's rule, "signal" names the usage preference that refuses the
+for the trap's rule and, for a rule of an included list, that list and its
+line there ("line" counts in the robots.txt served), "signal" names the usage preference that refuses the
 path ("ai-train=no"), and "mode" is there with --config. With --config,
 "only_for" describes the matchers of the handler's routes ("path /blog/*"),
 which check does not evaluate, and "answered_first_by" names a handler
@@ -409,7 +410,7 @@ func runCheck(cmd *cobra.Command, args []string) int {
 			fmt.Fprintf(cmd.ErrOrStderr(), "caddy robots check: %s\n", text.Clean(err.Error()))
 			return ExitUsage
 		}
-		body, name, warnings, err := sh.servedBody()
+		body, name, origin, warnings, err := sh.servedBody()
 		if err != nil {
 			fmt.Fprintf(cmd.ErrOrStderr(), "caddy robots check: reading %s: %s\n", text.Clean(name), text.Clean(err.Error()))
 			return ExitUsage
@@ -439,7 +440,7 @@ func runCheck(cmd *cobra.Command, args []string) int {
 			withTrap, _ := include.WithTrap(body, file, trap)
 			served = robots.Parse(withTrap)
 		}
-		subj = Subject{File: file, Served: served, Name: name, Trap: trap, Classifier: botdetect.New(sh.cfg.Bots, sh.cfg.Humans), Mode: sh.cfg.Mode, Crawlers: base, Own: sh.cfg.CrawlerTokens(), OnlyFor: strings.Join(sh.match, " and "), AnsweredBy: sh.answered, PassesOn: !sh.cfg.ServeEnabled(), Signals: sh.cfg.Signals}
+		subj = Subject{File: file, Served: served, Origin: origin, Name: name, Trap: trap, Classifier: botdetect.New(sh.cfg.Bots, sh.cfg.Humans), Mode: sh.cfg.Mode, Crawlers: base, Own: sh.cfg.CrawlerTokens(), OnlyFor: strings.Join(sh.match, " and "), AnsweredBy: sh.answered, PassesOn: !sh.cfg.ServeEnabled(), Signals: sh.cfg.Signals}
 	} else {
 		body, _, display, err := readRobots(cmd, file)
 		if err != nil {

@@ -403,14 +403,15 @@ func (s siteHandler) robotsBody() ([]byte, string, error) {
 }
 
 // servedBody returns the robots.txt the handler would enforce: the site's
-// file with its included lists merged, how to name it, and what was left
-// out along the way. The trap's lines, which the handler adds to what it
+// file with its included lists merged, how to name it, where each of its
+// lines comes from (nil without lists), and what was left out along the
+// way. The trap's lines, which the handler adds to what it
 // serves, are not in it, so that line numbers are those the logs give;
 // the trap is judged apart (Subject.Trap), as the handler judges it.
-func (s siteHandler) servedBody() (body []byte, name string, warnings []string, err error) {
+func (s siteHandler) servedBody() (body []byte, name string, origin *include.Merged, warnings []string, err error) {
 	body, name, err = s.robotsBody()
 	if err != nil {
-		return nil, name, nil, err
+		return nil, name, nil, nil, err
 	}
 	// The lists as the handler reads them: a config it refuses to load
 	// is no answer.
@@ -419,7 +420,7 @@ func (s siteHandler) servedBody() (body []byte, name string, warnings []string, 
 		err = config.StrictIncludes(incs)
 	}
 	if err != nil {
-		return nil, name, nil, fmt.Errorf("the handler refuses to load: %v", err)
+		return nil, name, nil, nil, fmt.Errorf("the handler refuses to load: %v", err)
 	}
 	if len(incs) > 0 {
 		var lists []include.Source
@@ -433,13 +434,13 @@ func (s siteHandler) servedBody() (body []byte, name string, warnings []string, 
 			lists = append(lists, include.Source{Name: inc, Body: b})
 		}
 		m := include.Merge(include.Source{Name: name, Body: body}, lists...)
-		body, warnings = m.Body, append(warnings, m.Warnings...)
+		body, origin, warnings = m.Body, m, append(warnings, m.Warnings...)
 		name += " with " + strings.Join(incs, ", ")
 	}
 	if s.cfg.Trap != "" && body != nil {
 		name += " and the trap " + s.cfg.Trap
 	}
-	return body, name, warnings, nil
+	return body, name, origin, warnings, nil
 }
 
 // readInclude reads an included list, a file or an http(s) URL resolved
