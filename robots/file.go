@@ -1,6 +1,7 @@
 package robots
 
 import (
+	"cmp"
 	"slices"
 	"sort"
 	"strconv"
@@ -108,10 +109,15 @@ func newFile(p *parser) *File {
 		}
 		e := agentEntry{name: m.name, group: g, browser: BrowserToken(m.key)}
 		for k := m.first; k >= 0; k = next[k] {
-			if d := p.agents[k].withDigits; d != "" && !slices.ContainsFunc(e.withDigits, func(s string) bool { return strings.EqualFold(s, d) }) {
+			if d := p.agents[k].withDigits; d != "" {
 				e.withDigits = append(e.withDigits, d)
 			}
 		}
+		// Sorted, so that a file of thousands of such names for one
+		// token is read, and a header looked up in it, without
+		// comparing each name with each.
+		slices.SortFunc(e.withDigits, compareFold)
+		e.withDigits = slices.CompactFunc(e.withDigits, strings.EqualFold)
 		f.agents = append(f.agents, e)
 		tokens = append(tokens, m.key)
 		f.first[m.key[0]] = true
@@ -414,12 +420,22 @@ func (f *File) NamedGroupFor(agent string) *Group {
 // namedWithDigits reports whether name is one of the names with digits
 // e's user-agent lines gave in full.
 func (e *agentEntry) namedWithDigits(name string) bool {
-	for _, d := range e.withDigits {
-		if strings.EqualFold(d, name) {
-			return true
+	_, ok := slices.BinarySearchFunc(e.withDigits, name, compareFold)
+	return ok
+}
+
+// compareFold compares a and b as strings.Compare does their ASCII
+// lower-cased forms.
+func compareFold(a, b string) int {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if x, y := lower(a[i]), lower(b[i]); x != y {
+			if x < y {
+				return -1
+			}
+			return 1
 		}
 	}
-	return false
+	return cmp.Compare(len(a), len(b))
 }
 
 // nameChild follows the names trie from node n along s at i, ignoring
