@@ -53,19 +53,21 @@ func (f *File) GroupForUserAgent(header string) (g *Group, name string) {
 			}
 			n, j = c, j+len(f.names.nodes[c].label)
 			v := f.names.nodes[n].val
-			if v < 0 || j-i <= bestLen || f.agents[v].browser {
+			// A name going on with digits is measured whole, below.
+			if v < 0 || j-i <= bestLen && (j == len(header) || !isDigit(header[j])) || f.agents[v].browser {
 				continue
 			}
 			if j < len(header) && (isAlnum(header[j]) || header[j] == '_' || header[j] == '-') {
 				// "MJ12bot/1.4" is the crawler a file's "User-agent:
 				// MJ12bot" line names (see NamedGroupFor). Only the
 				// deepest name of a word can go on with a digit, so
-				// each word is measured once.
+				// each word is measured once. Its length is the whole
+				// name's, wherever in the header it stands.
 				if !isDigit(header[j]) || len(f.agents[v].withDigits) == 0 {
 					continue
 				}
 				k := j + nameLen(header[j:])
-				if !f.agents[v].namedWithDigits(header[i:k]) {
+				if k-i <= bestLen || !f.agents[v].namedWithDigits(header[i:k]) {
 					continue
 				}
 				if i >= wordEnd {

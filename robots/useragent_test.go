@@ -275,3 +275,16 @@ func TestNamesWithDigits(t *testing.T) {
 		}
 	}
 }
+
+// TestNameWithDigitsLongestAnyOrder: a name with digits counts by its
+// whole length wherever it stands in the header, as the comment at
+// GroupForUserAgent's bestLen says; the group chosen does not depend on
+// which of two names comes first.
+func TestNameWithDigitsLongestAnyOrder(t *testing.T) {
+	f := Parse([]byte("User-agent: MJ12bot\nDisallow: /mj\n\nUser-agent: foobar\nDisallow: /fb\n"))
+	for _, h := range []string{"MJ12bot/1.0 foobar/2.0", "foobar/2.0 MJ12bot/1.0"} {
+		if _, name := f.GroupForUserAgent(h); name != "MJ" {
+			t.Errorf("%q selects %q, want the longer MJ12bot's group", h, name)
+		}
+	}
+}
