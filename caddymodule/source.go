@@ -49,9 +49,10 @@ type snapshot struct {
 	// kept is set once the version was served and stored (see
 	// source.storeVersion).
 	kept atomic.Bool
-	// withTrap is the text served with a handler's trap (see
-	// Handler.servedTrap), made once per snapshot: with a {host} root,
-	// requests for hosts in turn must not rebuild and parse it each.
+	// withTrap lists the texts served with the traps of the handlers
+	// that serve the snapshot (see Handler.servedTrap), each made once:
+	// with a {host} root, or two sites sharing a file, requests in turn
+	// must not rebuild and parse it each.
 	withTrap atomic.Pointer[servedWithTrap]
 }
 

@@ -36,6 +36,21 @@ type servedWithTrap struct {
 	body []byte
 	etag string
 	file *robots.File // body parsed: the rules a bot reads there
+	// next is the text made for another trap of the same snapshot:
+	// handlers that share a source (two sites, one file) serve it with
+	// traps of their own, and must not replace each other's.
+	next *servedWithTrap
+	n    int // the texts from this one on
+}
+
+// find returns the text made for trap in the list s starts, or nil.
+func (s *servedWithTrap) find(trap string) *servedWithTrap {
+	for ; s != nil; s = s.next {
+		if s.trap == trap {
+			return s
+		}
+	}
+	return nil
 }
 
 // servedBody returns the body and ETag /robots.txt is served with: the
@@ -54,16 +69,27 @@ func (h *Handler) servedBody(snap *snapshot) ([]byte, string) {
 // per snapshot (kept on it), with what is logged of it.
 func (h *Handler) servedTrap(snap *snapshot) *servedWithTrap {
 	old := snap.withTrap.Load()
-	if old != nil && old.trap == h.Trap {
-		return old
+	if s := old.find(h.Trap); s != nil {
+		return s
 	}
 	body, added := include.WithTrap(snap.body, snap.File, h.Trap)
 	sum := sha256.Sum256(body)
 	s := &servedWithTrap{trap: h.Trap, body: body, etag: `"` + hex.EncodeToString(sum[:12]) + `"`, file: robots.Parse(body)}
-	if !snap.withTrap.CompareAndSwap(old, s) {
-		// Another request made it at the same moment, and says what
-		// there is to say of it.
-		if won := snap.withTrap.Load(); won != nil && won.trap == h.Trap {
+	for {
+		// Traps come from configurations; past maxVariants of them
+		// on one snapshot (reloads that each change it) the list
+		// starts again.
+		s.next, s.n = nil, 1
+		if old != nil && old.n < maxVariants {
+			s.next, s.n = old, old.n+1
+		}
+		if snap.withTrap.CompareAndSwap(old, s) {
+			break
+		}
+		old = snap.withTrap.Load()
+		if won := old.find(h.Trap); won != nil {
+			// Another request made it at the same moment, and says
+			// what there is to say of it.
 			return won
 		}
 	}

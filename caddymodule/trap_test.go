@@ -591,3 +591,30 @@ func TestServedTrapMadeOncePerFile(t *testing.T) {
 		t.Errorf("the text served with the trap was made %d times for 2 files, want 2", n)
 	}
 }
+
+// TestServedTrapMadeOncePerTrap: two handlers that serve one file with
+// traps of their own (two sites, one robots.txt) share its snapshot; each
+// one's text served with the trap is made once, not again each time
+// requests for the two sites take turns, which would rebuild, hash and
+// parse the file, and log it, at each request for robots.txt or a trap.
+func TestServedTrapMadeOncePerTrap(t *testing.T) {
+	path := writeRobots(t, "User-agent: *\nDisallow: /private/\n")
+	ha, logsA := newTestHandler(t, config.Config{File: path, Trap: "/trap-a/"})
+	hb, logsB := newTestHandler(t, config.Config{File: path, Trap: "/trap-b/"})
+	if ha.fixed != hb.fixed {
+		t.Fatal("the two handlers do not share the file's source")
+	}
+	for range 5 {
+		for _, h := range []*Handler{ha, hb} {
+			w, err := serve(h, newRequest("GET", "/robots.txt", testfixtures.UACurl))
+			if err != nil || !strings.Contains(w.Body.String(), "Disallow: "+h.Trap) {
+				t.Fatalf("robots.txt with %s: %v, body %q", h.Trap, err, w.Body.String())
+			}
+		}
+	}
+	for _, logs := range []*observer.ObservedLogs{logsA, logsB} {
+		if n := logs.FilterMessageSnippet("served with the trap disallowed").Len(); n != 1 {
+			t.Errorf("the text served with a trap was made %d times for one file, want 1", n)
+		}
+	}
+}
