@@ -139,14 +139,17 @@ type rangeSource struct {
 	body               string
 	etag, lastModified string
 	// stamp is what a file source's stat said when it was last read;
-	// stamped tells whether it was read at all.
+	// stamped tells whether it was read at all. due is when it is read
+	// again even so: at the refresh, or the retry of one that failed.
 	stamp   fileStamp
 	stamped bool
+	due     time.Time
 }
 
 // fileStamp is what stat says of a file: an unchanged stamp means the
 // file need not be read again.
 type fileStamp struct {
+	fi   fs.FileInfo // nil when stat failed
 	mod  time.Time
 	size int64
 	err  string
@@ -157,11 +160,16 @@ func statFile(name string) fileStamp {
 	if err != nil {
 		return fileStamp{err: err.Error()}
 	}
-	return fileStamp{mod: fi.ModTime(), size: fi.Size()}
+	return fileStamp{fi: fi, mod: fi.ModTime(), size: fi.Size()}
 }
 
+// same reports whether a and b can be taken for one unchanged file. A
+// file renamed into place is another file, whatever its size and time
+// (rsync -t, tar and reproducible builds keep them); an edit in place
+// that sets the time back is seen at the next refresh only.
 func (a fileStamp) same(b fileStamp) bool {
-	return a.mod.Equal(b.mod) && a.size == b.size && a.err == b.err
+	return a.mod.Equal(b.mod) && a.size == b.size && a.err == b.err &&
+		(a.fi == nil) == (b.fi == nil) && (a.fi == nil || os.SameFile(a.fi, b.fi))
 }
 
 // SourceStatus describes one file or URL source of a RangeList.
@@ -363,8 +371,8 @@ func (l *RangeList) refreshSource(ctx context.Context, s *rangeSource, now time.
 		}
 	} else {
 		st := statFile(s.name)
-		if !force && s.stamped && st.same(s.stamp) {
-			s.next = now.Add(l.opts.FileCheck)
+		if !force && s.stamped && st.same(s.stamp) && now.Before(s.due) {
+			s.next = minTime(s.due, now.Add(l.opts.FileCheck))
 			return s.lastErr
 		}
 		s.stamp, s.stamped = st, true
@@ -384,8 +392,11 @@ func (l *RangeList) refreshSource(ctx context.Context, s *rangeSource, now time.
 		}
 		s.next = now.Add(min(backoff, l.opts.MaxRetry))
 		if !s.url {
-			// Read again once it changes, which the stamp tells.
-			s.next = now.Add(l.opts.FileCheck)
+			// Read again once it changes, which the stamp tells, or
+			// at the retry: a change stat does not see (a chmod
+			// that makes it readable) is one too.
+			s.due = s.next
+			s.next = minTime(s.due, now.Add(l.opts.FileCheck))
 		}
 		msg := "IP range list not updated; keeping the last good copy"
 		if len(s.prefixes) == 0 {
@@ -401,7 +412,8 @@ func (l *RangeList) refreshSource(ctx context.Context, s *rangeSource, now time.
 	}
 	s.prefixes, s.fetched, s.failures, s.lastErr = prefixes, now, 0, nil
 	s.origin = "file"
-	s.next = now.Add(l.opts.FileCheck)
+	s.due = now.Add(l.opts.Refresh)
+	s.next = minTime(s.due, now.Add(l.opts.FileCheck))
 	if s.url {
 		s.next = now.Add(l.opts.Refresh)
 		s.origin = "fetch"
@@ -601,4 +613,11 @@ func LooksLikeAddress(s string) bool {
 		}
 	}
 	return strings.ContainsAny(s, ".:")
+}
+
+func minTime(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
 }

@@ -427,3 +427,51 @@ func TestRangeListJAFARVersion(t *testing.T) {
 		t.Errorf("JAFAR 1.3 refused: %v", err)
 	}
 }
+
+// A ranges file replaced by one of the same size and modification time
+// (a rename of a file made by rsync -t, tar or a reproducible build) is
+// another file, read again at the next check; and a file edited in place
+// with its time set back is read again at the refresh at the latest, as
+// before files were checked for changes.
+func TestRangeListFileChangesSameStamp(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "ranges.txt")
+	stamp := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+	write := func(name, body string) {
+		t.Helper()
+		if err := os.WriteFile(name, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(name, stamp, stamp); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(path, "198.51.100.0/24\n")
+	l, err := NewRangeList([]string{path}, RangeOptions{Refresh: 400 * time.Millisecond, FileCheck: 20 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Start()
+	defer l.Stop()
+	waitFor := func(what string, in time.Duration, a netip.Addr) {
+		t.Helper()
+		deadline := time.Now().Add(in)
+		for !l.Contains(a) {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: not read again", what)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	waitFor("load", time.Second, netip.MustParseAddr("198.51.100.1"))
+
+	tmp := filepath.Join(dir, "ranges.tmp")
+	write(tmp, "198.51.101.0/24\n") // the same size
+	if err := os.Rename(tmp, path); err != nil {
+		t.Fatal(err)
+	}
+	waitFor("a file renamed in place", 200*time.Millisecond, netip.MustParseAddr("198.51.101.1"))
+
+	write(path, "192.0.2.0/24\n\n\n\n")
+	waitFor("a file edited in place, its time set back", 2*time.Second, netip.MustParseAddr("192.0.2.1"))
+}
