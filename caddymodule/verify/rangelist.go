@@ -144,6 +144,9 @@ type rangeSource struct {
 	stamp   fileStamp
 	stamped bool
 	due     time.Time
+	// settling is a file's text read cut mid-line, which replaces the
+	// copy in use only if the next check reads it again.
+	settling string
 }
 
 // fileStamp is what stat says of a file: an unchanged stamp means the
@@ -377,6 +380,17 @@ func (l *RangeList) refreshSource(ctx context.Context, s *rangeSource, now time.
 		}
 		s.stamp, s.stamped = st, true
 		body, err = readFile(s.name, l.opts.MaxSize)
+		if err == nil && len(s.prefixes) > 0 && len(body) > 0 && body[len(body)-1] != '\n' && string(body) != s.settling {
+			// Perhaps caught while written in place: a prefix cut
+			// short is a wider one ("203.0.113.0/2" is a quarter of
+			// IPv4), which would verify anyone in it as the crawler.
+			// The copy in use stays until the next check reads the
+			// same text.
+			s.settling, s.stamped = string(body), false
+			s.next = now.Add(l.opts.FileCheck)
+			return nil
+		}
+		s.settling = ""
 	}
 	var prefixes []netip.Prefix
 	if err == nil {

@@ -475,3 +475,43 @@ func TestRangeListFileChangesSameStamp(t *testing.T) {
 	write(path, "192.0.2.0/24\n\n\n\n")
 	waitFor("a file edited in place, its time set back", 2*time.Second, netip.MustParseAddr("192.0.2.1"))
 }
+
+// TestRangeListFileMidWrite: a file read while it is written in place can
+// end in a prefix cut short, which is a wider one ("203.0.113.0/2" is a
+// quarter of IPv4) and would verify anyone in it as the crawler. A text
+// that ends mid-line replaces the copy in use only once a second read
+// finds it unchanged; the rest of the write, read before that, is taken.
+func TestRangeListFileMidWrite(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "ranges.txt")
+	write := func(s string) {
+		t.Helper()
+		if err := os.WriteFile(path, []byte(s), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("198.51.100.0/24\n")
+	l, err := NewRangeList([]string{path}, RangeOptions{Refresh: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Refresh(ctx)
+	old, wide, moved := netip.MustParseAddr("198.51.100.1"), netip.MustParseAddr("192.0.0.1"), netip.MustParseAddr("203.0.113.1")
+	write("203.0.113.0/2")
+	l.Refresh(ctx)
+	if l.Contains(wide) || !l.Contains(old) {
+		t.Fatalf("a text cut mid-line was taken at once: %v contained %v, %v contained %v", wide, l.Contains(wide), old, l.Contains(old))
+	}
+	write("203.0.113.0/24\n")
+	l.Refresh(ctx)
+	if l.Contains(wide) || l.Contains(old) || !l.Contains(moved) {
+		t.Fatalf("the finished write is not the copy in use")
+	}
+	// A file that just has no final line end is taken at the second read.
+	write("198.51.100.0/24")
+	l.Refresh(ctx)
+	l.Refresh(ctx)
+	if !l.Contains(old) || l.Contains(moved) {
+		t.Fatalf("a file without a final line end read twice is not the copy in use")
+	}
+}
