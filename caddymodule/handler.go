@@ -166,11 +166,12 @@ var (
 )
 
 // lastFetch is the last fetch of robots.txt on record for the bot id,
-// sending ua from r's client, on r's site.
-func (h *Handler) lastFetch(r *http.Request, ua string, id identity, res verify.Result) (judge.Fetch, bool) {
+// sending ua from r's client, on r's site. It takes id by reference: an
+// identity is large, and this is on every bot request's path.
+func (h *Handler) lastFetch(r *http.Request, ua string, id *identity, outcome verify.Outcome) (judge.Fetch, bool) {
 	site, scope := siteOf(r), id.snap.scope
-	f, ok := h.tracker.last(fetchKey{id.Name, fetchAddr(r, res.Outcome), site, scope, agentOf(id.Name, ua)})
-	if !ok && id.Name != judge.Generic && res.Outcome == verify.Unverified {
+	f, ok := h.tracker.last(fetchKey{id.Name, fetchAddr(r, outcome), site, scope, agentOf(id.Name, ua)})
+	if !ok && id.Name != judge.Generic && outcome == verify.Unverified {
 		// The usual way to block a new bot is to name it in robots.txt:
 		// its fetch from before, as an unnamed bot, is still its fetch
 		// (same address, same header), and earns it grace. Not for a
@@ -186,7 +187,7 @@ func (h *Handler) judge(r *http.Request, ua string, paths judge.Paths, id identi
 	now := time.Now()
 	snap := id.snap
 	req := judge.Request{UA: ua, Choice: id.choice(), Paths: paths, Now: now}
-	req.Fetch, req.Fetched = h.lastFetch(r, ua, id, res)
+	req.Fetch, req.Fetched = h.lastFetch(r, ua, &id, res.Outcome)
 	v := req.Paths.Decide(id.Group)
 	if snap != noRobotsTxt && (res.Outcome == verify.Impostor && h.ImpostorPolicy() == config.ImpostorsBlock ||
 		res.Outcome == verify.Trapped && h.TrapActionOrDefault() == config.TrapBlock) {
@@ -441,7 +442,7 @@ func (h *Handler) recordPassed(r *http.Request, snap *snapshot) {
 	// No fetch, but like the bot's other requests it says whether the
 	// bot fetched robots.txt before: the report's share of requests
 	// made after a fetch counts it.
-	if f, ok := h.lastFetch(r, ua, id, res); ok {
+	if f, ok := h.lastFetch(r, ua, &id, res.Outcome); ok {
 		j.Fetched, j.FetchedAgo = true, int64(now.Sub(f.At)/time.Second)
 	}
 }
