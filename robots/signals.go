@@ -380,8 +380,9 @@ func (p *parser) parseContentUsage(num int, value string) (path string, s Signal
 
 // parseDictionary parses s as a Structured Fields Dictionary (RFC 9651,
 // section 4.2.2) and calls member for each member with its key and, when
-// its value is a Token, the token. Parameters are checked and dropped. It
-// returns "" or what makes s not a dictionary.
+// its value is a Token, the token; a value may be an Item or an Inner
+// List. Parameters are checked and dropped. It returns "" or what makes s
+// not a dictionary.
 func parseDictionary(s string, member func(key, token string, isToken bool)) string {
 	i := 0
 	for i < len(s) {
@@ -401,7 +402,16 @@ func parseDictionary(s string, member func(key, token string, isToken bool)) str
 			i++
 			start := i
 			var err string
-			if i, err = skipBareItem(s, i); err != "" {
+			if i < len(s) && s[i] == '(' {
+				// A member's value is an Item or an Inner List
+				// (RFC 9651, section 4.2.2): a list is no token, so
+				// its key's preference is unknown, but the others
+				// still count.
+				i, err = skipInnerList(s, i)
+			} else {
+				i, err = skipBareItem(s, i)
+			}
+			if err != "" {
 				return err
 			}
 			if c := s[start]; (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '*' {
@@ -462,6 +472,32 @@ func skipParameters(s string, i int) (int, string) {
 		}
 	}
 	return i, ""
+}
+
+// skipInnerList skips the Inner List (RFC 9651, section 4.2.1.2) at
+// s[i:], which starts with "(", up to its parameters.
+func skipInnerList(s string, i int) (int, string) {
+	for i++; ; {
+		for i < len(s) && s[i] == ' ' {
+			i++
+		}
+		if i == len(s) {
+			return i, "an inner list is not closed"
+		}
+		if s[i] == ')' {
+			return i + 1, ""
+		}
+		var err string
+		if i, err = skipBareItem(s, i); err != "" {
+			return i, err
+		}
+		if i, err = skipParameters(s, i); err != "" {
+			return i, err
+		}
+		if i < len(s) && s[i] != ' ' && s[i] != ')' {
+			return i, fmt.Sprintf("expected \" \" or \")\" in an inner list at %q", s[i:])
+		}
+	}
 }
 
 // skipBareItem skips the bare item (RFC 9651, section 4.2.3.1) at s[i:].

@@ -92,6 +92,8 @@ func TestParseContentUsage(t *testing.T) {
 		{"other values are unknown", "train-ai=?1, search=y", "", "y--", []string{"train-ai has no y or n token value"}},
 		{"a bare key is true, not y", "train-ai", "", "---", []string{"train-ai has no y or n token value"}},
 		{"a string is not a token", `search="y"`, "", "---", []string{"search has no y or n token value"}},
+		{"an inner list is a value, not a token", "train-ai=(y), search=y", "", "y--", []string{"train-ai has no y or n token value"}},
+		{"an extension's inner list leaves the rest", "ext=(a b);p, train-ai=n", "", "--n", []string{`unknown label "ext"`}},
 		{"retired label", "train-genai=n, search=y", "", "y--", []string{`"train-genai" is from draft-ietf-aipref-vocab-02 and -03`}},
 		{"unknown label", "ai-train=n", "", "---", []string{`unknown label "ai-train"|train-ai and search`}},
 		{"upper case", "Train-AI=n", "", "---", []string{"not a Structured Fields dictionary|lower case"}},
@@ -339,6 +341,10 @@ func TestParseDictionary(t *testing.T) {
 		{"a;P=1", false, ""},
 		{"a=b c", false, ""},
 		{"a=é", false, ""},
+		{"a=(), b=(x 1 \"s\";p=?1), c=( y  z );q, d", true, "a b c d"},
+		{"a=(x", false, ""},
+		{"a=(x,y)", false, ""},
+		{"a=(x)y", false, ""},
 	} {
 		var keys []string
 		err := parseDictionary(tc.in, func(k, _ string, _ bool) { keys = append(keys, k) })
