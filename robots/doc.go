@@ -113,7 +113,9 @@
 // each yes or no; an absent key states nothing. Keys and values are read
 // case-insensitively. The "use" entry Cloudflare's managed robots.txt
 // writes (immediate, reference or full) is checked and not kept. A line
-// applies to every path of the group it is written in.
+// applies to every path of the group it is written in; the policy defines
+// no path, and a line that starts with one is ignored and reported rather
+// than applied to every path.
 //
 // Content-Usage is the robots.txt attachment of the IETF's AI preferences
 // (draft-ietf-aipref-attach-05, section 3): "Content-Usage: [path ]prefs".

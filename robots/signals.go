@@ -244,10 +244,19 @@ func (g *Group) signals(p []byte) Signals {
 // reference or full); it is checked and not kept. Keys and values are read
 // case-insensitively and white space around entries, keys and values is
 // ignored. An entry in error is ignored, and reported; the others count.
+// A value that starts with a path ("/blog/ ai-train=no", which the policy
+// does not define) is ignored whole, and reported.
 func (p *parser) parseContentSignal(num int, value string) Signals {
 	var s Signals
 	if value == "" {
 		p.diag(num, Warning, KindBadContentSignal, "content-signal has no value; write entries such as \"search=yes, ai-input=no, ai-train=no\"")
+		return s
+	}
+	if value[0] == '/' {
+		// The policy has no path: taking the entries after one for the
+		// whole group would widen what the line says of a path to
+		// every path.
+		p.diag(num, Warning, KindBadContentSignal, "content-signal %q starts with a path, which the Content Signals Policy does not define; the line is ignored (a path's preferences are written \"Content-Usage: /path/ train-ai=n\")", value)
 		return s
 	}
 	for entry := range strings.SplitSeq(value, ",") {

@@ -51,6 +51,8 @@ func TestParseContentSignal(t *testing.T) {
 		{"no equals sign", "search", "---", []string{`entry "search" is not key=value`}},
 		{"empty", "", "---", []string{"has no value"}},
 		{"bad use", "use=everything, search=no", "n--", []string{"is not immediate, reference or full"}},
+		{"a path is not the policy's", "/blog/ ai-train=no, ai-input=no, search=yes", "---", []string{`starts with a path|Content-Usage: /path/`}},
+		{"a path alone", "/blog/", "---", []string{"starts with a path"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := Parse([]byte("User-agent: *\nContent-Signal: " + tc.line + "\nAllow: /\n"))
