@@ -150,7 +150,7 @@
 // it sets, being path-scoped and the IETF's. Where statements of equal rank
 // conflict (two lines of one group, the parts of a merged group, lines
 // with one path) the stricter applies, No over Yes over unset, which is how
-// draft-ietf-aipref-vocab-07, section 7.1, combines preferences: a crawler
+// draft-ietf-aipref-vocab-07, section 5.1, combines preferences: a crawler
 // named in two groups is addressed by both.
 //
 // Before matching, both the pattern and the path are brought to one

@@ -31,7 +31,7 @@ func (p Pref) String() string {
 }
 
 // stricter combines two preferences for one use as
-// draft-ietf-aipref-vocab-07, section 7.1, combines statements: any No
+// draft-ietf-aipref-vocab-07, section 5.1, combines statements: any No
 // wins, then any Yes, else Unset.
 func stricter(a, b Pref) Pref {
 	if a == No || b == No {
@@ -163,7 +163,7 @@ func (s *srcGroup) compileUsage(gb *groupBuilder) {
 // A group merged from several groups of the file combines their
 // Content-Signal lines and ranks their Content-Usage lines together; where
 // two statements conflict the stricter applies (No over Yes over Unset),
-// as draft-ietf-aipref-vocab-07, section 7.1, combines preferences.
+// as draft-ietf-aipref-vocab-07, section 5.1, combines preferences.
 //
 // Signals does not consult allow and disallow rules: the draft attaches no
 // preference to a path crawlers may not fetch, so callers should ask only
