@@ -35,7 +35,7 @@ func headerValue(v string) []string {
 }
 
 // setContentUsage adds the Content-Usage header the * group states for
-// the path, if that group lets crawlers fetch it, so that a crawler that never read robots.txt still sees the
+// the path, so that a crawler that never read robots.txt still sees the
 // site's preferences. People's responses get it too: it is metadata.
 func (h *Handler) setContentUsage(w http.ResponseWriter, snap *snapshot, served string, u *url.URL) {
 	if h.ContentUsageHeader == "off" || snap.File == nil {
@@ -50,10 +50,8 @@ func (h *Handler) setContentUsage(w http.ResponseWriter, snap *snapshot, served 
 		path = f
 	}
 	// With the query, as the rules and signals enforce match it: "/*.pdf$"
-	// does not state what "/a.pdf?x=1" may be used for. A path the *
-	// group disallows has no preferences (draft-ietf-aipref-attach-05,
-	// section 3.1).
-	v := snap.File.GroupFor("*").UsageOf(path, u.RawQuery, u.ForceQuery).ContentUsage()
+	// does not state what "/a.pdf?x=1" may be used for.
+	v := snap.File.GroupFor("*").SignalsOf(path, u.RawQuery, u.ForceQuery).ContentUsage()
 	if v == "" {
 		return
 	}

@@ -29,11 +29,6 @@ func TestContentUsageHeader(t *testing.T) {
 		{"a line naming a query", "", testfixtures.UAChrome, "/dl/file?get=1", "train-ai=y, search=y"},
 		{"a line naming a query, without it", "", testfixtures.UAChrome, "/dl/file", "train-ai=n, search=y"},
 		{"a line naming a query, escaped", "", testfixtures.UAChrome, "/dl/file?%67et=1", "train-ai=y, search=y"},
-		// A path crawlers may not fetch has no preferences.
-		{"a disallowed path", "", testfixtures.UAChrome, "/private/x", ""},
-		{"a disallowed path, a bot's", "", testfixtures.UACurl, "/private/x", ""},
-		{"a disallowed path by dot-segments", "", testfixtures.UAChrome, "/open/../private/x", ""},
-		{"/robots.txt is never disallowed", "", testfixtures.UAChrome, "/robots.txt", "train-ai=n, search=y"},
 		{"off", "off", testfixtures.UAChrome, "/page", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -197,35 +197,6 @@ func (g *Group) SignalsOf(path, rawQuery string, forceQuery bool) Signals {
 	return g.signalsJoined(path, rawQuery)
 }
 
-// UsageOf is SignalsOf for a URL the group lets crawlers fetch, and
-// states nothing for one its rules disallow: draft-ietf-aipref-attach-05,
-// section 3.1, attaches usage preferences only to paths that can be
-// crawled ("no preferences are implied for resources that are
-// disallowed"). It does not allocate for a path and query of up to 1,024
-// bytes.
-//
-//go:noinline
-func (g *Group) UsageOf(path, rawQuery string, forceQuery bool) Signals {
-	if g == nil || !g.hasUsage && g.signal.IsZero() {
-		return Signals{}
-	}
-	if path == "" {
-		path = "/"
-	}
-	var buf [1024]byte
-	p := appendCanonical(buf[:0], path)
-	if rawQuery != "" || forceQuery {
-		p = appendCanonical(append(p, '?'), rawQuery)
-	}
-	if !g.decide(p).Allowed {
-		return Signals{}
-	}
-	if !g.hasUsage {
-		return g.signal
-	}
-	return g.signals(p)
-}
-
 //go:noinline
 func (g *Group) signalsJoined(path, rawQuery string) Signals {
 	if path == "" {

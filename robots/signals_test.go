@@ -397,36 +397,6 @@ func TestSignalsDoesNotAllocate(t *testing.T) {
 	if n := testing.AllocsPerRun(100, func() { bnSinkString = g.Signals("/docs/x").ContentUsage() }); n != 0 {
 		t.Errorf("ContentUsage allocates %v times", n)
 	}
-	for _, q := range []string{"", "q=1"} {
-		if n := testing.AllocsPerRun(100, func() { bnSinkSignals = g.UsageOf("/caf%c3%a9/menu", q, false) }); n != 0 {
-			t.Errorf("UsageOf with query %q allocates %v times", q, n)
-		}
-	}
-}
-
-// TestUsageOfDisallowedPath: draft-ietf-aipref-attach-05, section 3.1,
-// attaches no preferences to a path that cannot be crawled.
-func TestUsageOfDisallowedPath(t *testing.T) {
-	f := Parse([]byte("User-agent: *\nContent-Signal: ai-train=no\nContent-Usage: /p/ search=y\nDisallow: /p/\nAllow: /p/ok\nDisallow: /*?s=\n\n" +
-		"User-agent: a\nContent-Signal: ai-train=no\nDisallow: /x\n"))
-	for _, tc := range []struct {
-		agent, path, query string
-		want               string // search, ai-input, ai-train
-	}{
-		{"b", "/", "", "--n"},
-		{"b", "/p/x", "", "---"},
-		{"b", "/p/ok", "", "y-n"},
-		{"b", "/%70/x", "", "---"},
-		{"b", "/q", "s=1", "---"},
-		{"b", "/q", "t=1", "--n"},
-		{"b", "/robots.txt", "", "--n"},
-		{"a", "/x/y", "", "---"},
-		{"a", "/y", "", "--n"},
-	} {
-		if got := f.GroupFor(tc.agent).UsageOf(tc.path, tc.query, false); got != sig(tc.want) {
-			t.Errorf("%s: UsageOf(%q, %q) = %+v, want %+v", tc.agent, tc.path, tc.query, got, sig(tc.want))
-		}
-	}
 }
 
 var (
