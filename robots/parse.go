@@ -543,22 +543,21 @@ func (p *parser) userAgent(num int, value string) {
 		p.agents = appendDoubling(p.agents, srcAgent{global: true, group: group, line: int32(num)})
 		return
 	}
-	token := extractToken(value)
+	token := ProductToken(value)
+	var withDigits string // the crawler's whole name, when a digit cuts the token
+	if len(value) > len(token) && isDigit(value[len(token)]) {
+		withDigits = value[:len(token)+nameLen(value[len(token):])]
+	}
 	switch {
 	case token == "":
 		p.diag(num, Warning, KindEmptyUserAgent, "user-agent %q has no product token (letters, \"-\" and \"_\"), so it names no crawler", value)
 	case BrowserToken(token):
 		p.diag(num, Warning, KindBrowserAgent, "user-agent %q is read as %q, a token every browser sends and no crawler goes by: no client is held to this group by its User-Agent; name the crawler's own token", value, token)
-	case token != value && isDigit(value[len(token)]):
+	case withDigits != "":
 		// Works here (see NamedGroupFor), but not in every reader.
-		name := value[:len(token)+nameLen(value[len(token):])]
-		p.diag(num, Info, KindAgentToken, "user-agent %q is read as %q by Google's parser, which gives a crawler with digits in its name no group; it holds the crawler %q here by its whole name", value, token, name)
+		p.diag(num, Info, KindAgentToken, "user-agent %q is read as %q by Google's parser, which gives a crawler with digits in its name no group; it holds the crawler %q here by its whole name", value, token, withDigits)
 	case token != value:
 		p.diag(num, Info, KindAgentToken, "user-agent %q is read as %q", value, token)
-	}
-	var withDigits string
-	if len(value) > len(token) && isDigit(value[len(token)]) {
-		withDigits = value[:len(token)+nameLen(value[len(token):])]
 	}
 	p.agents = appendDoubling(p.agents, srcAgent{token: token, withDigits: withDigits, group: group, line: int32(num)})
 }
@@ -590,11 +589,13 @@ func isTokenChar(c byte) bool {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' || c == '_'
 }
 
-// extractToken returns the leading product token of s.
-func extractToken(s string) string {
+// ProductToken returns the product token a user-agent value names, as
+// the parser reads it: its leading run of letters, "-" and "_"
+// ("Googlebot/2.1" is "Googlebot", "MJ12bot" is "MJ").
+func ProductToken(value string) string {
 	i := 0
-	for i < len(s) && isTokenChar(s[i]) {
+	for i < len(value) && isTokenChar(value[i]) {
 		i++
 	}
-	return s[:i]
+	return value[:i]
 }

@@ -57,6 +57,7 @@ func (f *File) GroupForUserAgent(header string) (g *Group, name string) {
 			if v < 0 || j-i <= bestLen && (j == len(header) || !isDigit(header[j])) || f.agents[v].browser {
 				continue
 			}
+			end := j // of the name in the header
 			if j < len(header) && (isAlnum(header[j]) || header[j] == '_' || header[j] == '-') {
 				// "MJ12bot/1.4" is the crawler a file's "User-agent:
 				// MJ12bot" line names (see NamedGroupFor). Only the
@@ -66,17 +67,10 @@ func (f *File) GroupForUserAgent(header string) (g *Group, name string) {
 				if !isDigit(header[j]) || len(f.agents[v].withDigits) == 0 {
 					continue
 				}
-				k := j + nameLen(header[j:])
-				if k-i <= bestLen || !f.agents[v].namedWithDigits(header[i:k]) {
+				end = j + nameLen(header[j:])
+				if end-i <= bestLen || !f.agents[v].namedWithDigits(header[i:end]) {
 					continue
 				}
-				if i >= wordEnd {
-					wordEnd, inAddress = addressWord(header, i)
-				}
-				if !inAddress {
-					best, bestLen = v, k-i
-				}
-				break // the word ends at k: no longer name is in it
 			}
 			if i >= wordEnd {
 				wordEnd, inAddress = addressWord(header, i)
@@ -84,7 +78,10 @@ func (f *File) GroupForUserAgent(header string) (g *Group, name string) {
 			if inAddress {
 				break
 			}
-			best, bestLen = v, j-i
+			best, bestLen = v, end-i
+			if end > j {
+				break // the word ends at end: no longer name is in it
+			}
 		}
 	}
 	if best < 0 {

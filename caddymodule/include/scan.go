@@ -86,10 +86,6 @@ func trim(s string) string {
 	return s
 }
 
-func isTokenChar(c byte) bool {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' || c == '_'
-}
-
 // agentKey is the name a user-agent value gives its agent, as robots
 // reads it: "*" for the global group, else the lower-cased product token
 // ("" when there is none).
@@ -97,11 +93,7 @@ func agentKey(value string) string {
 	if value != "" && value[0] == '*' && (len(value) == 1 || isSpace(value[1])) {
 		return "*"
 	}
-	i := 0
-	for i < len(value) && isTokenChar(value[i]) {
-		i++
-	}
-	return strings.ToLower(value[:i])
+	return strings.ToLower(robots.ProductToken(value))
 }
 
 // scan splits body into its written groups the way robots.Parse does:

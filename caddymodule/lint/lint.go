@@ -245,7 +245,7 @@ func delayIgnored(f *robots.File, body []byte) []robots.Diagnostic {
 func agentLine(body []byte, agent string) int {
 	found := 0
 	eachField(body, func(num int, field, value string) {
-		if found == 0 && field == "user-agent" && strings.EqualFold(productToken(value), agent) {
+		if found == 0 && field == "user-agent" && strings.EqualFold(robots.ProductToken(value), agent) {
 			found = num
 		}
 	})
@@ -286,7 +286,7 @@ func allowAll(body []byte) map[string]bool {
 			if rule {
 				agents, rule = agents[:0], false
 			}
-			agents = append(agents, strings.ToLower(productToken(value)))
+			agents = append(agents, strings.ToLower(robots.ProductToken(value)))
 		case "allow", "disallow":
 			rule = true
 			if field == "disallow" && value == "" {
@@ -297,20 +297,6 @@ func allowAll(body []byte) map[string]bool {
 		}
 	})
 	return out
-}
-
-// productToken is the leading run of letters, "-" and "_" of a
-// user-agent value: the name the parser reads it as.
-func productToken(value string) string {
-	i := 0
-	for i < len(value) {
-		c := value[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '-' || c == '_') {
-			break
-		}
-		i++
-	}
-	return value[:i]
 }
 
 // queryAnchors reports "$"-anchored disallow rules without a "?": a URL
