@@ -267,10 +267,9 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		}
 		// Nothing is known of the file yet: caddy validate passes
 		// whatever it holds, which strict must not let pass for a check.
-		h.logger.Warn("strict cannot check robots.txt when the configuration loads: its path depends on the request "+
-			"(the site's root per request, or placeholders in file); its problems are logged when it is first read and fail nothing "+
-			"(the included lists are checked). Name the file with file <path>, or give root before robots_txt in the Caddyfile",
-			zap.String("file", cmp.Or(h.File, "robots.txt in the site's root")))
+		h.configLog().Warn("strict cannot check robots.txt when the configuration loads: its path depends on the request " +
+			"(the site's root per request, or placeholders in file); its problems are logged when it is first read and fail nothing " +
+			"(the included lists are checked). Name the file with file <path>, or give root before robots_txt in the Caddyfile")
 	}
 	if h.dynamic != nil && set.reload > 0 {
 		watchCtx, stop := context.WithCancel(ctx)
@@ -416,9 +415,10 @@ func (h *Handler) logNotRefused() {
 	if len(off) == 0 {
 		return
 	}
-	log := h.configLog().Info
+	l := h.configLog()
+	log := l.Info
 	if weaker {
-		log = h.configLog().Warn
+		log = l.Warn
 	}
 	log("robots_txt lets these violations through, logging what it can: "+strings.Join(off, ", "),
 		zap.String("mode", cmp.Or(h.Mode, config.ModeEnforce)), zap.String("crawl_delay", h.CrawlDelayPolicy()), zap.String("signals", cmp.Or(h.Signals, config.CrawlDelayOff)))

@@ -220,9 +220,7 @@ func (h *Handler) springTrap(w http.ResponseWriter, r *http.Request, snap *snaps
 	// The operator's humans entries (a link checker, a monitor) are
 	// never held to robots.txt, so never trapped.
 	if snap.File == nil || !id.Bot && (isPrefetch(r) || notFollowedHere(r)) || h.classifier.Exempt(ua) {
-		notStored(w)
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		w.WriteHeader(http.StatusNotFound)
+		trapNotFound(w)
 		return true, nil
 	}
 	now := time.Now()
@@ -263,11 +261,17 @@ func (h *Handler) springTrap(w http.ResponseWriter, r *http.Request, snap *snaps
 		h.logger.Warn("robots.txt trap sprung: this address is now held to robots.txt",
 			append(violationFields(r, j), zap.Duration("trap_ttl", h.TrapTTLOrDefault()), zap.String("trap_action", h.TrapActionOrDefault()))...)
 	}
+	trapNotFound(w)
+	_, err := w.Write([]byte("404 page not found\n"))
+	return true, err
+}
+
+// trapNotFound writes the head of the trap's answer, a 404 no shared
+// cache may keep (see notStored).
+func trapNotFound(w http.ResponseWriter) {
 	notStored(w)
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.WriteHeader(http.StatusNotFound)
-	_, err := w.Write([]byte("404 page not found\n"))
-	return true, err
 }
 
 // trapAddr is the address a trap remembers: the client's, or for IPv6
