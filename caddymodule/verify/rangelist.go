@@ -51,7 +51,8 @@ type RangeOptions struct {
 	// Refresh is how often a good list is fetched again (24 h by default).
 	Refresh time.Duration
 	// FileCheck is how often a file source is checked for changes (5 s):
-	// it is read again when its size or modification time changed. A
+	// it is read again when its size, modification time or identity
+	// changed, and at Refresh whatever stat says. A
 	// file is the operator's own list, and an address taken out of it
 	// must stop verifying soon, not at the next daily refresh.
 	FileCheck time.Duration
