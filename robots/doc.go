@@ -51,11 +51,14 @@
 //     "*" group. Any other value is cut to its product token, the leading
 //     run of letters, "-" and "_": "Googlebot/2.1" names googlebot and
 //     "*bot" names no crawler. Tokens compare case-insensitively. A value
-//     whose token is cut at a digit ("MJ12bot" is "MJ") still names the
-//     crawler of that whole name, which reads the line as its own:
-//     NamedGroupFor("MJ12bot") and a header "MJ12bot/v1.4.8" select the
-//     group, "MJ99bot" does not. Google's parser gives a crawler token
-//     with a digit no group at all (none of Google's crawlers has one).
+//     whose token is cut at a digit ("MJ12bot" is "MJ") also names the
+//     crawler of that whole name (see AgentName), which reads the line as
+//     its own: NamedGroupFor("MJ12bot") and a header "MJ12bot/v1.4.8"
+//     select the group, under the name "MJ12bot"; "MJ99bot" does not, nor
+//     does "AI2Bot" obey an "AI3Bot" group. A name may start with digits
+//     ("360Spider", "008") if it has three characters or more. Google's
+//     parser gives a crawler token with a digit no group at all (none of
+//     Google's crawlers has one).
 //   - A rule with an empty pattern ("disallow:") is no rule. A pattern
 //     that starts with neither "/" nor "*" can match no URL; it is kept,
 //     and reported as an error.

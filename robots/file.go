@@ -1,8 +1,6 @@
 package robots
 
 import (
-	"cmp"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -24,14 +22,13 @@ type File struct {
 	nFields  int
 }
 
-// agentEntry is one distinct product token named by the file.
+// agentEntry is one distinct agent named by the file: a product token, or
+// a crawler's whole name with digits in it ("MJ12bot", "360Spider").
 type agentEntry struct {
 	name    string // spelling of its first appearance
 	group   *Group
 	browser bool // a token every browser sends (BrowserToken)
-	// withDigits are the names its user-agent lines gave with a digit
-	// after the token ("MJ12bot" for the token "MJ"): see NamedGroupFor.
-	withDigits []string
+	implied bool // a token only lines naming a longer name with digits gave
 }
 
 func newFile(p *parser) *File {
@@ -46,36 +43,51 @@ func newFile(p *parser) *File {
 		most = max(most, len(g.rules))
 	}
 
-	// Which groups name each token, and which name "*". A crawler obeys
+	// Which groups name each agent, and which name "*". A crawler obeys
 	// the union of every group that names it. "*" takes part in the
-	// order of first appearance under the key "*", which no token can be.
-	// A member's lines in p.agents are chained by next, and its groups
-	// gathered in scratch when needed: no member has a slice of its own.
+	// order of first appearance under the key "*", which no name can be.
+	// A line names one agent, or two when its name goes on with digits
+	// after the product token: "MJ12bot" names the crawler MJ12bot by its
+	// whole name, and "MJ" as Google's parser reads it (implied, since
+	// nobody wrote it so). A member's lines are chained through refs, and
+	// its groups gathered in scratch when needed: no member has a slice
+	// of its own.
 	type member struct {
 		key, name   string
-		first, last int32 // its first and last lines in p.agents
+		first, last int32 // its first and last refs
+		implied     bool  // only lines naming it with digits after it
 	}
-	lowered := lowerTokens(p.agents)
+	type ref struct{ line, next int32 } // an index into p.agents
+	lowered := lowerNames(p.agents)
 	members := make([]member, 0, len(p.agents)) // in order of first appearance
 	byName := make(map[string]int32, len(p.agents))
-	next := make([]int32, len(p.agents))
-	off := 0 // of the agent's token in lowered
-	for k, a := range p.agents {
-		key, name := "*", "*"
-		if !a.global {
-			if a.token == "" {
-				continue
-			}
-			key, name = lowered[off:off+len(a.token)], a.token
-			off += len(a.token)
-		}
-		next[k] = -1
+	refs := make([]ref, 0, len(p.agents))
+	name := func(k int, key, spelt string, implied bool) {
+		refs = append(refs, ref{int32(k), -1})
+		r := int32(len(refs) - 1)
 		if i, ok := byName[key]; ok {
-			next[members[i].last], members[i].last = int32(k), int32(k)
-			continue
+			refs[members[i].last].next, members[i].last = r, r
+			members[i].implied = members[i].implied && implied
+			return
 		}
 		byName[key] = int32(len(members))
-		members = append(members, member{key: key, name: name, first: int32(k), last: int32(k)})
+		members = append(members, member{key: key, name: spelt, first: r, last: r, implied: implied})
+	}
+	off := 0 // of the agent's names in lowered
+	for k, a := range p.agents {
+		switch {
+		case a.global:
+			name(k, "*", "*", false)
+		case a.withDigits != "":
+			name(k, lowered[off:off+len(a.withDigits)], a.withDigits, false)
+			if a.token != "" {
+				name(k, lowered[off:off+len(a.token)], a.token, true)
+			}
+			off += len(a.withDigits)
+		case a.token != "":
+			name(k, lowered[off:off+len(a.token)], a.token, false)
+			off += len(a.token)
+		}
 	}
 
 	// Agents named by the same set of written groups share one Group, and
@@ -90,8 +102,8 @@ func newFile(p *parser) *File {
 	var groups []int
 	for _, m := range members {
 		groups = groups[:0]
-		for k := m.first; k >= 0; k = next[k] {
-			if i := int(p.agents[k].group); len(groups) == 0 || groups[len(groups)-1] != i {
+		for r := m.first; r >= 0; r = refs[r].next {
+			if i := int(p.agents[refs[r].line].group); len(groups) == 0 || groups[len(groups)-1] != i {
 				groups = append(groups, i)
 			}
 		}
@@ -99,26 +111,17 @@ func newFile(p *parser) *File {
 		if isNew {
 			// Members come in order of first appearance: the first of
 			// a group's is its earliest user-agent line.
-			g.line = int(p.agents[m.first].line)
+			g.line = int(p.agents[refs[m.first].line].line)
 			f.groups = append(f.groups, g)
 		}
-		g.Agents = append(g.Agents, m.name)
+		if !m.implied {
+			g.Agents = append(g.Agents, m.name)
+		}
 		if m.key == "*" {
 			f.global = g
 			continue
 		}
-		e := agentEntry{name: m.name, group: g, browser: BrowserToken(m.key)}
-		for k := m.first; k >= 0; k = next[k] {
-			if d := p.agents[k].withDigits; d != "" {
-				e.withDigits = append(e.withDigits, d)
-			}
-		}
-		// Sorted, so that a file of thousands of such names for one
-		// token is read, and a header looked up in it, without
-		// comparing each name with each.
-		slices.SortFunc(e.withDigits, compareFold)
-		e.withDigits = slices.CompactFunc(e.withDigits, strings.EqualFold)
-		f.agents = append(f.agents, e)
+		f.agents = append(f.agents, agentEntry{name: m.name, group: g, browser: BrowserToken(m.key), implied: m.implied})
 		tokens = append(tokens, m.key)
 		f.first[m.key[0]] = true
 		f.first[upper(m.key[0])] = true
@@ -132,18 +135,19 @@ func newFile(p *parser) *File {
 	return f
 }
 
-// lowerTokens returns the product tokens of agents, lower-cased, end to end
-// in one string: one allocation for all of them.
-func lowerTokens(agents []srcAgent) string {
+// lowerNames returns the names of agents (see srcAgent.name), lower-cased,
+// end to end in one string: one allocation for all of them.
+func lowerNames(agents []srcAgent) string {
 	n := 0
 	for _, a := range agents {
-		n += len(a.token)
+		n += len(a.name())
 	}
 	var b strings.Builder
 	b.Grow(n)
 	for _, a := range agents {
-		for i := 0; i < len(a.token); i++ {
-			b.WriteByte(lower(a.token[i]))
+		name := a.name()
+		for i := 0; i < len(name); i++ {
+			b.WriteByte(lower(name[i]))
 		}
 	}
 	return b.String()
@@ -353,15 +357,17 @@ func (f *File) Groups() []*Group {
 	return f.groups
 }
 
-// Agents returns the distinct product tokens the file names (not "*"), as
-// first spelled.
+// Agents returns the distinct agents the file names (not "*"), as first
+// spelled: product tokens, and whole names with digits ("MJ12bot").
 func (f *File) Agents() []string {
 	if f == nil {
 		return nil
 	}
-	names := make([]string, len(f.agents))
-	for i, a := range f.agents {
-		names[i] = a.name
+	names := make([]string, 0, len(f.agents))
+	for _, a := range f.agents {
+		if !a.implied {
+			names = append(names, a.name)
+		}
 	}
 	return names
 }
@@ -400,42 +406,16 @@ func (f *File) NamedGroupFor(agent string) *Group {
 		}
 		n, depth = c, depth+len(f.names.nodes[c].label)
 	}
-	if v := f.names.nodes[n].val; v >= 0 {
-		if depth == len(agent) {
-			return f.agents[v].group
-		}
-		// Google's parser reads "User-agent: MJ12bot" as "MJ" and
-		// gives the crawler MJ12bot no group by it: its tokens are
-		// letters, "-" and "_" only, which Google's own crawlers'
-		// are. Crawlers with digits in their names read such a line
-		// as theirs, and the operator who wrote it meant them: the
-		// name written in full chooses the group.
-		if isDigit(agent[depth]) && f.agents[v].namedWithDigits(agent) {
-			return f.agents[v].group
-		}
+	// Google's parser reads "User-agent: MJ12bot" as "MJ" and gives the
+	// crawler MJ12bot no group by it: its tokens are letters, "-" and "_"
+	// only, which Google's own crawlers' are. Crawlers with digits in
+	// their names read such a line as theirs, and the operator who wrote
+	// it meant them: the name written in full is a name of its own, and
+	// "AI2Bot" does not obey an "AI3Bot" group.
+	if v := f.names.nodes[n].val; v >= 0 && depth == len(agent) {
+		return f.agents[v].group
 	}
 	return nil
-}
-
-// namedWithDigits reports whether name is one of the names with digits
-// e's user-agent lines gave in full.
-func (e *agentEntry) namedWithDigits(name string) bool {
-	_, ok := slices.BinarySearchFunc(e.withDigits, name, compareFold)
-	return ok
-}
-
-// compareFold compares a and b as strings.Compare does their ASCII
-// lower-cased forms.
-func compareFold(a, b string) int {
-	for i := 0; i < len(a) && i < len(b); i++ {
-		if x, y := lower(a[i]), lower(b[i]); x != y {
-			if x < y {
-				return -1
-			}
-			return 1
-		}
-	}
-	return cmp.Compare(len(a), len(b))
 }
 
 // nameChild follows the names trie from node n along s at i, ignoring

@@ -145,11 +145,21 @@ func classifyKey(key string) field {
 type srcAgent struct {
 	token  string // product token as written; "" for "*"
 	global bool
-	// withDigits is the crawler's name when the value goes on with a
-	// digit after its token ("MJ12bot", whose token is "MJ"); "" else.
+	// withDigits is the crawler's whole name when the value goes on with
+	// a digit after its token ("MJ12bot", whose token is "MJ";
+	// "360Spider", which has none); "" else.
 	withDigits string
 	group      int32 // the index of its written group
 	line       int32
+}
+
+// name is the agent a's line names: its whole name with digits, or its
+// product token ("" for "*").
+func (a *srcAgent) name() string {
+	if a.withDigits != "" {
+		return a.withDigits
+	}
+	return a.token
 }
 
 // srcGroup is one group as written in the file, before merging.
@@ -537,22 +547,26 @@ func (p *parser) userAgent(num int, value string) {
 	}
 	group := int32(len(p.groups) - 1)
 	// "*" alone, or followed by white space, is the global group; any other
-	// value is cut to its product token, the leading run of letters, "-"
-	// and "_" ("Googlebot/2.1" is "Googlebot", "*bot" is nothing).
+	// value is cut to the name it gives (see AgentName): its product token,
+	// the leading run of letters, "-" and "_" ("Googlebot/2.1" is
+	// "Googlebot", "*bot" is nothing), with the digits that go on from it.
 	if value != "" && value[0] == '*' && (len(value) == 1 || isASCIISpace(value[1])) {
 		p.agents = appendDoubling(p.agents, srcAgent{global: true, group: group, line: int32(num)})
 		return
 	}
-	token := ProductToken(value)
+	token := productToken(value)
+	name := AgentName(value)
 	var withDigits string // the crawler's whole name, when a digit cuts the token
-	if len(value) > len(token) && isDigit(value[len(token)]) {
-		withDigits = value[:len(token)+nameLen(value[len(token):])]
+	if name != token {
+		withDigits = name
 	}
 	switch {
-	case token == "":
+	case name == "":
 		p.diag(num, Warning, KindEmptyUserAgent, "user-agent %q has no product token (letters, \"-\" and \"_\"), so it names no crawler", value)
-	case BrowserToken(token):
-		p.diag(num, Warning, KindBrowserAgent, "user-agent %q is read as %q, a token every browser sends and no crawler goes by: no client is held to this group by its User-Agent; name the crawler's own token", value, token)
+	case BrowserToken(name):
+		p.diag(num, Warning, KindBrowserAgent, "user-agent %q is read as %q, a token every browser sends and no crawler goes by: no client is held to this group by its User-Agent; name the crawler's own token", value, name)
+	case withDigits != "" && token == "":
+		p.diag(num, Info, KindAgentToken, "user-agent %q names no crawler to Google's parser, whose tokens start with a letter; it holds the crawler %q here by its whole name", value, withDigits)
 	case withDigits != "":
 		// Works here (see NamedGroupFor), but not in every reader.
 		p.diag(num, Info, KindAgentToken, "user-agent %q is read as %q by Google's parser, which gives a crawler with digits in its name no group; it holds the crawler %q here by its whole name", value, token, withDigits)
@@ -589,10 +603,28 @@ func isTokenChar(c byte) bool {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' || c == '_'
 }
 
-// ProductToken returns the product token a user-agent value names, as
+// AgentName returns the crawler a user-agent value names: its product
+// token, or, when a digit follows the token, the whole name the digits are
+// part of ("MJ12bot", "360Spider"; see NamedGroupFor), its leading run of
+// letters, digits, "-" and "_". A name that starts with a digit is one
+// only if it has three characters or more ("008" of 80legs): "1" or "2.0"
+// names no crawler but would be found in every browser's version numbers.
+func AgentName(value string) string {
+	token := productToken(value)
+	if len(value) == len(token) || !isDigit(value[len(token)]) {
+		return token
+	}
+	name := value[:len(token)+nameLen(value[len(token):])]
+	if token == "" && len(name) < 3 {
+		return ""
+	}
+	return name
+}
+
+// productToken returns the product token a user-agent value names, as
 // the parser reads it: its leading run of letters, "-" and "_"
 // ("Googlebot/2.1" is "Googlebot", "MJ12bot" is "MJ").
-func ProductToken(value string) string {
+func productToken(value string) string {
 	i := 0
 	for i < len(value) && isTokenChar(value[i]) {
 		i++

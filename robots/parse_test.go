@@ -346,12 +346,12 @@ func TestUserAgentTokens(t *testing.T) {
 		t.Error(`"Googlebot/2.1 (...)" should name googlebot`)
 	}
 	if f.Allowed("foo_bar-baz", "/f") {
-		t.Error(`"Foo_Bar-Baz9" should name foo_bar-baz`)
+		t.Error(`"Foo_Bar-Baz9" should name foo_bar-baz, as Google reads it`)
 	}
 	if !f.Allowed("Googlebot/2.1", "/g") {
 		t.Error("GroupFor takes a product token; a token with a version names no group, as in Google's parser")
 	}
-	if want := []string{"Googlebot", "Foo_Bar-Baz"}; !reflect.DeepEqual(f.Agents(), want) {
+	if want := []string{"Googlebot", "Foo_Bar-Baz9"}; !reflect.DeepEqual(f.Agents(), want) {
 		t.Errorf("Agents() = %v, want %v", f.Agents(), want)
 	}
 }

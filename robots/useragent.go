@@ -42,7 +42,9 @@ func (f *File) GroupForUserAgent(header string) (g *Group, name string) {
 		if !f.first[header[i]] {
 			continue
 		}
-		if prev := header[i-min(i, 1)]; i > 0 && (isAlnum(prev) || prev == '-' || prev == '_') {
+		if prev := header[i-min(i, 1)]; i > 0 && (isAlnum(prev) || prev == '-' || prev == '_' || isDigit(header[i]) && (prev == '/' || prev == '.' || prev == ':')) {
+			// A name starts a word, and one that starts with a digit
+			// ("360Spider", "008") is not a version ("Firefox/360.0").
 			continue
 		}
 		n, j := int32(0), i
@@ -53,24 +55,14 @@ func (f *File) GroupForUserAgent(header string) (g *Group, name string) {
 			}
 			n, j = c, j+len(f.names.nodes[c].label)
 			v := f.names.nodes[n].val
-			// A name going on with digits is measured whole, below.
-			if v < 0 || j-i <= bestLen && (j == len(header) || !isDigit(header[j])) || f.agents[v].browser {
+			if v < 0 || j-i <= bestLen || f.agents[v].browser {
 				continue
 			}
-			end := j // of the name in the header
+			// A name ends a word: "MJ" of "MJ12bot/1.4" is not the
+			// name, but the trie goes on to "mj12bot" if the file
+			// names it (see NamedGroupFor).
 			if j < len(header) && (isAlnum(header[j]) || header[j] == '_' || header[j] == '-') {
-				// "MJ12bot/1.4" is the crawler a file's "User-agent:
-				// MJ12bot" line names (see NamedGroupFor). Only the
-				// deepest name of a word can go on with a digit, so
-				// each word is measured once. Its length is the whole
-				// name's, wherever in the header it stands.
-				if !isDigit(header[j]) || len(f.agents[v].withDigits) == 0 {
-					continue
-				}
-				end = j + nameLen(header[j:])
-				if end-i <= bestLen || !f.agents[v].namedWithDigits(header[i:end]) {
-					continue
-				}
+				continue
 			}
 			if i >= wordEnd {
 				wordEnd, inAddress = addressWord(header, i)
@@ -78,10 +70,7 @@ func (f *File) GroupForUserAgent(header string) (g *Group, name string) {
 			if inAddress {
 				break
 			}
-			best, bestLen = v, end-i
-			if end > j {
-				break // the word ends at end: no longer name is in it
-			}
+			best, bestLen = v, j-i
 		}
 	}
 	if best < 0 {
@@ -132,6 +121,10 @@ var browserTokens = map[string]bool{
 	"macintosh": true, "iphone": true, "ipad": true,
 	"crios": true, "fxios": true, "edgios": true, "edga": true, "build": true,
 	"trident": true, "presto": true, "x11": true, "win64": true, "wow64": true,
+	// The platforms browsers write with digits, which a line naming a
+	// crawler by its whole name with digits could otherwise name.
+	"x64": true, "win32": true, "x86_64": true, "i686": true, "i386": true,
+	"amd64": true, "arm64": true, "aarch64": true, "armv7l": true, "armv8l": true,
 }
 
 // BrowserToken reports whether token (a product token, in any case) is one

@@ -1,6 +1,9 @@
 package robots
 
-import "testing"
+import (
+	"reflect"
+	"testing"
+)
 
 const crawlerFile = `# A file naming the crawlers a site cares about.
 User-agent: Googlebot
@@ -220,6 +223,7 @@ func TestBrowserToken(t *testing.T) {
 	for tok, want := range map[string]bool{
 		"Mozilla": true, "MOZILLA": true, "applewebkit": true, "compatible": true, "Chrome": true,
 		"Googlebot": false, "": false, "mozillax": false, "AppleWebKitX": false,
+		"x64": true, "Win32": true, "x86_64": true, "MJ12bot": false,
 	} {
 		if got := BrowserToken(tok); got != want {
 			t.Errorf("BrowserToken(%q) = %v, want %v", tok, got, want)
@@ -230,23 +234,27 @@ func TestBrowserToken(t *testing.T) {
 // TestNamesWithDigits: "User-agent: MJ12bot" is read as "MJ", as Google's
 // parser reads it, whose crawlers have no digits in their tokens; but the
 // line names the crawler MJ12bot, which obeys it, and that crawler is held
-// to the group, by its name in full and by its header. Another name the
-// token starts ("MJ99bot"), or the token alone with a digit after it, is
-// not that crawler.
+// to the group, by its name in full and by its header, under that name.
+// Another name the token starts ("MJ99bot", "AI3Bot"), or the token alone
+// with a digit after it, is not that crawler, and a name may start with
+// digits ("360Spider", "008" of 80legs) if it is no version number.
 func TestNamesWithDigits(t *testing.T) {
-	f := Parse([]byte("User-agent: MJ12bot\nDisallow: /mj\n\nUser-agent: img2dataset\nUser-agent: AI2Bot\nDisallow: /ai\n\nUser-agent: *\nDisallow: /all\n"))
+	f := Parse([]byte("User-agent: MJ12bot\nDisallow: /mj\n\nUser-agent: img2dataset\nUser-agent: AI2Bot\nDisallow: /ai\n\nUser-agent: AI3Bot\nDisallow: /three\n\nUser-agent: 360Spider\nUser-agent: 008\nUser-agent: 12\nDisallow: /cn\n\nUser-agent: *\nDisallow: /all\n"))
 	for _, tc := range []struct {
 		agent string // for NamedGroupFor
 		want  string // the first agent of the group; "" means nil
 	}{
-		{"MJ12bot", "MJ"},
-		{"mj12BOT", "MJ"},
-		{"MJ", "MJ"}, // the token as Google reads the line
+		{"MJ12bot", "MJ12bot"},
+		{"mj12BOT", "MJ12bot"},
+		{"MJ", "MJ12bot"}, // the token as Google reads the line
 		{"MJ99bot", ""},
 		{"MJ12", ""},
-		{"img2dataset", "img"},
-		{"AI2Bot", "img"},
-		{"AI3Bot", ""},
+		{"img2dataset", "img2dataset"},
+		{"AI2Bot", "img2dataset"},
+		{"AI3Bot", "AI3Bot"},
+		{"360spider", "360Spider"},
+		{"008", "360Spider"},
+		{"12", ""}, // too short to be a name: every version has one
 	} {
 		got := ""
 		if g := f.NamedGroupFor(tc.agent); g != nil {
@@ -255,6 +263,9 @@ func TestNamesWithDigits(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("NamedGroupFor(%q) = %q, want %q", tc.agent, got, tc.want)
 		}
+	}
+	if got, want := f.Agents(), []string{"MJ12bot", "img2dataset", "AI2Bot", "AI3Bot", "360Spider", "008"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("Agents() = %q, want %q", got, want)
 	}
 	for _, tc := range []struct {
 		header, path string
@@ -267,6 +278,13 @@ func TestNamesWithDigits(t *testing.T) {
 		{"MJ99bot/1.0", "/mj", true},   // another crawler: the * group
 		{"MJ99bot/1.0", "/all", false}, // which it obeys
 		{"MJ12botx/1.0", "/mj", true},
+		{"Mozilla/5.0 (compatible; AI2Bot; +https://www.allenai.org/crawler)", "/three", true}, // AI3Bot's
+		{"AI3Bot/1.0", "/three", false},
+		{"AI3Bot/1.0", "/ai", true},
+		{"Mozilla/5.0 (compatible; 360Spider)", "/cn", false},
+		{"Mozilla/5.0 (compatible; 008/0.83; http://www.80legs.com/webcrawler.html) Gecko/2008032620", "/cn", false},
+		{"FooBot/008 (compatible)", "/cn", true}, // a version, not 80legs
+		{"FooBot/1.0 (+http://example.com/008)", "/cn", true},
 		{"Mozilla/5.0 (compatible; SomeBot/1.0; +http://mj12bot.example/MJ12bot)", "/mj", true}, // in an address
 	} {
 		g, _ := f.GroupForUserAgent(tc.header)
@@ -283,7 +301,7 @@ func TestNamesWithDigits(t *testing.T) {
 func TestNameWithDigitsLongestAnyOrder(t *testing.T) {
 	f := Parse([]byte("User-agent: MJ12bot\nDisallow: /mj\n\nUser-agent: foobar\nDisallow: /fb\n"))
 	for _, h := range []string{"MJ12bot/1.0 foobar/2.0", "foobar/2.0 MJ12bot/1.0"} {
-		if _, name := f.GroupForUserAgent(h); name != "MJ" {
+		if _, name := f.GroupForUserAgent(h); name != "MJ12bot" {
 			t.Errorf("%q selects %q, want the longer MJ12bot's group", h, name)
 		}
 	}

@@ -254,3 +254,27 @@ func TestMergeKeepsListsParsed(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeNamesWithDigits: a crawler the site names with digits owns its
+// whole name only: the list's other crawlers whose names start with the
+// same letters ("Ai2Bot-Dolma" beside the site's "AI2Bot") are added.
+func TestMergeNamesWithDigits(t *testing.T) {
+	site := Source{Name: "site", Body: []byte("User-agent: AI2Bot\nAllow: /\n")}
+	list := Source{Name: "list", Body: []byte("User-agent: AI2Bot\nUser-agent: Ai2Bot-Dolma\nUser-agent: MJ12bot\nDisallow: /\n")}
+	m := Merge(site, list)
+	f := robots.Parse(m.Body)
+	for _, c := range []struct {
+		agent   string
+		allowed bool
+	}{
+		{"AI2Bot", true}, // the site's
+		{"Ai2Bot-Dolma", false},
+		{"MJ12bot", false},
+	} {
+		if f.NamedGroupFor(c.agent) == nil {
+			t.Errorf("%s: no group names it\n%s", c.agent, m.Body)
+		} else if got := f.Allowed(c.agent, "/x"); got != c.allowed {
+			t.Errorf("%s: allowed=%v, want %v\n%s", c.agent, got, c.allowed, m.Body)
+		}
+	}
+}

@@ -88,12 +88,12 @@ func trim(s string) string {
 
 // agentKey is the name a user-agent value gives its agent, as robots
 // reads it: "*" for the global group, else the lower-cased product token
-// ("" when there is none).
+// or whole name with digits (robots.AgentName; "" when there is none).
 func agentKey(value string) string {
 	if value != "" && value[0] == '*' && (len(value) == 1 || isSpace(value[1])) {
 		return "*"
 	}
-	return strings.ToLower(robots.ProductToken(value))
+	return strings.ToLower(robots.AgentName(value))
 }
 
 // scan splits body into its written groups the way robots.Parse does:

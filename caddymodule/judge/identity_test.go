@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/botdetect"
+	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
 func TestNamesProduct(t *testing.T) {
@@ -88,5 +91,29 @@ func BenchmarkNamesProductHostile(b *testing.B) {
 				namesProduct(spaced, name[:len(name)/4])
 			}
 		})
+	}
+}
+
+// TestIdentifyNamesWithDigits: a name with digits names its crawler by the
+// whole name ("MJ12bot", not "MJ"), and a line naming a platform or a
+// version number browsers write ("x64", "Win32", "537") holds no person.
+func TestIdentifyNamesWithDigits(t *testing.T) {
+	c := botdetect.New(nil, nil)
+	f := robots.Parse([]byte("User-agent: MJ12bot\nUser-agent: 360Spider\nDisallow: /mj\n\nUser-agent: x64\nUser-agent: Win32\nUser-agent: i686\nUser-agent: x86_64\nUser-agent: 537\nUser-agent: 131\nUser-agent: 605\nDisallow: /\n"))
+	for _, tc := range []struct {
+		ua, name string // name "" for a person
+	}{
+		{"Mozilla/5.0 (compatible; MJ12bot/v1.4.8; http://mj12bot.com/)", "MJ12bot"},
+		{"Mozilla/5.0 (compatible; 360Spider)", "360Spider"},
+		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36", ""},
+		{"Mozilla/5.0 (Windows; U; Win32; en-US) AppleWebKit/531.21.8 (KHTML, like Gecko) Version/4.0.4 Safari/531.21.10", ""},
+		{"Mozilla/5.0 (X11; Linux i686; rv:109.0) Gecko/20100101 Firefox/115.0", ""},
+		{"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36", ""},
+		{"Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15", ""},
+	} {
+		id := Identify(c, f, tc.ua)
+		if id.Name != tc.name || id.Bot != (tc.name != "") {
+			t.Errorf("Identify(%q) = bot %v, name %q; want name %q", tc.ua, id.Bot, id.Name, tc.name)
+		}
 	}
 }

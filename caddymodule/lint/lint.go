@@ -241,11 +241,12 @@ func delayIgnored(f *robots.File, body []byte) []robots.Diagnostic {
 // for pointing at it; 0 when none does. Lines are read as the parser reads
 // them: ending at LF, CR or CR LF, after a byte order mark, with the key
 // in any spelling the parser accepts ("useragent"), with or without the
-// colon, and the value cut to its product token ("Code*", "Cursor/1.0").
+// colon, and the value cut to the name it gives (robots.AgentName: "Code*",
+// "Cursor/1.0", "MJ12bot").
 func agentLine(body []byte, agent string) int {
 	found := 0
 	eachField(body, func(num int, field, value string) {
-		if found == 0 && field == "user-agent" && strings.EqualFold(robots.ProductToken(value), agent) {
+		if found == 0 && field == "user-agent" && strings.EqualFold(robots.AgentName(value), agent) {
 			found = num
 		}
 	})
@@ -272,9 +273,9 @@ func eachField(body []byte, fn func(num int, field, value string)) {
 	})
 }
 
-// allowAll returns the agents (lower-cased product tokens) of the groups
-// written with an empty "Disallow:": "this crawler may fetch everything",
-// the 1994 page's way to say it. A group ends, as in the parser, at a
+// allowAll returns the agents (lower-cased, as robots.AgentName names them)
+// of the groups written with an empty "Disallow:": "this crawler may fetch
+// everything", the 1994 page's way to say it. A group ends, as in the parser, at a
 // user-agent line after an allow or disallow line.
 func allowAll(body []byte) map[string]bool {
 	out := map[string]bool{}
@@ -286,7 +287,7 @@ func allowAll(body []byte) map[string]bool {
 			if rule {
 				agents, rule = agents[:0], false
 			}
-			agents = append(agents, strings.ToLower(robots.ProductToken(value)))
+			agents = append(agents, strings.ToLower(robots.AgentName(value)))
 		case "allow", "disallow":
 			rule = true
 			if field == "disallow" && value == "" {
