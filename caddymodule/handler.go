@@ -343,53 +343,83 @@ func (h *Handler) answersRobotsTxt(r *http.Request, snap *snapshot) bool {
 // fetch is remembered, so that its later requests can be judged against
 // the version it got.
 func (h *Handler) serveRobotsTxt(w http.ResponseWriter, r *http.Request, next caddyhttp.Handler, src *source, snap *snapshot) error {
-	getOrHead := r.Method == http.MethodGet || r.Method == http.MethodHead
-	if getOrHead {
-		// Without a robots.txt (none on disk, an upstream's 4xx) the
-		// next handler answers, but a bot asked, and what it learnt
-		// (that everything is allowed) is a fetch like any other.
-		h.recordFetch(r, snap)
-		if r.Method == http.MethodGet {
-			// A version someone read is one grace must keep when
-			// the file changes often (see judge.Version.Follow).
-			snap.MarkServed()
-		}
-	} else {
-		h.recordPassed(r, snap)
-	}
-	if snap.File != nil && r.Method == http.MethodGet {
-		// A version someone was served is one a bot may obey after a
-		// restart: keep it (once). A version never served needs no
-		// keeping (a HEAD gets no rules), and "caddy validate", which
-		// serves nothing, writes nothing to the storage.
-		if snap.kept.CompareAndSwap(false, true) {
-			src.storeVersion(snap)
-		}
-	}
 	if !h.answersRobotsTxt(r, snap) {
+		switch r.Method {
+		case http.MethodGet, http.MethodHead:
+			// Without a robots.txt (none on disk, an upstream's
+			// 4xx) the next handler answers, but a bot asked, and
+			// what it learnt (that everything is allowed) is a
+			// fetch like any other.
+			h.served(r, src, snap, r.Method == http.MethodGet)
+		default:
+			h.recordPassed(r, snap)
+		}
 		return next.ServeHTTP(w, r)
 	}
 	body, etag := h.servedBody(snap)
 	hdr := w.Header()
 	hdr.Set("Content-Type", "text/plain; charset=utf-8")
 	hdr.Set("ETag", etag)
-	http.ServeContent(w, r, "robots.txt", src.lastModified(h.Trap, etag, time.Now()), bytes.NewReader(body))
+	sw := &statusWriter{ResponseWriter: w}
+	http.ServeContent(sw, r, "robots.txt", src.lastModified(h.Trap, etag, time.Now()), bytes.NewReader(body))
+	// The bot got the rules only with the whole text, or with a 304 to
+	// the validators of the version it has: a HEAD, a Range answered
+	// with part of the file (206) or none of it (416), or a failed
+	// If-Match (412) gave it none to obey.
+	h.served(r, src, snap, r.Method == http.MethodGet && (sw.status == http.StatusOK || sw.status == http.StatusNotModified))
 	return nil
+}
+
+// served records a bot's GET or HEAD of robots.txt; whole says it got the
+// rules, which makes it a fetch.
+func (h *Handler) served(r *http.Request, src *source, snap *snapshot, whole bool) {
+	h.recordFetch(r, snap, whole)
+	if !whole {
+		return
+	}
+	// A version someone read is one grace must keep when the file
+	// changes often (see judge.Version.Follow).
+	snap.MarkServed()
+	if snap.File != nil && snap.kept.CompareAndSwap(false, true) {
+		// A version someone was served is one a bot may obey after a
+		// restart: keep it (once). A version never served needs no
+		// keeping, and "caddy validate", which serves nothing, writes
+		// nothing to the storage.
+		src.storeVersion(snap)
+	}
+}
+
+// statusWriter remembers the status written through it.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (sw *statusWriter) WriteHeader(code int) {
+	if sw.status == 0 {
+		sw.status = code
+	}
+	sw.ResponseWriter.WriteHeader(code)
+}
+
+func (sw *statusWriter) Write(b []byte) (int, error) {
+	if sw.status == 0 {
+		sw.status = http.StatusOK
+	}
+	return sw.ResponseWriter.Write(b)
 }
 
 // recordFetch remembers a bot's fetch of robots.txt, under the name its
 // later requests will be judged by (an impostor's under its own), and
-// makes it the request's judgment.
-func (h *Handler) recordFetch(r *http.Request, snap *snapshot) {
+// makes it the request's judgment. A request that got no rules (not
+// whole) is counted and logged as served, but is no fetch that a later
+// request may report as fetched, or that grace may excuse by.
+func (h *Handler) recordFetch(r *http.Request, snap *snapshot, whole bool) {
 	ua := userAgent(r)
 	id, res := h.whoIs(r, ua, snap)
 	now := time.Now()
 	f := judge.Fetch{At: now, ETag: snap.ETag}
-	// A HEAD gets the headers and no rules: it is counted and logged as
-	// served, but it is no fetch that a later request may report as
-	// fetched, or that grace may excuse by.
-	get := r.Method == http.MethodGet
-	if id.Bot && get {
+	if id.Bot && whole {
 		// A trapped bot is judged by its own group where that refuses:
 		// the fetch is its own too.
 		h.rememberFetch(fetchKey{id.Name, fetchAddr(r, res.Outcome), siteOf(r), snap.scope, agentOf(id.Name, ua)}, f)
@@ -399,7 +429,7 @@ func (h *Handler) recordFetch(r *http.Request, snap *snapshot) {
 		// on, whatever their header: so is this fetch, which they
 		// report as fetched.
 		id, res = h.trappedIdentity(snap)
-		if get {
+		if whole {
 			h.rememberFetch(fetchKey{id.Name, fetchAddr(r, res.Outcome), siteOf(r), snap.scope, agentOf(id.Name, ua)}, f)
 		}
 	}

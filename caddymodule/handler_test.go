@@ -799,3 +799,43 @@ func TestCrawlerNamedWithDigits(t *testing.T) {
 		}
 	}
 }
+
+// TestPartialIsNoFetch: a GET of /robots.txt answered with part of the
+// file (a Range, 206), none of it (416, or 412 to a failed If-Match) gave
+// the bot no rules, as a HEAD did not: its later requests do not report it
+// as fetched (nor may grace excuse by it). A 304 to the version's own
+// validator says the bot has that version, and is a fetch.
+func TestPartialIsNoFetch(t *testing.T) {
+	h, _ := newTestHandler(t, config.Config{Inline: "User-agent: *\nDisallow: /private/\n"})
+	etag := func() string {
+		w, _ := serve(h, withIP(newRequest("HEAD", "/robots.txt", ""), "192.0.2.1"))
+		return w.Header().Get("ETag")
+	}()
+	for i, tc := range []struct {
+		header, value string
+		code          int
+		fetched       string
+	}{
+		{"Range", "bytes=0-0", http.StatusPartialContent, "false"},
+		{"Range", "bytes=10000-20000", http.StatusRequestedRangeNotSatisfiable, "false"},
+		{"If-Match", `"other"`, http.StatusPreconditionFailed, "false"},
+		{"If-None-Match", etag, http.StatusNotModified, "true"},
+		{"Range", "bytes=0-", http.StatusPartialContent, "false"},
+		{"Accept", "*/*", http.StatusOK, "true"},
+	} {
+		ip := "192.0.2." + strconv.Itoa(10+i)
+		r := withIP(newRequest("GET", "/robots.txt", "PartBot/1.0"), ip)
+		r.Header.Set(tc.header, tc.value)
+		w, err := serve(h, r)
+		if err != nil || w.Code != tc.code {
+			t.Fatalf("%s: %s: got %d, %v; want %d", tc.header, tc.value, w.Code, err, tc.code)
+		}
+		r = withIP(newRequest("GET", "/x", "PartBot/1.0"), ip)
+		if _, err := serve(h, r); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer).GetString("http.robots_txt.fetched"); got != tc.fetched {
+			t.Errorf("after %s: %s (%d): fetched %q, want %q", tc.header, tc.value, tc.code, got, tc.fetched)
+		}
+	}
+}
