@@ -212,7 +212,7 @@ func (h *Handler) judge(r *http.Request, ua string, paths judge.Paths, id identi
 		j.FetchedAgo = int64(now.Sub(req.Fetch.At) / time.Second)
 	}
 	if v.Rule != nil {
-		j.RuleSource = snap.sourceLine(v.Rule.Line)
+		j.RuleSource, j.ServedLine = snap.sourceLine(v.Rule.Line), h.servedLine(snap, v.Rule.Line)
 	}
 	if !v.Allowed {
 		switch {

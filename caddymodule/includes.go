@@ -248,6 +248,17 @@ func (s *source) remerge() {
 	s.logLoad(next)
 }
 
+// servedLine is the line of the served robots.txt that line of snap's
+// text is, for a rule of an included list, when it differs: the trap's
+// lines push the lists down. The site's own rules keep their line on
+// disk, as documented (and 0 is returned for them).
+func (h *Handler) servedLine(snap *snapshot, line int) int {
+	if h.Trap == "" || !snap.origin.Included(line) {
+		return 0
+	}
+	return h.servedTrap(snap).lines.Line(line)
+}
+
 // sourceLine names where line of the served robots.txt came from, for
 // diagnostics and violations: "path:line" of the site's file or of an
 // included list.

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/caddyserver/caddy/v2"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
@@ -231,4 +232,42 @@ func TestIncludedListResolved(t *testing.T) {
 			t.Errorf("error %q; want it to say %q", err, want)
 		}
 	})
+}
+
+// TestIncludedRuleLineWithTrap: the line of a rule of an included list is
+// its line in the robots.txt served, as README says, the trap's lines
+// above it counted: the log, the placeholder and the violation line name
+// the line the bot read it on. A rule of the site's own file keeps its
+// line on disk.
+func TestIncludedRuleLineWithTrap(t *testing.T) {
+	list := filepath.Join(t.TempDir(), "list.txt")
+	os.WriteFile(list, []byte("User-agent: CCBot\nDisallow: /\n"), 0o644)
+	site := "User-agent: *\nDisallow: /private/\n\nUser-agent: ExampleBot\nDisallow: /eb/\n"
+	h, logs := newTestHandler(t, config.Config{File: writeRobots(t, site), Include: []string{list}, Trap: "/trap/", DisableReload: true})
+	w, _ := serve(h, newRequest("GET", "/robots.txt", ""))
+	served := strings.Split(w.Body.String(), "\n")
+	for _, tc := range []struct {
+		ua, path, rule string
+		want           func(int) bool
+	}{
+		{"CCBot/2.0", "/x", "Disallow: /", func(l int) bool { return l <= len(served) && served[l-1] == "Disallow: /" }},
+		{"ExampleBot/1.0", "/eb/x", "Disallow: /eb/", func(l int) bool { return l == 5 }},
+	} {
+		r := newRequest("GET", tc.path, tc.ua)
+		if _, err := serve(h, r); err == nil {
+			t.Fatalf("%s %s: not refused", tc.ua, tc.path)
+		}
+		got, _ := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer).GetString("http.robots_txt.line")
+		l, _ := strconv.Atoi(got)
+		if !tc.want(l) {
+			t.Errorf("%s: %q is logged at line %s; served:\n%s", tc.ua, tc.rule, got, w.Body)
+		}
+	}
+	for _, e := range logs.FilterMessage("robots.txt violation blocked").All() {
+		if e.ContextMap()["user_agent"] == "CCBot/2.0" {
+			if l, _ := e.ContextMap()["line"].(int64); l < 1 || int(l) > len(served) || served[l-1] != "Disallow: /" {
+				t.Errorf("the violation is logged at line %d; served:\n%s", l, w.Body)
+			}
+		}
+	}
 }

@@ -36,6 +36,8 @@ type servedWithTrap struct {
 	body []byte
 	etag string
 	file *robots.File // body parsed: the rules a bot reads there
+	// lines says where each line of the snapshot's text is in body.
+	lines *include.Trapped
 	// next is the text made for another trap of the same snapshot:
 	// handlers that share a source (two sites, one file) serve it with
 	// traps of their own, and must not replace each other's.
@@ -72,9 +74,10 @@ func (h *Handler) servedTrap(snap *snapshot) *servedWithTrap {
 	if s := old.find(h.Trap); s != nil {
 		return s
 	}
-	body, added := include.WithTrap(snap.body, snap.File, h.Trap)
+	lines := include.Trap(snap.body, snap.File, h.Trap)
+	body, added := lines.Body, lines.Added
 	sum := sha256.Sum256(body)
-	s := &servedWithTrap{trap: h.Trap, body: body, etag: `"` + hex.EncodeToString(sum[:12]) + `"`, file: robots.Parse(body)}
+	s := &servedWithTrap{trap: h.Trap, body: body, etag: `"` + hex.EncodeToString(sum[:12]) + `"`, file: robots.Parse(body), lines: lines}
 	for {
 		// Traps come from configurations; past maxVariants of them
 		// on one snapshot (reloads that each change it) the list
@@ -246,7 +249,7 @@ func (h *Handler) springTrap(w http.ResponseWriter, r *http.Request, snap *snaps
 	if res.Outcome == verify.Verified {
 		j.Bot, j.Group = id.Name, snap.groupName(id.Group)
 		if !fromTrap {
-			j.Rule, j.RuleSource = v.Rule, snap.sourceLine(v.Rule.Line)
+			j.Rule, j.RuleSource, j.ServedLine = v.Rule, snap.sourceLine(v.Rule.Line), h.servedLine(snap, v.Rule.Line)
 		}
 		id.counters.request(res.Outcome, j.Verdict, j.Action, now.UnixNano())
 		h.emit(r, EventViolation, j)

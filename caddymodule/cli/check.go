@@ -96,6 +96,10 @@ type Subject struct {
 	// (include.WithTrap), which a bot's request for the trap is judged
 	// by; nil for File itself.
 	Served *robots.File
+	// ServedLines says where File's lines are in the text served with
+	// the trap's lines, which numbers the rules of included lists; nil
+	// without a trap.
+	ServedLines *include.Trapped
 	// Signals is the handler's signals setting: with enforce or
 	// monitor, a usage preference refuses an AI crawler of its category.
 	Signals string
@@ -194,6 +198,11 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 		case v.Rule != nil && s.Origin.Included(v.Rule.Line):
 			src, line := s.Origin.Origin(v.Rule.Line)
 			res.Source = fmt.Sprintf("%s:%d", src, line)
+			if s.ServedLines != nil {
+				// The trap's lines above it push it down in the
+				// text served, as the handler logs it.
+				res.Line = s.ServedLines.Line(v.Rule.Line)
+			}
 		}
 		out.Results = append(out.Results, res)
 	}

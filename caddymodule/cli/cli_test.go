@@ -709,6 +709,9 @@ func TestCheckConfigServesAsTheHandler(t *testing.T) {
 		// The file's lines are numbered as on disk, as the logs number
 		// them, not as in the text served with the trap's lines.
 		{"the line with a trap", handler(`"file": "`+file+`", "trap": "/.well-known/robots-trap/"`, ""), "curl/8", "/private/x", ExitDisallowed, `"line": 2`},
+		// A rule of an included list is numbered as in the text served,
+		// the trap's lines above it counted, as the logs number it.
+		{"an included list's line with a trap", handler(`"file": "`+file+`", "include": ["`+list+`"], "trap": "/.well-known/robots-trap/"`, ""), "EvilBot/1.0", "/x", ExitDisallowed, `"line": 7`},
 		{"five redirects", handler(`"url": "`+upstream.URL+`/hop/5"`, ""), "curl/8", "/x", ExitDisallowed, "/hop/5"},
 		{"six redirects", handler(`"url": "`+upstream.URL+`/hop/6"`, ""), "curl/8", "/x", ExitOK, "more than 5 redirects"},
 		{"a path matcher", handler(`"file": "`+file+`"`, "/blog/*"), "curl/8", "/blog/x", ExitOK, `"only_for": "path /blog/*"`},

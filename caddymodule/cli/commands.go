@@ -436,11 +436,12 @@ func runCheck(cmd *cobra.Command, args []string) int {
 		}
 		file := robots.Parse(body)
 		var served *robots.File
+		var lines *include.Trapped
 		if trap != "" {
-			withTrap, _ := include.WithTrap(body, file, trap)
-			served = robots.Parse(withTrap)
+			lines = include.Trap(body, file, trap)
+			served = robots.Parse(lines.Body)
 		}
-		subj = Subject{File: file, Served: served, Origin: origin, Name: name, Trap: trap, Classifier: botdetect.New(sh.cfg.Bots, sh.cfg.Humans), Mode: sh.cfg.Mode, Crawlers: base, Own: sh.cfg.CrawlerTokens(), OnlyFor: strings.Join(sh.match, " and "), AnsweredBy: sh.answered, PassesOn: !sh.cfg.ServeEnabled(), Signals: sh.cfg.Signals}
+		subj = Subject{File: file, Served: served, ServedLines: lines, Origin: origin, Name: name, Trap: trap, Classifier: botdetect.New(sh.cfg.Bots, sh.cfg.Humans), Mode: sh.cfg.Mode, Crawlers: base, Own: sh.cfg.CrawlerTokens(), OnlyFor: strings.Join(sh.match, " and "), AnsweredBy: sh.answered, PassesOn: !sh.cfg.ServeEnabled(), Signals: sh.cfg.Signals}
 	} else {
 		body, _, display, err := readRobots(cmd, file)
 		if err != nil {

@@ -2,6 +2,7 @@ package include
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 
 	"github.com/robotsguard/caddy-robots-txt/robots"
@@ -13,21 +14,44 @@ import (
 // end a run of user-agent lines. A file with no * group gets one. It
 // returns the served body and how many groups it added the line to.
 func WithTrap(body []byte, f *robots.File, trap string) ([]byte, int) {
+	t := Trap(body, f, trap)
+	return t.Body, t.Added
+}
+
+// Trapped is a robots.txt as served with the trap (see WithTrap).
+type Trapped struct {
+	Body  []byte
+	Added int // the groups the trap's Disallow was added to
+	// before are the lines of the original text, ascending, that the
+	// trap's line was added before.
+	before []int
+}
+
+// Line returns the line of Body that line n of the original text is:
+// what a bot was served there, pushed down by the trap's lines above it.
+func (t *Trapped) Line(n int) int {
+	i, _ := slices.BinarySearch(t.before, n+1)
+	return n + i
+}
+
+// Trap is WithTrap, with where each line of body went.
+func Trap(body []byte, f *robots.File, trap string) *Trapped {
 	var out bytes.Buffer
 	out.Grow(len(body) + 64)
-	added := 0
+	t := &Trapped{}
 	var agents []string       // of the current run of user-agent lines
 	inRun, groups := false, 0 // groups counts runs, for a file with none
 	line := "Disallow: " + trap + "\n"
-	flush := func() {
+	flush := func(at int) {
 		if inRun && needsTrap(f, agents, trap) {
 			out.WriteString(line)
-			added++
+			t.Added++
+			t.before = append(t.before, at)
 		}
 		inRun, agents = false, agents[:0]
 	}
 	// Lines end as Parse ends them.
-	robots.EachLine(string(body), func(_ int, l, eol string) {
+	n := robots.EachLine(string(body), func(num int, l, eol string) {
 		if eol == "" {
 			if l == "" {
 				return // the file ended with its last line's end
@@ -42,19 +66,20 @@ func WithTrap(body []byte, f *robots.File, trap string) ([]byte, int) {
 			}
 			agents = append(agents, value)
 		case "allow", "disallow":
-			flush()
+			flush(num)
 		}
 		out.WriteString(l)
 		out.WriteString(eol)
 	})
-	flush()
+	flush(n + 1)
 	if groups == 0 || f.GroupFor("*") == nil {
 		// Bots no group names are held to nothing without a * group:
 		// one is added, with the trap its only rule.
 		out.WriteString("\nUser-agent: *\n" + line)
-		added++
+		t.Added++
 	}
-	return out.Bytes(), added
+	t.Body = out.Bytes()
+	return t
 }
 
 // needsTrap tells whether any agent of a run obeys a group that does not

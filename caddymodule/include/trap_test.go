@@ -54,6 +54,17 @@ func TestWithTrap(t *testing.T) {
 			if added != tc.added {
 				t.Errorf("added to %d groups, want %d", added, tc.added)
 			}
+			// Each line of the file is found in the served text at the
+			// line Trapped.Line gives it: logs name a rule of an
+			// included list by its line there.
+			tr := Trap([]byte(tc.body), f, trap)
+			var servedLines []string
+			robots.EachLine(string(got), func(_ int, l, _ string) { servedLines = append(servedLines, l) })
+			robots.EachLine(tc.body, func(n int, l, _ string) {
+				if m := tr.Line(n); m < 1 || m > len(servedLines) || servedLines[m-1] != l {
+					t.Errorf("line %d (%q) is served as line %d", n, l, m)
+				}
+			})
 			// Every agent of the served file is kept out of the trap, and
 			// the original rules are unchanged.
 			served := robots.Parse(got)

@@ -79,6 +79,10 @@ type Judgment struct {
 	// RuleSource is, when robots.txt merges included lists, where the
 	// deciding rule came from: "path:line" of the site's file or a list.
 	RuleSource string
+	// ServedLine is, when it is not Rule.Line, the deciding rule's line
+	// in the robots.txt served: a rule of an included list below lines
+	// the trap added; 0 otherwise.
+	ServedLine int
 	// Signal is the usage preference that decided a disallowed request
 	// ("ai-train=no"), when one did rather than a rule.
 	Signal string
@@ -100,8 +104,11 @@ func (j *Judgment) Violation() string {
 // Line is the line of the deciding rule; 0 when none decided, or when the
 // rule is no line of the file (the trap's).
 func (j *Judgment) Line() int {
-	if j.Rule == nil {
+	switch {
+	case j.Rule == nil:
 		return 0
+	case j.ServedLine > 0:
+		return j.ServedLine
 	}
 	return j.Rule.Line
 }
@@ -119,9 +126,9 @@ func (j *Judgment) MarshalLogObject(enc zapcore.ObjectEncoder) error {
 	}
 	if j.Rule != nil {
 		enc.AddString(FieldRule, j.Rule.String())
-		if j.Rule.Line > 0 {
+		if l := j.Line(); l > 0 {
 			// The trap's rule is no line of the file.
-			enc.AddInt(FieldLine, j.Rule.Line)
+			enc.AddInt(FieldLine, l)
 		}
 		if j.RuleSource != "" {
 			enc.AddString(FieldRuleSource, j.RuleSource)
