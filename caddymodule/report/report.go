@@ -17,6 +17,7 @@ import (
 	"io"
 	"maps"
 	"math"
+	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -226,6 +227,7 @@ type botAgg struct {
 	rules                                   map[ruleKey]int64
 	ips                                     map[uint64]struct{}
 	ipsInexact                              bool
+	fetched                                 bool // a request for robots.txt gave it the rules
 	cells                                   map[int64]cell
 }
 
@@ -298,8 +300,21 @@ type logLine struct {
 	Request *struct {
 		ClientIP string `json:"client_ip"`
 		RemoteIP string `json:"remote_ip"`
+		Method   string `json:"method"`
 	} `json:"request"`
+	Status int           `json:"status"`
 	Robots *judge.Record `json:"robots_txt"`
+}
+
+// gaveRules reports whether e, a request for robots.txt the handler
+// served, gave the bot its rules, as the handler reckons a fetch: not a
+// HEAD, nor a GET answered with part of the file or none (206, 416, 412).
+func (e *logLine) gaveRules() bool {
+	switch e.Status {
+	case http.StatusPartialContent, http.StatusRequestedRangeNotSatisfiable, http.StatusPreconditionFailed:
+		return false
+	}
+	return e.Request.Method != http.MethodHead
 }
 
 // countingReader counts the bytes read through it.
@@ -601,7 +616,10 @@ func (a *Aggregator) addLine(line []byte) {
 		b.logged++
 	case judge.Served:
 		b.fetches++
-		b.lastFetch = math.Max(b.lastFetch, ts)
+		if e.gaveRules() {
+			b.fetched = true
+			b.lastFetch = math.Max(b.lastFetch, ts)
+		}
 	}
 	if rt.Action != judge.Served && rt.Fetched != nil {
 		b.fetchKnown++
@@ -747,7 +765,7 @@ func (a *Aggregator) Report() *Report {
 			ClientIPsExact:      !b.ipsInexact,
 			TopRules:            []RuleCount{},
 		}
-		s.FetchedRobotsTxt = b.fetches > 0 || b.afterFetch > 0
+		s.FetchedRobotsTxt = b.fetched || b.afterFetch > 0
 		if !math.IsInf(b.lastFetch, -1) {
 			t := unixTime(b.lastFetch)
 			s.LastRobotsTxtFetch = &t

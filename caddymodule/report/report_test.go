@@ -10,6 +10,7 @@ import (
 	"io"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -931,6 +932,44 @@ func TestSummaryCountsCrawlDelayBeforeBlocked(t *testing.T) {
 	} {
 		if _, got := tc.r.summary(); !strings.HasSuffix(got, tc.want) {
 			t.Errorf("%s: %q, want it to end %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestReportHeadIsNoFetch: a HEAD of /robots.txt, or a GET answered with
+// part of it or none (206, 416, 412), is a request for robots.txt but gave
+// the bot no rules, and the handler reports its later requests as not
+// fetched: the report must not say it fetched robots.txt, nor when.
+func TestReportHeadIsNoFetch(t *testing.T) {
+	served := func(ts int, method string, status int) string {
+		return `{"level":"info","ts":` + strconv.Itoa(ts) + `,"logger":"http.log.access","request":{"client_ip":"1.2.3.4","method":"` + method + `","uri":"/robots.txt"},"status":` + strconv.Itoa(status) + `,"robots_txt":{"bot":"HeadBot","group":"*","verdict":"allowed","action":"served"}}`
+	}
+	crawl := `{"level":"info","ts":1735732900,"logger":"http.log.access","request":{"client_ip":"1.2.3.4","method":"GET","uri":"/x"},"status":200,"robots_txt":{"bot":"HeadBot","group":"*","verdict":"allowed","action":"passed","fetched":false}}`
+	for _, tc := range []struct {
+		name    string
+		lines   []string
+		fetched bool
+		last    int64
+	}{
+		{"HEAD", []string{served(1735732800, "HEAD", 200), crawl}, false, 0},
+		{"a range", []string{served(1735732800, "GET", 206), served(1735732801, "GET", 416), served(1735732802, "GET", 412), crawl}, false, 0},
+		{"a GET after a HEAD", []string{served(1735732800, "GET", 200), served(1735732850, "HEAD", 200), crawl}, true, 1735732800},
+		{"a 304", []string{served(1735732800, "GET", 304), crawl}, true, 1735732800},
+	} {
+		agg := NewAggregator(Options{Now: fixedNow})
+		if err := agg.Add("x", strings.NewReader(strings.Join(tc.lines, "\n"))); err != nil {
+			t.Fatal(err)
+		}
+		b := findBot(t, agg.Report(), "HeadBot")
+		if b.RobotsTxtFetches != int64(len(tc.lines)-1) {
+			t.Errorf("%s: %d requests for robots.txt, want %d", tc.name, b.RobotsTxtFetches, len(tc.lines)-1)
+		}
+		var last int64
+		if b.LastRobotsTxtFetch != nil {
+			last = b.LastRobotsTxtFetch.Unix()
+		}
+		if b.FetchedRobotsTxt != tc.fetched || last != tc.last {
+			t.Errorf("%s: fetched %v, last fetch %d; want %v, %d", tc.name, b.FetchedRobotsTxt, last, tc.fetched, tc.last)
 		}
 	}
 }
