@@ -216,7 +216,9 @@ func (h *Handler) judge(r *http.Request, ua string, paths judge.Paths, id identi
 	}
 	if !v.Allowed {
 		switch {
-		case v.Rule != nil && !id.trapped && snap.GraceAllows(&req, h.GraceWindow()):
+		case v.Rule != nil && !id.trapped && res.Outcome != verify.Trapped && snap.GraceAllows(&req, h.GraceWindow()):
+			// A trapped client gets no grace: not as itself
+			// (id.trapped), nor by a fetch it made trapped.
 			j.Verdict = judge.Grace
 		case h.Monitor():
 			j.Verdict, j.Action = judge.Disallowed, judge.Logged

@@ -206,6 +206,26 @@ func TestTrap(t *testing.T) {
 			}
 		}
 	})
+	t.Run("no grace for a fetch made trapped", func(t *testing.T) {
+		// A client that springs the trap and then reads robots.txt
+		// has a fetch on record as the trapped client it is; an edit
+		// after it still buys it no grace.
+		path := writeRobots(t, robotsTxt)
+		h, _ := newTestHandler(t, config.Config{File: path, Trap: trap, DisableReload: true})
+		const ip = "192.0.2.86"
+		for _, ua := range []string{testfixtures.UAChrome, "FooBot/1.0"} {
+			status(h, trap, ua, ip)
+			status(h, "/robots.txt", ua, ip)
+		}
+		os.WriteFile(path, []byte("User-agent: *\nDisallow: /private/\nDisallow: /new/\n"), 0o644)
+		bump(t, path, time.Second)
+		h.fixed.refresh()
+		for _, ua := range []string{testfixtures.UAChrome, "FooBot/1.0"} {
+			if v, err := verdictOf(t, h, "/new/x", ua, ip); v != "disallowed" || err == nil {
+				t.Errorf("%s, trapped, on /new/x after an edit: verdict %q, blocked %v; want disallowed, blocked", ua, v, err != nil)
+			}
+		}
+	})
 	t.Run("allowed by a group", func(t *testing.T) {
 		// An Allow rule as long as the added Disallow wins the tie: the
 		// operator hears that the trap is open to that group.
