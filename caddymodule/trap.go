@@ -223,8 +223,7 @@ func (h *Handler) springTrap(w http.ResponseWriter, r *http.Request, snap *snaps
 	// The operator's humans entries (a link checker, a monitor) are
 	// never held to robots.txt, so never trapped.
 	if snap.File == nil || !id.Bot && (isPrefetch(r) || notFollowedHere(r)) || h.classifier.Exempt(ua) {
-		trapNotFound(w)
-		return true, nil
+		return true, trapNotFound(w)
 	}
 	now := time.Now()
 	res := verify.Result{}
@@ -264,17 +263,19 @@ func (h *Handler) springTrap(w http.ResponseWriter, r *http.Request, snap *snaps
 		h.logger.Warn("robots.txt trap sprung: this address is now held to robots.txt",
 			append(violationFields(r, j), zap.Duration("trap_ttl", h.TrapTTLOrDefault()), zap.String("trap_action", h.TrapActionOrDefault()))...)
 	}
-	trapNotFound(w)
-	_, err := w.Write([]byte("404 page not found\n"))
-	return true, err
+	return true, trapNotFound(w)
 }
 
-// trapNotFound writes the head of the trap's answer, a 404 no shared
-// cache may keep (see notStored).
-func trapNotFound(w http.ResponseWriter) {
+// trapNotFound writes the trap's answer, a 404 no shared cache may keep
+// (see notStored). It is the same whether the request sprang the trap or
+// not: a client must not learn from it that it was caught, nor which of
+// its headers let it off.
+func trapNotFound(w http.ResponseWriter) error {
 	notStored(w)
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.WriteHeader(http.StatusNotFound)
+	_, err := w.Write([]byte("404 page not found\n"))
+	return err
 }
 
 // trapAddr is the address a trap remembers: the client's, or for IPv6

@@ -638,3 +638,32 @@ func TestServedTrapMadeOncePerTrap(t *testing.T) {
 		}
 	}
 }
+
+// TestTrapAnswersAlike: the trap's 404 is the same whether the request
+// sprang it or not (a prefetch, a humans entry, a site with no
+// robots.txt): a client must not learn from the answer whether it was
+// caught, nor which of its headers let it off.
+func TestTrapAnswersAlike(t *testing.T) {
+	const trap = "/trap/"
+	h, _ := newTestHandler(t, config.Config{Inline: "User-agent: *\nDisallow: /private/\n", Trap: trap, Humans: []string{"MyMonitor"}})
+	answer := func(ua, ip string, hdr ...string) string {
+		r := withIP(newRequest("GET", trap, ua), ip)
+		for i := 0; i+1 < len(hdr); i += 2 {
+			r.Header.Set(hdr[i], hdr[i+1])
+		}
+		w, err := serve(h, r)
+		return fmt.Sprintf("%v %d %v %q", err, w.Code, w.Header(), w.Body.String())
+	}
+	sprung := answer(testfixtures.UAChrome, "192.0.2.1")
+	for _, tc := range []struct {
+		name, got string
+	}{
+		{"a prefetch", answer(testfixtures.UAChrome, "192.0.2.2", "Sec-Purpose", "prefetch")},
+		{"a cross-site image", answer(testfixtures.UAChrome, "192.0.2.3", "Sec-Fetch-Site", "cross-site", "Sec-Fetch-Mode", "no-cors", "Sec-Fetch-Dest", "image")},
+		{"a humans entry", answer("MyMonitor/1.0", "192.0.2.4")},
+	} {
+		if tc.got != sprung {
+			t.Errorf("%s: the trap answers %s; one that springs it, %s", tc.name, tc.got, sprung)
+		}
+	}
+}
