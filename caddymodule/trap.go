@@ -245,6 +245,18 @@ func (h *Handler) springTrap(w http.ResponseWriter, r *http.Request, snap *snaps
 		Verdict: judge.Disallowed, Action: judge.Blocked, Mode: h.Mode, Rule: rule, RuleSource: judge.TrapSource, Judged: true,
 		Identity: res.Outcome, VerifiedBy: res.By, Category: id.category,
 	}
+	// Whether the client read robots.txt, as its other requests say: one
+	// that read the file disallowing the trap and came anyway is no bot
+	// that "never fetched" it. A person's browser has fetches on record
+	// only as the trapped client it may be already.
+	fetcher, outcome := id, res.Outcome
+	if !id.Bot {
+		fetcher, _ = h.trappedIdentity(snap)
+		outcome = verify.Trapped
+	}
+	if f, ok := h.lastFetch(r, ua, &fetcher, outcome); ok {
+		j.Fetched, j.FetchedAgo = true, int64(now.Sub(f.At)/time.Second)
+	}
 	if res.Outcome == verify.Verified {
 		j.Bot, j.Group = id.Name, snap.groupName(id.Group)
 		if !fromTrap {

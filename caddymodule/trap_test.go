@@ -667,3 +667,40 @@ func TestTrapAnswersAlike(t *testing.T) {
 		}
 	}
 }
+
+// TestTrapSaysFetched: the request for the trap says, as every other bot
+// request does, whether the client had read robots.txt, the one that
+// disallows the trap: a crawler that read it and came anyway is the
+// clearest violation of all, not one that "never fetched".
+func TestTrapSaysFetched(t *testing.T) {
+	const trap = "/trap/"
+	h, _ := newTestHandler(t, config.Config{Inline: "User-agent: *\nDisallow: /private/\n", Trap: trap,
+		Crawlers: []config.Crawler{{Token: "GPTBot", Ranges: []string{"192.0.2.0/24"}}}})
+	for _, tc := range []struct{ name, ua, ip string }{
+		{"a verified crawler", testfixtures.UAGPTBot, "192.0.2.9"},
+		{"a bot by its header", testfixtures.UACurl, "198.51.100.1"},
+	} {
+		serve(h, withIP(newRequest("GET", "/robots.txt", tc.ua), tc.ip))
+		r := withIP(newRequest("GET", trap, tc.ua), tc.ip)
+		serve(h, r)
+		repl := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer)
+		if fetched, _ := repl.Get("http.robots_txt.fetched"); fetched != true {
+			t.Errorf("%s that read robots.txt, in the trap: fetched %v, want true", tc.name, fetched)
+		}
+	}
+	// A client that never read it is fetched: false.
+	r := withIP(newRequest("GET", trap, testfixtures.UAChrome), "198.51.100.2")
+	serve(h, r)
+	repl := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer)
+	if fetched, _ := repl.Get("http.robots_txt.fetched"); fetched != false {
+		t.Errorf("a browser that never read robots.txt, in the trap: fetched %v, want false", fetched)
+	}
+	// Trapped, it reads robots.txt, and comes again.
+	serve(h, withIP(newRequest("GET", "/robots.txt", testfixtures.UAChrome), "198.51.100.2"))
+	r = withIP(newRequest("GET", trap, testfixtures.UAChrome), "198.51.100.2")
+	serve(h, r)
+	repl = r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer)
+	if fetched, _ := repl.Get("http.robots_txt.fetched"); fetched != true {
+		t.Errorf("a trapped browser that read robots.txt since, in the trap again: fetched %v, want true", fetched)
+	}
+}
