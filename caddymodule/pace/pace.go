@@ -52,8 +52,11 @@ type slot struct {
 // and returns how long the client should wait when it does not.
 func (s *slot) take(now int64, delay time.Duration) (bool, time.Duration) {
 	d := int64(delay)
-	if s.delay.Load() != d {
+	if prev := s.delay.Load(); prev != d {
 		s.delay.Store(d)
+		if prev > 0 {
+			s.rescale(now, prev, d)
+		}
 	}
 	slack := int64(Burst-1) * d
 	for {
@@ -64,6 +67,26 @@ func (s *slot) take(now int64, delay time.Duration) (bool, time.Duration) {
 		}
 		if s.tat.CompareAndSwap(old, tat+d) {
 			return true, 0
+		}
+	}
+}
+
+// rescale keeps what a schedule holds, counted in requests, when its
+// delay changes from prev to d (robots.txt edited, or a trapped bot with
+// a longer delay of its own sharing the slot): a crawler that used its
+// burst under a delay of a minute is a burst ahead under a delay of a
+// second too, not three minutes, which it would be told to wait
+// (Retry-After) though the file asks for a second; raised, the burst it
+// used stays used.
+func (s *slot) rescale(now, prev, d int64) {
+	for {
+		old := s.tat.Load()
+		if old <= now {
+			return
+		}
+		ahead := min(float64(old-now)/float64(prev)*float64(d), float64(MaxAhead))
+		if s.tat.CompareAndSwap(old, now+int64(ahead)) {
+			return
 		}
 	}
 }

@@ -200,3 +200,32 @@ func TestChargeBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestDelayChanged: a schedule kept across an edit of robots.txt that
+// changes the delay holds what it held, counted in requests: a crawler
+// that used its burst under a delay of a minute waits one new delay, not
+// the three minutes the old burst put it ahead, when the delay is
+// lowered to a second (nor is it told Retry-After: 178); raised, the
+// burst it used is not forgotten.
+func TestDelayChanged(t *testing.T) {
+	t0 := time.Unix(1_700_000_000, 0)
+	for _, tc := range []struct {
+		from, to time.Duration
+	}{
+		{time.Minute, time.Second},
+		{time.Second, time.Minute},
+	} {
+		l := New(10)
+		for range Burst {
+			l.Named(1, "Bingbot", tc.from, t0)
+		}
+		ok, retry := l.Named(1, "Bingbot", tc.to, t0)
+		if ok || retry != tc.to {
+			t.Errorf("a burst used at a delay of %v, then one at %v: admitted %v, retry after %v; want refused, retry after %v",
+				tc.from, tc.to, ok, retry, tc.to)
+		}
+		if ok, _ := l.Named(1, "Bingbot", tc.to, t0.Add(tc.to)); !ok {
+			t.Errorf("a burst used at a delay of %v, then one at %v, %v later: refused", tc.from, tc.to, tc.to)
+		}
+	}
+}
