@@ -290,9 +290,12 @@ func (h *Handler) pace(r *http.Request, id identity, verified bool, site uint64,
 		}
 		return ok, wait
 	}
+	// The group is told apart by an agent of its own (each agent is in
+	// one group of a file), not by its line: an edit that moves the
+	// group must not hand every bot held to it a fresh burst.
 	var group uint32
-	if id.Group != nil {
-		group = uint32(id.Group.Line())
+	if id.Group != nil && len(id.Group.Agents) > 0 {
+		group = uint32(fnv1a(id.Group.Agents[0], true))
 	}
 	return h.tracker.pace.Addr(site, clientAddr(r), group, delay, now)
 }

@@ -6,9 +6,11 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
@@ -272,5 +274,37 @@ func TestLongHostsCostNoMemory(t *testing.T) {
 	runtime.ReadMemStats(&after)
 	if grew := int64(after.HeapInuse) - int64(before.HeapInuse); grew > n*hostLen/4 {
 		t.Errorf("the heap grew by %d bytes after %d distinct %d-byte Hosts; the keys keep the headers", grew, n, hostLen)
+	}
+}
+
+// TestCrawlDelayAcrossEdits: a bot's schedule at an address is its
+// group's, whatever line the group starts at: an edit of robots.txt that
+// moves the group (a comment, a group added above it) buys no bot a new
+// burst.
+func TestCrawlDelayAcrossEdits(t *testing.T) {
+	const robotsTxt = "User-agent: *\nCrawl-delay: 10\n"
+	path := writeRobots(t, robotsTxt)
+	h, _ := newTestHandler(t, config.Config{File: path, DisableReload: true})
+	const ip = "198.51.100.30"
+	code := func(ua string) int {
+		if _, err := serve(h, withIP(newRequest("GET", "/a", ua), ip)); err != nil {
+			if he, ok := err.(caddyhttp.HandlerError); ok {
+				return he.StatusCode
+			}
+			return -1
+		}
+		return 200
+	}
+	for range 3 {
+		code(testfixtures.UACurl)
+	}
+	if c := code(testfixtures.UACurl); c != http.StatusTooManyRequests {
+		t.Fatalf("a fourth request at once: %d, want 429", c)
+	}
+	os.WriteFile(path, []byte("# edited\nUser-agent: OtherBot\nDisallow: /x\n\n"+robotsTxt), 0o644)
+	bump(t, path, time.Second)
+	h.fixed.refresh()
+	if c := code(testfixtures.UACurl); c != http.StatusTooManyRequests {
+		t.Errorf("after an edit that moved the * group: %d, want 429 (the same schedule)", c)
 	}
 }
