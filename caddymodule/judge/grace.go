@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -41,10 +42,36 @@ func NewVersion(f *robots.File, etag string) *Version {
 		groups := f.Groups()
 		v.groupNames = make(map[*robots.Group]string, len(groups))
 		for _, g := range groups {
-			v.groupNames[g] = strings.Join(g.Agents, ", ")
+			v.groupNames[g] = groupName(g.Agents)
 		}
 	}
 	return v
+}
+
+// maxGroupNameLen bounds a group's rendered name (see groupName).
+const maxGroupNameLen = 4096
+
+// groupName joins a group's agent names, up to maxGroupNameLen bytes and
+// then the number left out. The name is in every bot request's access
+// log entry, violation line, placeholder and event, and a file from an
+// upstream or a tenant may put all of its 500 KiB of agents in one group:
+// joined whole, each request of a curl would log it twice. A real list
+// (ai.robots.txt's group of some 150 agents) stays whole.
+func groupName(agents []string) string {
+	var b strings.Builder
+	for i, a := range agents {
+		if i > 0 && b.Len()+2+len(a) > maxGroupNameLen {
+			b.WriteString(", … and ")
+			b.WriteString(strconv.Itoa(len(agents) - i))
+			b.WriteString(" more")
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(a)
+	}
+	return b.String()
 }
 
 // GroupName renders a group's agent names for logs; "" for nil.

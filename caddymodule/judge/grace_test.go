@@ -1,8 +1,10 @@
 package judge
 
 import (
+	"fmt"
 	"net/url"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -186,5 +188,33 @@ func TestHistoryKeepsServedTextSeenAgain(t *testing.T) {
 	}
 	if !cur.GraceAllows(request("/b", at(MaxEarlier+10), first, at(0)), 24*time.Hour) {
 		t.Errorf("the text a bot fetched was dropped from the history: %d earlier versions kept", len(cur.Earlier))
+	}
+}
+
+// A group's name goes into every bot request's access log entry, the
+// violation log line, the placeholders and the events: a file from an
+// upstream or a tenant that puts 20,000 agents in one group must not make
+// each request of a curl log 200 KB twice over.
+func TestGroupNameBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("User-agent: *\n")
+	const n = 20000
+	for i := range n {
+		fmt.Fprintf(&b, "User-agent: agent%c%c%c\n", 'a'+i%26, 'a'+i/26%26, 'a'+i/676%26)
+	}
+	b.WriteString("Disallow: /private/\n")
+	f := robots.Parse([]byte(b.String()))
+	v := NewVersion(f, "x")
+	name := v.GroupName(f.GroupFor("*"))
+	if len(name) > maxGroupNameLen+32 {
+		t.Fatalf("group name is %d bytes, want at most about %d", len(name), maxGroupNameLen)
+	}
+	if !strings.HasPrefix(name, "*, agentaaa, agentbaa, ") || !strings.HasSuffix(name, " more") {
+		t.Errorf("group name = %.80q…%q, want the first agents and how many more", name, name[max(0, len(name)-40):])
+	}
+
+	small := robots.Parse([]byte("User-agent: GPTBot\nUser-agent: ClaudeBot\nUser-agent: CCBot\nDisallow: /\n"))
+	if got := NewVersion(small, "y").GroupName(small.Groups()[0]); got != "GPTBot, ClaudeBot, CCBot" {
+		t.Errorf("small group name = %q, want every agent", got)
 	}
 }
