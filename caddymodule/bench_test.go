@@ -94,7 +94,7 @@ func BenchmarkMonitoring(b *testing.B) {
 	h, _ := newTestHandler(b, config.Config{File: writeRobots(b, testfixtures.RobotsTxt), DisableReload: true})
 	r := withIP(newRequest("GET", "/private/x", testfixtures.UAAhrefs), "203.0.113.5")
 	h.tracker.record(fetchKey{bot: "AhrefsBot", ip: clientAddr(r), site: siteOf(r)}, judge.Fetch{At: time.Now(), ETag: "\"v1\""})
-	c := countersFor("", "AhrefsBot", true)
+	c := countersFor("", "AhrefsBot", true, false)
 	old := judge.NewVersion(robots.Parse([]byte("User-agent: *\nDisallow: /old/\n")), "\"v0\"")
 	old.Follow(nil, time.Now(), time.Hour)
 	cur := newSnapshot([]byte(testfixtures.RobotsTxt))

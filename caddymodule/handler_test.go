@@ -2,6 +2,7 @@ package caddymodule
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -837,5 +838,52 @@ func TestPartialIsNoFetch(t *testing.T) {
 		if got, _ := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer).GetString("http.robots_txt.fetched"); got != tc.fetched {
 			t.Errorf("after %s: %s (%d): fetched %q, want %q", tc.header, tc.value, tc.code, got, tc.fetched)
 		}
+	}
+}
+
+// A file from an upstream or a tenant's root names whatever agents it
+// likes, and a new set with each version: a label per name a header then
+// names would grow the metrics and the admin stats for the life of the
+// process (two series per name; 20,000 names a version). Names the
+// handler knows by itself (the knowledge base's, the operator's) keep
+// their label whatever the file did before.
+func TestFileAgentLabelsBounded(t *testing.T) {
+	var b strings.Builder
+	const n = maxFileLabels + 500
+	for i := range n {
+		fmt.Fprintf(&b, "User-agent: tenant%c%c%c\n", 'a'+i%26, 'a'+i/26%26, 'a'+i/676%26)
+	}
+	b.WriteString("User-agent: GPTBot\nDisallow: /private/\n")
+	h, _ := newTestHandler(t, configWithInline(b.String()))
+	server := "labels-" + t.Name()
+	h.server.Store(&server)
+	count := func() int {
+		countersMu.Lock()
+		defer countersMu.Unlock()
+		k := 0
+		for key := range counters {
+			if key.server == server {
+				k++
+			}
+		}
+		return k
+	}
+	for i := range n {
+		ua := fmt.Sprintf("tenant%c%c%c/1.0", 'a'+i%26, 'a'+i/26%26, 'a'+i/676%26)
+		if _, err := serve(h, newRequest("GET", "/x", ua)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := count(); got > maxFileLabels+1 {
+		t.Errorf("%d bot labels after %d agent names, want at most %d", got, n, maxFileLabels+1)
+	}
+	if _, err := serve(h, newRequest("GET", "/x", "GPTBot/1.1")); err != nil {
+		t.Fatal(err)
+	}
+	countersMu.Lock()
+	_, ok := counters[counterKey{server, "GPTBot", true}]
+	countersMu.Unlock()
+	if !ok {
+		t.Error("GPTBot has no label of its own once the file's names used up the bound")
 	}
 }

@@ -1,6 +1,7 @@
 package caddymodule
 
 import (
+	"slices"
 	"time"
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/crawlers"
@@ -93,7 +94,7 @@ func (h *Handler) identify(ua string, snap *snapshot) identity {
 		if family != "" {
 			id.Name = family
 		}
-		id.counters = h.countersFor(id.Name)
+		id.counters = countersFor(h.serverName(), id.Name, !h.DisableMetrics, h.onlyFileNames(id.Identity))
 		if cr != nil {
 			id.counters.setCategory(id.category)
 			if cr.Verifiable() {
@@ -105,4 +106,18 @@ func (h *Handler) identify(ua string, snap *snapshot) identity {
 		h.idents.Add(ua, id)
 	}
 	return id
+}
+
+// onlyFileNames reports whether id's name is one only the file gives: not
+// generic, the classifier's (a known crawler's or a bots entry), the
+// knowledge base's own spelling of a crawler or a token, or an operator's
+// crawler token. Such names are held to a bound as labels (countersFor).
+func (h *Handler) onlyFileNames(id judge.Identity) bool {
+	if id.Name == judge.Generic || id.Name == id.Known || slices.Contains(h.ownTokens, id.Name) {
+		return false
+	}
+	if cr := h.checker.base.Lookup(id.Name); cr != nil && (cr.Name == id.Name || slices.Contains(cr.Tokens, id.Name)) {
+		return false
+	}
+	return true
 }

@@ -113,9 +113,18 @@ type botCounters struct {
 	fetchCount atomic.Uint64
 }
 
+// maxFileLabels bounds, per server, the bot labels made of robots.txt
+// agent names (see countersFor).
+const maxFileLabels = 1000
+
+// OtherAgents is the label of the bots a robots.txt names past
+// maxFileLabels.
+const OtherAgents = "other"
+
 var (
 	countersMu sync.Mutex
 	counters   = map[counterKey]*botCounters{}
+	fileLabels = map[counterKey]int{} // per server and export, names only files gave
 	startTime  = time.Now()
 )
 
@@ -123,16 +132,33 @@ var (
 // of a handler with disable_metrics (export false) touch no Prometheus
 // series: the collectors are process-wide, and another handler's
 // registering them must not export this one's counts.
-func countersFor(server, name string, export bool) *botCounters {
+//
+// fromFile marks a name that only a robots.txt gives (an agent name the
+// knowledge base, the classifier and the operator do not know): a file
+// from an upstream or a tenant's root names whom it likes, a new set with
+// each version, and a label lives as long as the process. Past
+// maxFileLabels of them on a server, a new one is counted as OtherAgents
+// (its log lines still name it); names the handler knows by itself keep
+// their own label whatever a file named before.
+func countersFor(server, name string, export, fromFile bool) *botCounters {
 	key := counterKey{server, name, export}
 	countersMu.Lock()
 	defer countersMu.Unlock()
 	c := counters[key]
+	if c == nil && fromFile {
+		scope := counterKey{server: server, export: export}
+		if fileLabels[scope] >= maxFileLabels {
+			key.name = OtherAgents
+			c = counters[key]
+		} else {
+			fileLabels[scope]++
+		}
+	}
 	if c == nil {
 		initMetrics()
-		c = &botCounters{server: server, name: name, export: export}
+		c = &botCounters{server: server, name: key.name, export: export}
 		if export {
-			c.fetchCtr = fetchesTotal.WithLabelValues(server, name)
+			c.fetchCtr = fetchesTotal.WithLabelValues(server, key.name)
 		}
 		counters[key] = c
 	}
@@ -141,7 +167,7 @@ func countersFor(server, name string, export bool) *botCounters {
 
 // countersFor is countersFor for a bot that came to h.
 func (h *Handler) countersFor(name string) *botCounters {
-	return countersFor(h.serverName(), name, !h.DisableMetrics)
+	return countersFor(h.serverName(), name, !h.DisableMetrics, false)
 }
 
 // counterKey is one bot label on one server (site), counted by handlers
@@ -162,7 +188,8 @@ func (c *botCounters) categoryName() string {
 
 // setCategory records the bot's category, once.
 func (c *botCounters) setCategory(category string) {
-	if category == "" || c.category.Load() != nil {
+	// OtherAgents stands for many names, of whatever categories.
+	if category == "" || c.name == OtherAgents || c.category.Load() != nil {
 		return
 	}
 	if c.category.CompareAndSwap(nil, &category) && c.export {

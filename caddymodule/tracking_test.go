@@ -169,7 +169,7 @@ func TestDisableMetricsKeepsCountsOut(t *testing.T) {
 			t.Errorf("series %s, from the handler with disable_metrics", k)
 		}
 	}
-	c := countersFor("", quiet, false)
+	c := countersFor("", quiet, false, false)
 	if c.requests.Load() != 1 || c.fetchCount.Load() != 1 {
 		t.Errorf("admin stats of %s: %d requests, %d fetches, want 1 and 1", quiet, c.requests.Load(), c.fetchCount.Load())
 	}
