@@ -56,6 +56,11 @@ type pendingSource struct {
 
 func newDynamicSources(pattern string, set *sourceSettings) *dynamicSources {
 	c, _ := lru.New[string, *source](maxDynamicSources)
+	if len(set.includes) > 0 {
+		shared := *set
+		shared.memo = new(mergeMemo)
+		set = &shared
+	}
 	return &dynamicSources{pattern: pattern, set: set, sources: c, loading: map[string]*pendingSource{}}
 }
 

@@ -271,3 +271,37 @@ func TestIncludedRuleLineWithTrap(t *testing.T) {
 		}
 	}
 }
+
+// TestDynamicMissingFilesShareTheMerge: with a {host} root, any Host a
+// client makes up names a file that is not there, and its robots.txt is
+// the included lists alone. Merging and parsing them anew for each such
+// Host made every request with a new Host cost three parses of the lists
+// (20 ms and megabytes each for a list of 270 KB: 51 requests a second,
+// 1.2 GB resident): hosts without a file share one merge.
+func TestDynamicMissingFilesShareTheMerge(t *testing.T) {
+	dir := t.TempDir()
+	list := filepath.Join(dir, "list.txt")
+	os.WriteFile(list, []byte("User-agent: ListBot\nDisallow: /\n\nUser-agent: *\nDisallow: /listed/\nfoo: bar\n"), 0o644)
+	h, logs := newTestHandler(t, config.Config{File: filepath.Join(dir, "{http.request.host}.txt"), Include: []string{list}, DisableReload: true})
+	var files []*robots.File
+	for i := range 3 {
+		src := h.dynamic.get(filepath.Join(dir, fmt.Sprintf("made-up-%d.test.txt", i)), true)
+		snap := src.current()
+		if snap.File == nil || len(snap.File.Groups()) != 2 {
+			t.Fatalf("host %d: %v, want the included list's two groups in force", i, snap.File)
+		}
+		files = append(files, snap.File)
+	}
+	if files[0] != files[1] || files[1] != files[2] {
+		t.Error("each Host without a file parsed the included lists anew; want one merge shared")
+	}
+	if n := logs.FilterMessage("robots.txt included list has findings").Len(); n != 1 {
+		t.Errorf("the list's findings logged %d times for three Hosts, want once", n)
+	}
+	// A Host with a file of its own gets its own merge.
+	os.WriteFile(filepath.Join(dir, "real.test.txt"), []byte("User-agent: *\nDisallow: /own/\n"), 0o644)
+	own := h.dynamic.get(filepath.Join(dir, "real.test.txt"), true).current()
+	if own.File == files[0] || own.File.Allowed("curl", "/own/x") {
+		t.Error("a Host with its own file shares the lists-only merge")
+	}
+}

@@ -128,6 +128,10 @@ type sourceSettings struct {
 	// robots.txt says nothing about another's: a hash of the file's
 	// path, 0 for a handler's only source.
 	scope uint64
+	// memo, for the files of a root with placeholders, is the merge of
+	// the included lists they share while they have no text (see
+	// mergeMemo); nil for other sources.
+	memo *mergeMemo
 	// state names the robots.txt a source serves across config reloads
 	// (see Handler.versionsKey); "" for the files of a root with
 	// placeholders, which are not remembered in inForce.
