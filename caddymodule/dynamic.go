@@ -57,7 +57,11 @@ type pendingSource struct {
 func newDynamicSources(pattern string, set *sourceSettings) *dynamicSources {
 	c, _ := lru.New[string, *source](maxDynamicSources)
 	if len(set.includes) > 0 {
+		// The lists are the same for every request: read once for
+		// all the files, and merged once while a file has no text.
 		shared := *set
+		shared.lists = newIncludeSet(set.includes)
+		shared.lists.refreshFiles(set.logger)
 		shared.memo = new(mergeMemo)
 		set = &shared
 	}
@@ -222,8 +226,17 @@ func (d *dynamicSources) watch(ctx context.Context) {
 			return
 		case <-t.C:
 		}
-		for _, s := range d.sources.Values() {
-			s.refresh()
+		d.check()
+	}
+}
+
+// check re-checks the files, and the included lists they share.
+func (d *dynamicSources) check() {
+	changed := d.set.lists != nil && d.set.lists.refreshFiles(d.set.logger)
+	for _, s := range d.sources.Values() {
+		s.refresh()
+		if changed {
+			s.remerge()
 		}
 	}
 }

@@ -208,7 +208,6 @@ func (s *source) merged(snap *snapshot) *snapshot {
 	memo := s.settings.Load().memo
 	if memo != nil && len(snap.site) == 0 {
 		if m, f, etag, ok := memo.get(lists); ok {
-			s.includes.share(lists)
 			return &snapshot{Version: judge.NewVersion(f, etag), body: m.Body, site: snap.site, siteETag: snap.siteETag, origin: m}
 		}
 	}
@@ -247,7 +246,7 @@ func (s *source) merged(snap *snapshot) *snapshot {
 // with a new Host three parses (20 ms for lists of 270 KB) and each of
 // the sources kept a copy of megabytes; the findings of the lists would be
 // logged again each time. One merge, shared, is made once per text of the
-// lists.
+// lists (which the sources share too: sourceSettings.lists).
 type mergeMemo struct {
 	mu    sync.Mutex
 	lists [][]byte
@@ -281,19 +280,6 @@ func (mm *mergeMemo) put(lists []include.Source, m *include.Merged, f *robots.Fi
 	mm.mu.Lock()
 	defer mm.mu.Unlock()
 	mm.lists, mm.m, mm.file, mm.etag = bodies, m, f, etag
-}
-
-// share makes the bodies of set the ones of lists where they are equal, so
-// that the sources of a root with placeholders keep one copy of a list,
-// not one each.
-func (set *includeSet) share(lists []include.Source) {
-	set.mu.Lock()
-	defer set.mu.Unlock()
-	for i, e := range set.entries {
-		if i < len(lists) && bytes.Equal(e.body, lists[i].Body) {
-			e.body = lists[i].Body
-		}
-	}
 }
 
 // remerge merges the current site file with the included lists again,

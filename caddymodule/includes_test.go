@@ -298,10 +298,21 @@ func TestDynamicMissingFilesShareTheMerge(t *testing.T) {
 	if n := logs.FilterMessage("robots.txt included list has findings").Len(); n != 1 {
 		t.Errorf("the list's findings logged %d times for three Hosts, want once", n)
 	}
+	if a, b := h.dynamic.get(filepath.Join(dir, "made-up-0.test.txt"), true), h.dynamic.get(filepath.Join(dir, "made-up-1.test.txt"), true); a.includes != b.includes {
+		t.Error("each Host read the included lists anew; want them read once for all")
+	}
 	// A Host with a file of its own gets its own merge.
 	os.WriteFile(filepath.Join(dir, "real.test.txt"), []byte("User-agent: *\nDisallow: /own/\n"), 0o644)
 	own := h.dynamic.get(filepath.Join(dir, "real.test.txt"), true).current()
-	if own.File == files[0] || own.File.Allowed("curl", "/own/x") {
-		t.Error("a Host with its own file shares the lists-only merge")
+	if own.File == files[0] || own.File.Allowed("curl", "/own/x") || own.File.Allowed("ListBot", "/x") {
+		t.Error("a Host with its own file shares the lists-only merge, or has not the lists")
+	}
+	// A change of a list reaches every file at the next check.
+	os.WriteFile(list, []byte("User-agent: ListBot\nDisallow: /relisted/\n"), 0o644)
+	h.dynamic.check()
+	for _, name := range []string{"made-up-0.test.txt", "real.test.txt"} {
+		if f := h.dynamic.get(filepath.Join(dir, name), true).current().File; f.Allowed("ListBot", "/relisted/x") || !f.Allowed("ListBot", "/x") {
+			t.Errorf("%s: the changed list is not in force after a check", name)
+		}
 	}
 }

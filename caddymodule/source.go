@@ -128,6 +128,10 @@ type sourceSettings struct {
 	// robots.txt says nothing about another's: a hash of the file's
 	// path, 0 for a handler's only source.
 	scope uint64
+	// lists, for the files of a root with placeholders, are the
+	// included lists they share, read once and checked by the handler's
+	// watch, not each file's copy read anew; nil for other sources.
+	lists *includeSet
 	// memo, for the files of a root with placeholders, is the merge of
 	// the included lists they share while they have no text (see
 	// mergeMemo); nil for other sources.
@@ -248,7 +252,10 @@ func (s *source) lastModified(variant, etag string, now time.Time) time.Time {
 func newSource(path, url string, set *sourceSettings) *source {
 	s := &source{path: path, url: url, kick: make(chan struct{}, 1)}
 	s.settings.Store(set)
-	if len(set.includes) > 0 {
+	switch {
+	case set.lists != nil:
+		s.includes = set.lists
+	case len(set.includes) > 0:
 		// Included files are read now, so that the first version in
 		// force has them; included URLs are fetched once the source
 		// starts.
