@@ -207,8 +207,8 @@ func (s *source) merged(snap *snapshot) *snapshot {
 	lists := s.includes.sources()
 	memo := s.settings.Load().memo
 	if memo != nil && len(snap.site) == 0 {
-		if m, f, etag, ok := memo.get(lists); ok {
-			return &snapshot{Version: judge.NewVersion(f, etag), body: m.Body, site: snap.site, siteETag: snap.siteETag, origin: m}
+		if first, ok := memo.get(lists); ok {
+			return &snapshot{Version: judge.NewVersion(first.File, first.ETag), body: first.body, site: snap.site, siteETag: snap.siteETag, origin: first.origin, trapsOf: first}
 		}
 	}
 	m := include.Merge(include.Source{Name: name, Body: snap.site}, lists...)
@@ -218,7 +218,7 @@ func (s *source) merged(snap *snapshot) *snapshot {
 		body:    m.Body, site: snap.site, siteETag: snap.siteETag, origin: m,
 	}
 	if memo != nil && len(snap.site) == 0 {
-		memo.put(lists, m, out.File, out.ETag)
+		memo.put(lists, out)
 	}
 	for _, w := range m.Warnings {
 		s.logger().Warn("robots.txt includes: "+w, zap.String("file", name))
@@ -250,36 +250,36 @@ func (s *source) merged(snap *snapshot) *snapshot {
 type mergeMemo struct {
 	mu    sync.Mutex
 	lists [][]byte
-	m     *include.Merged
-	file  *robots.File
-	etag  string
+	first *snapshot // the merge, as the first file without text got it
 }
 
-// get returns the merge of lists with no site text, if it is the one kept.
-func (mm *mergeMemo) get(lists []include.Source) (*include.Merged, *robots.File, string, bool) {
+// get returns the first snapshot merged from lists with no site text, if
+// it is the one kept: its parsed file, text and served texts with a trap
+// are the others' too.
+func (mm *mergeMemo) get(lists []include.Source) (*snapshot, bool) {
 	mm.mu.Lock()
 	defer mm.mu.Unlock()
-	if mm.m == nil || len(mm.lists) != len(lists) {
-		return nil, nil, "", false
+	if mm.first == nil || len(mm.lists) != len(lists) {
+		return nil, false
 	}
 	for i, l := range lists {
 		if !bytes.Equal(l.Body, mm.lists[i]) {
-			return nil, nil, "", false
+			return nil, false
 		}
 	}
-	return mm.m, mm.file, mm.etag, true
+	return mm.first, true
 }
 
-// put keeps the merge of lists with no site text, in place of the one
-// kept: the lists changed.
-func (mm *mergeMemo) put(lists []include.Source, m *include.Merged, f *robots.File, etag string) {
+// put keeps first, merged from lists with no site text, in place of the
+// one kept: the lists changed.
+func (mm *mergeMemo) put(lists []include.Source, first *snapshot) {
 	bodies := make([][]byte, len(lists))
 	for i, l := range lists {
 		bodies[i] = l.Body
 	}
 	mm.mu.Lock()
 	defer mm.mu.Unlock()
-	mm.lists, mm.m, mm.file, mm.etag = bodies, m, f, etag
+	mm.lists, mm.first = bodies, first
 }
 
 // remerge merges the current site file with the included lists again,

@@ -316,3 +316,21 @@ func TestDynamicMissingFilesShareTheMerge(t *testing.T) {
 		}
 	}
 }
+
+// TestDynamicMissingFilesShareTheTrap: the text served with the trap is
+// built and parsed once for the Hosts without a file, not per Host (each
+// new Host's GET /robots.txt cost a parse of the lists and a log line).
+func TestDynamicMissingFilesShareTheTrap(t *testing.T) {
+	dir := t.TempDir()
+	list := filepath.Join(dir, "list.txt")
+	os.WriteFile(list, []byte("User-agent: ListBot\nDisallow: /\n"), 0o644)
+	h, logs := newTestHandler(t, config.Config{File: filepath.Join(dir, "{http.request.host}.txt"), Include: []string{list}, Trap: "/.well-known/trap/", DisableReload: true})
+	a := h.servedTrap(h.dynamic.get(filepath.Join(dir, "a.test.txt"), true).current())
+	b := h.servedTrap(h.dynamic.get(filepath.Join(dir, "b.test.txt"), true).current())
+	if a != b {
+		t.Error("each Host without a file built its own text with the trap; want one shared")
+	}
+	if n := logs.FilterMessageSnippet("served with the trap").Len(); n != 1 {
+		t.Errorf("%d lines that robots.txt is served with the trap for two Hosts, want 1", n)
+	}
+}

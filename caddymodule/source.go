@@ -54,6 +54,10 @@ type snapshot struct {
 	// with a {host} root, or two sites sharing a file, requests in turn
 	// must not rebuild and parse it each.
 	withTrap atomic.Pointer[servedWithTrap]
+	// trapsOf, when set, is the snapshot of the same text whose withTrap
+	// serves this one (see mergeMemo): a {host} root's files without text
+	// share it, or each new Host would build and parse its own.
+	trapsOf *snapshot
 }
 
 func newSnapshot(body []byte) *snapshot {

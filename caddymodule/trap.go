@@ -70,6 +70,9 @@ func (h *Handler) servedBody(snap *snapshot) ([]byte, string) {
 // servedTrap is robots.txt as served with the trap, for snap: made once
 // per snapshot (kept on it), with what is logged of it.
 func (h *Handler) servedTrap(snap *snapshot) *servedWithTrap {
+	if snap.trapsOf != nil {
+		snap = snap.trapsOf
+	}
 	old := snap.withTrap.Load()
 	if s := old.find(h.Trap); s != nil {
 		return s
