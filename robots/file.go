@@ -114,7 +114,10 @@ func newFile(p *parser) *File {
 			g.line = int(p.agents[refs[m.first].line].line)
 			f.groups = append(f.groups, g)
 		}
-		if !m.implied {
+		if !m.implied || isNew {
+			// An implied token names a group only where no written
+			// name does ("MJ" of "MJ12bot" in one group and "MJ13bot"
+			// in another obeys both): it is that group's only name.
 			g.Agents = append(g.Agents, m.name)
 		}
 		if m.key == "*" {

@@ -267,6 +267,11 @@ func TestNamesWithDigits(t *testing.T) {
 	if got, want := f.Agents(), []string{"MJ12bot", "img2dataset", "AI2Bot", "AI3Bot", "360Spider", "008"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("Agents() = %q, want %q", got, want)
 	}
+	// "AI", as Google reads both AI2Bot's line and AI3Bot's, obeys both
+	// groups: that merge has no written name but its own.
+	if g := f.NamedGroupFor("AI"); g == nil || !reflect.DeepEqual(g.Agents, []string{"AI"}) || g.Decide("/three").Allowed || g.Decide("/ai").Allowed {
+		t.Errorf("NamedGroupFor(\"AI\") = %v, want the merge of AI2Bot's and AI3Bot's groups, named AI", g)
+	}
 	for _, tc := range []struct {
 		header, path string
 		allowed      bool
