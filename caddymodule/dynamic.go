@@ -230,6 +230,27 @@ func (d *dynamicSources) watch(ctx context.Context) {
 	}
 }
 
+// fetchLists fetches the included URLs the files share, once for all of
+// them, until ctx ends, and merges every file again when one changes. It
+// returns a channel closed when every first fetch has ended; nil when no
+// list is a URL.
+func (d *dynamicSources) fetchLists(ctx context.Context) <-chan struct{} {
+	if d.set.lists == nil || !d.set.lists.hasURLs() {
+		return nil
+	}
+	first := make(chan struct{})
+	go d.set.lists.pollURLs(ctx, newUpstreamClient(), func() *zap.Logger { return d.set.logger }, d.remerge, first)
+	return first
+}
+
+// remerge merges every file kept with the included lists again, after a
+// list changed.
+func (d *dynamicSources) remerge() {
+	for _, s := range d.sources.Values() {
+		s.remerge()
+	}
+}
+
 // check re-checks the files, and the included lists they share.
 func (d *dynamicSources) check() {
 	changed := d.set.lists != nil && d.set.lists.refreshFiles(d.set.logger)

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"net/http"
 	"strconv"
 	"sync"
 	"time"
@@ -129,8 +130,8 @@ func readIncluded(path string) ([]byte, error) {
 
 // fetchURL fetches one included URL; it reports whether the body changed,
 // and when to fetch again.
-func (set *includeSet) fetchURL(ctx context.Context, s *source, e *includeEntry) (bool, time.Duration) {
-	res := fetchUpstream(ctx, s.client, e.name)
+func (set *includeSet) fetchURL(ctx context.Context, client *http.Client, logger func() *zap.Logger, e *includeEntry) (bool, time.Duration) {
+	res := fetchUpstream(ctx, client, e.name)
 	set.mu.Lock()
 	defer set.mu.Unlock()
 	switch res.result {
@@ -145,7 +146,7 @@ func (set *includeSet) fetchURL(ctx context.Context, s *source, e *includeEntry)
 		// the list's rules for a day.
 		wait := min(res.refresh, retryAfter(e.gone))
 		if changed || e.gone == 0 {
-			s.logger().Warn("an included list's URL has no list (4xx); its rules are not in force until it has one",
+			logger().Warn("an included list's URL has no list (4xx); its rules are not in force until it has one",
 				zap.String("include", redactURL(e.name)), zap.Int("status", res.status), zap.Duration("retry_in", wait))
 		}
 		e.body, e.failed = nil, false
@@ -153,17 +154,18 @@ func (set *includeSet) fetchURL(ctx context.Context, s *source, e *includeEntry)
 		return changed, wait
 	}
 	if !e.failed {
-		s.logger().Error("an included robots.txt could not be fetched; "+keeps(e.body),
+		logger().Error("an included robots.txt could not be fetched; "+keeps(e.body),
 			zap.String("include", redactURL(e.name)), zap.Int("status", res.status), zap.Error(withoutURL(res.err)))
 	}
 	e.failed = true
 	return false, retryFirst
 }
 
-// pollURLs fetches each included URL at once, closes first when every
-// first fetch has ended, and then fetches each again when its copy
-// expires, re-merging the site's robots.txt whenever a list changed.
-func (set *includeSet) pollURLs(ctx context.Context, s *source, first chan<- struct{}) {
+// pollURLs fetches each included URL at once, closes first (if any) when
+// every first fetch has ended, and then fetches each again when its copy
+// expires, calling changed (which merges the robots.txt again) whenever a
+// list changed.
+func (set *includeSet) pollURLs(ctx context.Context, client *http.Client, logger func() *zap.Logger, changed func(), first chan<- struct{}) {
 	var wg sync.WaitGroup
 	for _, e := range set.entries {
 		if !e.isURL {
@@ -171,11 +173,11 @@ func (set *includeSet) pollURLs(ctx context.Context, s *source, first chan<- str
 		}
 		wg.Add(1)
 		go func() {
-			changed, wait := set.fetchURL(ctx, s, e)
-			if changed {
+			news, wait := set.fetchURL(ctx, client, logger, e)
+			if news {
 				// Merged before first closes: the handler that
 				// waits for it must not judge without the list.
-				s.remerge()
+				changed()
 			}
 			wg.Done()
 			for {
@@ -186,14 +188,26 @@ func (set *includeSet) pollURLs(ctx context.Context, s *source, first chan<- str
 					return
 				case <-t.C:
 				}
-				if changed, wait = set.fetchURL(ctx, s, e); changed {
-					s.remerge()
+				if news, wait = set.fetchURL(ctx, client, logger, e); news {
+					changed()
 				}
 			}
 		}()
 	}
 	wg.Wait()
-	close(first)
+	if first != nil {
+		close(first)
+	}
+}
+
+// hasURLs reports whether some included list is fetched over HTTP.
+func (set *includeSet) hasURLs() bool {
+	for _, e := range set.entries {
+		if e.isURL {
+			return true
+		}
+	}
+	return false
 }
 
 // merged returns snap with the included lists merged after the site's

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/caddyserver/caddy/v2"
+	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
@@ -134,14 +135,14 @@ func TestIncludedListGone(t *testing.T) {
 	}
 	gone.Store(true)
 	set := h.fixed.includes
-	changed, wait := set.fetchURL(context.Background(), h.fixed, set.entries[0])
+	changed, wait := set.fetchURL(context.Background(), h.fixed.client, h.fixed.logger, set.entries[0])
 	if !changed || wait > retryFirst {
 		t.Errorf("the list answered 404: changed %v, asked again in %v; want changed, within %v", changed, wait, retryFirst)
 	}
 	if n := logs.FilterMessageSnippet("included list's URL has no list").FilterLevelExact(zapcore.WarnLevel).Len(); n != 1 {
 		t.Errorf("%d warnings that the list is gone, want 1: %v", n, logs.All())
 	}
-	if _, wait := set.fetchURL(context.Background(), h.fixed, set.entries[0]); wait != 2*retryFirst {
+	if _, wait := set.fetchURL(context.Background(), h.fixed.client, h.fixed.logger, set.entries[0]); wait != 2*retryFirst {
 		t.Errorf("asked again in %v after a second 404, want %v", wait, 2*retryFirst)
 	}
 	if n := logs.FilterMessageSnippet("included list's URL has no list").Len(); n != 1 {
@@ -332,5 +333,52 @@ func TestDynamicMissingFilesShareTheTrap(t *testing.T) {
 	}
 	if n := logs.FilterMessageSnippet("served with the trap").Len(); n != 1 {
 		t.Errorf("%d lines that robots.txt is served with the trap for two Hosts, want 1", n)
+	}
+}
+
+// TestDynamicIncludedURL: with a root named per request ({host}), an
+// included URL is fetched once for the handler and applies to every
+// Host's file, with or without text of its own; a change of the list
+// reaches the files already read. It was never fetched: the list's rules
+// were silently off.
+func TestDynamicIncludedURL(t *testing.T) {
+	var list atomic.Value
+	list.Store("User-agent: EvilBot\nDisallow: /\n")
+	var fetches atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fetches.Add(1)
+		fmt.Fprint(w, list.Load())
+	}))
+	t.Cleanup(srv.Close)
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "own.test.txt"), []byte("User-agent: *\nDisallow: /own/\n"), 0o644)
+	h, _ := newTestHandler(t, config.Config{File: filepath.Join(dir, "{http.request.host}.txt"), Include: []string{srv.URL + "/list.txt"}, DisableReload: true})
+	request := func(host, ua string) error {
+		r := newRequest("GET", "/x", ua)
+		r.Host = host
+		ctx := context.WithValue(r.Context(), caddy.ReplacerCtxKey, caddyhttp.NewTestReplacer(r))
+		_, err := serve(h, r.WithContext(ctx))
+		return err
+	}
+	for _, host := range []string{"own.test", "made-up.test", "other.test"} {
+		if err := request(host, "EvilBot/1.0"); err == nil {
+			t.Errorf("Host %s: EvilBot passed; the included list disallows it everything", host)
+		}
+	}
+	if n := fetches.Load(); n != 1 {
+		t.Errorf("the list was fetched %d times for three Hosts, want once", n)
+	}
+	list.Store("User-agent: OtherBot\nDisallow: /\n")
+	if changed, _ := h.dynamic.set.lists.fetchURL(context.Background(), newUpstreamClient(), func() *zap.Logger { return zap.NewNop() }, h.dynamic.set.lists.entries[0]); !changed {
+		t.Fatal("the changed list was not seen as changed")
+	}
+	h.dynamic.remerge()
+	for _, host := range []string{"own.test", "made-up.test"} {
+		if err := request(host, "EvilBot/1.0"); err != nil {
+			t.Errorf("Host %s: EvilBot refused after the list dropped it: %v", host, err)
+		}
+		if err := request(host, "OtherBot/1.0"); err == nil {
+			t.Errorf("Host %s: OtherBot passed; the changed list disallows it everything", host)
+		}
 	}
 }

@@ -271,10 +271,19 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 			"(the site's root per request, or placeholders in file); its problems are logged when it is first read and fail nothing " +
 			"(the included lists are checked). Name the file with file <path>, or give root before robots_txt in the Caddyfile")
 	}
-	if h.dynamic != nil && set.reload > 0 {
+	if h.dynamic != nil {
 		watchCtx, stop := context.WithCancel(ctx)
 		h.stop = stop
-		go h.dynamic.watch(watchCtx)
+		if set.reload > 0 {
+			go h.dynamic.watch(watchCtx)
+		}
+		if first := h.dynamic.fetchLists(watchCtx); first != nil {
+			select {
+			case <-first:
+			case <-time.After(upstreamStartWait):
+				h.logger.Warn("included robots.txt lists are still being fetched; they apply once they arrive")
+			}
+		}
 	}
 	h.warnUnserved()
 	if h.fixed != nil {

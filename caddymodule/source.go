@@ -614,7 +614,7 @@ func (s *source) start() {
 		if s.client == nil {
 			s.client = newUpstreamClient()
 		}
-		go s.includes.pollURLs(ctx, s, s.includesFetched)
+		go s.includes.pollURLs(ctx, s.client, s.logger, s.remerge, s.includesFetched)
 	}
 	if s.url != "" {
 		go s.pollUpstream(ctx)
