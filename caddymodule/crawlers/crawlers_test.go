@@ -338,3 +338,32 @@ func BenchmarkLookup(b *testing.B) {
 		base.Lookup("Googlebot-Image")
 	}
 }
+
+// TestGoogleAgent: Google lists Google-Agent among its user-triggered
+// fetchers (developers.google.com/crawling/docs/crawlers-fetchers/
+// google-user-triggered-fetchers), with a list of its own,
+// user-triggered-agents.json; like the other fetchers Google controls, it
+// resolves under google.com. Its Web Bot Auth agent is an experiment and
+// is not given.
+func TestGoogleAgent(t *testing.T) {
+	b := Builtin()
+	c := b.Lookup("google-agent")
+	if c == nil {
+		t.Fatal("no Google-Agent entry")
+	}
+	if c.Name != "Google-Agent" || c.Category != AIUser || c.Robots != Ignores {
+		t.Errorf("Google-Agent = %q, %q, %q", c.Name, c.Category, c.Robots)
+	}
+	if !slices.Contains(c.Ranges, "https://developers.google.com/static/crawling/ipranges/user-triggered-agents.json") {
+		t.Errorf("ranges %v lack user-triggered-agents.json", c.Ranges)
+	}
+	if !slices.Equal(c.RDNS, []string{"google.com"}) {
+		t.Errorf("rdns = %v, want [google.com]", c.RDNS)
+	}
+	if len(c.SignatureAgents) != 0 {
+		t.Errorf("signature agents %v: Google's is an experiment", c.SignatureAgents)
+	}
+	if got := b.Claim("Google-Agent", ""); got != c {
+		t.Errorf("Claim(Google-Agent) = %v", got)
+	}
+}
