@@ -85,20 +85,21 @@ func TestExamplesAdapt(t *testing.T) {
 	}
 }
 
-// demoPromise is one "curl" line of examples/Caddyfile's header comment.
+// demoPromise is one "curl" line of an example's header comment.
 type demoPromise struct {
 	ua     string // "" for curl's own
+	host   string // "localhost", "a.localhost"
 	path   string
 	status int
 	line   string
 }
 
-// demoPromises reads the curl lines of the demo's header comment: the
-// User-Agent (-A), the path, and the status promised in the trailing
-// comment, on the same line or the next comment line.
+// demoPromises reads the curl lines of an example's header comment: the
+// User-Agent (-A), the host and path, and the status promised in the
+// trailing comment, on the same line or the next comment line.
 func demoPromises(t testing.TB, text string) []demoPromise {
 	t.Helper()
-	curlRe := regexp.MustCompile(`curl -i(?: -A '([^']*)')? localhost:8080(\S*)`)
+	curlRe := regexp.MustCompile(`curl -i(?: -A '([^']*)')? ((?:[a-z0-9-]+\.)*localhost):\d+(\S*)`)
 	statusRe := regexp.MustCompile(`#\s*(\d{3}):`)
 	lines := strings.Split(text, "\n")
 	var out []demoPromise
@@ -110,7 +111,7 @@ func demoPromises(t testing.TB, text string) []demoPromise {
 		if m == nil {
 			continue
 		}
-		p := demoPromise{ua: m[1], path: m[2], line: strings.TrimSpace(line)}
+		p := demoPromise{ua: m[1], host: m[2], path: m[3], line: strings.TrimSpace(line)}
 		rest := line[strings.Index(line, m[0])+len(m[0]):]
 		s := statusRe.FindStringSubmatch(rest)
 		if s == nil && i+1 < len(lines) && !curlRe.MatchString(lines[i+1]) {
@@ -306,6 +307,120 @@ func TestExampleMonitorReverseProxy(t *testing.T) {
 			}
 		}
 		return n == len(want)
+	})
+}
+
+// TestExampleHosting runs examples/hosting.Caddyfile and keeps the
+// promises of its header comment, in their order, since the trap and
+// Crawl-delay remember what came before: each site's own robots.txt, the
+// included list, impostors refused, Crawl-delay's burst and its 429, and
+// the trap, which holds an address on its own site only.
+func TestExampleHosting(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile(filepath.Join(repoRoot, "examples", "hosting.Caddyfile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := string(b)
+	promises := demoPromises(t, src)
+	// What the header comment shows; check the parse found it all.
+	const (
+		uaExample    = "ExampleBot/1.0"
+		uaBytespider = "Mozilla/5.0 (compatible; Bytespider; spider-feedback@bytedance.com)"
+		uaGooglebot  = "Googlebot/2.1 (+http://www.google.com/bot.html)"
+		uaFirefox    = testfixtures.UAFirefox
+	)
+	want := []demoPromise{
+		{ua: uaExample, host: "a.localhost", path: "/members/", status: 403},
+		{ua: uaExample, host: "b.localhost", path: "/members/", status: 200},
+		{ua: uaExample, host: "b.localhost", path: "/", status: 200},
+		{ua: uaExample, host: "b.localhost", path: "/", status: 200},
+		{ua: uaExample, host: "b.localhost", path: "/", status: 429},
+		{ua: uaBytespider, host: "b.localhost", path: "/", status: 403},
+		{ua: uaGooglebot, host: "b.localhost", path: "/", status: 403},
+		{host: "b.localhost", path: "/robots.txt", status: 200},
+		{ua: uaFirefox, host: "a.localhost", path: "/members/", status: 200},
+		{ua: uaFirefox, host: "a.localhost", path: "/.well-known/robots-trap/", status: 404},
+		{ua: uaFirefox, host: "a.localhost", path: "/members/", status: 403},
+		{ua: uaFirefox, host: "b.localhost", path: "/drafts/", status: 200},
+	}
+	if len(promises) != len(want) {
+		t.Fatalf("read %d promises from the header comment, want %d: %+v", len(promises), len(want), promises)
+	}
+	for i, p := range promises {
+		p.line = ""
+		if p != want[i] {
+			t.Fatalf("promise %d is %+v, want %+v (check the header comment or this table)", i+1, p, want[i])
+		}
+	}
+
+	inst := newInstance(t)
+	if !strings.Contains(src, "http://*.localhost:8082 {") || !strings.Contains(src, "root * examples/hosting/sites/{host}") {
+		t.Fatalf("examples/hosting.Caddyfile no longer has the site address or root this test rewrites")
+	}
+	port := fmt.Sprintf(":%d", inst.port)
+	path := filepath.Join(inst.dir, "hosting.Caddyfile")
+	writeFile(t, path, strings.ReplaceAll(src, ":8082", port))
+	inst.host = "a.localhost" + port
+	inst.launch(path, "caddyfile", repoRoot) // roots are relative to the repository
+
+	siteB, err := os.ReadFile(filepath.Join(repoRoot, "examples", "hosting", "sites", "b.localhost", "robots.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range promises {
+		ua := p.ua
+		if ua == "" {
+			ua = testfixtures.UACurl
+		}
+		inst.host = p.host + port
+		resp := inst.get(t, p.path, ua)
+		if resp.status != p.status {
+			t.Errorf("%s\n  GET %s (Host %s, UA %q): status %d, want %d", p.line, p.path, p.host, ua, resp.status, p.status)
+		}
+		switch {
+		case p.status == http.StatusTooManyRequests:
+			if s, err := strconv.Atoi(resp.header.Get("Retry-After")); err != nil || s < 1 || s > 10 {
+				t.Errorf("the 429 has Retry-After %q, want 1 to 10 seconds", resp.header.Get("Retry-After"))
+			}
+		case p.path == "/robots.txt":
+			// The site's own lines, then the list; the trap's
+			// Disallow goes into every group that lacks one.
+			parts := append(strings.Split(strings.TrimSpace(string(siteB)), "\n"),
+				"# included from examples/hosting/ai-crawlers.txt", "User-agent: Bytespider", "Disallow: /.well-known/robots-trap/")
+			for _, part := range parts {
+				if !strings.Contains(resp.body, part) {
+					t.Errorf("b.localhost's /robots.txt lacks %q:\n%s", part, resp.body)
+				}
+			}
+		}
+	}
+
+	// The access log says who each refused bot was taken for.
+	wantBots := map[string]string{
+		uaBytespider + " /":      "Bytespider",
+		uaGooglebot + " /":       "impostor:Googlebot",
+		uaFirefox + " /members/": "trapped",
+	}
+	seen := map[string]string{}
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("refusals in the access log, by request: %v", seen)
+		}
+	})
+	eventually(t, 10*time.Second, "the refusals in the access log", func() bool {
+		for _, e := range parseJSONLines(inst.stdout.String()) {
+			uri, ua := accessURI(e)
+			if rt, ok := e.obj("robots_txt"); ok && rt.str("action") == "blocked" {
+				seen[ua+" "+uri] = rt.str("bot")
+			}
+		}
+		for k, bot := range wantBots {
+			if seen[k] != bot {
+				return false
+			}
+		}
+		return true
 	})
 }
 
