@@ -178,6 +178,13 @@
 // of a URL that a server serves as one resource agree, which closes a
 // bypass (a bot asking for "/%70rivate" gets the page at "/private"); the
 // price is that a request for such a spelling can be refused where
-// Google's parser, comparing the spellings, would allow it. No crawler
-// that follows the site's links sends them.
+// Google's parser, comparing the spellings, would allow it. A crawler
+// that follows the site's links sends such a spelling in two cases only:
+// an escape the site's own links write in lower case ("/a%7cb" is refused
+// by "Disallow: /*%7C" here, not by Google), and a byte that may not stand
+// raw in a URL but that browsers and crawlers send raw ("|" and "^", and
+// "{", "}" and "`" in a query): "Disallow: /sch/*%7C" refuses "/sch/a|b"
+// here and not to Google, which compares "%7C" with "|". Such a rule
+// means the character, and a bot that sends it escaped or raw reaches
+// the same page.
 package robots
