@@ -31,9 +31,16 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 
 	// robots.txt speaks of the URL the client asked for: judge that one,
 	// not what rewrite, uri or try_files made of it before this handler.
-	u := r.URL
+	u, sent := r.URL, r.RequestURI
 	if orig, ok := r.Context().Value(caddyhttp.OriginalRequestCtxKey).(http.Request); ok && orig.URL != nil {
-		u = orig.URL
+		u, sent = orig.URL, orig.RequestURI
+	}
+	if sent == "" {
+		// No client sent this request: Caddy made it inside another
+		// (templates' httpInclude), whose own URL was judged. Judging
+		// it too would refuse or pace the page's parts as if the bot
+		// had asked for them, and fail the page.
+		return next.ServeHTTP(w, r)
 	}
 	// The path as a server reads it ("//robots.txt", "/x/../robots.txt"
 	// and "/%72obots.txt" are /robots.txt), as the rules judge it.
@@ -142,10 +149,19 @@ func (h *Handler) refusesAnyway(id identity, res verify.Result, paths judge.Path
 // refusal is for this client (its User-Agent, its address, its pace), and
 // a CDN that kept a bot's 403 would answer people with it, which no Vary
 // can prevent (it cannot name the address); the trap's 404 must reach the
-// handler to catch anyone.
+// handler to catch anyone. The headers a CDN reads before Cache-Control
+// (RFC 9213's CDN-Cache-Control and the vendors' own) go too.
 func notStored(w http.ResponseWriter) {
-	w.Header().Set("Cache-Control", "no-store")
+	h := w.Header()
+	h.Set("Cache-Control", "no-store")
+	for _, k := range cdnCacheHeaders {
+		h.Del(k)
+	}
 }
+
+// cdnCacheHeaders are the cache directives for CDNs only, which they obey
+// in place of Cache-Control.
+var cdnCacheHeaders = []string{"CDN-Cache-Control", "Surrogate-Control", "Cloudflare-CDN-Cache-Control", "Akamai-Cache-Control"}
 
 // violationMessage names what a refused or logged request broke.
 func violationMessage(j *judge.Judgment) string {

@@ -692,6 +692,8 @@ func TestRefusalsAreNotStored(t *testing.T) {
 			for range tc.n {
 				w = httptest.NewRecorder()
 				w.Header().Set("Cache-Control", "public, max-age=3600") // header Cache-Control …
+				w.Header().Set("CDN-Cache-Control", "max-age=3600")     // RFC 9213, which CDNs read first
+				w.Header().Set("Surrogate-Control", "max-age=3600")
 				err = h.ServeHTTP(w, newRequest("GET", tc.target, testfixtures.UAPythonRequests), nextOK)
 			}
 			status := w.Code
@@ -704,6 +706,11 @@ func TestRefusalsAreNotStored(t *testing.T) {
 			}
 			if got := w.Header().Get("Cache-Control"); got != "no-store" {
 				t.Errorf("Cache-Control %q, want no-store", got)
+			}
+			for _, k := range []string{"CDN-Cache-Control", "Surrogate-Control"} {
+				if got := w.Header().Get(k); got != "" {
+					t.Errorf("%s %q kept on the refusal: a CDN obeys it before Cache-Control", k, got)
+				}
 			}
 		})
 	}

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
 )
@@ -103,5 +104,43 @@ func TestMatcherAndBodyPlaceholders(t *testing.T) {
 	// /about.html though its group disallows everything.
 	if got := inst.get(t, "/about.html", testfixtures.UAGPTBot); got.status != http.StatusOK {
 		t.Errorf("GPTBot on /about.html, outside the matcher: %d, want 200", got.status)
+	}
+}
+
+// TestTemplateIncludesAreNotJudged: a page built by templates pulls its
+// parts in with httpInclude, requests Caddy makes itself. Only the URL the
+// bot asked for is judged: a part under a disallowed path, or one more
+// request than Crawl-delay's burst, must not fail the page (templates
+// answer 500 when an include fails) nor be logged as the bot's.
+func TestTemplateIncludesAreNotJudged(t *testing.T) {
+	t.Parallel()
+	inst := startCaddy(t, `http://127.0.0.1:{{port}} {
+	root * {{dir}}/tpl
+	robots_txt
+	templates
+	file_server
+}
+`, func(inst *instance) {
+		dir := filepath.Join(inst.dir, "tpl")
+		writeFile(t, filepath.Join(dir, "robots.txt"), "User-agent: *\nDisallow: /partials/\nCrawl-delay: 30\n")
+		writeFile(t, filepath.Join(dir, "partials", "h.html"), "header")
+		writeFile(t, filepath.Join(dir, "page.html"), `{{httpInclude "/partials/h.html"}} {{httpInclude "/partials/h.html"}} {{httpInclude "/partials/h.html"}} body`)
+	})
+	if resp := inst.get(t, "/page.html", testfixtures.UAPythonRequests); resp.status != http.StatusOK || resp.body != "header header header body" {
+		t.Errorf("a bot's GET /page.html: status %d body %q, want 200 and the page with its parts", resp.status, resp.body)
+	}
+	// The bot's own request for a part is judged as ever.
+	if resp := inst.get(t, "/partials/h.html", testfixtures.UAPythonRequests); resp.status != http.StatusForbidden {
+		t.Errorf("a bot's GET /partials/h.html: status %d, want 403", resp.status)
+	}
+	logs := inst.waitModuleLogs(t, "robots.txt violation blocked", 1, 5*time.Second)
+	time.Sleep(200 * time.Millisecond)
+	for _, e := range inst.moduleLogs("robots.txt violation blocked") {
+		if e.str("uri") != "/partials/h.html" {
+			t.Errorf("violation logged for %q, which the bot did not ask for: %v", e.str("uri"), e)
+		}
+	}
+	if len(logs) == 0 {
+		t.Error("the bot's own request for /partials/h.html logged no violation")
 	}
 }
