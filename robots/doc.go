@@ -96,7 +96,8 @@
 // as Google counts it (after non-ASCII bytes are percent-encoded), so a
 // trailing "*" matches the same URLs but counts one longer, as in Google's
 // parser. An allow and a disallow of equal priority: allow wins. No match:
-// allowed. /robots.txt itself is always allowed.
+// allowed. /robots.txt itself is always allowed, as RFC 9309 says it is
+// implicitly; Google's parser matches it like any path.
 //
 // As in Google's parser, "allow: /dir/index.html" (or index.htm) also
 // allows "/dir/" alone, the URL that usually serves that page.
@@ -169,8 +170,9 @@
 // matches no URL sent escaped: "Disallow: /my folder/" is not
 // "/my%20folder/" (lint says so: raw-byte); in an allow pattern it is
 // escaped, and matches either spelling, so that where the two readings
-// part this one allows. An escape of an unreserved character ranks as the
-// character it stands for. A "%" that starts no escape stays "%" in a
+// part this one allows. In a disallow pattern an escape of an unreserved
+// character ranks as the character it stands for; an allow pattern keeps
+// Google's length, so that where the readings part this one allows. A "%" that starts no escape stays "%" in a
 // pattern, where it matches the "%" of any escape, as it does to Google;
 // an escape right after it is kept as written, so that "/%%41" does not
 // become "/%A", the start of "/%AB". In a path such a "%" (which no server
@@ -179,12 +181,13 @@
 // bypass (a bot asking for "/%70rivate" gets the page at "/private"); the
 // price is that a request for such a spelling can be refused where
 // Google's parser, comparing the spellings, would allow it. A crawler
-// that follows the site's links sends such a spelling in two cases only:
-// an escape the site's own links write in lower case ("/a%7cb" is refused
-// by "Disallow: /*%7C" here, not by Google), and a byte that may not stand
-// raw in a URL but that browsers and crawlers send raw ("|" and "^", and
-// "{", "}" and "`" in a query): "Disallow: /sch/*%7C" refuses "/sch/a|b"
-// here and not to Google, which compares "%7C" with "|". Such a rule
-// means the character, and a bot that sends it escaped or raw reaches
-// the same page.
+// that follows the site's links meets that price in three cases: a
+// pattern that escapes an unreserved character the links write plain
+// ("Disallow: /%7Ejoe/" refuses "/~joe/" here, not to Google); an escape
+// the links write in lower case ("/a%7cb" is refused by "Disallow:
+// /*%7C" here, not by Google); and a byte that may not stand raw in a
+// URL but that browsers and crawlers send raw ("|" and "^", and "{", "}"
+// and "`" in a query): "Disallow: /sch/*%7C" refuses "/sch/a|b" here and
+// not to Google, which compares "%7C" with "|". Such a rule means the
+// character, and a bot that sends it either way reaches the same page.
 package robots
