@@ -85,6 +85,17 @@ func TestExamplesAdapt(t *testing.T) {
 	}
 }
 
+// readExample returns the text of the file at the path elem names under
+// examples/.
+func readExample(t testing.TB, elem ...string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(append([]string{repoRoot, "examples"}, elem...)...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
 // demoPromise is one "curl" line of an example's header comment.
 type demoPromise struct {
 	ua     string // "" for curl's own
@@ -132,11 +143,8 @@ func demoPromises(t testing.TB, text string) []demoPromise {
 
 func TestExampleCaddyfile(t *testing.T) {
 	t.Parallel()
-	src, err := os.ReadFile(filepath.Join(repoRoot, "examples", "Caddyfile"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	promises := demoPromises(t, string(src))
+	src := readExample(t, "Caddyfile")
+	promises := demoPromises(t, src)
 	// The header comment promises these; check the parse found them all.
 	want := map[string]int{
 		"GPTBot/1.1 /about.html":              403,
@@ -157,18 +165,15 @@ func TestExampleCaddyfile(t *testing.T) {
 
 	inst := newInstance(t)
 	inst.host = fmt.Sprintf("localhost:%d", inst.port)
-	if !strings.Contains(string(src), "http://localhost:8080 {") || !strings.Contains(string(src), "root * examples/site") {
+	if !strings.Contains(src, "http://localhost:8080 {") || !strings.Contains(src, "root * examples/site") {
 		t.Fatalf("examples/Caddyfile no longer has the site address or root this test rewrites")
 	}
-	cfg := strings.ReplaceAll(string(src), "localhost:8080", inst.host)
+	cfg := strings.ReplaceAll(src, "localhost:8080", inst.host)
 	path := filepath.Join(inst.dir, "Caddyfile")
 	writeFile(t, path, cfg)
 	inst.launch(path, "caddyfile", repoRoot) // root is relative to the repository
 
-	robotsTxt, err := os.ReadFile(filepath.Join(repoRoot, "examples", "site", "robots.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	robotsTxt := readExample(t, "site", "robots.txt")
 	for _, p := range promises {
 		ua := p.ua
 		if ua == "" {
@@ -179,7 +184,7 @@ func TestExampleCaddyfile(t *testing.T) {
 			t.Errorf("%s\n  GET %s (UA %q): status %d, want %d", p.line, p.path, ua, resp.status, p.status)
 		}
 		if p.path == "/robots.txt" {
-			if resp.body != string(robotsTxt) {
+			if resp.body != robotsTxt {
 				t.Errorf("/robots.txt body %q, want examples/site/robots.txt", resp.body)
 			}
 			if resp.header.Get("ETag") == "" || resp.header.Get("Last-Modified") == "" {
@@ -226,30 +231,24 @@ func TestExampleCaddyfile(t *testing.T) {
 
 func TestExampleMonitorReverseProxy(t *testing.T) {
 	t.Parallel()
-	src, err := os.ReadFile(filepath.Join(repoRoot, "examples", "monitor-reverse-proxy.Caddyfile"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := readExample(t, "monitor-reverse-proxy.Caddyfile")
 	inst := newInstance(t)
 	backend := freePort(t)
 	inst.host = fmt.Sprintf("localhost:%d", inst.port)
 	for _, s := range []string{"localhost:8081", "localhost:9081"} {
-		if !strings.Contains(string(src), s) {
+		if !strings.Contains(src, s) {
 			t.Fatalf("examples/monitor-reverse-proxy.Caddyfile no longer mentions %s, which this test rewrites", s)
 		}
 	}
 	cfg := strings.NewReplacer(
 		"localhost:8081", inst.host,
 		"localhost:9081", fmt.Sprintf("localhost:%d", backend),
-	).Replace(string(src))
+	).Replace(src)
 	path := filepath.Join(inst.dir, "monitor.Caddyfile")
 	writeFile(t, path, cfg)
 	inst.launch(path, "caddyfile", repoRoot)
 
-	shop, err := os.ReadFile(filepath.Join(repoRoot, "examples", "shop-robots.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	shop := readExample(t, "shop-robots.txt")
 	const uaGPTBotShort = "Mozilla/5.0 (compatible; GPTBot/1.1; +https://openai.com/gptbot)" // the header comment's
 	const uaUptimeRobot = "Mozilla/5.0+(compatible; UptimeRobot/2.0; http://www.uptimerobot.com/)"
 	type req struct {
@@ -279,10 +278,10 @@ func TestExampleMonitorReverseProxy(t *testing.T) {
 			t.Errorf("GET %s (UA %q) in monitor mode: status %d body %q, want 200 %q", r.path, r.ua, resp.status, resp.body, wantBody)
 		}
 		if r.rule != "" {
-			want[violationKey{r.path, r.ua, "*", r.rule, ruleLine(t, string(shop), "*", r.rule)}] = true
+			want[violationKey{r.path, r.ua, "*", r.rule, ruleLine(t, shop, "*", r.rule)}] = true
 		}
 	}
-	if resp := inst.get(t, "/robots.txt", testfixtures.UAGPTBot); resp.status != http.StatusOK || resp.body != string(shop) {
+	if resp := inst.get(t, "/robots.txt", testfixtures.UAGPTBot); resp.status != http.StatusOK || resp.body != shop {
 		t.Errorf("/robots.txt: status %d body %q, want 200 and examples/shop-robots.txt", resp.status, resp.body)
 	}
 	inst.waitModuleLogs(t, "robots.txt violation", len(want), 5*time.Second)
@@ -317,11 +316,7 @@ func TestExampleMonitorReverseProxy(t *testing.T) {
 // the trap, which holds an address on its own site only.
 func TestExampleHosting(t *testing.T) {
 	t.Parallel()
-	b, err := os.ReadFile(filepath.Join(repoRoot, "examples", "hosting.Caddyfile"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	src := string(b)
+	src := readExample(t, "hosting.Caddyfile")
 	promises := demoPromises(t, src)
 	// What the header comment shows; check the parse found it all.
 	const (
@@ -355,19 +350,16 @@ func TestExampleHosting(t *testing.T) {
 	}
 
 	inst := newInstance(t)
-	if !strings.Contains(src, "http://*.localhost:8082 {") || !strings.Contains(src, "root * examples/hosting/sites/{host}") {
+	if !strings.Contains(src, "http://*.localhost:8083 {") || !strings.Contains(src, "root * examples/hosting/sites/{host}") {
 		t.Fatalf("examples/hosting.Caddyfile no longer has the site address or root this test rewrites")
 	}
 	port := fmt.Sprintf(":%d", inst.port)
 	path := filepath.Join(inst.dir, "hosting.Caddyfile")
-	writeFile(t, path, strings.ReplaceAll(src, ":8082", port))
+	writeFile(t, path, strings.ReplaceAll(src, ":8083", port))
 	inst.host = "a.localhost" + port
 	inst.launch(path, "caddyfile", repoRoot) // roots are relative to the repository
 
-	siteB, err := os.ReadFile(filepath.Join(repoRoot, "examples", "hosting", "sites", "b.localhost", "robots.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	siteB := readExample(t, "hosting", "sites", "b.localhost", "robots.txt")
 	for _, p := range promises {
 		ua := p.ua
 		if ua == "" {
@@ -386,7 +378,7 @@ func TestExampleHosting(t *testing.T) {
 		case p.path == "/robots.txt":
 			// The site's own lines, then the list; the trap's
 			// Disallow goes into every group that lacks one.
-			parts := append(strings.Split(strings.TrimSpace(string(siteB)), "\n"),
+			parts := append(strings.Split(strings.TrimSpace(siteB), "\n"),
 				"# included from examples/hosting/ai-crawlers.txt", "User-agent: Bytespider", "Disallow: /.well-known/robots-trap/")
 			for _, part := range parts {
 				if !strings.Contains(resp.body, part) {
@@ -461,15 +453,12 @@ func ruleLine(t testing.TB, text, agent, rule string) int {
 
 func TestExampleCaddyJSON(t *testing.T) {
 	t.Parallel()
-	src, err := os.ReadFile(filepath.Join(repoRoot, "examples", "caddy.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(src), `":8082"`) {
+	src := readExample(t, "caddy.json")
+	if !strings.Contains(src, `":8082"`) {
 		t.Fatal(`examples/caddy.json no longer listens on ":8082", which this test rewrites`)
 	}
 	inst := newInstance(t)
-	cfg := strings.ReplaceAll(string(src), `":8082"`, fmt.Sprintf(`"127.0.0.1:%d"`, inst.port))
+	cfg := strings.ReplaceAll(src, `":8082"`, fmt.Sprintf(`"127.0.0.1:%d"`, inst.port))
 	path := filepath.Join(inst.dir, "caddy.json")
 	writeFile(t, path, cfg)
 	inst.launch(path, "", repoRoot) // admin address from CADDY_ADMIN
