@@ -219,8 +219,12 @@ func (s *source) merged(snap *snapshot) *snapshot {
 	}
 	name := s.name()
 	lists := s.includes.sources()
+	// Only a file without text has the lists' merge alone.
 	memo := s.settings.Load().memo
-	if memo != nil && len(snap.site) == 0 {
+	if len(snap.site) > 0 {
+		memo = nil
+	}
+	if memo != nil {
 		if first, ok := memo.get(lists); ok {
 			return &snapshot{Version: judge.NewVersion(first.File, first.ETag), body: first.body, site: snap.site, siteETag: snap.siteETag, origin: first.origin, trapsOf: first}
 		}
@@ -231,7 +235,7 @@ func (s *source) merged(snap *snapshot) *snapshot {
 		Version: judge.NewVersion(robots.Parse(m.Body), `"`+hex.EncodeToString(sum[:12])+`"`),
 		body:    m.Body, site: snap.site, siteETag: snap.siteETag, origin: m,
 	}
-	if memo != nil && len(snap.site) == 0 {
+	if memo != nil {
 		memo.put(lists, out)
 	}
 	for _, w := range m.Warnings {

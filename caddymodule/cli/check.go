@@ -93,7 +93,7 @@ type Subject struct {
 	// Trap is the handler's trap path; "" for none.
 	Trap string
 	// Served is File as the handler serves it with the trap's lines
-	// (include.WithTrap), which a bot's request for the trap is judged
+	// (include.Trap), which a bot's request for the trap is judged
 	// by; nil for File itself.
 	Served *robots.File
 	// ServedLines says where File's lines are in the text served with

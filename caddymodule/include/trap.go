@@ -8,17 +8,7 @@ import (
 	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
-// WithTrap adds "Disallow: <trap>" to every group of body that does not
-// disallow trap already, just before the group's first rule (or at its
-// end), so that no group's extent changes: only allow and disallow lines
-// end a run of user-agent lines. A file with no * group gets one. It
-// returns the served body and how many groups it added the line to.
-func WithTrap(body []byte, f *robots.File, trap string) ([]byte, int) {
-	t := Trap(body, f, trap)
-	return t.Body, t.Added
-}
-
-// Trapped is a robots.txt as served with the trap (see WithTrap).
+// Trapped is a robots.txt as served with the trap (see Trap).
 type Trapped struct {
 	Body  []byte
 	Added int // the groups the trap's Disallow was added to
@@ -34,7 +24,12 @@ func (t *Trapped) Line(n int) int {
 	return n + i
 }
 
-// Trap is WithTrap, with where each line of body went.
+// Trap adds "Disallow: <trap>" to every group of body that does not
+// disallow trap already, just before the group's first rule (or at its
+// end), so that no group's extent changes: only allow and disallow lines
+// end a run of user-agent lines. A file with no * group gets one. It
+// returns the served body, how many groups it added the line to, and
+// where each line of body went.
 func Trap(body []byte, f *robots.File, trap string) *Trapped {
 	var out bytes.Buffer
 	out.Grow(len(body) + 64)

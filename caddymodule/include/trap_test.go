@@ -6,7 +6,7 @@ import (
 	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
-func TestWithTrap(t *testing.T) {
+func TestTrap(t *testing.T) {
 	const trap = "/.well-known/robots-trap/"
 	for _, tc := range []struct {
 		name, body, want string
@@ -47,7 +47,8 @@ func TestWithTrap(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := robots.Parse([]byte(tc.body))
-			got, added := WithTrap([]byte(tc.body), f, trap)
+			tr := Trap([]byte(tc.body), f, trap)
+			got, added := tr.Body, tr.Added
 			if string(got) != tc.want {
 				t.Errorf("body:\n%s\nwant:\n%s", got, tc.want)
 			}
@@ -57,7 +58,6 @@ func TestWithTrap(t *testing.T) {
 			// Each line of the file is found in the served text at the
 			// line Trapped.Line gives it: logs name a rule of an
 			// included list by its line there.
-			tr := Trap([]byte(tc.body), f, trap)
 			var servedLines []string
 			robots.EachLine(string(got), func(_ int, l, _ string) { servedLines = append(servedLines, l) })
 			robots.EachLine(tc.body, func(n int, l, _ string) {
