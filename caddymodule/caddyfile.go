@@ -1,12 +1,10 @@
 package caddymodule
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,7 +12,8 @@ import (
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
 	"github.com/caddyserver/caddy/v2/caddyconfig/httpcaddyfile"
-	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/internal/pathmatch"
 )
 
 func init() {
@@ -87,35 +86,20 @@ func parseCaddyfile(h httpcaddyfile.Helper) ([]httpcaddyfile.ConfigValue, error)
 // it from: a matcher that does not take /robots.txt leaves the trap out of
 // the robots.txt clients are served (another handler, or the backend,
 // answers it), so clients that obey what they read would be trapped; one
-// that does not take the trap path leaves the trap unsprung. Only a set of
-// path matchers can be evaluated here; any other is left to the operator.
+// that does not take the trap path leaves the trap unsprung. Only the
+// path matcher can be evaluated here; where the others decide, it is left
+// to the operator.
 func trapOutsideMatcher(set caddy.ModuleMap, trap string) error {
-	if len(set) != 1 || set["path"] == nil {
-		return nil
-	}
-	var m caddyhttp.MatchPath
-	if err := json.Unmarshal(set["path"], &m); err != nil {
-		return nil
-	}
-	if err := m.Provision(caddy.Context{}); err != nil {
-		return nil
-	}
-	takes := func(p string) bool {
-		r, err := http.NewRequestWithContext(context.WithValue(context.Background(), caddy.ReplacerCtxKey, caddy.NewReplacer()), http.MethodGet, p, nil)
-		if err != nil {
-			return true // not a path a request can carry: nothing to say
-		}
-		ok, err := m.MatchWithError(r)
-		return ok && err == nil
-	}
 	for _, p := range []struct{ path, why string }{
 		{"/robots.txt", "requests for /robots.txt, so the robots.txt clients are served does not disallow the trap, and a client that obeys it would be trapped"},
 		{trap, "the trap path, so nothing springs it"},
 	} {
-		if !takes(p.path) {
+		if takes, known := pathmatch.Set(set, p.path, false); !takes && known {
+			var paths []string
+			_ = json.Unmarshal(set["path"], &paths)
 			return fmt.Errorf("trap %s: this handler's matcher (path %s) does not take %s; "+
 				"give the trap to a robots_txt that takes every request, or add /robots.txt and the trap to the matcher",
-				trap, strings.Join(m, " "), p.why)
+				trap, strings.Join(paths, " "), p.why)
 		}
 	}
 	return nil

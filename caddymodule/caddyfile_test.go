@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/caddyserver/caddy/v2/caddyconfig"
 	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
 	"github.com/caddyserver/caddy/v2/caddyconfig/httpcaddyfile"
 )
@@ -149,5 +150,32 @@ func TestTrapOutsideMatcher(t *testing.T) {
 		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
 			t.Errorf("%q: error %v, want one saying %q", tc.input, err, tc.want)
 		}
+	}
+}
+
+// TestTrapOutsideNamedMatcher: a named matcher is judged by its path
+// matcher too, through Caddy's own adapter. A path matcher that does not
+// take /robots.txt decides alone, whatever else the set holds (all of a
+// set's matchers must match); one that takes it leaves the rest to the
+// request, as do matchers of other kinds.
+func TestTrapOutsideNamedMatcher(t *testing.T) {
+	for _, tc := range []struct {
+		name, matcher, want string
+	}{
+		{"a path and a method", "path /app/*\n\tmethod GET", "does not take requests for /robots.txt"},
+		{"a path that takes both, and a header", "path /robots.txt /trap/*\n\theader X-A 1", ""},
+		{"a header alone", "header X-A 1", ""},
+		{"not a path", "not path /app/*", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			input := ":80 {\n\t@m {\n\t\t" + tc.matcher + "\n\t}\n\trobots_txt @m {\n\t\ttrap /trap/\n\t}\n}\n"
+			_, _, err := caddyconfig.GetAdapter("caddyfile").Adapt([]byte(input), nil)
+			switch {
+			case tc.want == "" && err != nil:
+				t.Errorf("%v\n%s", err, input)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Errorf("error %v, want one saying %q\n%s", err, tc.want, input)
+			}
+		})
 	}
 }

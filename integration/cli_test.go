@@ -911,3 +911,47 @@ http://127.0.0.5:{{port}} {
 		}
 	}
 }
+
+// TestTrapInsideHandle: a robots_txt with a trap inside a handle block
+// that does not take /robots.txt. The running Caddy shows the harm: the
+// robots.txt clients get comes from file_server, without the trap's line,
+// so a client that obeys it and follows a link to the trap is trapped;
+// caddy validate cannot see it, and check --config says so.
+func TestTrapInsideHandle(t *testing.T) {
+	t.Parallel()
+	inst := newInstance(t)
+	root := filepath.Join(inst.dir, "www")
+	writeFile(t, filepath.Join(root, "robots.txt"), "User-agent: *\nDisallow: /app/private/\n")
+	inst.start(`http://127.0.0.1:{{port}} {
+	root * ` + root + `
+	handle /app/* {
+		robots_txt {
+			file ` + filepath.Join(root, "robots.txt") + `
+			trap /app/trap/ block
+		}
+		respond "app"
+	}
+	file_server
+}
+`)
+	robotsTxt := inst.rawGet(t, "/robots.txt", testfixtures.UAChrome)
+	if robotsTxt.status != http.StatusOK || strings.Contains(robotsTxt.body, "/app/trap/") {
+		t.Fatalf("GET /robots.txt: %d %q; want 200 from file_server, without the trap (else the case proves nothing)", robotsTxt.status, robotsTxt.body)
+	}
+	// A client that obeys that file may follow a link to the trap...
+	if resp := inst.rawGet(t, "/app/trap/x", testfixtures.UAChrome); resp.status != http.StatusNotFound {
+		t.Fatalf("GET /app/trap/x: %d, want the trap's 404", resp.status)
+	}
+	// ...and is refused from then on.
+	if resp := inst.rawGet(t, "/app/page", testfixtures.UAChrome); resp.status != http.StatusForbidden {
+		t.Fatalf("GET /app/page after the trap: %d, want 403 (else the case proves nothing)", resp.status)
+	}
+	config := filepath.Join(inst.dir, "Caddyfile")
+	if code, out, errOut := runCaddyCmd(t, "", "validate", "--config", config); code != 0 {
+		t.Fatalf("caddy validate: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut := runCaddyCmd(t, "", "robots", "check", "--config", config, "--agent", testfixtures.UACurl, "/app/x")
+	if code != 0 || !strings.Contains(out, "requests for /robots.txt never reach this handler") || !strings.Contains(out, "without the trap's Disallow line") {
+		t.Errorf("check --config: exit %d, want 0 and the warning:\n%s%s", code, out, errOut)
+	}
+}

@@ -55,7 +55,11 @@ type CheckOutput struct {
 	OnlyFor   string `json:"only_for,omitempty"` // the handler's matchers, which check does not evaluate
 	// AnsweredBy names a handler that answers every request before this
 	// one runs: it judges nothing as configured.
-	AnsweredBy string        `json:"answered_first_by,omitempty"`
+	AnsweredBy string `json:"answered_first_by,omitempty"`
+	// NotReached lists /robots.txt, the trap path, or both, when the path
+	// matchers of the handler's routes keep every request for it from
+	// the handler.
+	NotReached []string      `json:"not_reached,omitempty"`
 	Results    []CheckResult `json:"results"`
 }
 
@@ -87,6 +91,13 @@ type Subject struct {
 	// AnsweredBy names a handler of the config that answers every request
 	// before the robots_txt handler runs ("static_response"); "" when none.
 	AnsweredBy string
+	// RobotsNotReached is true when the path matchers of the handler's
+	// routes keep requests for /robots.txt from it, and TrapNotReached
+	// when they keep the trap path from it.
+	RobotsNotReached, TrapNotReached bool
+	// Includes is whether the handler merges included lists into the
+	// robots.txt it serves.
+	Includes bool
 	// PassesOn is serve off: the next handler serves /robots.txt, and
 	// the handler judges a spelling of it other than /robots.txt itself.
 	PassesOn bool
@@ -145,6 +156,12 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 		group = append([]string{}, g.Agents...)
 	}
 	out := CheckOutput{File: s.Name, UserAgent: ua, Bot: id.Bot, BotName: id.Name, Mode: s.Mode, OnlyFor: s.OnlyFor, AnsweredBy: s.AnsweredBy, Results: []CheckResult{}}
+	if s.RobotsNotReached {
+		out.NotReached = append(out.NotReached, "/robots.txt")
+	}
+	if s.TrapNotReached {
+		out.NotReached = append(out.NotReached, s.Trap)
+	}
 	code := ExitOK
 	for _, t := range targets {
 		p := judge.PathsOfTarget(t)
@@ -275,8 +292,23 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 	if s.AnsweredBy != "" {
 		ew.Printf("warning: in this config the handler runs after %s, which answers every request first: it judges nothing, and the verdicts above are what it would say if it ran; place robots_txt before it (see the README's order option)\n", s.AnsweredBy)
 	}
+	if s.RobotsNotReached {
+		lacks := ""
+		switch {
+		case s.Trap != "" && s.Includes:
+			lacks = ", without the trap's Disallow line (a client that obeys robots.txt would be trapped) or the included lists,"
+		case s.Trap != "":
+			lacks = ", without the trap's Disallow line (a client that obeys robots.txt would be trapped),"
+		case s.Includes:
+			lacks = ", without the included lists,"
+		}
+		ew.Printf("warning: requests for /robots.txt never reach this handler (it judges only requests that match %s): another route or the backend answers them, so clients may read a robots.txt other than the one it enforces%s and no bot's fetch of it is recorded (no grace, and \"fetched\": false in every log line); place robots_txt where it sees every request of the site\n", text.Clean(s.OnlyFor), lacks)
+	}
+	if s.TrapNotReached {
+		ew.Printf("warning: requests for the trap %s never reach this handler (it judges only requests that match %s): nothing springs it\n", text.Clean(s.Trap), text.Clean(s.OnlyFor))
+	}
 	if s.OnlyFor != "" {
-		ew.Printf("note: the handler judges only requests that match %s; check does not evaluate matchers, so a path outside them is not judged at all\n", text.Clean(s.OnlyFor))
+		ew.Printf("note: the handler judges only requests that match %s; the verdicts above do not evaluate them, and a path outside them is not judged by the handler at all\n", text.Clean(s.OnlyFor))
 	}
 	return code, ew.Err
 }

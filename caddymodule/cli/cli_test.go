@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -729,6 +730,62 @@ func TestCheckConfigServesAsTheHandler(t *testing.T) {
 	}
 	if len(agents) != 1 || !agents[include.FetchUserAgent] {
 		t.Errorf("the upstream was asked by %v, want the handler's User-Agent %q alone", agents, include.FetchUserAgent)
+	}
+}
+
+// TestCheckConfigNotReached: a handler inside a route whose path matcher
+// does not take /robots.txt (a Caddyfile handle block) never serves it, so
+// the robots.txt clients read lacks the trap's line and obeying clients
+// get trapped; check says so, and says when the trap itself is out of
+// reach. A matcher it cannot evaluate, or one that takes both, draws
+// nothing. (integration's TestTrapInsideHandle shows it on a real Caddy.)
+func TestCheckConfigNotReached(t *testing.T) {
+	file := writeTemp(t, "robots.txt", "User-agent: *\nDisallow: /private/\n")
+	handler := func(fields string, matchers ...string) string {
+		// As the Caddyfile adapter writes handle blocks: each a route
+		// with its matcher around a subroute.
+		h := `{"handle": [{"handler": "robots_txt", "file": "` + file + `"` + fields + `}]}`
+		for _, m := range slices.Backward(matchers) {
+			match := ""
+			if m != "" {
+				match = `"match": [` + m + `], `
+			}
+			h = `{` + match + `"handle": [{"handler": "subroute", "routes": [` + h + `]}]}`
+		}
+		return `{"apps": {"http": {"servers": {"srv0": {"listen": [":80"], "routes": [` + h + `]}}}}}`
+	}
+	const trap = `, "trap": "/app/trap/"`
+	for _, tc := range []struct {
+		name, config string
+		want         []string // the JSON output's not_reached
+		warn         string   // in the text output; "" for no warning
+	}{
+		{"a handle block", handler(trap, `{"path": ["/app/*"]}`), []string{"/robots.txt"}, "without the trap's Disallow line"},
+		{"the trap outside it too", handler(`, "trap": "/trap/"`, `{"path": ["/app/*"]}`), []string{"/robots.txt", "/trap/"}, "nothing springs it"},
+		{"with included lists", handler(`, "include": ["`+file+`"]`, `{"path": ["/app/*"]}`), []string{"/robots.txt"}, "without the included lists"},
+		{"no trap: fetches unseen", handler("", `{"path": ["/app/*"]}`), []string{"/robots.txt"}, "no bot's fetch of it is recorded"},
+		{"an outer block", handler(trap, `{"host": ["a.example"], "path": ["/app/*"]}`, ""), []string{"/robots.txt"}, "never reach"},
+		{"a handle block that takes both", handler(trap, `{"path": ["/robots.txt", "/app/*"]}`), nil, ""},
+		{"one of two sets takes both", handler(trap, `{"path": ["/app/*"]}, {"path": ["/robots.txt"]}`), nil, ""},
+		{"a handle block without a matcher", handler(trap, ""), nil, ""},
+		{"a host matcher alone", handler(trap, `{"host": ["a.example"]}`), nil, ""},
+		{"a matcher check cannot evaluate", handler(trap, `{"header": {"X-A": ["1"]}}`), nil, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := writeTemp(t, "caddy.json", tc.config)
+			code, out, errOut := runCmd(t, "", "check", "--config", cfg, "--json", "--agent", "curl/8", "/x")
+			var got CheckOutput
+			if code != ExitOK || json.Unmarshal([]byte(out), &got) != nil {
+				t.Fatalf("exit %d:\n%s%s", code, out, errOut)
+			}
+			if !slices.Equal(got.NotReached, tc.want) {
+				t.Errorf("not_reached %q, want %q", got.NotReached, tc.want)
+			}
+			_, out, _ = runCmd(t, "", "check", "--config", cfg, "--agent", "curl/8", "/x")
+			if tc.warn != "" && !strings.Contains(out, tc.warn) || tc.warn == "" && strings.Contains(out, "never reach") {
+				t.Errorf("text output, want warning %q:\n%s", tc.warn, out)
+			}
+		})
 	}
 }
 

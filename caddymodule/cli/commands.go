@@ -95,7 +95,8 @@ the agent name that selected it (or none), and the deciding rule with its
 line (or "no rule matched"), then the name logs and metrics give the bot.
 
 --json prints {"file", "user_agent", "bot", "bot_name", "mode",
-"only_for", "answered_first_by", "results": [{"input", "path", "allowed",
+"only_for", "answered_first_by", "not_reached", "results": [{"input",
+"path", "allowed",
 "verdict", "group", "agent", "rule", "line", "source", "signal"}]};
 "allowed" is whether the handler lets the request through, "group" is null
 and "rule" is "" (with "line" 0) where there is none, "source" is "trap"
@@ -103,9 +104,13 @@ for the trap's rule and, for a rule of an included list, that list and its
 line there ("line" counts in the robots.txt served), "signal" names the usage preference that refuses the
 path ("ai-train=no"), and "mode" is there with --config. With --config,
 "only_for" describes the matchers of the handler's routes ("path /blog/*"),
-which check does not evaluate, and "answered_first_by" names a handler
-that answers every request before robots_txt runs. "source", "signal",
-"only_for" and "answered_first_by" are left out when empty.
+which the verdicts do not evaluate, "answered_first_by" names a handler
+that answers every request before robots_txt runs, and "not_reached"
+lists /robots.txt or the trap when the path matchers of those routes
+keep every request for it from the handler (another route then answers
+/robots.txt, without the trap's line or the included lists). "source",
+"signal", "only_for", "answered_first_by" and "not_reached" are left out
+when empty.
 
 Exit status: 0 when no path is disallowed for this client, 1 when one is
 (in monitor mode too: it would be logged as a violation), 2 on a usage
@@ -443,7 +448,8 @@ func runCheck(cmd *cobra.Command, args []string) int {
 			lines = include.Trap(body, file, trap)
 			served = robots.Parse(lines.Body)
 		}
-		subj = Subject{File: file, Served: served, ServedLines: lines, Origin: origin, Name: name, Trap: trap, Classifier: botdetect.New(sh.cfg.Bots, sh.cfg.Humans), Mode: sh.cfg.Mode, Crawlers: base, Own: sh.cfg.CrawlerTokens(), OnlyFor: strings.Join(sh.match, " and "), AnsweredBy: sh.answered, PassesOn: !sh.cfg.ServeEnabled(), Signals: sh.cfg.Signals}
+		subj = Subject{File: file, Served: served, ServedLines: lines, Origin: origin, Name: name, Trap: trap, Classifier: botdetect.New(sh.cfg.Bots, sh.cfg.Humans), Mode: sh.cfg.Mode, Crawlers: base, Own: sh.cfg.CrawlerTokens(), OnlyFor: strings.Join(sh.match, " and "), AnsweredBy: sh.answered, PassesOn: !sh.cfg.ServeEnabled(), Signals: sh.cfg.Signals,
+			RobotsNotReached: sh.keepsFrom("/robots.txt"), TrapNotReached: trap != "" && sh.keepsFrom(trap), Includes: len(sh.cfg.Include) > 0}
 	} else {
 		body, _, display, err := readRobots(cmd, file)
 		if err != nil {

@@ -20,6 +20,7 @@ import (
 	"github.com/caddyserver/caddy/v2/caddyconfig"
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/include"
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/internal/pathmatch"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/internal/text"
 	"github.com/robotsguard/caddy-robots-txt/config"
 	"github.com/robotsguard/caddy-robots-txt/robots"
@@ -34,7 +35,10 @@ type siteHandler struct {
 	// match describes the matchers, other than host, of the routes it
 	// sits in ("path /blog/*"); none: every request of its hosts.
 	match []string
-	cfg   config.Config
+	// routes holds the matcher sets of each route it sits in, outermost
+	// first, to evaluate its path matchers (see keepsFrom).
+	routes [][]map[string]json.RawMessage
+	cfg    config.Config
 	// answered names a handler that answers every request the handler
 	// would see before it does ("static_response"): it then judges
 	// nothing. "" when none does.
@@ -82,7 +86,7 @@ func loadSiteConfig(path, site string) (siteHandler, error) {
 		srv := cfg.Apps.HTTP.Servers[name]
 		from := len(found)
 		answered := ""
-		if err := walkRoutes(srv.Routes, nil, nil, "", &answered, &found); err != nil {
+		if err := walkRoutes(srv.Routes, nil, nil, nil, "", &answered, &found); err != nil {
 			return siteHandler{}, fmt.Errorf("reading %s: %v", path, err)
 		}
 		var ports []string
@@ -122,7 +126,7 @@ type routeJSON struct {
 // it, if one does. *answered is that handler as the routes are entered,
 // and, on return, as they leave it: a route with no matchers whose chain
 // answers stops every route after it.
-func walkRoutes(routes []json.RawMessage, hosts, match []string, root string, answered *string, found *[]siteHandler) error {
+func walkRoutes(routes []json.RawMessage, hosts, match []string, sets [][]map[string]json.RawMessage, root string, answered *string, found *[]siteHandler) error {
 	for _, raw := range routes {
 		var r routeJSON
 		if err := json.Unmarshal(raw, &r); err != nil {
@@ -142,6 +146,10 @@ func walkRoutes(routes []json.RawMessage, hosts, match []string, root string, an
 		if d := describeMatch(r.Match); d != "" {
 			rm = append(slices.Clone(rm), d)
 		}
+		rs := sets
+		if len(r.Match) > 0 {
+			rs = append(slices.Clone(rs), r.Match)
+		}
 		// What answers before the next handler of this route's chain.
 		chain := *answered
 		for _, hraw := range r.Handle {
@@ -160,7 +168,7 @@ func walkRoutes(routes []json.RawMessage, hosts, match []string, root string, an
 				}
 			case "subroute":
 				sub := chain
-				if err := walkRoutes(h.Routes, rh, rm, root, &sub, found); err != nil {
+				if err := walkRoutes(h.Routes, rh, rm, rs, root, &sub, found); err != nil {
 					return err
 				}
 				chain = sub
@@ -169,7 +177,7 @@ func walkRoutes(routes []json.RawMessage, hosts, match []string, root string, an
 				if err := json.Unmarshal(hraw, &c); err != nil {
 					return fmt.Errorf("robots_txt handler: %v", err)
 				}
-				*found = append(*found, siteHandler{hosts: rh, root: root, match: rm, cfg: c, answered: chain})
+				*found = append(*found, siteHandler{hosts: rh, root: root, match: rm, routes: rs, cfg: c, answered: chain})
 			}
 			if chain == "" && answers(h.Handler, hraw) {
 				chain = h.Handler
@@ -210,7 +218,7 @@ func answers(name string, raw json.RawMessage) bool {
 			}
 			answered := ""
 			var ignored []siteHandler
-			if err := walkRoutes(hr.Routes, nil, nil, "", &answered, &ignored); err != nil || answered == "" {
+			if err := walkRoutes(hr.Routes, nil, nil, nil, "", &answered, &ignored); err != nil || answered == "" {
 				return false
 			}
 		}
@@ -221,6 +229,19 @@ func answers(name string, raw json.RawMessage) bool {
 		}
 		_ = json.Unmarshal(raw, &fs)
 		return !fs.PassThru
+	}
+	return false
+}
+
+// keepsFrom reports whether the path matchers of the handler's routes
+// keep every request for path p from it; host matchers are left out (the
+// handler is picked by its site), and a matcher of another kind could
+// take p.
+func (s siteHandler) keepsFrom(p string) bool {
+	for _, sets := range s.routes {
+		if takes, known := pathmatch.Sets(sets, p, true); !takes && known {
+			return true
+		}
 	}
 	return false
 }
