@@ -108,6 +108,8 @@ func TestGeneralises(t *testing.T) {
 		{"new app on an Apple Watch, named by its hardware model", "Watch7,4/11.2 (22S555)", false},
 		{"new app naming an Apple hardware model", "Pebblestone/4.1 (MacBookPro18,3; 15.1)", false},
 		{"Android device comment calling itself compatible", "Dalvik/2.1.0 (Linux; U; Android 9 Compatible; Tabulo X1 Build/PPR1.180610.011)", false},
+		{"feature phone whose browser says compatible", "Mozilla/5.0 (compatible; Teleca Q7; Brew 4.0.3; U; en) 240X400 Zentel ZX400", false},
+		{"old browser on an old platform, compatible", "Mozilla/4.0 (compatible; Polaris 6.2; Brew 3.1.5; en)/240X320 Zentel Z631", false},
 		{"feature phone naming its Java ME virtual machine", "Zentel-Z310/1.0 Browser/Obigo-Q05A/3.6 Java/ASVM/1.0 Profile/MIDP-2.0 Configuration/CLDC-1.1", false},
 		{"new TV app on Fire OS", "Streamlet/3.2.0 (Fire OS 8.1; AFTKRT; Build/RS8141)", false},
 		{"new desktop app with its build number", "Ravenhall/7.3.1402.0", false},

@@ -561,12 +561,15 @@ var weakSigns = []struct {
 }
 
 // compatibleBrowsers are the products and platforms that follow
-// "compatible;" in browsers' headers.
+// "compatible;" in browsers' headers, the feature phones' browsers and
+// platforms ("compatible; Teleca Q7; Brew 3.1.5") among them.
 var compatibleBrowsers = []string{
 	"msie", "konqueror", "opera", "ibrowse", "icab", "lotus-notes", "ms-office", "ms frontpage",
 	"netbox", "antfresco", "antgalio", "ncbrowser", "sitekiosk", "powermarks", "googletoolbar",
 	"adobe", "hp web", "windows", "linux", "intel mac", "mac", "risc os", "trident", "gecko",
 	"tablet", "smartphone", "acorn", "u",
+	"polaris", "teleca", "netfront", "obigo", "openwave", "brew", "amigaos", "beos", "morphos",
+	"symbian", "palmos",
 }
 
 // humanProducts are software people use whose headers show signs of
