@@ -94,7 +94,7 @@ func trapOutsideMatcher(set caddy.ModuleMap, trap string) error {
 		{"/robots.txt", "requests for /robots.txt, so the robots.txt clients are served does not disallow the trap, and a client that obeys it would be trapped"},
 		{trap, "the trap path, so nothing springs it"},
 	} {
-		if takes, known := pathmatch.Set(set, p.path, false); !takes && known {
+		if takes, known := pathmatch.Set(set, pathmatch.Request{Path: p.path}); !takes && known {
 			var paths []string
 			_ = json.Unmarshal(set["path"], &paths)
 			return fmt.Errorf("trap %s: this handler's matcher (path %s) does not take %s; "+

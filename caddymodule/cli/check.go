@@ -39,6 +39,11 @@ type CheckResult struct {
 	// of an included list that list and its own line ("ai.txt:12"), as
 	// the access log's rule_source; "" else.
 	Source string `json:"source,omitempty"`
+	// NotJudged says why the request never reaches the handler in
+	// this config ("static_response answers it first"), when check can
+	// tell from the routes' matchers; "" else. Its verdict is then what
+	// the handler would say if it did.
+	NotJudged string `json:"not_judged,omitempty"`
 	// Signal is the usage preference that refuses this crawler the
 	// path ("ai-train=no") with the handler's signals enforce or
 	// monitor; "" when none does.
@@ -91,10 +96,13 @@ type Subject struct {
 	// AnsweredBy names a handler of the config that answers every request
 	// before the robots_txt handler runs ("static_response"); "" when none.
 	AnsweredBy string
-	// RobotsNotReached is true when the path matchers of the handler's
-	// routes keep requests for /robots.txt from it, and TrapNotReached
-	// when they keep the trap path from it.
-	RobotsNotReached, TrapNotReached bool
+	// RobotsNotReached says why requests for /robots.txt never reach the
+	// handler, when the routes' matchers keep them from it, and
+	// TrapNotReached the same of the trap path; "" else.
+	RobotsNotReached, TrapNotReached string
+	// NotJudged says why a request for a target never reaches the
+	// handler, or returns ""; nil when not known.
+	NotJudged func(target string) string
 	// Includes is whether the handler merges included lists into the
 	// robots.txt it serves.
 	Includes bool
@@ -156,10 +164,10 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 		group = append([]string{}, g.Agents...)
 	}
 	out := CheckOutput{File: s.Name, UserAgent: ua, Bot: id.Bot, BotName: id.Name, Mode: s.Mode, OnlyFor: s.OnlyFor, AnsweredBy: s.AnsweredBy, Results: []CheckResult{}}
-	if s.RobotsNotReached {
+	if s.RobotsNotReached != "" {
 		out.NotReached = append(out.NotReached, "/robots.txt")
 	}
-	if s.TrapNotReached {
+	if s.TrapNotReached != "" {
 		out.NotReached = append(out.NotReached, s.Trap)
 	}
 	code := ExitOK
@@ -181,6 +189,9 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 			v, trapped = p.DecideTrap(g, s.File, served, s.Trap)
 		}
 		res := CheckResult{Input: t, Path: judged, Allowed: true, Verdict: judge.Allowed.String(), Group: group, Agent: name}
+		if s.NotJudged != nil {
+			res.NotJudged = s.NotJudged(t)
+		}
 		switch {
 		case !id.Bot:
 			res.Verdict = verdictNotHeld
@@ -280,6 +291,9 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 		default:
 			ew.Printf("  rule:  no rule matched\n")
 		}
+		if r.NotJudged != "" {
+			ew.Printf("  not judged: in this config the request never reaches the handler (%s); the verdict is what it would say if it did\n", text.Clean(r.NotJudged))
+		}
 		if r.Signal != "" {
 			ew.Printf("  signal: %s (the usage preferences of the group, or of the * group, refuse a crawler of this one's category)\n", r.Signal)
 		}
@@ -292,7 +306,7 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 	if s.AnsweredBy != "" {
 		ew.Printf("warning: in this config the handler runs after %s, which answers every request first: it judges nothing, and the verdicts above are what it would say if it ran; place robots_txt before it (see the README's order option)\n", s.AnsweredBy)
 	}
-	if s.RobotsNotReached {
+	if s.RobotsNotReached != "" {
 		lacks := ""
 		switch {
 		case s.Trap != "" && s.Includes:
@@ -302,13 +316,13 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 		case s.Includes:
 			lacks = ", without the included lists,"
 		}
-		ew.Printf("warning: requests for /robots.txt never reach this handler (it judges only requests that match %s): another route or the backend answers them, so clients may read a robots.txt other than the one it enforces%s and no bot's fetch of it is recorded (no grace, and \"fetched\": false in every log line); place robots_txt where it sees every request of the site\n", text.Clean(s.OnlyFor), lacks)
+		ew.Printf("warning: requests for /robots.txt never reach this handler (%s): another route or the backend answers them, so clients may read a robots.txt other than the one it enforces%s and no bot's fetch of it is recorded (no grace, and \"fetched\": false in every log line); place robots_txt where it sees every request of the site, before what answers them\n", text.Clean(s.RobotsNotReached), lacks)
 	}
-	if s.TrapNotReached {
-		ew.Printf("warning: requests for the trap %s never reach this handler (it judges only requests that match %s): nothing springs it\n", text.Clean(s.Trap), text.Clean(s.OnlyFor))
+	if s.TrapNotReached != "" {
+		ew.Printf("warning: requests for the trap %s never reach this handler (%s): nothing springs it\n", text.Clean(s.Trap), text.Clean(s.TrapNotReached))
 	}
 	if s.OnlyFor != "" {
-		ew.Printf("note: the handler judges only requests that match %s; the verdicts above do not evaluate them, and a path outside them is not judged by the handler at all\n", text.Clean(s.OnlyFor))
+		ew.Printf("note: the handler judges only requests that match %s; a path outside them is not judged by the handler at all (marked \"not judged\" above where check can tell from the matchers' kinds)\n", text.Clean(s.OnlyFor))
 	}
 	return code, ew.Err
 }

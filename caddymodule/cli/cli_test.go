@@ -733,47 +733,63 @@ func TestCheckConfigServesAsTheHandler(t *testing.T) {
 	}
 }
 
-// TestCheckConfigNotReached: a handler inside a route whose path matcher
-// does not take /robots.txt (a Caddyfile handle block) never serves it, so
-// the robots.txt clients read lacks the trap's line and obeying clients
-// get trapped; check says so, and says when the trap itself is out of
-// reach. A matcher it cannot evaluate, or one that takes both, draws
-// nothing. (integration's TestTrapInsideHandle shows it on a real Caddy.)
+// TestCheckConfigNotReached: a handler that requests for /robots.txt
+// never reach (its handle block does not take them, or a route before it
+// answers them) never serves it, so the robots.txt clients read lacks the
+// trap's line and obeying clients get trapped; check says so, says when
+// the trap is out of reach, and marks each path checked that never
+// reaches the handler. A matcher it cannot evaluate, or routes that take
+// both, draw nothing. (integration's TestTrapInsideHandle shows the harm
+// on a real Caddy.)
 func TestCheckConfigNotReached(t *testing.T) {
 	file := writeTemp(t, "robots.txt", "User-agent: *\nDisallow: /private/\n")
-	handler := func(fields string, matchers ...string) string {
-		// As the Caddyfile adapter writes handle blocks: each a route
-		// with its matcher around a subroute.
-		h := `{"handle": [{"handler": "robots_txt", "file": "` + file + `"` + fields + `}]}`
-		for _, m := range slices.Backward(matchers) {
-			match := ""
-			if m != "" {
-				match = `"match": [` + m + `], `
-			}
-			h = `{` + match + `"handle": [{"handler": "subroute", "routes": [` + h + `]}]}`
+	t.Setenv("ROBOTS_TXT_TEST_PREFIX", "/app")
+	const self = `{"handler": "robots_txt", "file": "FILE", "trap": "/app/trap/"}`
+	// Routes as the Caddyfile adapter writes them: handle blocks are
+	// routes of one group around a subroute.
+	handle := func(match string, handlers ...string) string {
+		if match != "" {
+			match = `"match": [` + match + `], `
 		}
-		return `{"apps": {"http": {"servers": {"srv0": {"listen": [":80"], "routes": [` + h + `]}}}}}`
+		return `{"group": "g", ` + match + `"handle": [{"handler": "subroute", "routes": [{"handle": [` + strings.Join(handlers, ", ") + `]}]}]}`
 	}
-	const trap = `, "trap": "/app/trap/"`
+	config := func(routes ...string) string {
+		return strings.ReplaceAll(`{"apps": {"http": {"servers": {"srv0": {"listen": [":80"], "routes": [`+strings.Join(routes, ", ")+`],
+			"named_routes": {"bots": {"handle": [`+self+`]}}}}}}}`, "FILE", file)
+	}
+	const respond = `{"handler": "static_response", "body": "x"}`
 	for _, tc := range []struct {
 		name, config string
 		want         []string // the JSON output's not_reached
 		warn         string   // in the text output; "" for no warning
+		notJudged    string   // the result's not_judged for /app/x
 	}{
-		{"a handle block", handler(trap, `{"path": ["/app/*"]}`), []string{"/robots.txt"}, "without the trap's Disallow line"},
-		{"the trap outside it too", handler(`, "trap": "/trap/"`, `{"path": ["/app/*"]}`), []string{"/robots.txt", "/trap/"}, "nothing springs it"},
-		{"with included lists", handler(`, "include": ["`+file+`"]`, `{"path": ["/app/*"]}`), []string{"/robots.txt"}, "without the included lists"},
-		{"no trap: fetches unseen", handler("", `{"path": ["/app/*"]}`), []string{"/robots.txt"}, "no bot's fetch of it is recorded"},
-		{"an outer block", handler(trap, `{"host": ["a.example"], "path": ["/app/*"]}`, ""), []string{"/robots.txt"}, "never reach"},
-		{"a handle block that takes both", handler(trap, `{"path": ["/robots.txt", "/app/*"]}`), nil, ""},
-		{"one of two sets takes both", handler(trap, `{"path": ["/app/*"]}, {"path": ["/robots.txt"]}`), nil, ""},
-		{"a handle block without a matcher", handler(trap, ""), nil, ""},
-		{"a host matcher alone", handler(trap, `{"host": ["a.example"]}`), nil, ""},
-		{"a matcher check cannot evaluate", handler(trap, `{"header": {"X-A": ["1"]}}`), nil, ""},
+		{"a handle block", config(handle(`{"path": ["/app/*"]}`, self)), []string{"/robots.txt"}, "without the trap's Disallow line", ""},
+		{"a handle block, the trap outside it", config(handle(`{"path": ["/app/*"]}`, strings.Replace(self, "/app/trap/", "/trap/", 1))), []string{"/robots.txt", "/trap/"}, "nothing springs it", ""},
+		{"no trap: fetches unseen", config(handle(`{"path": ["/app/*"]}`, `{"handler": "robots_txt", "file": "FILE"}`)), []string{"/robots.txt"}, "no bot's fetch of it is recorded", ""},
+		{"a handle block that takes both", config(handle(`{"path": ["/robots.txt", "/app/*"]}`, self)), nil, "", ""},
+		{"one of two sets takes both", config(handle(`{"path": ["/app/*"]}, {"path": ["/robots.txt"]}`, self)), nil, "", ""},
+		{"a handle block without a matcher", config(handle("", self)), nil, "", ""},
+		{"a matcher check cannot evaluate", config(handle(`{"header": {"X-A": ["1"]}}`, self)), nil, "", ""},
+		{"a prefix from the environment", config(handle(`{"path": ["{env.ROBOTS_TXT_TEST_PREFIX}/*"]}`, self)), []string{"/robots.txt"}, "never reach", ""},
+		// Caddy runs only the first handle block of a group that
+		// matches: an earlier one that takes /robots.txt keeps it from
+		// the handler's, and one that takes /app/* keeps those.
+		{"an earlier handle block takes /robots.txt", config(handle(`{"path": ["/robots.txt"]}`, respond), handle("", self)), []string{"/robots.txt"}, "static_response answers it first", ""},
+		{"an earlier handle block takes the paths checked", config(handle(`{"path": ["/app/*"]}`, `{"handler": "reverse_proxy"}`), handle("", self)), []string{"/app/trap/"}, "nothing springs it", "reverse_proxy answers it first"},
+		{"an earlier route answers /robots.txt", config(`{"match": [{"path": ["/robots.txt"]}], "handle": [{"handler": "static_response", "status_code": 301, "headers": {"Location": ["/static/robots.txt"]}}]}`, `{"handle": [`+self+`]}`), []string{"/robots.txt"}, "static_response answers it first", ""},
+		{"an earlier route of another group", config(`{"group": "h", "match": [{"path": ["/robots.txt"]}], "handle": [`+respond+`]}`, handle("", self)), []string{"/robots.txt"}, "never reach", ""},
+		{"an earlier route for another method", config(`{"match": [{"method": ["POST"]}], "handle": [`+respond+`]}`, `{"handle": [`+self+`]}`), nil, "", ""},
+		{"an earlier route for another host", config(`{"match": [{"host": ["other.example"]}], "handle": [`+respond+`]}`, `{"match": [{"host": ["site.example"]}], "handle": [`+self+`]}`), nil, "", ""},
+		{"a named route invoked", config(`{"handle": [{"handler": "invoke", "name": "bots"}]}`), nil, "", ""},
+		// Matchers after a rewrite see the rewritten path.
+		{"a rewrite to the handler's block", config(`{"handle": [{"handler": "rewrite", "uri": "/index.php?{http.request.uri.query}"}]}`, handle(`{"path": ["/index.php"]}`, self)), nil, "", ""},
+		{"a rewrite of /robots.txt away from it", config(`{"match": [{"path": ["/robots.txt"]}], "handle": [{"handler": "rewrite", "uri": "/gen-robots"}]}`, handle(`{"path": ["/gen-robots"]}`, `{"handler": "reverse_proxy"}`), handle("", self)), []string{"/robots.txt"}, "reverse_proxy answers it first", ""},
+		{"a rewrite that depends on the request", config(`{"match": [{"file": {}}], "handle": [{"handler": "rewrite", "uri": "{http.matchers.file.relative}"}]}`, handle(`{"path": ["/index.php"]}`, self)), nil, "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := writeTemp(t, "caddy.json", tc.config)
-			code, out, errOut := runCmd(t, "", "check", "--config", cfg, "--json", "--agent", "curl/8", "/x")
+			code, out, errOut := runCmd(t, "", "check", "--config", cfg, "--json", "--agent", "curl/8", "/app/x")
 			var got CheckOutput
 			if code != ExitOK || json.Unmarshal([]byte(out), &got) != nil {
 				t.Fatalf("exit %d:\n%s%s", code, out, errOut)
@@ -781,11 +797,27 @@ func TestCheckConfigNotReached(t *testing.T) {
 			if !slices.Equal(got.NotReached, tc.want) {
 				t.Errorf("not_reached %q, want %q", got.NotReached, tc.want)
 			}
-			_, out, _ = runCmd(t, "", "check", "--config", cfg, "--agent", "curl/8", "/x")
-			if tc.warn != "" && !strings.Contains(out, tc.warn) || tc.warn == "" && strings.Contains(out, "never reach") {
+			if got.Results[0].NotJudged != tc.notJudged {
+				t.Errorf("not_judged %q, want %q", got.Results[0].NotJudged, tc.notJudged)
+			}
+			_, out, _ = runCmd(t, "", "check", "--config", cfg, "--agent", "curl/8", "/app/x")
+			if tc.warn != "" && !strings.Contains(out, tc.warn) || tc.warn == "" && strings.Contains(out, "warning:") {
 				t.Errorf("text output, want warning %q:\n%s", tc.warn, out)
 			}
 		})
+	}
+}
+
+// TestCheckConfigInvokeLoop: a named route that invokes itself neither
+// hangs check nor draws a warning it cannot back.
+func TestCheckConfigInvokeLoop(t *testing.T) {
+	file := writeTemp(t, "robots.txt", "User-agent: *\nDisallow: /private/\n")
+	cfg := writeTemp(t, "caddy.json", `{"apps": {"http": {"servers": {"srv0": {"listen": [":80"],
+		"routes": [{"handle": [{"handler": "invoke", "name": "loop"}, {"handler": "robots_txt", "file": "`+file+`"}]}],
+		"named_routes": {"loop": {"handle": [{"handler": "invoke", "name": "loop"}]}}}}}}}`)
+	code, out, errOut := runCmd(t, "", "check", "--config", cfg, "--json", "--agent", "curl/8", "/private/x")
+	if code != ExitDisallowed || strings.Contains(out, "not_reached") || strings.Contains(out, "not_judged") {
+		t.Errorf("exit %d, want %d and no claim about reaching:\n%s%s", code, ExitDisallowed, out, errOut)
 	}
 }
 

@@ -96,7 +96,7 @@ line (or "no rule matched"), then the name logs and metrics give the bot.
 
 --json prints {"file", "user_agent", "bot", "bot_name", "mode",
 "only_for", "answered_first_by", "not_reached", "results": [{"input",
-"path", "allowed",
+"path", "not_judged", "allowed",
 "verdict", "group", "agent", "rule", "line", "source", "signal"}]};
 "allowed" is whether the handler lets the request through, "group" is null
 and "rule" is "" (with "line" 0) where there is none, "source" is "trap"
@@ -104,13 +104,19 @@ for the trap's rule and, for a rule of an included list, that list and its
 line there ("line" counts in the robots.txt served), "signal" names the usage preference that refuses the
 path ("ai-train=no"), and "mode" is there with --config. With --config,
 "only_for" describes the matchers of the handler's routes ("path /blog/*"),
-which the verdicts do not evaluate, "answered_first_by" names a handler
-that answers every request before robots_txt runs, and "not_reached"
-lists /robots.txt or the trap when the path matchers of those routes
-keep every request for it from the handler (another route then answers
-/robots.txt, without the trap's line or the included lists). "source",
-"signal", "only_for", "answered_first_by" and "not_reached" are left out
-when empty.
+"answered_first_by" names a handler that answers every request before
+robots_txt runs, and "not_reached" lists /robots.txt or the trap when the
+config keeps every request for it from the handler (a route before it
+answers it, or the matchers of its own routes do not take it; another
+route then answers /robots.txt, without the trap's line or the included
+lists); a result's
+"not_judged" says why that request never reaches the handler ("file_server
+answers it first"), its verdict then being what the handler would say if
+it did. Only the matchers a GET request's path and host decide (path,
+path_regexp, host, method, not) and rewrites of a known path are
+followed; where another decides, nothing is said. "source", "signal",
+"only_for", "answered_first_by", "not_reached" and "not_judged" are left
+out when empty.
 
 Exit status: 0 when no path is disallowed for this client, 1 when one is
 (in monitor mode too: it would be logged as a violation), 2 on a usage
@@ -449,7 +455,11 @@ func runCheck(cmd *cobra.Command, args []string) int {
 			served = robots.Parse(lines.Body)
 		}
 		subj = Subject{File: file, Served: served, ServedLines: lines, Origin: origin, Name: name, Trap: trap, Classifier: botdetect.New(sh.cfg.Bots, sh.cfg.Humans), Mode: sh.cfg.Mode, Crawlers: base, Own: sh.cfg.CrawlerTokens(), OnlyFor: strings.Join(sh.match, " and "), AnsweredBy: sh.answered, PassesOn: !sh.cfg.ServeEnabled(), Signals: sh.cfg.Signals,
-			RobotsNotReached: sh.keepsFrom("/robots.txt"), TrapNotReached: trap != "" && sh.keepsFrom(trap), Includes: len(sh.cfg.Include) > 0}
+			Includes: len(sh.cfg.Include) > 0, NotJudged: sh.notJudged}
+		subj.RobotsNotReached = sh.notReached("/robots.txt")
+		if trap != "" {
+			subj.TrapNotReached = sh.notReached(trap)
+		}
 	} else {
 		body, _, display, err := readRobots(cmd, file)
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 	"maps"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -20,7 +21,6 @@ import (
 	"github.com/caddyserver/caddy/v2/caddyconfig"
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/include"
-	"github.com/robotsguard/caddy-robots-txt/caddymodule/internal/pathmatch"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/internal/text"
 	"github.com/robotsguard/caddy-robots-txt/config"
 	"github.com/robotsguard/caddy-robots-txt/robots"
@@ -35,10 +35,11 @@ type siteHandler struct {
 	// match describes the matchers, other than host, of the routes it
 	// sits in ("path /blog/*"); none: every request of its hosts.
 	match []string
-	// routes holds the matcher sets of each route it sits in, outermost
-	// first, to evaluate its path matchers (see keepsFrom).
-	routes [][]map[string]json.RawMessage
-	cfg    config.Config
+	// srv is its server and node the handler in it, to follow requests
+	// to it (see reaches).
+	srv  *server
+	node *handlerNode
+	cfg  config.Config
 	// answered names a handler that answers every request the handler
 	// would see before it does ("static_response"): it then judges
 	// nothing. "" when none does.
@@ -70,8 +71,9 @@ func loadSiteConfig(path, site string) (siteHandler, error) {
 		Apps struct {
 			HTTP struct {
 				Servers map[string]struct {
-					Listen []string          `json:"listen"`
-					Routes []json.RawMessage `json:"routes"`
+					Listen      []string                   `json:"listen"`
+					Routes      []json.RawMessage          `json:"routes"`
+					NamedRoutes map[string]json.RawMessage `json:"named_routes"`
 				} `json:"servers"`
 			} `json:"http"`
 		} `json:"apps"`
@@ -85,8 +87,13 @@ func loadSiteConfig(path, site string) (siteHandler, error) {
 	for _, name := range slices.Sorted(maps.Keys(cfg.Apps.HTTP.Servers)) {
 		srv := cfg.Apps.HTTP.Servers[name]
 		from := len(found)
+		tree, err := parseServer(srv.Routes, srv.NamedRoutes)
+		if err != nil {
+			return siteHandler{}, fmt.Errorf("reading %s: %v", path, err)
+		}
 		answered := ""
-		if err := walkRoutes(srv.Routes, nil, nil, nil, "", &answered, &found); err != nil {
+		w := walker{srv: tree, found: &found}
+		if err := w.walk(tree.routes, nil, nil, "", &answered); err != nil {
 			return siteHandler{}, fmt.Errorf("reading %s: %v", path, err)
 		}
 		var ports []string
@@ -115,25 +122,40 @@ func isJSONConfig(path string, body []byte) bool {
 	return strings.HasPrefix(trimmed, "{") && json.Valid(body)
 }
 
-type routeJSON struct {
-	Match  []map[string]json.RawMessage `json:"match"`
-	Handle []json.RawMessage            `json:"handle"`
+// parseServer reads a server's routes and named routes.
+func parseServer(routes []json.RawMessage, named map[string]json.RawMessage) (*server, error) {
+	rs, err := parseRoutes(routes)
+	if err != nil {
+		return nil, err
+	}
+	srv := &server{routes: rs, named: make(map[string]*route, len(named))}
+	for name, raw := range named {
+		r, err := parseRoute(raw)
+		if err != nil {
+			return nil, fmt.Errorf("named route %q: %v", name, err)
+		}
+		srv.named[name] = r
+	}
+	return srv, nil
 }
 
-// walkRoutes collects the robots_txt handlers of routes, with the hosts and
+// walker collects the robots_txt handlers of a server.
+type walker struct {
+	srv      *server
+	found    *[]siteHandler
+	invoking []string // the named routes being walked, innermost last
+}
+
+// walk collects the robots_txt handlers of routes, with the hosts and
 // other matchers of their enclosing routes, the root a vars handler set
 // before them, and the handler that answers every request before they see
 // it, if one does. *answered is that handler as the routes are entered,
 // and, on return, as they leave it: a route with no matchers whose chain
 // answers stops every route after it.
-func walkRoutes(routes []json.RawMessage, hosts, match []string, sets [][]map[string]json.RawMessage, root string, answered *string, found *[]siteHandler) error {
-	for _, raw := range routes {
-		var r routeJSON
-		if err := json.Unmarshal(raw, &r); err != nil {
-			return err
-		}
+func (w *walker) walk(routes []*route, hosts, match []string, root string, answered *string) error {
+	for _, r := range routes {
 		rh := hosts
-		for _, m := range r.Match {
+		for _, m := range r.match {
 			if h, ok := m["host"]; ok {
 				var hs []string
 				if err := json.Unmarshal(h, &hs); err != nil {
@@ -143,47 +165,60 @@ func walkRoutes(routes []json.RawMessage, hosts, match []string, sets [][]map[st
 			}
 		}
 		rm := match
-		if d := describeMatch(r.Match); d != "" {
+		if d := describeMatch(r.match); d != "" {
 			rm = append(slices.Clone(rm), d)
-		}
-		rs := sets
-		if len(r.Match) > 0 {
-			rs = append(slices.Clone(rs), r.Match)
 		}
 		// What answers before the next handler of this route's chain.
 		chain := *answered
-		for _, hraw := range r.Handle {
-			var h struct {
-				Handler string            `json:"handler"`
-				Root    string            `json:"root"`
-				Routes  []json.RawMessage `json:"routes"`
-			}
-			if err := json.Unmarshal(hraw, &h); err != nil {
-				return err
-			}
-			switch h.Handler {
+		for _, h := range r.handle {
+			var sub []*route
+			switch h.name {
 			case "vars":
-				if h.Root != "" {
-					root = h.Root
+				var v struct {
+					Root string `json:"root"`
 				}
-			case "subroute":
-				sub := chain
-				if err := walkRoutes(h.Routes, rh, rm, rs, root, &sub, found); err != nil {
+				if err := json.Unmarshal(h.raw, &v); err != nil {
 					return err
 				}
-				chain = sub
+				if v.Root != "" {
+					root = v.Root
+				}
+			case "subroute":
+				sub = h.routes
+			case "invoke":
+				if nr := w.srv.named[h.invoke]; nr != nil && !slices.Contains(w.invoking, h.invoke) {
+					sub = []*route{nr}
+				}
 			case "robots_txt":
 				var c config.Config
-				if err := json.Unmarshal(hraw, &c); err != nil {
+				if err := json.Unmarshal(h.raw, &c); err != nil {
 					return fmt.Errorf("robots_txt handler: %v", err)
 				}
-				*found = append(*found, siteHandler{hosts: rh, root: root, match: rm, routes: rs, cfg: c, answered: chain})
+				// A named route invoked twice in one site holds
+				// one handler.
+				if !slices.ContainsFunc(*w.found, func(f siteHandler) bool { return f.node == h && slices.Equal(f.hosts, rh) }) {
+					*w.found = append(*w.found, siteHandler{hosts: rh, root: root, match: rm, srv: w.srv, node: h, cfg: c, answered: chain})
+				}
 			}
-			if chain == "" && answers(h.Handler, hraw) {
-				chain = h.Handler
+			if sub != nil {
+				s := chain
+				if h.name == "invoke" {
+					w.invoking = append(w.invoking, h.invoke)
+				}
+				err := w.walk(sub, rh, rm, root, &s)
+				if h.name == "invoke" {
+					w.invoking = w.invoking[:len(w.invoking)-1]
+				}
+				if err != nil {
+					return err
+				}
+				chain = s
+			}
+			if chain == "" && h.answers {
+				chain = h.name
 			}
 		}
-		if len(r.Match) == 0 {
+		if len(r.match) == 0 {
 			*answered = chain
 		}
 	}
@@ -216,9 +251,14 @@ func answers(name string, raw json.RawMessage) bool {
 				}
 				continue
 			}
+			routes, err := parseRoutes(hr.Routes)
+			if err != nil {
+				return false
+			}
 			answered := ""
 			var ignored []siteHandler
-			if err := walkRoutes(hr.Routes, nil, nil, nil, "", &answered, &ignored); err != nil || answered == "" {
+			w := walker{srv: &server{}, found: &ignored}
+			if err := w.walk(routes, nil, nil, "", &answered); err != nil || answered == "" {
 				return false
 			}
 		}
@@ -233,17 +273,45 @@ func answers(name string, raw json.RawMessage) bool {
 	return false
 }
 
-// keepsFrom reports whether the path matchers of the handler's routes
-// keep every request for path p from it; host matchers are left out (the
-// handler is picked by its site), and a matcher of another kind could
-// take p.
-func (s siteHandler) keepsFrom(p string) bool {
-	for _, sets := range s.routes {
-		if takes, known := pathmatch.Sets(sets, p, true); !takes && known {
-			return true
-		}
+// notReached says why a GET request for path, from any host of the
+// handler's site, never reaches the handler; "" when it does, or when the
+// request decides (a matcher check cannot evaluate).
+func (s siteHandler) notReached(path string) string {
+	return s.notReachedFrom(s.hosts, path)
+}
+
+func (s siteHandler) notReachedFrom(hosts []string, path string) string {
+	if s.srv == nil {
+		return ""
 	}
-	return false
+	r, why := s.srv.reaches(s.node, hosts, path)
+	switch {
+	case r != reachNo:
+		return ""
+	case why != "":
+		return why
+	case len(s.match) > 0:
+		return "it is outside the routes around the handler: " + strings.Join(s.match, " and ")
+	}
+	return "no route of the site takes it to the handler"
+}
+
+// notJudged is notReached for a target of check: a path, or a URL, whose
+// host is then the request's.
+func (s siteHandler) notJudged(target string) string {
+	hosts := s.hosts
+	if hasScheme(target) {
+		u, err := url.Parse(target)
+		if err != nil {
+			return ""
+		}
+		if h := u.Hostname(); h != "" {
+			hosts = []string{h}
+		}
+		target = u.EscapedPath()
+	}
+	path, _, _ := strings.Cut(target, "?")
+	return s.notReachedFrom(hosts, path)
 }
 
 // describeMatch describes a route's matcher sets, other than host, as
@@ -261,7 +329,12 @@ func describeMatch(sets []map[string]json.RawMessage) string {
 				parts = append(parts, "path "+strings.Join(paths, " "))
 				continue
 			}
-			parts = append(parts, name+" "+string(set[name]))
+			var compact bytes.Buffer
+			if json.Compact(&compact, set[name]) != nil {
+				compact.Reset()
+				compact.Write(set[name])
+			}
+			parts = append(parts, name+" "+compact.String())
 		}
 		if len(parts) > 0 {
 			alts = append(alts, strings.Join(parts, " and "))

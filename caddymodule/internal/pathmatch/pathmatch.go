@@ -1,8 +1,9 @@
 // Package pathmatch tells, from a config alone, whether Caddy's route
-// matchers take a request for a path: the Caddyfile adapter and `caddy
-// robots check` both need to know whether /robots.txt and the trap reach
-// a robots_txt handler. Only the path matcher is evaluated, with Caddy's
-// own code; the answer of any other matcher depends on the request.
+// matchers take a request: the Caddyfile adapter and `caddy robots check`
+// need to know whether /robots.txt, the trap and the paths checked reach a
+// robots_txt handler. The matchers a GET request's path and host decide
+// (path, path_regexp, host, method, and not of those) are run with Caddy's
+// own code; the answer of any other depends on the request.
 package pathmatch
 
 import (
@@ -15,45 +16,42 @@ import (
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 )
 
+// Request is what is known of a GET request before it is made.
+type Request struct {
+	// Path is the path as the routes see it (after any rewrite); it
+	// is not known when PathUnknown is set.
+	Path        string
+	PathUnknown bool
+	// Host is the request's host; "" when it is not known.
+	Host string
+}
+
 // Set reports whether a matcher set (the matchers of one set must all
-// match) takes a GET request for path p. known is false when the set
-// holds a matcher other than path (and host, when ignoreHost) and its
-// path matcher, if any, takes p: then the request decides. A path matcher
-// that does not take p decides alone, whatever else the set holds.
-func Set(set map[string]json.RawMessage, p string, ignoreHost bool) (takes, known bool) {
+// match) takes r. known is false when a matcher of the set cannot be
+// evaluated and the others take r: then the request decides. A matcher
+// that does not take r decides alone, whatever else the set holds.
+func Set(set map[string]json.RawMessage, r Request) (takes, known bool) {
 	known = true
 	for name, raw := range set {
-		switch {
-		case name == "path":
-			var m caddyhttp.MatchPath
-			if err := json.Unmarshal(raw, &m); err != nil {
-				known = false
-				continue
-			}
-			switch t, k := pathTakes(m, p); {
-			case !k:
-				known = false
-			case !t:
-				return false, true
-			}
-		case name == "host" && ignoreHost:
-		default:
+		switch t, k := matcher(name, raw, r); {
+		case !k:
 			known = false
+		case !t:
+			return false, true
 		}
 	}
 	return true, known
 }
 
 // Sets reports whether a route's matcher sets (any one set may match;
-// none at all matches every request) take a GET request for p, as Set
-// does for one.
-func Sets(sets []map[string]json.RawMessage, p string, ignoreHost bool) (takes, known bool) {
+// none at all matches every request) take r, as Set does for one.
+func Sets(sets []map[string]json.RawMessage, r Request) (takes, known bool) {
 	if len(sets) == 0 {
 		return true, true
 	}
 	unknown := false
 	for _, set := range sets {
-		t, k := Set(set, p, ignoreHost)
+		t, k := Set(set, r)
 		if t && k {
 			return true, true
 		}
@@ -67,36 +65,104 @@ func Sets(sets []map[string]json.RawMessage, p string, ignoreHost bool) (takes, 
 	return false, true
 }
 
-// pathTakes runs Caddy's path matcher on p. known is false when a
-// pattern has a placeholder (its value may come from the request) and
-// the others do not take p, or when p is no path a request can carry.
+// matcher evaluates one matcher of a set.
+func matcher(name string, raw json.RawMessage, r Request) (takes, known bool) {
+	switch name {
+	case "path":
+		var m caddyhttp.MatchPath
+		if r.PathUnknown || json.Unmarshal(raw, &m) != nil {
+			return true, false
+		}
+		return pathTakes(m, r.Path)
+	case "path_regexp":
+		var m caddyhttp.MatchPathRE
+		if r.PathUnknown || json.Unmarshal(raw, &m) != nil || hasPlaceholder(m.Pattern) || m.Provision(caddy.Context{}) != nil {
+			return true, false
+		}
+		return run(m.MatchWithError, r)
+	case "host":
+		var m caddyhttp.MatchHost
+		if r.Host == "" || json.Unmarshal(raw, &m) != nil || m.Provision(caddy.Context{}) != nil {
+			return true, false
+		}
+		for _, h := range m {
+			if hasPlaceholder(h) {
+				return true, false
+			}
+		}
+		return run(m.MatchWithError, r)
+	case "method":
+		var m []string
+		if json.Unmarshal(raw, &m) != nil {
+			return true, false
+		}
+		for _, method := range m {
+			if hasPlaceholder(method) {
+				return true, false
+			}
+			if strings.EqualFold(method, http.MethodGet) {
+				return true, true
+			}
+		}
+		return false, true
+	case "not":
+		var sets []map[string]json.RawMessage
+		if json.Unmarshal(raw, &sets) != nil {
+			return true, false
+		}
+		t, k := Sets(sets, r)
+		if !k {
+			return true, false
+		}
+		return !t, true
+	}
+	return true, false
+}
+
+// pathTakes runs Caddy's path matcher on p. A pattern's placeholders of
+// the environment and the system are replaced as Caddy would; known is
+// false when a pattern has another (its value may come from the request)
+// and the others do not take p.
 func pathTakes(m caddyhttp.MatchPath, p string) (takes, known bool) {
+	repl := caddy.NewReplacer()
 	placeholders := false
 	var static caddyhttp.MatchPath
 	for _, pattern := range m {
-		if strings.Contains(pattern, "{") {
+		pattern = repl.ReplaceKnown(pattern, "")
+		if hasPlaceholder(pattern) {
 			placeholders = true
 			continue
 		}
 		static = append(static, pattern)
 	}
-	if len(static) == 0 {
+	if len(static) == 0 || static.Provision(caddy.Context{}) != nil {
 		return true, false
 	}
-	if err := static.Provision(caddy.Context{}); err != nil {
+	t, k := run(static.MatchWithError, Request{Path: p})
+	if k && !t && placeholders {
 		return true, false
+	}
+	return t, k
+}
+
+// run runs a matcher on a GET request for r.
+func run(match func(*http.Request) (bool, error), r Request) (takes, known bool) {
+	p := r.Path
+	if p == "" {
+		p = "/"
 	}
 	ctx := context.WithValue(context.Background(), caddy.ReplacerCtxKey, caddy.NewReplacer())
-	r, err := http.NewRequestWithContext(ctx, http.MethodGet, p, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, p, nil)
 	if err != nil {
 		return true, false
 	}
-	ok, err := static.MatchWithError(r)
-	switch {
-	case err != nil:
+	req.Host = r.Host
+	ok, err := match(req)
+	if err != nil {
 		return true, false
-	case ok:
-		return true, true
 	}
-	return false, !placeholders
+	return ok, true
 }
+
+// hasPlaceholder reports whether s still holds a placeholder.
+func hasPlaceholder(s string) bool { return strings.Contains(s, "{") }
