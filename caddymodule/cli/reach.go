@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"strings"
 
@@ -316,12 +315,5 @@ func rewritten(raw json.RawMessage, req pathmatch.Request) pathmatch.Request {
 	}
 	r.RequestURI = req.Path
 	rw.Rewrite(r, repl)
-	return pathmatch.Request{Path: r.URL.Path, Host: req.Host}
+	return pathmatch.Request{Path: r.URL.EscapedPath(), Host: req.Host}
 }
-
-// String is for test failures.
-func (r reach) String() string {
-	return [...]string{"unknown", "yes", "no"}[r]
-}
-
-var _ fmt.Stringer = reach(0)
