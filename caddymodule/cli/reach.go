@@ -105,7 +105,6 @@ type outcome struct {
 	kind outcomeKind
 	by   string            // what answered it (kindAnswered)
 	req  pathmatch.Request // the request as it leaves the list (kindNext)
-	won  map[string]bool   // the route groups a route was taken in (kindNext)
 }
 
 type outcomeKind int
@@ -222,7 +221,7 @@ func (f *follower) list(routes []*route, req pathmatch.Request, won map[string]b
 				case o.kind != kindNext:
 					outs = append(outs, o)
 				case r.terminal:
-					outs = append(outs, outcome{kind: kindNext, req: o.req, won: w})
+					outs = append(outs, outcome{kind: kindNext, req: o.req})
 				default:
 					next = append(next, state{o.req, w})
 				}
@@ -231,7 +230,7 @@ func (f *follower) list(routes []*route, req pathmatch.Request, won map[string]b
 		live = next
 	}
 	for _, st := range live {
-		outs = append(outs, outcome{kind: kindNext, req: st.req, won: st.won})
+		outs = append(outs, outcome{kind: kindNext, req: st.req})
 	}
 	return outs
 }
