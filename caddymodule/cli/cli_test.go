@@ -762,36 +762,63 @@ func TestCheckConfigNotReached(t *testing.T) {
 		name, config string
 		want         []string // the JSON output's not_reached
 		warn         string   // in the text output; "" for no warning
-		notJudged    string   // the result's not_judged for /app/x
+		notJudged    string   // the result's not_judged for the target
+		target, site string   // "/app/x" and none unless given
 	}{
-		{"a handle block", config(handle(`{"path": ["/app/*"]}`, self)), []string{"/robots.txt"}, "without the trap's Disallow line", ""},
-		{"a handle block, the trap outside it", config(handle(`{"path": ["/app/*"]}`, strings.Replace(self, "/app/trap/", "/trap/", 1))), []string{"/robots.txt", "/trap/"}, "nothing springs it", ""},
-		{"no trap: fetches unseen", config(handle(`{"path": ["/app/*"]}`, `{"handler": "robots_txt", "file": "FILE"}`)), []string{"/robots.txt"}, "no bot's fetch of it is recorded", ""},
-		{"a handle block that takes both", config(handle(`{"path": ["/robots.txt", "/app/*"]}`, self)), nil, "", ""},
-		{"one of two sets takes both", config(handle(`{"path": ["/app/*"]}, {"path": ["/robots.txt"]}`, self)), nil, "", ""},
-		{"a handle block without a matcher", config(handle("", self)), nil, "", ""},
-		{"a matcher check cannot evaluate", config(handle(`{"header": {"X-A": ["1"]}}`, self)), nil, "", ""},
-		{"a prefix from the environment", config(handle(`{"path": ["{env.ROBOTS_TXT_TEST_PREFIX}/*"]}`, self)), []string{"/robots.txt"}, "never reach", ""},
+		{"a handle block", config(handle(`{"path": ["/app/*"]}`, self)), []string{"/robots.txt"}, "without the trap's Disallow line", "", "", ""},
+		{"a handle block, the trap outside it", config(handle(`{"path": ["/app/*"]}`, strings.Replace(self, "/app/trap/", "/trap/", 1))), []string{"/robots.txt", "/trap/"}, "nothing springs it", "", "", ""},
+		{"no trap: fetches unseen", config(handle(`{"path": ["/app/*"]}`, `{"handler": "robots_txt", "file": "FILE"}`)), []string{"/robots.txt"}, "no bot's fetch of it is recorded", "", "", ""},
+		{"a handle block that takes both", config(handle(`{"path": ["/robots.txt", "/app/*"]}`, self)), nil, "", "", "", ""},
+		{"one of two sets takes both", config(handle(`{"path": ["/app/*"]}, {"path": ["/robots.txt"]}`, self)), nil, "", "", "", ""},
+		{"a handle block without a matcher", config(handle("", self)), nil, "", "", "", ""},
+		{"a matcher check cannot evaluate", config(handle(`{"header": {"X-A": ["1"]}}`, self)), nil, "", "", "", ""},
+		{"a prefix from the environment", config(handle(`{"path": ["{env.ROBOTS_TXT_TEST_PREFIX}/*"]}`, self)), []string{"/robots.txt"}, "never reach", "", "", ""},
 		// Caddy runs only the first handle block of a group that
 		// matches: an earlier one that takes /robots.txt keeps it from
 		// the handler's, and one that takes /app/* keeps those.
-		{"an earlier handle block takes /robots.txt", config(handle(`{"path": ["/robots.txt"]}`, respond), handle("", self)), []string{"/robots.txt"}, "static_response answers it first", ""},
-		{"an earlier handle block takes the paths checked", config(handle(`{"path": ["/app/*"]}`, `{"handler": "reverse_proxy"}`), handle("", self)), []string{"/app/trap/"}, "nothing springs it", "reverse_proxy answers it first"},
-		{"an earlier route answers /robots.txt", config(`{"match": [{"path": ["/robots.txt"]}], "handle": [{"handler": "static_response", "status_code": 301, "headers": {"Location": ["/static/robots.txt"]}}]}`, `{"handle": [`+self+`]}`), []string{"/robots.txt"}, "static_response answers it first", ""},
-		{"an earlier route of another group", config(`{"group": "h", "match": [{"path": ["/robots.txt"]}], "handle": [`+respond+`]}`, handle("", self)), []string{"/robots.txt"}, "never reach", ""},
-		{"an earlier route for another method", config(`{"match": [{"method": ["POST"]}], "handle": [`+respond+`]}`, `{"handle": [`+self+`]}`), nil, "", ""},
-		{"an earlier route for another host", config(`{"match": [{"host": ["other.example"]}], "handle": [`+respond+`]}`, `{"match": [{"host": ["site.example"]}], "handle": [`+self+`]}`), nil, "", ""},
-		{"a named route invoked", config(`{"handle": [{"handler": "invoke", "name": "bots"}]}`), nil, "", ""},
+		{"an earlier handle block takes /robots.txt", config(handle(`{"path": ["/robots.txt"]}`, respond), handle("", self)), []string{"/robots.txt"}, "static_response answers it first", "", "", ""},
+		{"an earlier handle block takes the paths checked", config(handle(`{"path": ["/app/*"]}`, `{"handler": "reverse_proxy"}`), handle("", self)), []string{"/app/trap/"}, "nothing springs it", "reverse_proxy answers it first", "", ""},
+		{"an earlier route answers /robots.txt", config(`{"match": [{"path": ["/robots.txt"]}], "handle": [{"handler": "static_response", "status_code": 301, "headers": {"Location": ["/static/robots.txt"]}}]}`, `{"handle": [`+self+`]}`), []string{"/robots.txt"}, "static_response answers it first", "", "", ""},
+		{"an earlier route of another group", config(`{"group": "h", "match": [{"path": ["/robots.txt"]}], "handle": [`+respond+`]}`, handle("", self)), []string{"/robots.txt"}, "never reach", "", "", ""},
+		{"an earlier route for another method", config(`{"match": [{"method": ["POST"]}], "handle": [`+respond+`]}`, `{"handle": [`+self+`]}`), nil, "", "", "", ""},
+		{"an earlier route for another host", config(`{"match": [{"host": ["other.example"]}], "handle": [`+respond+`]}`, `{"match": [{"host": ["site.example"]}], "handle": [`+self+`]}`), nil, "", "", "", ""},
+		{"a named route invoked", config(`{"handle": [{"handler": "invoke", "name": "bots"}]}`), nil, "", "", "", ""},
 		// Matchers after a rewrite see the rewritten path.
-		{"a rewrite to the handler's block", config(`{"handle": [{"handler": "rewrite", "uri": "/index.php?{http.request.uri.query}"}]}`, handle(`{"path": ["/index.php"]}`, self)), nil, "", ""},
-		{"a rewrite of /robots.txt away from it", config(`{"match": [{"path": ["/robots.txt"]}], "handle": [{"handler": "rewrite", "uri": "/gen-robots"}]}`, handle(`{"path": ["/gen-robots"]}`, `{"handler": "reverse_proxy"}`), handle("", self)), []string{"/robots.txt"}, "reverse_proxy answers it first", ""},
-		{"a rewrite that depends on the request", config(`{"match": [{"file": {}}], "handle": [{"handler": "rewrite", "uri": "{http.matchers.file.relative}"}]}`, handle(`{"path": ["/index.php"]}`, self)), nil, "", ""},
+		{"a rewrite to the handler's block", config(`{"handle": [{"handler": "rewrite", "uri": "/index.php?{http.request.uri.query}"}]}`, handle(`{"path": ["/index.php"]}`, self)), nil, "", "", "", ""},
+		{"a rewrite of /robots.txt away from it", config(`{"match": [{"path": ["/robots.txt"]}], "handle": [{"handler": "rewrite", "uri": "/gen-robots"}]}`, handle(`{"path": ["/gen-robots"]}`, `{"handler": "reverse_proxy"}`), handle("", self)), []string{"/robots.txt"}, "reverse_proxy answers it first", "", "", ""},
+		{"a rewrite that depends on the request", config(`{"match": [{"file": {}}], "handle": [{"handler": "rewrite", "uri": "{http.matchers.file.relative}"}]}`, handle(`{"path": ["/index.php"]}`, self)), nil, "", "", "", ""},
+		// "//private/x" is a path, not a host: the block for /x does
+		// not take it.
+		{"a path that starts with two slashes", config(handle(`{"path": ["/x*"]}`, respond), handle("", self)), nil, "", "", "//private/x", ""},
+		{"an escaped question mark after a rewrite", config(`{"handle": [{"handler": "rewrite", "strip_path_prefix": "/pre"}]}`, handle(`{"path": ["/private"]}`, respond), handle("", self)), nil, "", "", "/private%3Fq", ""},
+		// Caddy's not with no sets takes every request.
+		{"not of no sets", config(`{"match": [{"not": []}], "handle": [` + self + `]}`), nil, "", "", "", ""},
+		// A terminal route ends the request, even inside a subroute.
+		{"a terminal route in a subroute", config(`{"handle": [{"handler": "subroute", "routes": [{"match": [{"path": ["/app/*"]}], "handle": [{"handler": "headers"}], "terminal": true}]}, ` + self + `]}`), []string{"/app/trap/"}, "nothing springs it", "a terminal route before the handler ends it, unanswered", "", ""},
+		// Route groups are the request's, across subroutes.
+		{"a group taken in another subroute", config(`{"group": "g", "match": [{"path": ["/app/*"]}], "handle": [{"handler": "headers"}]}`, `{"handle": [{"handler": "subroute", "routes": [{"group": "g", "handle": [`+self+`]}]}]}`), []string{"/app/trap/"}, "nothing springs it", "no route of the site takes it to the handler", "", ""},
+		// A route for one host or for a path takes any host's request
+		// for that path: the site is not that host alone.
+		{"a host or a path", config(`{"match": [{"host": ["site.example"], "path": ["/app/*"]}], "handle": [`+respond+`]}`, `{"match": [{"host": ["site.example"]}, {"path": ["/app/*"]}], "handle": [`+self+`]}`), nil, "", "", "", ""},
+		// --site names the host: a site for it before a catch-all
+		// answers first.
+		{"the host --site names", config(`{"match": [{"host": ["127.0.0.1"]}], "handle": [`+respond+`], "terminal": true}`, `{"handle": [`+self+`]}`), []string{"/robots.txt", "/app/trap/"}, "static_response answers it first", "static_response answers it first", "", "127.0.0.1"},
+		{"the metrics handler", config(`{"match": [{"path": ["/metrics"]}], "handle": [{"handler": "metrics"}]}`, `{"handle": [`+self+`]}`), nil, "", "metrics answers it first", "/metrics", ""},
+		{"a URL's host", config(`{"match": [{"host": ["127.0.0.1"]}], "handle": [`+respond+`], "terminal": true}`, `{"handle": [`+self+`]}`), nil, "", "static_response answers it first", "http://127.0.0.1/app/x", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := writeTemp(t, "caddy.json", tc.config)
-			code, out, errOut := runCmd(t, "", "check", "--config", cfg, "--json", "--agent", "curl/8", "/app/x")
+			target := tc.target
+			if target == "" {
+				target = "/app/x"
+			}
+			args := []string{"check", "--config", cfg, "--agent", "curl/8"}
+			if tc.site != "" {
+				args = append(args, "--site", tc.site)
+			}
+			code, out, errOut := runCmd(t, "", append(args, "--json", target)...)
 			var got CheckOutput
-			if code != ExitOK || json.Unmarshal([]byte(out), &got) != nil {
+			if code == ExitUsage || json.Unmarshal([]byte(out), &got) != nil {
 				t.Fatalf("exit %d:\n%s%s", code, out, errOut)
 			}
 			if !slices.Equal(got.NotReached, tc.want) {
@@ -800,7 +827,7 @@ func TestCheckConfigNotReached(t *testing.T) {
 			if got.Results[0].NotJudged != tc.notJudged {
 				t.Errorf("not_judged %q, want %q", got.Results[0].NotJudged, tc.notJudged)
 			}
-			_, out, _ = runCmd(t, "", "check", "--config", cfg, "--agent", "curl/8", "/app/x")
+			_, out, _ = runCmd(t, "", append(args, target)...)
 			if tc.warn != "" && !strings.Contains(out, tc.warn) || tc.warn == "" && strings.Contains(out, "warning:") {
 				t.Errorf("text output, want warning %q:\n%s", tc.warn, out)
 			}

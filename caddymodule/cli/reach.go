@@ -1,9 +1,7 @@
 package cli
 
 import (
-	"context"
 	"encoding/json"
-	"net/http"
 	"strings"
 
 	"github.com/caddyserver/caddy/v2"
@@ -100,11 +98,33 @@ const (
 	reachNo                   // none does
 )
 
+// state is what check knows of a request on one way through the routes:
+// the request as the routes see it now, and the route groups a route has
+// been taken in (Caddy runs only the first route of a group that
+// matches; the groups are the request's, across subroutes).
+type state struct {
+	req pathmatch.Request
+	won map[string]bool
+}
+
+// taking is st once a route of group is taken.
+func (st state) taking(group string) state {
+	if group == "" {
+		return st
+	}
+	won := make(map[string]bool, len(st.won)+1)
+	for g := range st.won {
+		won[g] = true
+	}
+	won[group] = true
+	return state{st.req, won}
+}
+
 // outcome is one way a request can go through a list of routes.
 type outcome struct {
 	kind outcomeKind
-	by   string            // what answered it (kindAnswered)
-	req  pathmatch.Request // the request as it leaves the list (kindNext)
+	by   string // what answered it (kindAnswered)
+	st   state  // the request as it leaves the list (kindNext)
 }
 
 type outcomeKind int
@@ -112,6 +132,7 @@ type outcomeKind int
 const (
 	kindReached  outcomeKind = iota // the handler got it
 	kindAnswered                    // a handler before it answered
+	kindEnded                       // a terminal route before it ended it
 	kindNext                        // the list passed it on, unanswered
 )
 
@@ -137,7 +158,7 @@ func (srv *server) reaches(target *handlerNode, hosts []string, path string) (re
 	result, why := reachUnknown, ""
 	for i, h := range hosts {
 		f := &follower{srv: srv, target: target}
-		outs := f.list(srv.routes, pathmatch.Request{Path: path, Host: h}, nil)
+		outs := f.list(srv.routes, state{req: pathmatch.Request{Path: path, Host: h}})
 		r, w := reachUnknown, ""
 		switch {
 		case f.steps > maxSteps:
@@ -176,20 +197,18 @@ func none(outs []outcome, k outcomeKind) bool {
 // describe says why o is not the handler's; "" for a request that no
 // route takes to it.
 func (o outcome) describe() string {
-	if o.kind == kindAnswered {
+	switch o.kind {
+	case kindAnswered:
 		return o.by + " answers it first"
+	case kindEnded:
+		return "a terminal route before the handler ends it, unanswered"
 	}
 	return ""
 }
 
-// list follows req through routes; won holds the route groups a route has
-// been taken in (Caddy runs only the first route of a group that matches).
-func (f *follower) list(routes []*route, req pathmatch.Request, won map[string]bool) []outcome {
-	type state struct {
-		req pathmatch.Request
-		won map[string]bool
-	}
-	live := []state{{req, won}}
+// list follows st through routes.
+func (f *follower) list(routes []*route, st state) []outcome {
+	live := []state{st}
 	var outs []outcome
 	for _, r := range routes {
 		var next []state
@@ -208,35 +227,29 @@ func (f *follower) list(routes []*route, req pathmatch.Request, won map[string]b
 			if !takes {
 				continue
 			}
-			w := st.won
-			if r.group != "" {
-				w = make(map[string]bool, len(st.won)+1)
-				for g := range st.won {
-					w[g] = true
-				}
-				w[r.group] = true
-			}
-			for _, o := range f.chain(r.handle, st.req) {
+			for _, o := range f.chain(r.handle, st.taking(r.group)) {
 				switch {
 				case o.kind != kindNext:
 					outs = append(outs, o)
 				case r.terminal:
-					outs = append(outs, outcome{kind: kindNext, req: o.req})
+					// Caddy ends the request there, even in a
+					// subroute: nothing after it runs.
+					outs = append(outs, outcome{kind: kindEnded})
 				default:
-					next = append(next, state{o.req, w})
+					next = append(next, o.st)
 				}
 			}
 		}
 		live = next
 	}
 	for _, st := range live {
-		outs = append(outs, outcome{kind: kindNext, req: st.req})
+		outs = append(outs, outcome{kind: kindNext, st: st})
 	}
 	return outs
 }
 
-// chain follows req through a route's handlers.
-func (f *follower) chain(handlers []*handlerNode, req pathmatch.Request) []outcome {
+// chain follows st through a route's handlers.
+func (f *follower) chain(handlers []*handlerNode, st state) []outcome {
 	for i, h := range handlers {
 		if h == f.target {
 			return []outcome{{kind: kindReached}}
@@ -250,7 +263,7 @@ func (f *follower) chain(handlers []*handlerNode, req pathmatch.Request) []outco
 				sub = []*route{r}
 			}
 		case h.name == "rewrite":
-			req = rewritten(h.raw, req)
+			st.req = rewritten(h.raw, st.req)
 			continue
 		case h.answers:
 			return []outcome{{kind: kindAnswered, by: h.name}}
@@ -262,7 +275,7 @@ func (f *follower) chain(handlers []*handlerNode, req pathmatch.Request) []outco
 			return nil
 		}
 		f.depth++
-		outs := f.list(sub, req, nil)
+		outs := f.list(sub, st)
 		f.depth--
 		var all []outcome
 		for _, o := range outs {
@@ -270,11 +283,11 @@ func (f *follower) chain(handlers []*handlerNode, req pathmatch.Request) []outco
 				all = append(all, o)
 				continue
 			}
-			all = append(all, f.chain(handlers[i+1:], o.req)...)
+			all = append(all, f.chain(handlers[i+1:], o.st)...)
 		}
 		return all
 	}
-	return []outcome{{kind: kindNext, req: req}}
+	return []outcome{{kind: kindNext, st: st}}
 }
 
 // rewritten is req after a rewrite handler, run with Caddy's own code; its
@@ -308,11 +321,10 @@ func rewritten(raw json.RawMessage, req pathmatch.Request) pathmatch.Request {
 	if err := rw.Provision(caddy.Context{}); err != nil {
 		return unknown
 	}
-	r, err := http.NewRequestWithContext(context.WithValue(context.Background(), caddy.ReplacerCtxKey, repl), http.MethodGet, req.Path, nil)
+	r, err := pathmatch.NewRequest(req, repl)
 	if err != nil {
 		return unknown
 	}
-	r.RequestURI = req.Path
 	rw.Rewrite(r, repl)
 	return pathmatch.Request{Path: r.URL.EscapedPath(), Host: req.Host}
 }

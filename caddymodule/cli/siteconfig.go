@@ -35,8 +35,10 @@ type siteHandler struct {
 	// match describes the matchers, other than host, of the routes it
 	// sits in ("path /blog/*"); none: every request of its hosts.
 	match []string
+	// site is the host --site named; "" when none was given.
+	site string
 	// srv is its server and node the handler in it, to follow requests
-	// to it (see reaches).
+	// to it (see notReached).
 	srv  *server
 	node *handlerNode
 	cfg  config.Config
@@ -106,7 +108,17 @@ func loadSiteConfig(path, site string) (siteHandler, error) {
 			found[i].ports = ports
 		}
 	}
-	return pickSite(found, path, site)
+	sh, err := pickSite(found, path, site)
+	if err != nil {
+		return siteHandler{}, err
+	}
+	if site != "" {
+		sh.site = site
+		if h, _, err := net.SplitHostPort(site); err == nil {
+			sh.site = h
+		}
+	}
+	return sh, nil
 }
 
 // isJSONConfig tells a JSON config from a Caddyfile, as caddy run does:
@@ -154,15 +166,24 @@ type walker struct {
 // answers stops every route after it.
 func (w *walker) walk(routes []*route, hosts, match []string, root string, answered *string) error {
 	for _, r := range routes {
-		rh := hosts
+		// The route limits the hosts only when every one of its
+		// matcher sets names some: a set without one takes any host.
+		rh, limits := hosts, len(r.match) > 0
+		var hs []string
 		for _, m := range r.match {
-			if h, ok := m["host"]; ok {
-				var hs []string
-				if err := json.Unmarshal(h, &hs); err != nil {
-					return err
-				}
-				rh = append(slices.Clone(rh), hs...)
+			h, ok := m["host"]
+			if !ok {
+				limits = false
+				continue
 			}
+			var more []string
+			if err := json.Unmarshal(h, &more); err != nil {
+				return err
+			}
+			hs = append(hs, more...)
+		}
+		if limits {
+			rh = append(slices.Clone(rh), hs...)
 		}
 		rm := match
 		if d := describeMatch(r.match); d != "" {
@@ -229,7 +250,7 @@ func (w *walker) walk(routes []*route, hosts, match []string, root string, answe
 // without passing it on, so that no handler after it in the chain runs.
 func answers(name string, raw json.RawMessage) bool {
 	switch name {
-	case "static_response", "error", "copy_response":
+	case "static_response", "error", "copy_response", "metrics":
 		return true
 	case "reverse_proxy":
 		// handle_response runs its routes for a response it matches,
@@ -273,11 +294,20 @@ func answers(name string, raw json.RawMessage) bool {
 	return false
 }
 
-// notReached says why a GET request for path, from any host of the
+// notReached says why a GET request for path, to any host of the
 // handler's site, never reaches the handler; "" when it does, or when the
 // request decides (a matcher check cannot evaluate).
 func (s siteHandler) notReached(path string) string {
-	return s.notReachedFrom(s.hosts, path)
+	return s.notReachedFrom(s.requestHosts(), path)
+}
+
+// requestHosts are the hosts a request to the site may name: the one
+// --site names, else the handler's.
+func (s siteHandler) requestHosts() []string {
+	if s.site != "" {
+		return []string{s.site}
+	}
+	return s.hosts
 }
 
 func (s siteHandler) notReachedFrom(hosts []string, path string) string {
@@ -299,7 +329,7 @@ func (s siteHandler) notReachedFrom(hosts []string, path string) string {
 // notJudged is notReached for a target of check: a path, or a URL, whose
 // host is then the request's.
 func (s siteHandler) notJudged(target string) string {
-	hosts := s.hosts
+	hosts := s.requestHosts()
 	if hasScheme(target) {
 		u, err := url.Parse(target)
 		if err != nil {

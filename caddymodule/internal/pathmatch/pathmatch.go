@@ -110,6 +110,9 @@ func matcher(name string, raw json.RawMessage, r Request) (takes, known bool) {
 		if json.Unmarshal(raw, &sets) != nil {
 			return true, false
 		}
+		if len(sets) == 0 {
+			return true, true // none of no sets matches: Caddy's not takes every request
+		}
 		t, k := Sets(sets, r)
 		if !k {
 			return true, false
@@ -147,21 +150,33 @@ func pathTakes(m caddyhttp.MatchPath, p string) (takes, known bool) {
 
 // run runs a matcher on a GET request for r.
 func run(match func(*http.Request) (bool, error), r Request) (takes, known bool) {
-	p := r.Path
-	if p == "" {
-		p = "/"
-	}
-	ctx := context.WithValue(context.Background(), caddy.ReplacerCtxKey, caddy.NewReplacer())
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, p, nil)
+	req, err := NewRequest(r, caddy.NewReplacer())
 	if err != nil {
 		return true, false
 	}
-	req.Host = r.Host
 	ok, err := match(req)
 	if err != nil {
 		return true, false
 	}
 	return ok, true
+}
+
+// NewRequest makes a GET request for r with repl in its context, as
+// Caddy's matchers and handlers expect. The path is read as a request's
+// path whatever it starts with: "//private/x" is a path, not a host.
+func NewRequest(r Request, repl *caddy.Replacer) (*http.Request, error) {
+	p := r.Path
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p
+	}
+	ctx := context.WithValue(context.Background(), caddy.ReplacerCtxKey, repl)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://check.invalid"+p, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Host = r.Host
+	req.RequestURI = p
+	return req, nil
 }
 
 // hasPlaceholder reports whether s still holds a placeholder.
