@@ -803,6 +803,19 @@ func TestCheckConfigNotReached(t *testing.T) {
 		// --site names the host: a site for it before a catch-all
 		// answers first.
 		{"the host --site names", config(`{"match": [{"host": ["127.0.0.1"]}], "handle": [`+respond+`], "terminal": true}`, `{"handle": [`+self+`]}`), []string{"/robots.txt", "/app/trap/"}, "static_response answers it first", "static_response answers it first", "", "127.0.0.1"},
+		// From a review against Caddy's source: each of these reaches
+		// the handler in a running Caddy.
+		{"a method rewrite", config(`{"handle": [{"handler": "rewrite", "method": "POST"}]}`, `{"match": [{"method": ["POST"]}], "handle": [`+self+`]}`, `{"handle": [`+respond+`]}`), nil, "", "", "", ""},
+		{"early hints", config(`{"handle": [{"handler": "static_response", "status_code": 103}, ` + self + `]}`), nil, "", "", "", ""},
+		{"a subroute's error routes go on", config(`{"handle": [{"handler": "subroute", "routes": [{"handle": [{"handler": "error", "status_code": 404}]}], "errors": {"routes": [{"handle": [{"handler": "headers"}]}]}}, ` + self + `]}`), nil, "", "", "", ""},
+		{"a site with a non-ASCII name", config(`{"match": [{"host": ["bücher.example"]}], "handle": [` + self + `]}`), nil, "", "", "", ""},
+		{"a wildcard site", config(`{"match": [{"host": ["*.example.com"]}], "handle": [{"handler": "subroute", "routes": [{"match": [{"not": [{"host": ["www.example.com"]}]}], "handle": [` + respond + `]}, {"handle": [` + self + `]}]}]}`), nil, "", "", "", ""},
+		{"a relative rewrite", config(`{"handle": [{"handler": "rewrite", "uri": "gen"}]}`, `{"match": [{"path": ["/gen"]}], "handle": [`+respond+`]}`, `{"handle": [`+self+`]}`), nil, "", "", "", ""},
+		{"an earlier no-matcher route of a group another took", config(handle(`{"path": ["/robots.txt"]}`, `{"handler": "headers"}`), handle("", `{"handler": "reverse_proxy"}`), `{"handle": [`+self+`]}`), []string{"/app/trap/"}, "nothing springs it", "reverse_proxy answers it first", "", ""},
+		{"a missing named route", config(`{"handle": [{"handler": "invoke", "name": "nosuch"}, ` + self + `]}`), []string{"/robots.txt", "/app/trap/"}, "a named route the config lacks", "invoke (of a named route the config lacks: an error) answers it first", "", ""},
+		// Routes check cannot evaluate double the ways a request may
+		// go; ways that leave it the same are followed once.
+		{"many routes check cannot evaluate", config(strings.Repeat(`{"match": [{"header": {"X-A": ["1"]}}], "handle": [{"handler": "headers"}]}, `, 20)+`{"match": [{"path": ["/robots.txt"]}], "handle": [`+respond+`]}`, `{"handle": [`+self+`]}`), []string{"/robots.txt"}, "static_response answers it first", "", "", ""},
 		{"the metrics handler", config(`{"match": [{"path": ["/metrics"]}], "handle": [{"handler": "metrics"}]}`, `{"handle": [`+self+`]}`), nil, "", "metrics answers it first", "/metrics", ""},
 		{"a URL's host", config(`{"match": [{"host": ["127.0.0.1"]}], "handle": [`+respond+`], "terminal": true}`, `{"handle": [`+self+`]}`), nil, "", "static_response answers it first", "http://127.0.0.1/app/x", ""},
 	} {
@@ -832,6 +845,29 @@ func TestCheckConfigNotReached(t *testing.T) {
 				t.Errorf("text output, want warning %q:\n%s", tc.warn, out)
 			}
 		})
+	}
+}
+
+// TestCheckConfigAnsweredFirstGroups: a handle block without a matcher
+// answers every request only if no earlier block of its group took some:
+// here /robots.txt goes to the first block, which passes it on to the
+// handler, so check must not say the proxy answers every request first.
+func TestCheckConfigAnsweredFirstGroups(t *testing.T) {
+	file := writeTemp(t, "robots.txt", "User-agent: *\nDisallow: /private/\n")
+	cfg := writeTemp(t, "caddy.json", `{"apps": {"http": {"servers": {"srv0": {"listen": [":80"], "routes": [
+		{"group": "g", "match": [{"path": ["/robots.txt"]}], "handle": [{"handler": "headers"}]},
+		{"group": "g", "handle": [{"handler": "reverse_proxy"}]},
+		{"handle": [{"handler": "robots_txt", "file": "`+file+`"}]}]}}}}}`)
+	code, out, errOut := runCmd(t, "", "check", "--config", cfg, "--json", "--agent", "curl/8", "/robots.txt", "/x")
+	var got CheckOutput
+	if code == ExitUsage || json.Unmarshal([]byte(out), &got) != nil {
+		t.Fatalf("exit %d:\n%s%s", code, out, errOut)
+	}
+	if got.AnsweredBy != "" || len(got.NotReached) > 0 || got.Results[0].NotJudged != "" {
+		t.Errorf("answered_first_by %q, not_reached %q, /robots.txt not_judged %q; want none", got.AnsweredBy, got.NotReached, got.Results[0].NotJudged)
+	}
+	if got.Results[1].NotJudged != "reverse_proxy answers it first" {
+		t.Errorf("/x not_judged %q, want the proxy's", got.Results[1].NotJudged)
 	}
 }
 

@@ -112,7 +112,7 @@ route then answers /robots.txt, without the trap's line or the included
 lists); a result's
 "not_judged" says why that request never reaches the handler ("file_server
 answers it first"), its verdict then being what the handler would say if
-it did. Only the matchers a GET request's path and host decide (path,
+it did. Only the matchers a request's path, host and method decide (path,
 path_regexp, host, method, not) and rewrites of a known path are
 followed; where another decides, nothing is said. "source", "signal",
 "only_for", "answered_first_by", "not_reached" and "not_judged" are left

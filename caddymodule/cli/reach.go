@@ -2,6 +2,9 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/caddyserver/caddy/v2"
@@ -25,7 +28,10 @@ type handlerNode struct {
 	name   string
 	raw    json.RawMessage
 	routes []*route // a subroute's
-	invoke string   // the named route an invoke handler runs
+	// errors is whether a subroute has error routes: Caddy runs them,
+	// with the rest of the chain after them, when its routes fail.
+	errors bool
+	invoke string // the named route an invoke handler runs
 	// answers is whether it answers every request it gets (see answers).
 	answers bool
 }
@@ -67,6 +73,9 @@ func parseRoute(raw json.RawMessage) (*route, error) {
 			Handler string            `json:"handler"`
 			Routes  []json.RawMessage `json:"routes"`
 			Name    string            `json:"name"`
+			Errors  *struct {
+				Routes []json.RawMessage `json:"routes"`
+			} `json:"errors"`
 		}
 		if err := json.Unmarshal(hraw, &h); err != nil {
 			return nil, err
@@ -79,6 +88,7 @@ func parseRoute(raw json.RawMessage) (*route, error) {
 				return nil, err
 			}
 			n.routes = sub
+			n.errors = h.Errors != nil && len(h.Errors.Routes) > 0
 		case "invoke":
 			n.invoke = h.Name
 		}
@@ -87,16 +97,6 @@ func parseRoute(raw json.RawMessage) (*route, error) {
 	}
 	return r, nil
 }
-
-// reach is what becomes of a request that check follows through a
-// server's routes.
-type reach int
-
-const (
-	reachUnknown reach = iota // it depends on the request: matchers check cannot evaluate
-	reachYes                  // every way through the routes gets to the handler
-	reachNo                   // none does
-)
 
 // state is what check knows of a request on one way through the routes:
 // the request as the routes see it now, and the route groups a route has
@@ -120,6 +120,17 @@ func (st state) taking(group string) state {
 	return state{st.req, won}
 }
 
+// key tells states apart: two ways through the routes that leave the
+// request the same go on the same way, and are followed once.
+func (st state) key() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%t %q %q %t %q", st.req.PathUnknown, st.req.Path, st.req.Host, st.req.MethodUnknown, st.req.Method)
+	for _, g := range slices.Sorted(maps.Keys(st.won)) {
+		fmt.Fprintf(&b, " %q", g)
+	}
+	return b.String()
+}
+
 // outcome is one way a request can go through a list of routes.
 type outcome struct {
 	kind outcomeKind
@@ -136,9 +147,14 @@ const (
 	kindNext                        // the list passed it on, unanswered
 )
 
-// maxSteps bounds the ways check follows; a config with more is
-// answered "it depends".
-const maxSteps = 10000
+const (
+	// maxSteps bounds the work of following one request; a config that
+	// needs more is answered "it depends".
+	maxSteps = 10000
+	// maxDepth bounds nested subroutes and invokes: a named route that
+	// invokes itself would never end.
+	maxDepth = 32
+)
 
 // follower follows requests through one server's routes to target.
 type follower struct {
@@ -146,52 +162,30 @@ type follower struct {
 	target *handlerNode
 	steps  int
 	depth  int
+	// gaveUp is set when the answer depends on more than check can
+	// follow: too many ways, too deep, or a subroute's error routes.
+	gaveUp bool
 }
 
-// reaches follows a GET request for path, to each of hosts (none: the
-// host is not known), through srv's routes, and tells whether it gets to
-// target; with reachNo, why not.
-func (srv *server) reaches(target *handlerNode, hosts []string, path string) (reach, string) {
+// notReached follows a request for path, to each of hosts (none: the
+// host is not known), through srv's routes, and says why it never gets to
+// target, with true; false when it may.
+func (srv *server) notReached(target *handlerNode, hosts []string, path string) (string, bool) {
 	if len(hosts) == 0 {
 		hosts = []string{""}
 	}
-	result, why := reachUnknown, ""
-	for i, h := range hosts {
+	why := ""
+	for _, h := range hosts {
 		f := &follower{srv: srv, target: target}
 		outs := f.list(srv.routes, state{req: pathmatch.Request{Path: path, Host: h}})
-		r, w := reachUnknown, ""
-		switch {
-		case f.steps > maxSteps:
-		case all(outs, kindReached):
-			r = reachYes
-		case none(outs, kindReached):
-			r, w = reachNo, outs[0].describe()
+		if f.gaveUp || len(outs) == 0 || slices.ContainsFunc(outs, func(o outcome) bool { return o.kind == kindReached }) {
+			return "", false
 		}
-		if i == 0 {
-			result, why = r, w
-		} else if r != result {
-			return reachUnknown, ""
+		if why == "" {
+			why = outs[0].describe()
 		}
 	}
-	return result, why
-}
-
-func all(outs []outcome, k outcomeKind) bool {
-	for _, o := range outs {
-		if o.kind != k {
-			return false
-		}
-	}
-	return len(outs) > 0
-}
-
-func none(outs []outcome, k outcomeKind) bool {
-	for _, o := range outs {
-		if o.kind == k {
-			return false
-		}
-	}
-	return len(outs) > 0
+	return why, true
 }
 
 // describe says why o is not the handler's; "" for a request that no
@@ -206,23 +200,32 @@ func (o outcome) describe() string {
 	return ""
 }
 
-// list follows st through routes.
+// list follows st through routes. A matcher check cannot evaluate splits
+// the way in two: the route taken, and not.
 func (f *follower) list(routes []*route, st state) []outcome {
 	live := []state{st}
 	var outs []outcome
 	for _, r := range routes {
 		var next []state
+		seen := make(map[string]bool)
+		goOn := func(st state) {
+			if k := st.key(); !seen[k] {
+				seen[k] = true
+				next = append(next, st)
+			}
+		}
 		for _, st := range live {
 			if f.steps++; f.steps > maxSteps {
-				return outs
+				f.gaveUp = true
+				return nil
 			}
 			if r.group != "" && st.won[r.group] {
-				next = append(next, st)
+				goOn(st)
 				continue
 			}
 			takes, known := pathmatch.Sets(r.match, st.req)
 			if !takes || !known {
-				next = append(next, st) // not taken
+				goOn(st) // not taken
 			}
 			if !takes {
 				continue
@@ -236,7 +239,7 @@ func (f *follower) list(routes []*route, st state) []outcome {
 					// subroute: nothing after it runs.
 					outs = append(outs, outcome{kind: kindEnded})
 				default:
-					next = append(next, o.st)
+					goOn(o.st)
 				}
 			}
 		}
@@ -248,7 +251,8 @@ func (f *follower) list(routes []*route, st state) []outcome {
 	return outs
 }
 
-// chain follows st through a route's handlers.
+// chain follows st through a route's handlers. A subroute or an invoked
+// route runs with the rest of the chain after it, as Caddy compiles them.
 func (f *follower) chain(handlers []*handlerNode, st state) []outcome {
 	for i, h := range handlers {
 		if h == f.target {
@@ -259,9 +263,11 @@ func (f *follower) chain(handlers []*handlerNode, st state) []outcome {
 		case h.name == "subroute":
 			sub = h.routes
 		case h.name == "invoke":
-			if r := f.srv.named[h.invoke]; r != nil {
-				sub = []*route{r}
+			r := f.srv.named[h.invoke]
+			if r == nil {
+				return []outcome{{kind: kindAnswered, by: "invoke (of a named route the config lacks: an error)"}}
 			}
+			sub = []*route{r}
 		case h.name == "rewrite":
 			st.req = rewritten(h.raw, st.req)
 			continue
@@ -270,41 +276,58 @@ func (f *follower) chain(handlers []*handlerNode, st state) []outcome {
 		default:
 			continue
 		}
-		if f.depth > 32 {
-			f.steps = maxSteps + 1 // an invoke that invokes itself
+		if f.depth >= maxDepth {
+			f.gaveUp = true
 			return nil
 		}
 		f.depth++
 		outs := f.list(sub, st)
 		f.depth--
-		var all []outcome
+		var ways []outcome
 		for _, o := range outs {
-			if o.kind != kindNext {
-				all = append(all, o)
-				continue
+			switch {
+			case o.kind == kindAnswered && h.errors:
+				// What answered may have failed, and the
+				// error routes go on with the chain.
+				f.gaveUp = true
+			case o.kind != kindNext:
+				ways = append(ways, o)
+			default:
+				ways = append(ways, f.chain(handlers[i+1:], o.st)...)
 			}
-			all = append(all, f.chain(handlers[i+1:], o.st)...)
 		}
-		return all
+		return ways
 	}
 	return []outcome{{kind: kindNext, st: st}}
 }
 
-// rewritten is req after a rewrite handler, run with Caddy's own code; its
-// path is not known after a rewrite that depends on the request.
+// rewritten is req after a rewrite handler, run with Caddy's own code. Its
+// path (or method) is not known after a rewrite that depends on the
+// request, until one that sets a path of its own.
 func rewritten(raw json.RawMessage, req pathmatch.Request) pathmatch.Request {
-	if req.PathUnknown {
-		return req
-	}
 	var rw rewrite.Rewrite
-	unknown := pathmatch.Request{PathUnknown: true, Host: req.Host}
-	if json.Unmarshal(raw, &rw) != nil || rw.Method != "" {
-		return unknown
+	if json.Unmarshal(raw, &rw) != nil {
+		return pathmatch.Request{PathUnknown: true, MethodUnknown: true, Host: req.Host}
 	}
 	repl := caddy.NewReplacer()
+	known := func(s string) bool { return !strings.Contains(repl.ReplaceKnown(s, ""), "{") }
+	if rw.Method != "" {
+		if known(rw.Method) {
+			req.Method, req.MethodUnknown = strings.ToUpper(repl.ReplaceKnown(rw.Method, "")), false
+		} else {
+			req.MethodUnknown = true
+		}
+		rw.Method = ""
+	}
 	uriPath, _, _ := strings.Cut(rw.URI, "?")
+	staticURI := uriPath != "" && known(uriPath) && strings.HasPrefix(uriPath, "/")
+	if req.PathUnknown && !staticURI {
+		return req
+	}
+	unknown := req
+	unknown.PathUnknown, unknown.Path = true, ""
 	for _, s := range []string{uriPath, rw.StripPathPrefix, rw.StripPathSuffix} {
-		if strings.Contains(repl.ReplaceKnown(s, ""), "{") {
+		if !known(s) {
 			return unknown
 		}
 	}
@@ -321,10 +344,15 @@ func rewritten(raw json.RawMessage, req pathmatch.Request) pathmatch.Request {
 	if err := rw.Provision(caddy.Context{}); err != nil {
 		return unknown
 	}
-	r, err := pathmatch.NewRequest(req, repl)
+	from := req
+	if from.PathUnknown {
+		from.Path, from.PathUnknown = "/", false // the URI replaces it whole
+	}
+	r, err := pathmatch.NewRequest(from, repl)
 	if err != nil {
 		return unknown
 	}
 	rw.Rewrite(r, repl)
-	return pathmatch.Request{Path: r.URL.EscapedPath(), Host: req.Host}
+	req.Path, req.PathUnknown = r.URL.EscapedPath(), false
+	return req
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/caddyconfig"
+	"golang.org/x/net/idna"
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/include"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/internal/text"
@@ -156,6 +157,9 @@ type walker struct {
 	srv      *server
 	found    *[]siteHandler
 	invoking []string // the named routes being walked, innermost last
+	// groups are the route groups met so far: a route of a group met
+	// before runs only for requests no earlier route of it took.
+	groups map[string]bool
 }
 
 // walk collects the robots_txt handlers of routes, with the hosts and
@@ -233,14 +237,24 @@ func (w *walker) walk(routes []*route, hosts, match []string, root string, answe
 				if err != nil {
 					return err
 				}
-				chain = s
+				if !h.errors { // else its error routes may go on with the chain
+					chain = s
+				}
 			}
 			if chain == "" && h.answers {
 				chain = h.name
 			}
 		}
-		if len(r.match) == 0 {
+		// A route with no matchers runs for every request, unless an
+		// earlier route of its group took some.
+		if len(r.match) == 0 && !w.groups[r.group] {
 			*answered = chain
+		}
+		if r.group != "" {
+			if w.groups == nil {
+				w.groups = make(map[string]bool)
+			}
+			w.groups[r.group] = true
 		}
 	}
 	return nil
@@ -250,7 +264,16 @@ func (w *walker) walk(routes []*route, hosts, match []string, root string, answe
 // without passing it on, so that no handler after it in the chain runs.
 func answers(name string, raw json.RawMessage) bool {
 	switch name {
-	case "static_response", "error", "copy_response", "metrics":
+	case "static_response":
+		// Early hints (103) are not the response: Caddy goes on with
+		// the chain after them; a status from a placeholder may be.
+		var sr struct {
+			StatusCode json.RawMessage `json:"status_code"`
+		}
+		_ = json.Unmarshal(raw, &sr)
+		code := strings.Trim(string(sr.StatusCode), `"`)
+		return code != "103" && !strings.Contains(code, "{")
+	case "error", "copy_response", "metrics":
 		return true
 	case "reverse_proxy":
 		// handle_response runs its routes for a response it matches,
@@ -310,18 +333,39 @@ func (s siteHandler) requestHosts() []string {
 	return s.hosts
 }
 
+// asRequested is a host as a request names it: in ASCII (Caddy's host
+// matcher turns the config's names to ASCII, and clients send them so),
+// lower-case; "" (not known) for a pattern, a wildcard or a placeholder,
+// which no request names as written.
+func asRequested(host string) string {
+	if strings.ContainsAny(host, "*{") {
+		return ""
+	}
+	ascii, err := idna.ToASCII(host)
+	if err != nil {
+		return ""
+	}
+	return strings.ToLower(ascii)
+}
+
 func (s siteHandler) notReachedFrom(hosts []string, path string) string {
 	if s.srv == nil {
 		return ""
 	}
-	r, why := s.srv.reaches(s.node, hosts, path)
+	as := make([]string, 0, len(hosts))
+	for _, h := range hosts {
+		if a := asRequested(h); !slices.Contains(as, a) {
+			as = append(as, a)
+		}
+	}
+	why, no := s.srv.notReached(s.node, as, path)
 	switch {
-	case r != reachNo:
+	case !no:
 		return ""
 	case why != "":
 		return why
 	case len(s.match) > 0:
-		return "it is outside the routes around the handler: " + strings.Join(s.match, " and ")
+		return "no route takes it to the handler, which sits in routes for " + strings.Join(s.match, " and ")
 	}
 	return "no route of the site takes it to the handler"
 }

@@ -1,29 +1,43 @@
 // Package pathmatch tells, from a config alone, whether Caddy's route
 // matchers take a request: the Caddyfile adapter and `caddy robots check`
 // need to know whether /robots.txt, the trap and the paths checked reach a
-// robots_txt handler. The matchers a GET request's path and host decide
-// (path, path_regexp, host, method, and not of those) are run with Caddy's
-// own code; the answer of any other depends on the request.
+// robots_txt handler. The matchers a request's path, host and method
+// decide (path, path_regexp, host, method, and not of those) are run with
+// Caddy's own code; the answer of any other depends on the request.
 package pathmatch
 
 import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 )
 
-// Request is what is known of a GET request before it is made.
+// Request is what is known of a request before it is made: a GET, until
+// a rewrite changes its method.
 type Request struct {
-	// Path is the path as the routes see it (after any rewrite); it
-	// is not known when PathUnknown is set.
+	// Path is the path as the routes see it (after any rewrite), in
+	// its escaped form; it is not known when PathUnknown is set.
 	Path        string
 	PathUnknown bool
-	// Host is the request's host; "" when it is not known.
+	// Host is the request's host, in ASCII; "" when it is not known.
 	Host string
+	// Method is "" for GET; it is not known when MethodUnknown is set.
+	Method        string
+	MethodUnknown bool
+}
+
+// method is r's method, when known.
+func (r Request) method() string {
+	if r.Method == "" {
+		return http.MethodGet
+	}
+	return r.Method
 }
 
 // Set reports whether a matcher set (the matchers of one set must all
@@ -75,14 +89,22 @@ func matcher(name string, raw json.RawMessage, r Request) (takes, known bool) {
 		}
 		return pathTakes(m, r.Path)
 	case "path_regexp":
+		// The pattern is a regular expression as written: Caddy
+		// replaces no placeholders in it.
 		var m caddyhttp.MatchPathRE
-		if r.PathUnknown || json.Unmarshal(raw, &m) != nil || hasPlaceholder(m.Pattern) || m.Provision(caddy.Context{}) != nil {
+		if r.PathUnknown || json.Unmarshal(raw, &m) != nil || m.Provision(caddy.Context{}) != nil {
 			return true, false
 		}
 		return run(m.MatchWithError, r)
 	case "host":
 		var m caddyhttp.MatchHost
-		if r.Host == "" || json.Unmarshal(raw, &m) != nil || m.Provision(caddy.Context{}) != nil {
+		if json.Unmarshal(raw, &m) != nil {
+			return true, false
+		}
+		if len(m) == 0 {
+			return false, true // Caddy's host matcher of no hosts takes none
+		}
+		if r.Host == "" || m.Provision(caddy.Context{}) != nil {
 			return true, false
 		}
 		for _, h := range m {
@@ -92,19 +114,13 @@ func matcher(name string, raw json.RawMessage, r Request) (takes, known bool) {
 		}
 		return run(m.MatchWithError, r)
 	case "method":
+		// Caddy compares methods as written, placeholders and case
+		// included (the Caddyfile writes them in capitals).
 		var m []string
-		if json.Unmarshal(raw, &m) != nil {
+		if r.MethodUnknown || json.Unmarshal(raw, &m) != nil {
 			return true, false
 		}
-		for _, method := range m {
-			if hasPlaceholder(method) {
-				return true, false
-			}
-			if strings.EqualFold(method, http.MethodGet) {
-				return true, true
-			}
-		}
-		return false, true
+		return slices.Contains(m, r.method()), true
 	case "not":
 		var sets []map[string]json.RawMessage
 		if json.Unmarshal(raw, &sets) != nil {
@@ -127,6 +143,9 @@ func matcher(name string, raw json.RawMessage, r Request) (takes, known bool) {
 // false when a pattern has another (its value may come from the request)
 // and the others do not take p.
 func pathTakes(m caddyhttp.MatchPath, p string) (takes, known bool) {
+	if len(m) == 0 {
+		return false, true // Caddy's path matcher of no paths takes none
+	}
 	repl := caddy.NewReplacer()
 	placeholders := false
 	var static caddyhttp.MatchPath
@@ -161,21 +180,23 @@ func run(match func(*http.Request) (bool, error), r Request) (takes, known bool)
 	return ok, true
 }
 
-// NewRequest makes a GET request for r with repl in its context, as
-// Caddy's matchers and handlers expect. The path is read as a request's
-// path whatever it starts with: "//private/x" is a path, not a host.
+// NewRequest makes the request r with repl in its context, as Caddy's
+// matchers and handlers expect. Its path is set as given, not parsed from
+// a URL: "//private/x" is a path, not a host, and a rewrite to "gen" makes
+// a path without its slash, as in Caddy.
 func NewRequest(r Request, repl *caddy.Replacer) (*http.Request, error) {
-	p := r.Path
-	if !strings.HasPrefix(p, "/") {
-		p = "/" + p
-	}
-	ctx := context.WithValue(context.Background(), caddy.ReplacerCtxKey, repl)
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://check.invalid"+p, nil)
+	path, err := url.PathUnescape(r.Path)
 	if err != nil {
 		return nil, err
 	}
+	ctx := context.WithValue(context.Background(), caddy.ReplacerCtxKey, repl)
+	req, err := http.NewRequestWithContext(ctx, r.method(), "http://check.invalid/", nil)
+	if err != nil {
+		return nil, err
+	}
+	req.URL.Path, req.URL.RawPath = path, r.Path
 	req.Host = r.Host
-	req.RequestURI = p
+	req.RequestURI = r.Path
 	return req, nil
 }
 
