@@ -781,6 +781,7 @@ func TestCheckConfigNotReached(t *testing.T) {
 		{"an earlier route answers /robots.txt", config(`{"match": [{"path": ["/robots.txt"]}], "handle": [{"handler": "static_response", "status_code": 301, "headers": {"Location": ["/static/robots.txt"]}}]}`, `{"handle": [`+self+`]}`), []string{"/robots.txt"}, "static_response answers it first", "", "", ""},
 		{"an earlier route of another group", config(`{"group": "h", "match": [{"path": ["/robots.txt"]}], "handle": [`+respond+`]}`, handle("", self)), []string{"/robots.txt"}, "never reach", "", "", ""},
 		{"an earlier route for another method", config(`{"match": [{"method": ["POST"]}], "handle": [`+respond+`]}`, `{"handle": [`+self+`]}`), nil, "", "", "", ""},
+		{"an earlier route for other methods, in lower case", config(`{"match": [{"not": [{"method": ["get"]}]}], "handle": [`+respond+`]}`, `{"handle": [`+self+`]}`), nil, "", "", "", ""},
 		{"an earlier route for another host", config(`{"match": [{"host": ["other.example"]}], "handle": [`+respond+`]}`, `{"match": [{"host": ["site.example"]}], "handle": [`+self+`]}`), nil, "", "", "", ""},
 		{"a named route invoked", config(`{"handle": [{"handler": "invoke", "name": "bots"}]}`), nil, "", "", "", ""},
 		// Matchers after a rewrite see the rewritten path.

@@ -11,7 +11,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
-	"slices"
 	"strings"
 
 	"github.com/caddyserver/caddy/v2"
@@ -114,13 +113,11 @@ func matcher(name string, raw json.RawMessage, r Request) (takes, known bool) {
 		}
 		return run(m.MatchWithError, r)
 	case "method":
-		// Caddy compares methods as written, placeholders and case
-		// included (the Caddyfile writes them in capitals).
-		var m []string
-		if r.MethodUnknown || json.Unmarshal(raw, &m) != nil {
+		var m caddyhttp.MatchMethod
+		if r.MethodUnknown || json.Unmarshal(raw, &m) != nil || m.Provision(caddy.Context{}) != nil {
 			return true, false
 		}
-		return slices.Contains(m, r.method()), true
+		return run(m.MatchWithError, r)
 	case "not":
 		var sets []map[string]json.RawMessage
 		if json.Unmarshal(raw, &sets) != nil {

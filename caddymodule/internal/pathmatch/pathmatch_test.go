@@ -41,7 +41,7 @@ func TestSets(t *testing.T) {
 		{"a regular expression that does not", `[{"path_regexp": {"pattern": "^/app/"}}]`, Request{Path: "/robots.txt"}, false, true},
 		{"no paths", `[{"path": []}]`, Request{Path: "/robots.txt"}, false, true},
 		{"no hosts", `[{"host": []}]`, Request{Path: "/robots.txt"}, false, true},
-		{"a method in lower case, which Caddy compares as written", `[{"method": ["get"]}]`, Request{Path: "/robots.txt"}, false, true},
+		{"a method in lower case, which Caddy takes in capitals", `[{"method": ["get"]}]`, Request{Path: "/robots.txt"}, true, true},
 		{"a method a rewrite set", `[{"method": ["POST"]}]`, Request{Path: "/robots.txt", Method: "POST"}, true, true},
 		{"a method not known", `[{"method": ["POST"]}]`, Request{Path: "/robots.txt", MethodUnknown: true}, true, false},
 		{"a regular expression with a quantifier, not a placeholder", `[{"path_regexp": {"pattern": "^/[a-z]{3}/"}}]`, Request{Path: "/app/x"}, true, true},
