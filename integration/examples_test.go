@@ -388,6 +388,17 @@ func TestExampleHosting(t *testing.T) {
 		}
 	}
 
+	// The check command of the header comment answers for a.localhost
+	// from its own robots.txt, as the server did.
+	checkLine := regexp.MustCompile(`(?m)^#\s+go run \./cmd/caddy (robots check .*)$`).FindStringSubmatch(src)
+	if checkLine == nil {
+		t.Fatal("the header comment has no robots check command")
+	}
+	code, out, errOut := runCaddyCmd(t, "", strings.Fields(checkLine[1])...)
+	if code != 1 || !strings.Contains(out, "/members/: disallowed") || !strings.Contains(out, "disallow: /members/") || !strings.Contains(out, "/drafts/: allowed") {
+		t.Errorf("%s: exit %d, want 1, /members/ disallowed by a.localhost's rule and /drafts/ allowed:\n%s%s", checkLine[1], code, out, errOut)
+	}
+
 	// The access log says who each refused bot was taken for.
 	wantBots := map[string]string{
 		uaBytespider + " /":      "Bytespider",

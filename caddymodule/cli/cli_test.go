@@ -872,6 +872,43 @@ func TestCheckConfigAnsweredFirstGroups(t *testing.T) {
 	}
 }
 
+// TestCheckConfigSiteOfWildcard: --site picks a wildcard site by a host it
+// takes, as Caddy does, and fills a root per host ("{host}") with it, so
+// each tenant of one site block can be checked with its own robots.txt.
+func TestCheckConfigSiteOfWildcard(t *testing.T) {
+	dir := t.TempDir()
+	for host, body := range map[string]string{"a.example": "User-agent: *\nDisallow: /x\n", "b.example": "User-agent: *\nDisallow: /y\n"} {
+		if err := os.MkdirAll(filepath.Join(dir, host), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, host, "robots.txt"), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg := writeTemp(t, "caddy.json", `{"apps": {"http": {"servers": {"srv0": {"listen": [":80"], "routes": [
+		{"match": [{"host": ["*.example"]}], "handle": [{"handler": "subroute", "routes": [
+			{"handle": [{"handler": "vars", "root": "`+dir+`/{http.request.host}"}]},
+			{"handle": [{"handler": "robots_txt"}]}]}]}]}}}}}`)
+	for _, tc := range []struct {
+		site string
+		code int
+		want string
+	}{
+		{"a.example", ExitDisallowed, "disallow: /x"},
+		{"b.example", ExitOK, filepath.Join(dir, "b.example", "robots.txt")},
+		{"", ExitUsage, "or the site's host with --site"},
+	} {
+		args := []string{"check", "--config", cfg, "--json", "--agent", "curl/8"}
+		if tc.site != "" {
+			args = append(args, "--site", tc.site)
+		}
+		code, out, errOut := runCmd(t, "", append(args, "/x")...)
+		if code != tc.code || !strings.Contains(out+errOut, tc.want) {
+			t.Errorf("--site %q: exit %d, want %d and %q:\n%s%s", tc.site, code, tc.code, tc.want, out, errOut)
+		}
+	}
+}
+
 // TestCheckConfigInvokeLoop: a named route that invokes itself neither
 // hangs check nor draws a warning it cannot back.
 func TestCheckConfigInvokeLoop(t *testing.T) {

@@ -13,15 +13,18 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/caddyconfig"
+	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 	"golang.org/x/net/idna"
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/include"
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/internal/pathmatch"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/internal/text"
 	"github.com/robotsguard/caddy-robots-txt/config"
 	"github.com/robotsguard/caddy-robots-txt/robots"
@@ -460,7 +463,8 @@ func pickSite(found []siteHandler, path, site string) (siteHandler, error) {
 	}
 	onPort := func(f siteHandler) bool { return port == "" || len(f.ports) == 0 || slices.Contains(f.ports, port) }
 	named := func(f siteHandler) bool {
-		return onPort(f) && slices.ContainsFunc(f.hosts, func(h string) bool { return strings.EqualFold(h, host) || strings.EqualFold(h, site) })
+		return onPort(f) && (slices.ContainsFunc(f.hosts, func(h string) bool { return strings.EqualFold(h, host) || strings.EqualFold(h, site) }) ||
+			servesHost(f.hosts, host))
 	}
 	everyHost := func(f siteHandler) bool { return len(f.hosts) == 0 && onPort(f) }
 	for _, of := range []func(siteHandler) bool{named, everyHost} {
@@ -489,6 +493,41 @@ func pickSite(found []siteHandler, path, site string) (siteHandler, error) {
 		}
 	}
 	return siteHandler{}, fmt.Errorf("%s has no robots_txt handler for site %q; its sites: %s", path, site, siteList(found))
+}
+
+// hostPlaceholder is a placeholder of the request's host or its labels.
+var hostPlaceholder = regexp.MustCompile(`^\{http\.request\.host(\.labels\.\d+)?\}$`)
+
+// onlyHostPlaceholders reports whether every placeholder left in path is
+// one of the request's host.
+func onlyHostPlaceholders(path string) bool {
+	for rest := path; ; {
+		i := strings.IndexByte(rest, '{')
+		if i < 0 {
+			return true
+		}
+		j := strings.IndexByte(rest[i:], '}')
+		if j < 0 || !hostPlaceholder.MatchString(rest[i:i+j+1]) {
+			return false
+		}
+		rest = rest[i+j+1:]
+	}
+}
+
+// servesHost reports whether a request for host is one the host patterns
+// take, as Caddy's host matcher decides ("a.localhost" for
+// "*.localhost").
+func servesHost(patterns []string, host string) bool {
+	h := asRequested(host)
+	if len(patterns) == 0 || h == "" {
+		return false
+	}
+	raw, err := json.Marshal(patterns)
+	if err != nil {
+		return false
+	}
+	takes, known := pathmatch.Set(map[string]json.RawMessage{"host": raw}, pathmatch.Request{Path: "/", Host: h})
+	return takes && known
 }
 
 // sameSite tells whether two handlers are of one site: the same hosts on
@@ -554,8 +593,15 @@ func (s siteHandler) robotsBody() ([]byte, string, error) {
 		path = filepath.Join(root, "robots.txt")
 	}
 	path = caddy.NewReplacer().ReplaceKnown(path, "")
+	if s.site != "" && onlyHostPlaceholders(path) {
+		// A root per host ("/srv/{host}"): --site names the host,
+		// and the handler reads this file for its requests.
+		if r, err := http.NewRequest(http.MethodGet, "http://"+s.site+"/robots.txt", nil); err == nil {
+			path = caddyhttp.NewTestReplacer(r).ReplaceKnown(path, "")
+		}
+	}
 	if strings.Contains(path, "{") {
-		return nil, path, fmt.Errorf("the robots.txt path %s depends on the request; give the file with --file", path)
+		return nil, path, fmt.Errorf("the robots.txt path %s depends on the request; give the file with --file, or the site's host with --site", path)
 	}
 	body, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
