@@ -95,11 +95,9 @@ func trapOutsideMatcher(set caddy.ModuleMap, trap string) error {
 		{trap, "the trap path, so nothing springs it"},
 	} {
 		if takes, known := pathmatch.Set(set, pathmatch.Request{Path: p.path}); !takes && known {
-			var paths []string
-			_ = json.Unmarshal(set["path"], &paths)
-			return fmt.Errorf("trap %s: this handler's matcher (path %s) does not take %s; "+
+			return fmt.Errorf("trap %s: this handler's matcher (%s) does not take %s; "+
 				"give the trap to a robots_txt that takes every request, or add /robots.txt and the trap to the matcher",
-				trap, strings.Join(paths, " "), p.why)
+				trap, pathmatch.Describe([]map[string]json.RawMessage{set}, true), p.why)
 		}
 	}
 	return nil

@@ -165,6 +165,7 @@ func TestTrapOutsideNamedMatcher(t *testing.T) {
 		{"a path and a method", "path /app/*\n\tmethod GET", "does not take requests for /robots.txt"},
 		{"a path that takes both, and a header", "path /robots.txt /trap/*\n\theader X-A 1", ""},
 		{"a header alone", "header X-A 1", ""},
+		{"a method a GET is not", "method POST", `this handler's matcher (method ["POST"]) does not take requests for /robots.txt`},
 		{"not a path", "not path /app/*", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

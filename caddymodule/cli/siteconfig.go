@@ -193,7 +193,7 @@ func (w *walker) walk(routes []*route, hosts, match []string, root string, answe
 			rh = append(slices.Clone(rh), hs...)
 		}
 		rm := match
-		if d := describeMatch(r.match); d != "" {
+		if d := pathmatch.Describe(r.match, false); d != "" {
 			rm = append(slices.Clone(rm), d)
 		}
 		// What answers before the next handler of this route's chain.
@@ -389,35 +389,6 @@ func (s siteHandler) notJudged(target string) string {
 	}
 	path, _, _ := strings.Cut(target, "?")
 	return s.notReachedFrom(hosts, path)
-}
-
-// describeMatch describes a route's matcher sets, other than host, as
-// "path /blog/*"; "" when there are none.
-func describeMatch(sets []map[string]json.RawMessage) string {
-	var alts []string
-	for _, set := range sets {
-		var parts []string
-		for _, name := range slices.Sorted(maps.Keys(set)) {
-			if name == "host" {
-				continue
-			}
-			var paths []string
-			if name == "path" && json.Unmarshal(set[name], &paths) == nil {
-				parts = append(parts, "path "+strings.Join(paths, " "))
-				continue
-			}
-			var compact bytes.Buffer
-			if json.Compact(&compact, set[name]) != nil {
-				compact.Reset()
-				compact.Write(set[name])
-			}
-			parts = append(parts, name+" "+compact.String())
-		}
-		if len(parts) > 0 {
-			alts = append(alts, strings.Join(parts, " and "))
-		}
-	}
-	return strings.Join(alts, " or ")
 }
 
 // String names the handler by the requests it takes and the robots.txt

@@ -7,10 +7,13 @@
 package pathmatch
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"maps"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/caddyserver/caddy/v2"
@@ -195,6 +198,36 @@ func NewRequest(r Request, repl *caddy.Replacer) (*http.Request, error) {
 	req.Host = r.Host
 	req.RequestURI = r.Path
 	return req, nil
+}
+
+// Describe describes matcher sets as people read them: "path /blog/*",
+// "method [\"POST\"]", sets joined by "or", matchers of a set by "and";
+// host matchers only when withHost. "" when there are none.
+func Describe(sets []map[string]json.RawMessage, withHost bool) string {
+	var alts []string
+	for _, set := range sets {
+		var parts []string
+		for _, name := range slices.Sorted(maps.Keys(set)) {
+			if name == "host" && !withHost {
+				continue
+			}
+			var list []string
+			if (name == "path" || name == "host") && json.Unmarshal(set[name], &list) == nil {
+				parts = append(parts, name+" "+strings.Join(list, " "))
+				continue
+			}
+			var compact bytes.Buffer
+			if json.Compact(&compact, set[name]) != nil {
+				compact.Reset()
+				compact.Write(set[name])
+			}
+			parts = append(parts, name+" "+compact.String())
+		}
+		if len(parts) > 0 {
+			alts = append(alts, strings.Join(parts, " and "))
+		}
+	}
+	return strings.Join(alts, " or ")
 }
 
 // hasPlaceholder reports whether s still holds a placeholder.
