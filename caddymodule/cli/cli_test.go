@@ -872,12 +872,18 @@ func TestCheckConfigAnsweredFirstGroups(t *testing.T) {
 	}
 }
 
-// TestCheckConfigSiteOfWildcard: --site picks a wildcard site by a host it
-// takes, as Caddy does, and fills a root per host ("{host}") with it, so
-// each tenant of one site block can be checked with its own robots.txt.
+// TestCheckConfigSiteOfWildcard: --site picks a site as Caddy does (one
+// that names the host before a wildcard that takes it), and fills a root
+// per host ("{host}") with the host as requests name it (in ASCII, lower
+// case), so each tenant of one site block can be checked with its own
+// robots.txt; URLs name the host when --site does not, and a URL of
+// another host than the robots.txt read is refused.
 func TestCheckConfigSiteOfWildcard(t *testing.T) {
 	dir := t.TempDir()
-	for host, body := range map[string]string{"a.example": "User-agent: *\nDisallow: /x\n", "b.example": "User-agent: *\nDisallow: /y\n"} {
+	for host, body := range map[string]string{
+		"b.example":             "User-agent: *\nDisallow: /b\n",
+		"xn--bcher-kva.example": "User-agent: *\nDisallow: /idn\n",
+	} {
 		if err := os.MkdirAll(filepath.Join(dir, host), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -888,24 +894,44 @@ func TestCheckConfigSiteOfWildcard(t *testing.T) {
 	cfg := writeTemp(t, "caddy.json", `{"apps": {"http": {"servers": {"srv0": {"listen": [":80"], "routes": [
 		{"match": [{"host": ["*.example"]}], "handle": [{"handler": "subroute", "routes": [
 			{"handle": [{"handler": "vars", "root": "`+dir+`/{http.request.host}"}]},
-			{"handle": [{"handler": "robots_txt"}]}]}]}]}}}}}`)
+			{"handle": [{"handler": "robots_txt"}]}]}], "terminal": true},
+		{"match": [{"host": ["a.example"]}], "handle": [{"handler": "robots_txt", "inline": "User-agent: *\nDisallow: /a\n"}], "terminal": true}]}}}}}`)
 	for _, tc := range []struct {
-		site string
-		code int
-		want string
+		site, target string
+		code         int
+		want         string
 	}{
-		{"a.example", ExitDisallowed, "disallow: /x"},
-		{"b.example", ExitOK, filepath.Join(dir, "b.example", "robots.txt")},
-		{"", ExitUsage, "or the site's host with --site"},
+		{"a.example", "/a", ExitDisallowed, `"file": "inline"`},
+		{"b.example", "/b", ExitDisallowed, filepath.Join(dir, "b.example", "robots.txt")},
+		{"B.EXAMPLE", "/b", ExitDisallowed, filepath.Join(dir, "b.example", "robots.txt")},
+		{"b.example:80", "/b", ExitDisallowed, filepath.Join(dir, "b.example", "robots.txt")},
+		{"bücher.example", "/idn", ExitDisallowed, "xn--bcher-kva.example"},
+		{"", "http://b.example/b", ExitDisallowed, filepath.Join(dir, "b.example", "robots.txt")},
+		{"b.example", "http://c.example/b", ExitUsage, "check one host at a time"},
+		{"", "/b", ExitUsage, "say which site with --site"},
 	} {
 		args := []string{"check", "--config", cfg, "--json", "--agent", "curl/8"}
 		if tc.site != "" {
 			args = append(args, "--site", tc.site)
 		}
-		code, out, errOut := runCmd(t, "", append(args, "/x")...)
+		code, out, errOut := runCmd(t, "", append(args, tc.target)...)
 		if code != tc.code || !strings.Contains(out+errOut, tc.want) {
-			t.Errorf("--site %q: exit %d, want %d and %q:\n%s%s", tc.site, code, tc.code, tc.want, out, errOut)
+			t.Errorf("--site %q %s: exit %d, want %d and %q:\n%s%s", tc.site, tc.target, code, tc.code, tc.want, out, errOut)
 		}
+	}
+}
+
+// TestCheckConfigErrorRoutes: a handler in a subroute's error routes is
+// found, and check makes no claim about what reaches it: only requests
+// that failed do.
+func TestCheckConfigErrorRoutes(t *testing.T) {
+	file := writeTemp(t, "robots.txt", "User-agent: *\nDisallow: /private/\n")
+	cfg := writeTemp(t, "caddy.json", `{"apps": {"http": {"servers": {"srv0": {"listen": [":80"], "routes": [
+		{"handle": [{"handler": "subroute", "routes": [{"handle": [{"handler": "file_server", "root": "/nonexistent"}]}],
+			"errors": {"routes": [{"handle": [{"handler": "robots_txt", "file": "`+file+`"}]}]}}]}]}}}}}`)
+	code, out, errOut := runCmd(t, "", "check", "--config", cfg, "--json", "--agent", "curl/8", "/private/x")
+	if code != ExitDisallowed || strings.Contains(out, "not_reached") || strings.Contains(out, "not_judged") {
+		t.Errorf("exit %d, want %d and no claim about reaching:\n%s%s", code, ExitDisallowed, out, errOut)
 	}
 }
 

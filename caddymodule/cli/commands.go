@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -419,9 +420,27 @@ func runCheck(cmd *cobra.Command, args []string) int {
 	var subj Subject
 	if cfgPath != "" {
 		sh, err := loadSiteConfig(cfgPath, site)
+		if h := commonHost(args); err != nil && site == "" && h != "" {
+			// Several sites: URLs of one host name the site.
+			sh, err = loadSiteConfig(cfgPath, h)
+		}
 		if err != nil {
 			fmt.Fprintf(cmd.ErrOrStderr(), "caddy robots check: %s\n", text.Clean(err.Error()))
 			return ExitUsage
+		}
+		if sh.perHost() {
+			// One robots.txt per host: every target must be of the
+			// host it is read for, which URLs may name.
+			for _, a := range args {
+				h := targetHost(a)
+				switch {
+				case h == "":
+				case sh.site == "":
+					sh.site = h
+				case h != sh.site:
+					return usageError(cmd, "%s is a URL of %s, but the robots.txt read is %s's: this site has one for each host (%s); check one host at a time", a, h, sh.site, sh.robotsPath())
+				}
+			}
 		}
 		body, name, origin, warnings, err := sh.servedBody()
 		if err != nil {
@@ -474,6 +493,33 @@ func runCheck(cmd *cobra.Command, args []string) int {
 		return ExitUsage
 	}
 	return code
+}
+
+// commonHost is the host every target names, when every one is a URL of
+// the same host; "" else.
+func commonHost(targets []string) string {
+	host := ""
+	for _, t := range targets {
+		h := targetHost(t)
+		if h == "" || host != "" && h != host {
+			return ""
+		}
+		host = h
+	}
+	return host
+}
+
+// targetHost is the host of a target that is a URL, as requests name it;
+// "" for a path.
+func targetHost(target string) string {
+	if !hasScheme(target) {
+		return ""
+	}
+	u, err := url.Parse(target)
+	if err != nil {
+		return ""
+	}
+	return asRequested(u.Hostname())
 }
 
 // checkTarget refuses an argument that is neither a path nor a URL.

@@ -28,10 +28,10 @@ type handlerNode struct {
 	name   string
 	raw    json.RawMessage
 	routes []*route // a subroute's
-	// errors is whether a subroute has error routes: Caddy runs them,
-	// with the rest of the chain after them, when its routes fail.
-	errors bool
-	invoke string // the named route an invoke handler runs
+	// errRoutes are a subroute's error routes: Caddy runs them, with
+	// the rest of the chain after them, when its routes fail.
+	errRoutes []*route
+	invoke    string // the named route an invoke handler runs
 	// answers is whether it answers every request it gets (see answers).
 	answers bool
 }
@@ -88,7 +88,11 @@ func parseRoute(raw json.RawMessage) (*route, error) {
 				return nil, err
 			}
 			n.routes = sub
-			n.errors = h.Errors != nil && len(h.Errors.Routes) > 0
+			if h.Errors != nil {
+				if n.errRoutes, err = parseRoutes(h.Errors.Routes); err != nil {
+					return nil, err
+				}
+			}
 		case "invoke":
 			n.invoke = h.Name
 		}
@@ -286,7 +290,7 @@ func (f *follower) chain(handlers []*handlerNode, st state) []outcome {
 		var ways []outcome
 		for _, o := range outs {
 			switch {
-			case o.kind == kindAnswered && h.errors:
+			case o.kind == kindAnswered && len(h.errRoutes) > 0:
 				// What answered may have failed, and the
 				// error routes go on with the chain.
 				f.gaveUp = true

@@ -39,8 +39,12 @@ type siteHandler struct {
 	// match describes the matchers, other than host, of the routes it
 	// sits in ("path /blog/*"); none: every request of its hosts.
 	match []string
-	// site is the host --site named; "" when none was given.
+	// site is the host --site named, as requests name it (see
+	// asRequested); "" when none was given.
 	site string
+	// inErrors is whether it sits in a subroute's error routes, which
+	// only requests that failed reach.
+	inErrors bool
 	// srv is its server and node the handler in it, to follow requests
 	// to it (see notReached).
 	srv  *server
@@ -117,10 +121,11 @@ func loadSiteConfig(path, site string) (siteHandler, error) {
 		return siteHandler{}, err
 	}
 	if site != "" {
-		sh.site = site
+		host := site
 		if h, _, err := net.SplitHostPort(site); err == nil {
-			sh.site = h
+			host = h
 		}
+		sh.site = asRequested(host)
 	}
 	return sh, nil
 }
@@ -163,6 +168,8 @@ type walker struct {
 	// groups are the route groups met so far: a route of a group met
 	// before runs only for requests no earlier route of it took.
 	groups map[string]bool
+	// inErrors counts the subroute error routes being walked.
+	inErrors int
 }
 
 // walk collects the robots_txt handlers of routes, with the hosts and
@@ -225,7 +232,7 @@ func (w *walker) walk(routes []*route, hosts, match []string, root string, answe
 				// A named route invoked twice in one site holds
 				// one handler.
 				if !slices.ContainsFunc(*w.found, func(f siteHandler) bool { return f.node == h && slices.Equal(f.hosts, rh) }) {
-					*w.found = append(*w.found, siteHandler{hosts: rh, root: root, match: rm, srv: w.srv, node: h, cfg: c, answered: chain})
+					*w.found = append(*w.found, siteHandler{hosts: rh, root: root, match: rm, srv: w.srv, node: h, cfg: c, answered: chain, inErrors: w.inErrors > 0})
 				}
 			}
 			if sub != nil {
@@ -240,8 +247,19 @@ func (w *walker) walk(routes []*route, hosts, match []string, root string, answe
 				if err != nil {
 					return err
 				}
-				if !h.errors { // else its error routes may go on with the chain
+				if len(h.errRoutes) == 0 { // else its error routes may go on with the chain
 					chain = s
+				}
+			}
+			if len(h.errRoutes) > 0 {
+				// A handler there judges only requests that failed:
+				// check cannot follow them (see notReached).
+				w.inErrors++
+				ignored := ""
+				err := w.walk(h.errRoutes, rh, rm, root, &ignored)
+				w.inErrors--
+				if err != nil {
+					return err
 				}
 			}
 			if chain == "" && h.answers {
@@ -352,7 +370,7 @@ func asRequested(host string) string {
 }
 
 func (s siteHandler) notReachedFrom(hosts []string, path string) string {
-	if s.srv == nil {
+	if s.srv == nil || s.inErrors {
 		return ""
 	}
 	as := make([]string, 0, len(hosts))
@@ -433,12 +451,14 @@ func pickSite(found []siteHandler, path, site string) (siteHandler, error) {
 		host, port = h, p
 	}
 	onPort := func(f siteHandler) bool { return port == "" || len(f.ports) == 0 || slices.Contains(f.ports, port) }
+	// As Caddy orders sites: one that names the host, then one whose
+	// wildcard takes it, then one of every host.
 	named := func(f siteHandler) bool {
-		return onPort(f) && (slices.ContainsFunc(f.hosts, func(h string) bool { return strings.EqualFold(h, host) || strings.EqualFold(h, site) }) ||
-			servesHost(f.hosts, host))
+		return onPort(f) && slices.ContainsFunc(f.hosts, func(h string) bool { return strings.EqualFold(h, host) || strings.EqualFold(h, site) })
 	}
+	wildcard := func(f siteHandler) bool { return onPort(f) && servesHost(f.hosts, host) }
 	everyHost := func(f siteHandler) bool { return len(f.hosts) == 0 && onPort(f) }
-	for _, of := range []func(siteHandler) bool{named, everyHost} {
+	for _, of := range []func(siteHandler) bool{named, wildcard, everyHost} {
 		var hs []siteHandler
 		others := false
 		for _, f := range found {
@@ -547,6 +567,30 @@ func siteList(found []siteHandler) string {
 
 // robotsBody returns the robots.txt the handler would load, and how to
 // name it: the file, the inline text, or the upstream's answer.
+// robotsPath is the path of the robots.txt file the handler reads, its
+// placeholders of the environment filled in; those of the request left.
+func (s siteHandler) robotsPath() string {
+	path := s.cfg.File
+	if path == "" {
+		root := s.root
+		if root == "" {
+			root = "."
+		}
+		path = filepath.Join(root, "robots.txt")
+	}
+	return caddy.NewReplacer().ReplaceKnown(path, "")
+}
+
+// perHost reports whether the handler reads a robots.txt of each host
+// ("/srv/{host}/robots.txt"), which check reads for the host --site names.
+func (s siteHandler) perHost() bool {
+	if s.cfg.Inline != "" || s.cfg.URL != "" {
+		return false
+	}
+	path := s.robotsPath()
+	return strings.Contains(path, "{") && onlyHostPlaceholders(path)
+}
+
 func (s siteHandler) robotsBody() ([]byte, string, error) {
 	c := s.cfg
 	switch {
@@ -555,15 +599,7 @@ func (s siteHandler) robotsBody() ([]byte, string, error) {
 	case c.URL != "":
 		return fetchRobots(c.URL)
 	}
-	path := c.File
-	if path == "" {
-		root := s.root
-		if root == "" {
-			root = "."
-		}
-		path = filepath.Join(root, "robots.txt")
-	}
-	path = caddy.NewReplacer().ReplaceKnown(path, "")
+	path := s.robotsPath()
 	if s.site != "" && onlyHostPlaceholders(path) {
 		// A root per host ("/srv/{host}"): --site names the host,
 		// and the handler reads this file for its requests.
