@@ -63,7 +63,10 @@ robots_txt handler would. The robots.txt comes from --file ("-" reads it
 from standard input), or from a Caddy config with --config: a Caddyfile
 or JSON, from which the file (or inline text, or upstream URL), the bots
 and humans entries and the mode of the site's robots_txt handler are
-taken. --site names the site (its host) when the config has several.
+taken. --site names the site (its host) when the config has several,
+and picks it as Caddy would for that host: a site that names it, else a
+wildcard site that takes it; URLs of one host pick it too. A root made of
+the request's host ("root * /srv/{host}") is read for that host.
 A site with more than one robots_txt handler (a matcher each, say) is
 refused, with each handler named: a request may pass through several,
 and check judges by one robots.txt; check each file with --file.
@@ -110,14 +113,13 @@ robots_txt runs, and "not_reached" lists /robots.txt or the trap when the
 config keeps every request for it from the handler (a route before it
 answers it, or the matchers of its own routes do not take it; another
 route then answers /robots.txt, without the trap's line or the included
-lists); a result's
-"not_judged" says why that request never reaches the handler ("file_server
-answers it first"), its verdict then being what the handler would say if
-it did. Only the matchers a request's path, host and method decide (path,
-path_regexp, host, method, not) and rewrites of a known path are
-followed; where another decides, nothing is said. "source", "signal",
-"only_for", "answered_first_by", "not_reached" and "not_judged" are left
-out when empty.
+lists); a result's "not_judged" says why that request never reaches the
+handler ("file_server answers it first"), its verdict then being what the
+handler would say if it did. Only the matchers a request's path, host and
+method decide (path, path_regexp, host, method, not) and rewrites of a
+known path are followed; where another decides, nothing is said.
+"source", "signal", "only_for", "answered_first_by", "not_reached" and
+"not_judged" are left out when empty.
 
 Exit status: 0 when no path is disallowed for this client, 1 when one is
 (in monitor mode too: it would be logged as a violation), 2 on a usage
@@ -292,7 +294,7 @@ func setupRobots(cmd *cobra.Command) {
 	}
 	check.Flags().StringP("file", "f", "", "the robots.txt to read, or - for standard input")
 	check.Flags().StringP("config", "c", "", "a Caddy config (Caddyfile or JSON) whose robots_txt handler to use")
-	check.Flags().String("site", "", "with --config: the host of the site whose handler to use")
+	check.Flags().String("site", "", "with --config: the host of the site whose handler to use, as a request would name it")
 	check.Flags().StringP("agent", "a", "", "the User-Agent header, or a product token such as GPTBot (required; \"\" for none)")
 	check.Flags().Bool("json", false, "print JSON")
 	check.RunE = runE(runCheck)
