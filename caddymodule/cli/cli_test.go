@@ -921,17 +921,22 @@ func TestCheckConfigSiteOfWildcard(t *testing.T) {
 	}
 }
 
-// TestCheckConfigErrorRoutes: a handler in a subroute's error routes is
-// found, and check makes no claim about what reaches it: only requests
-// that failed do.
+// TestCheckConfigErrorRoutes: a handler in a subroute's error routes, or
+// in the server's (handle_errors), is found, and check makes no claim
+// about what reaches it: only requests that failed do.
 func TestCheckConfigErrorRoutes(t *testing.T) {
 	file := writeTemp(t, "robots.txt", "User-agent: *\nDisallow: /private/\n")
 	cfg := writeTemp(t, "caddy.json", `{"apps": {"http": {"servers": {"srv0": {"listen": [":80"], "routes": [
 		{"handle": [{"handler": "subroute", "routes": [{"handle": [{"handler": "file_server", "root": "/nonexistent"}]}],
 			"errors": {"routes": [{"handle": [{"handler": "robots_txt", "file": "`+file+`"}]}]}}]}]}}}}}`)
-	code, out, errOut := runCmd(t, "", "check", "--config", cfg, "--json", "--agent", "curl/8", "/private/x")
-	if code != ExitDisallowed || strings.Contains(out, "not_reached") || strings.Contains(out, "not_judged") {
-		t.Errorf("exit %d, want %d and no claim about reaching:\n%s%s", code, ExitDisallowed, out, errOut)
+	serverErrors := writeTemp(t, "caddy.json", `{"apps": {"http": {"servers": {"srv0": {"listen": [":80"],
+		"routes": [{"handle": [{"handler": "file_server", "root": "/nonexistent"}]}],
+		"errors": {"routes": [{"handle": [{"handler": "robots_txt", "file": "`+file+`"}]}]}}}}}}`)
+	for _, cfg := range []string{cfg, serverErrors} {
+		code, out, errOut := runCmd(t, "", "check", "--config", cfg, "--json", "--agent", "curl/8", "/private/x")
+		if code != ExitDisallowed || strings.Contains(out, "not_reached") || strings.Contains(out, "not_judged") {
+			t.Errorf("exit %d, want %d and no claim about reaching:\n%s%s", code, ExitDisallowed, out, errOut)
+		}
 	}
 }
 
@@ -942,9 +947,14 @@ func TestCheckConfigInvokeLoop(t *testing.T) {
 	cfg := writeTemp(t, "caddy.json", `{"apps": {"http": {"servers": {"srv0": {"listen": [":80"],
 		"routes": [{"handle": [{"handler": "invoke", "name": "loop"}, {"handler": "robots_txt", "file": "`+file+`"}]}],
 		"named_routes": {"loop": {"handle": [{"handler": "invoke", "name": "loop"}]}}}}}}}`)
-	code, out, errOut := runCmd(t, "", "check", "--config", cfg, "--json", "--agent", "curl/8", "/private/x")
-	if code != ExitDisallowed || strings.Contains(out, "not_reached") || strings.Contains(out, "not_judged") {
-		t.Errorf("exit %d, want %d and no claim about reaching:\n%s%s", code, ExitDisallowed, out, errOut)
+	serverErrors := writeTemp(t, "caddy.json", `{"apps": {"http": {"servers": {"srv0": {"listen": [":80"],
+		"routes": [{"handle": [{"handler": "file_server", "root": "/nonexistent"}]}],
+		"errors": {"routes": [{"handle": [{"handler": "robots_txt", "file": "`+file+`"}]}]}}}}}}`)
+	for _, cfg := range []string{cfg, serverErrors} {
+		code, out, errOut := runCmd(t, "", "check", "--config", cfg, "--json", "--agent", "curl/8", "/private/x")
+		if code != ExitDisallowed || strings.Contains(out, "not_reached") || strings.Contains(out, "not_judged") {
+			t.Errorf("exit %d, want %d and no claim about reaching:\n%s%s", code, ExitDisallowed, out, errOut)
+		}
 	}
 }
 

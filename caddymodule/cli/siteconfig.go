@@ -84,6 +84,9 @@ func loadSiteConfig(path, site string) (siteHandler, error) {
 					Listen      []string                   `json:"listen"`
 					Routes      []json.RawMessage          `json:"routes"`
 					NamedRoutes map[string]json.RawMessage `json:"named_routes"`
+					Errors      *struct {
+						Routes []json.RawMessage `json:"routes"`
+					} `json:"errors"`
 				} `json:"servers"`
 			} `json:"http"`
 		} `json:"apps"`
@@ -105,6 +108,19 @@ func loadSiteConfig(path, site string) (siteHandler, error) {
 		w := walker{srv: tree, found: &found}
 		if err := w.walk(tree.routes, nil, nil, "", &answered); err != nil {
 			return siteHandler{}, fmt.Errorf("reading %s: %v", path, err)
+		}
+		if srv.Errors != nil {
+			// handle_errors: a handler there judges only requests
+			// that failed (see notReached).
+			errRoutes, err := parseRoutes(srv.Errors.Routes)
+			if err != nil {
+				return siteHandler{}, fmt.Errorf("reading %s: %v", path, err)
+			}
+			w.inErrors++
+			if err := w.walk(errRoutes, nil, nil, "", new(string)); err != nil {
+				return siteHandler{}, fmt.Errorf("reading %s: %v", path, err)
+			}
+			w.inErrors--
 		}
 		var ports []string
 		for _, l := range srv.Listen {
