@@ -921,40 +921,31 @@ func TestCheckConfigSiteOfWildcard(t *testing.T) {
 	}
 }
 
-// TestCheckConfigErrorRoutes: a handler in a subroute's error routes, or
-// in the server's (handle_errors), is found, and check makes no claim
-// about what reaches it: only requests that failed do.
-func TestCheckConfigErrorRoutes(t *testing.T) {
+// TestCheckConfigNoClaim: where what reaches the handler depends on more
+// than check can follow, it says nothing about reaching: a handler in a
+// subroute's error routes, or in the server's (handle_errors), which only
+// requests that failed reach (both are found); and a named route that
+// invokes itself, which must not hang check either.
+func TestCheckConfigNoClaim(t *testing.T) {
 	file := writeTemp(t, "robots.txt", "User-agent: *\nDisallow: /private/\n")
-	cfg := writeTemp(t, "caddy.json", `{"apps": {"http": {"servers": {"srv0": {"listen": [":80"], "routes": [
-		{"handle": [{"handler": "subroute", "routes": [{"handle": [{"handler": "file_server", "root": "/nonexistent"}]}],
-			"errors": {"routes": [{"handle": [{"handler": "robots_txt", "file": "`+file+`"}]}]}}]}]}}}}}`)
-	serverErrors := writeTemp(t, "caddy.json", `{"apps": {"http": {"servers": {"srv0": {"listen": [":80"],
-		"routes": [{"handle": [{"handler": "file_server", "root": "/nonexistent"}]}],
-		"errors": {"routes": [{"handle": [{"handler": "robots_txt", "file": "`+file+`"}]}]}}}}}}`)
-	for _, cfg := range []string{cfg, serverErrors} {
-		code, out, errOut := runCmd(t, "", "check", "--config", cfg, "--json", "--agent", "curl/8", "/private/x")
-		if code != ExitDisallowed || strings.Contains(out, "not_reached") || strings.Contains(out, "not_judged") {
-			t.Errorf("exit %d, want %d and no claim about reaching:\n%s%s", code, ExitDisallowed, out, errOut)
-		}
+	server := func(fields string) string {
+		return strings.ReplaceAll(`{"apps": {"http": {"servers": {"srv0": {"listen": [":80"], `+fields+`}}}}}`, "FILE", file)
 	}
-}
-
-// TestCheckConfigInvokeLoop: a named route that invokes itself neither
-// hangs check nor draws a warning it cannot back.
-func TestCheckConfigInvokeLoop(t *testing.T) {
-	file := writeTemp(t, "robots.txt", "User-agent: *\nDisallow: /private/\n")
-	cfg := writeTemp(t, "caddy.json", `{"apps": {"http": {"servers": {"srv0": {"listen": [":80"],
-		"routes": [{"handle": [{"handler": "invoke", "name": "loop"}, {"handler": "robots_txt", "file": "`+file+`"}]}],
-		"named_routes": {"loop": {"handle": [{"handler": "invoke", "name": "loop"}]}}}}}}}`)
-	serverErrors := writeTemp(t, "caddy.json", `{"apps": {"http": {"servers": {"srv0": {"listen": [":80"],
-		"routes": [{"handle": [{"handler": "file_server", "root": "/nonexistent"}]}],
-		"errors": {"routes": [{"handle": [{"handler": "robots_txt", "file": "`+file+`"}]}]}}}}}}`)
-	for _, cfg := range []string{cfg, serverErrors} {
-		code, out, errOut := runCmd(t, "", "check", "--config", cfg, "--json", "--agent", "curl/8", "/private/x")
-		if code != ExitDisallowed || strings.Contains(out, "not_reached") || strings.Contains(out, "not_judged") {
-			t.Errorf("exit %d, want %d and no claim about reaching:\n%s%s", code, ExitDisallowed, out, errOut)
-		}
+	for _, tc := range []struct{ name, config string }{
+		{"a subroute's error routes", server(`"routes": [{"handle": [{"handler": "subroute", "routes": [{"handle": [{"handler": "file_server", "root": "/nonexistent"}]}],
+			"errors": {"routes": [{"handle": [{"handler": "robots_txt", "file": "FILE"}]}]}}]}]`)},
+		{"the server's error routes", server(`"routes": [{"handle": [{"handler": "file_server", "root": "/nonexistent"}]}],
+			"errors": {"routes": [{"handle": [{"handler": "robots_txt", "file": "FILE"}]}]}`)},
+		{"a named route that invokes itself", server(`"routes": [{"handle": [{"handler": "invoke", "name": "loop"}, {"handler": "robots_txt", "file": "FILE"}]}],
+			"named_routes": {"loop": {"handle": [{"handler": "invoke", "name": "loop"}]}}`)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := writeTemp(t, "caddy.json", tc.config)
+			code, out, errOut := runCmd(t, "", "check", "--config", cfg, "--json", "--agent", "curl/8", "/private/x")
+			if code != ExitDisallowed || strings.Contains(out, "not_reached") || strings.Contains(out, "not_judged") {
+				t.Errorf("exit %d, want %d and no claim about reaching:\n%s%s", code, ExitDisallowed, out, errOut)
+			}
+		})
 	}
 }
 
