@@ -57,13 +57,13 @@ type CheckOutput struct {
 	Bot       bool   `json:"bot"`      // whether the handler holds this client to robots.txt at all
 	BotName   string `json:"bot_name"` // how logs and metrics name it; "" for a person
 	Mode      string `json:"mode,omitempty"`
-	OnlyFor   string `json:"only_for,omitempty"` // the handler's matchers, which check does not evaluate
+	OnlyFor   string `json:"only_for,omitempty"` // the matchers of the handler's routes
 	// AnsweredBy names a handler that answers every request before this
 	// one runs: it judges nothing as configured.
 	AnsweredBy string `json:"answered_first_by,omitempty"`
-	// NotReached lists /robots.txt, the trap path, or both, when the path
-	// matchers of the handler's routes keep every request for it from
-	// the handler.
+	// NotReached lists /robots.txt, the trap path, or both, when the
+	// config keeps every request for it from the handler (a route before
+	// it answers it, or its own routes do not take it).
 	NotReached []string      `json:"not_reached,omitempty"`
 	Results    []CheckResult `json:"results"`
 }
@@ -97,8 +97,8 @@ type Subject struct {
 	// before the robots_txt handler runs ("static_response"); "" when none.
 	AnsweredBy string
 	// RobotsNotReached says why requests for /robots.txt never reach the
-	// handler, when the routes' matchers keep them from it, and
-	// TrapNotReached the same of the trap path; "" else.
+	// handler, when the config keeps them from it, and TrapNotReached the
+	// same of the trap path; "" else.
 	RobotsNotReached, TrapNotReached string
 	// NotJudged says why a request for a target never reaches the
 	// handler, or returns ""; nil when not known.

@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -514,14 +513,8 @@ func commonHost(targets []string) string {
 // targetHost is the host of a target that is a URL, as requests name it;
 // "" for a path.
 func targetHost(target string) string {
-	if !hasScheme(target) {
-		return ""
-	}
-	u, err := url.Parse(target)
-	if err != nil {
-		return ""
-	}
-	return asRequested(u.Hostname())
+	host, _, _ := targetParts(target)
+	return host
 }
 
 // checkTarget refuses an argument that is neither a path nor a URL.

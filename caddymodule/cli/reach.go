@@ -116,9 +116,9 @@ func (st state) taking(group string) state {
 	if group == "" {
 		return st
 	}
-	won := make(map[string]bool, len(st.won)+1)
-	for g := range st.won {
-		won[g] = true
+	won := maps.Clone(st.won)
+	if won == nil {
+		won = make(map[string]bool, 1)
 	}
 	won[group] = true
 	return state{st.req, won}

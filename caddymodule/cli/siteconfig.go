@@ -109,18 +109,14 @@ func loadSiteConfig(path, site string) (siteHandler, error) {
 		if err := w.walk(tree.routes, nil, nil, "", &answered); err != nil {
 			return siteHandler{}, fmt.Errorf("reading %s: %v", path, err)
 		}
-		if srv.Errors != nil {
-			// handle_errors: a handler there judges only requests
-			// that failed (see notReached).
+		if srv.Errors != nil { // handle_errors
 			errRoutes, err := parseRoutes(srv.Errors.Routes)
+			if err == nil {
+				err = w.walkErrors(errRoutes, nil, nil, "")
+			}
 			if err != nil {
 				return siteHandler{}, fmt.Errorf("reading %s: %v", path, err)
 			}
-			w.inErrors++
-			if err := w.walk(errRoutes, nil, nil, "", new(string)); err != nil {
-				return siteHandler{}, fmt.Errorf("reading %s: %v", path, err)
-			}
-			w.inErrors--
 		}
 		var ports []string
 		for _, l := range srv.Listen {
@@ -267,16 +263,8 @@ func (w *walker) walk(routes []*route, hosts, match []string, root string, answe
 					chain = s
 				}
 			}
-			if len(h.errRoutes) > 0 {
-				// A handler there judges only requests that failed:
-				// check cannot follow them (see notReached).
-				w.inErrors++
-				ignored := ""
-				err := w.walk(h.errRoutes, rh, rm, root, &ignored)
-				w.inErrors--
-				if err != nil {
-					return err
-				}
+			if err := w.walkErrors(h.errRoutes, rh, rm, root); err != nil {
+				return err
 			}
 			if chain == "" && h.answers {
 				chain = h.name
@@ -295,6 +283,16 @@ func (w *walker) walk(routes []*route, hosts, match []string, root string, answe
 		}
 	}
 	return nil
+}
+
+// walkErrors collects the robots_txt handlers of error routes (a
+// subroute's, or the server's handle_errors). Such a handler judges only
+// requests that failed, which check cannot follow (see notReached), and
+// what answers in them answers no request of the routes around them.
+func (w *walker) walkErrors(routes []*route, hosts, match []string, root string) error {
+	w.inErrors++
+	defer func() { w.inErrors-- }()
+	return w.walk(routes, hosts, match, root, new(string))
 }
 
 // answers reports whether a handler answers every request it gets
@@ -410,19 +408,30 @@ func (s siteHandler) notReachedFrom(hosts []string, path string) string {
 // notJudged is notReached for a target of check: a path, or a URL, whose
 // host is then the request's.
 func (s siteHandler) notJudged(target string) string {
+	host, path, ok := targetParts(target)
+	if !ok {
+		return ""
+	}
 	hosts := s.requestHosts()
+	if host != "" {
+		hosts = []string{host}
+	}
+	return s.notReachedFrom(hosts, path)
+}
+
+// targetParts splits a target of check into the host a URL names, as
+// requests name it ("" for a path), and its escaped path without the
+// query; ok is false for a URL that does not parse.
+func targetParts(target string) (host, path string, ok bool) {
 	if hasScheme(target) {
 		u, err := url.Parse(target)
 		if err != nil {
-			return ""
+			return "", "", false
 		}
-		if h := u.Hostname(); h != "" {
-			hosts = []string{h}
-		}
-		target = u.EscapedPath()
+		return asRequested(u.Hostname()), u.EscapedPath(), true
 	}
-	path, _, _ := strings.Cut(target, "?")
-	return s.notReachedFrom(hosts, path)
+	path, _, _ = strings.Cut(target, "?")
+	return "", path, true
 }
 
 // String names the handler by the requests it takes and the robots.txt
@@ -529,11 +538,7 @@ func servesHost(patterns []string, host string) bool {
 	if len(patterns) == 0 || h == "" {
 		return false
 	}
-	raw, err := json.Marshal(patterns)
-	if err != nil {
-		return false
-	}
-	takes, known := pathmatch.Set(map[string]json.RawMessage{"host": raw}, pathmatch.Request{Path: "/", Host: h})
+	takes, known := pathmatch.Host(patterns, h)
 	return takes && known
 }
 
@@ -581,8 +586,6 @@ func siteList(found []siteHandler) string {
 	return strings.Join(names, ", ")
 }
 
-// robotsBody returns the robots.txt the handler would load, and how to
-// name it: the file, the inline text, or the upstream's answer.
 // robotsPath is the path of the robots.txt file the handler reads, its
 // placeholders of the environment filled in; those of the request left.
 func (s siteHandler) robotsPath() string {
@@ -607,6 +610,8 @@ func (s siteHandler) perHost() bool {
 	return strings.Contains(path, "{") && onlyHostPlaceholders(path)
 }
 
+// robotsBody returns the robots.txt the handler would load, and how to
+// name it: the file, the inline text, or the upstream's answer.
 func (s siteHandler) robotsBody() ([]byte, string, error) {
 	c := s.cfg
 	switch {

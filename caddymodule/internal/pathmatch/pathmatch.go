@@ -94,33 +94,22 @@ func matcher(name string, raw json.RawMessage, r Request) (takes, known bool) {
 		// The pattern is a regular expression as written: Caddy
 		// replaces no placeholders in it.
 		var m caddyhttp.MatchPathRE
-		if r.PathUnknown || json.Unmarshal(raw, &m) != nil || m.Provision(caddy.Context{}) != nil {
+		if r.PathUnknown || json.Unmarshal(raw, &m) != nil {
 			return true, false
 		}
-		return run(m.MatchWithError, r)
+		return provisioned(&m, r)
 	case "host":
-		var m caddyhttp.MatchHost
-		if json.Unmarshal(raw, &m) != nil {
+		var patterns []string
+		if json.Unmarshal(raw, &patterns) != nil {
 			return true, false
 		}
-		if len(m) == 0 {
-			return false, true // Caddy's host matcher of no hosts takes none
-		}
-		if r.Host == "" || m.Provision(caddy.Context{}) != nil {
-			return true, false
-		}
-		for _, h := range m {
-			if hasPlaceholder(h) {
-				return true, false
-			}
-		}
-		return run(m.MatchWithError, r)
+		return Host(patterns, r.Host)
 	case "method":
 		var m caddyhttp.MatchMethod
-		if r.MethodUnknown || json.Unmarshal(raw, &m) != nil || m.Provision(caddy.Context{}) != nil {
+		if r.MethodUnknown || json.Unmarshal(raw, &m) != nil {
 			return true, false
 		}
-		return run(m.MatchWithError, r)
+		return provisioned(&m, r)
 	case "not":
 		var sets []map[string]json.RawMessage
 		if json.Unmarshal(raw, &sets) != nil {
@@ -157,23 +146,52 @@ func pathTakes(m caddyhttp.MatchPath, p string) (takes, known bool) {
 		}
 		static = append(static, pattern)
 	}
-	if len(static) == 0 || static.Provision(caddy.Context{}) != nil {
+	if len(static) == 0 {
 		return true, false
 	}
-	t, k := run(static.MatchWithError, Request{Path: p})
+	t, k := provisioned(&static, Request{Path: p})
 	if k && !t && placeholders {
 		return true, false
 	}
 	return t, k
 }
 
-// run runs a matcher on a GET request for r.
-func run(match func(*http.Request) (bool, error), r Request) (takes, known bool) {
+// Host reports whether Caddy's host matcher of patterns takes a request
+// for host (in ASCII; "" when not known).
+func Host(patterns []string, host string) (takes, known bool) {
+	if len(patterns) == 0 {
+		return false, true // Caddy's host matcher of no hosts takes none
+	}
+	if host == "" {
+		return true, false
+	}
+	for _, h := range patterns {
+		if hasPlaceholder(h) {
+			return true, false
+		}
+	}
+	// Provision rewrites the patterns in place.
+	m := caddyhttp.MatchHost(slices.Clone(patterns))
+	return provisioned(&m, Request{Path: "/", Host: host})
+}
+
+// provisionable is a Caddy request matcher that needs provisioning.
+type provisionable interface {
+	Provision(caddy.Context) error
+	MatchWithError(*http.Request) (bool, error)
+}
+
+// provisioned provisions m, as Caddy does at load, and runs it on the
+// request r.
+func provisioned(m provisionable, r Request) (takes, known bool) {
+	if m.Provision(caddy.Context{}) != nil {
+		return true, false
+	}
 	req, err := NewRequest(r, caddy.NewReplacer())
 	if err != nil {
 		return true, false
 	}
-	ok, err := match(req)
+	ok, err := m.MatchWithError(req)
 	if err != nil {
 		return true, false
 	}
