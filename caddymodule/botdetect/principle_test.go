@@ -27,6 +27,7 @@ func TestGeneralises(t *testing.T) {
 		// as a Netscape 4 header; only the scanner's name gives it away.
 
 		// Invented automated clients.
+		{"invented crawler on a bygone platform with a contact URL", "Mozilla/5.0 (compatible; Snoopline/1.0; BeOS; +http://snoopline.example/bot)", true},
 		{"invented bare product", "Zorblax/3.1.4", true},
 		{"invented product and library", "Quillfeather/0.9 reqwless/1.2", true},
 		{"invented crawler word", "Mozilla/5.0 (compatible; Flibbercrawl/2.0)", true},
@@ -110,6 +111,11 @@ func TestGeneralises(t *testing.T) {
 		{"Android device comment calling itself compatible", "Dalvik/2.1.0 (Linux; U; Android 9 Compatible; Tabulo X1 Build/PPR1.180610.011)", false},
 		{"feature phone whose browser says compatible", "Mozilla/5.0 (compatible; Teleca Q7; Brew 4.0.3; U; en) 240X400 Zentel ZX400", false},
 		{"old browser on an old platform, compatible", "Mozilla/4.0 (compatible; Polaris 6.2; Brew 3.1.5; en)/240X320 Zentel Z631", false},
+		{"old browser naming its version before a bygone platform", "Mozilla/4.0 (compatible; Starglass/1.3.2; BeOS)", false},
+		{"old browser of several words before a bygone platform", "Mozilla/5.0 (compatible; Tidepool Web 2.1; MorphOS; PPC)", false},
+		{"feature phone with Openwave's short browser token", "Zentel-Z20/1.1 UP/4.1.19i", false},
+		{"feature phone with Motorola's browser", "Zentel-Z40/08.17.0FR MIB/2.2.1", false},
+		{"feature phone through its operator's gateway", "Zentel-Z41/G_09.04 UP.Link/6.3", false},
 		{"feature phone naming its Java ME virtual machine", "Zentel-Z310/1.0 Browser/Obigo-Q05A/3.6 Java/ASVM/1.0 Profile/MIDP-2.0 Configuration/CLDC-1.1", false},
 		{"new TV app on Fire OS", "Streamlet/3.2.0 (Fire OS 8.1; AFTKRT; Build/RS8141)", false},
 		{"new desktop app with its build number", "Ravenhall/7.3.1402.0", false},

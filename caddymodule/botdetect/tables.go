@@ -716,21 +716,47 @@ func compatibleNotBrowser(ua string, _, end int) int {
 			return -1
 		}
 	}
+	// A browser of a platform long gone names itself, with its version,
+	// before the platform ("compatible; NetPositive/2.2.1; BeOS",
+	// "compatible; AWEB 3.4 SE; AmigaOS"). A crawler that pretends to
+	// be a browser pretends to be a current one.
+	for j = i; j < lim && ua[j] != ';' && ua[j] != ')' && ua[j] != '('; j++ {
+	}
+	if j < lim && ua[j] == ';' {
+		for j++; j < lim && ua[j] == ' '; j++ {
+		}
+		if wordAt(ua, j, bygonePlatforms) {
+			return -1
+		}
+	}
 	return end
+}
+
+// bygonePlatforms are the platforms of people's software that no current
+// browser runs on, which the browsers after "compatible;" name after
+// themselves (see compatibleNotBrowser).
+var bygonePlatforms = []string{
+	"beos", "amigaos", "morphos", "windows ce", "syllable", "mac_powerpc", "mac_ppc", "palmos",
+	"symbianos", "symbian os", "risc os", "os/2",
+}
+
+// wordAt reports whether one of words starts at ua[i:] as a word.
+func wordAt(ua string, i int, words []string) bool {
+	if i >= len(ua) {
+		return false
+	}
+	for _, w := range words {
+		if lowerOf[ua[i]] == w[0] && hasPrefixFold(ua[i:], w) && (len(ua) == i+len(w) || !isLetter(ua[i+len(w)])) {
+			return true
+		}
+	}
+	return false
 }
 
 // compatibleBrowserAt reports whether one of compatibleBrowsers starts at
 // ua[i:] as a word.
 func compatibleBrowserAt(ua string, i int) bool {
-	if i >= len(ua) {
-		return false
-	}
-	for _, b := range compatibleBrowsers {
-		if lowerOf[ua[i]] == b[0] && hasPrefixFold(ua[i:], b) && (len(ua) == i+len(b) || !isLetter(ua[i+len(b)])) {
-			return true
-		}
-	}
-	return false
+	return wordAt(ua, i, compatibleBrowsers)
 }
 
 // httpInName accepts an "http" that is part of a product name ("akka-http",
@@ -867,6 +893,10 @@ var platformWords = []string{
 	"|cfnetwork/", "|darwin/", "|dalvik/", "|cronet", "|exoplayer", "|applecoremedia",
 	"|stagefright", "|netfront", "|obigo", "|up.browser", "|openwave", "|teleca",
 	"|polaris", "|dolfin", "|jasmine/",
+	// Feature phones' browsers and the operator gateways they went
+	// through: Openwave's ("UP/4.1.16r", "UP.Link/6.3"), Motorola's
+	// ("MIB/2.0", "MIB1.2/v1.0").
+	"|up/", "|up.link", "|mib/", "|mib1",
 }
 
 // platformShapes are words of the grammar of people's software that need a
