@@ -18,6 +18,14 @@
 // ./caddymodule/botdetect -run TestDatasetExternal -v measures the
 // classifier on it. Any source may be left out. A header that two sources
 // label differently is dropped.
+//
+// -browscap reads the test fixtures of github.com/browscap/browscap, a
+// source the shared set never drew on; given alone, it builds a set for an
+// audit by a labeller of its own (BENCHMARKS.md):
+//
+//	go run ./internal/testfixtures/external \
+//		-shared ../shared/data/useragents-labeled.jsonl.gz \
+//		-browscap ~/src/browscap | gzip > /tmp/browscap.jsonl.gz
 package main
 
 import (
@@ -30,6 +38,7 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -64,6 +73,7 @@ func main() {
 	isbot := flag.String("isbot", "", "checkout of github.com/omrilotan/isbot")
 	matomo := flag.String("matomo", "", "checkout of github.com/matomo-org/device-detector")
 	uaParser := flag.String("ua-parser-js", "", "checkout of github.com/faisalman/ua-parser-js")
+	browscap := flag.String("browscap", "", "checkout of github.com/browscap/browscap")
 	flag.Parse()
 	if *shared == "" {
 		log.Fatal("-shared is required: the rows it holds are left out")
@@ -77,6 +87,7 @@ func main() {
 		{*isbot, readIsbot},
 		{*matomo, readMatomo},
 		{*uaParser, readUAParser},
+		{*browscap, readBrowscap},
 	} {
 		if src.dir == "" {
 			continue
@@ -255,6 +266,62 @@ func readUAParser(c *collector, dir string) error {
 		}
 		return nil
 	})
+}
+
+// browscapEntry is one test of browscap's tests/issues/*.php: a PHP array
+// item that gives a header ('ua') and what browscap says of it.
+var (
+	browscapEntry     = regexp.MustCompile(`(?m)^    '[^'\n]*' => \[$`)
+	browscapUA        = regexp.MustCompile(`'ua' => '((?:[^'\\]|\\.)*)'`)
+	browscapType      = regexp.MustCompile(`'Browser_Type' => '([^']*)'`)
+	browscapFakeOrMod = regexp.MustCompile(`'(?:isFake|isModified)' => true`)
+)
+
+// readBrowscap reads browscap's fixtures. Browser_Type "Bot" and
+// "Bot/Crawler" (crawlers, libraries, scanners) are bots; "Browser",
+// "Application" and "Email Client" people's software; feed readers and
+// media players people's but ambiguous, as the data README counts them.
+// Headers browscap calls fake or modified, and the other types ("Tool",
+// "Offline Browser", "unknown"), are left out.
+func readBrowscap(c *collector, dir string) error {
+	files, err := filepath.Glob(filepath.Join(dir, "tests", "issues", "*.php"))
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 {
+		return fmt.Errorf("%s: no browscap fixtures in tests/issues", dir)
+	}
+	unquote := strings.NewReplacer(`\\`, `\`, `\'`, `'`)
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return err
+		}
+		starts := browscapEntry.FindAllIndex(data, -1)
+		for i, st := range starts {
+			end := len(data)
+			if i+1 < len(starts) {
+				end = starts[i+1][0]
+			}
+			entry := data[st[1]:end]
+			ua, typ := browscapUA.FindSubmatch(entry), browscapType.FindSubmatch(entry)
+			if ua == nil || typ == nil || browscapFakeOrMod.Match(entry) {
+				continue
+			}
+			h := unquote.Replace(string(ua[1]))
+			switch string(typ[1]) {
+			case "Bot", "Bot/Crawler":
+				c.add(h, true, "crawler", false)
+			case "Browser", "Application", "Email Client":
+				c.add(h, false, "browser", false)
+			case "Feed Reader":
+				c.add(h, false, "feed_reader", true)
+			case "Multimedia Player":
+				c.add(h, false, "mediaplayer", true)
+			}
+		}
+	}
+	return nil
 }
 
 func readYAML(path string, v any) error {
