@@ -144,6 +144,7 @@ func TestClassify(t *testing.T) {
 		{"node-fetch", uaNodeFetch, true, "node-fetch"},
 		{"Java", uaJava, true, "Java"},
 		{"libwww-perl", uaLibwww, true, "libwww-perl"},
+		{".NET SOAP client dressed as Internet Explorer", "Mozilla/4.0 (compatible; MSIE 6.0; MS Web Services Client Protocol 4.0.30319.42000)", true, ""},
 		{"Scrapy", uaScrapy, true, "Scrapy"},
 		{"HeadlessChrome", uaHeadlessChrome, true, "HeadlessChrome"},
 		{"PhantomJS", uaPhantomJS, true, "PhantomJS"},

@@ -240,7 +240,7 @@ var toolNames = []string{
 	"request.js", "^pip/", "^npm/", "^pnpm/", "^yarn/", "^docker/", "^gradle/",
 	"^lavf/", "webdav", "|davclnt", "internet publishing provider",
 	"network diagnostics", "cryptoapi", "captivenetworksupport",
-	"^avsdevicesdk/",
+	"^avsdevicesdk/", "web services client protocol",
 	// A build target in Go's GOOS/GOARCH spelling ("kubectl/v1.12.0
 	// (linux/amd64)"): command-line tools and SDKs built with Go write their
 	// platform that way; browsers and apps write "Linux x86_64".
