@@ -27,6 +27,7 @@ func TestGeneralises(t *testing.T) {
 		// as a Netscape 4 header; only the scanner's name gives it away.
 
 		// Invented automated clients.
+		{"invented cache warmer whose name ends in Up", "Warm-Up/2.0", true},
 		{"invented crawler on a bygone platform with a contact URL", "Mozilla/5.0 (compatible; Snoopline/1.0; BeOS; +http://snoopline.example/bot)", true},
 		{"invented bare product", "Zorblax/3.1.4", true},
 		{"invented product and library", "Quillfeather/0.9 reqwless/1.2", true},

@@ -895,8 +895,9 @@ var platformWords = []string{
 	"|polaris", "|dolfin", "|jasmine/",
 	// Feature phones' browsers and the operator gateways they went
 	// through: Openwave's ("UP/4.1.16r", "UP.Link/6.3"), Motorola's
-	// ("MIB/2.0", "MIB1.2/v1.0").
-	"|up/", "|up.link", "|mib/", "|mib1",
+	// ("MIB/2.0", "MIB1.2/v1.0"). Openwave's short token is matched with
+	// its version, since "Warm-Up/2.0" ends a word in "up/" too.
+	"|up/4.", "|up.link", "|mib/", "|mib1",
 }
 
 // platformShapes are words of the grammar of people's software that need a
