@@ -307,14 +307,16 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 		ew.Printf("warning: in this config the handler runs after %s, which answers every request first: it judges nothing, and the verdicts above are what it would say if it ran; place robots_txt before it (see the README's order option)\n", s.AnsweredBy)
 	}
 	if s.RobotsNotReached != "" {
+		var missing []string
+		if s.Trap != "" {
+			missing = append(missing, "the trap's Disallow line (a client that obeys robots.txt would be trapped)")
+		}
+		if s.Includes {
+			missing = append(missing, "the included lists")
+		}
 		lacks := ""
-		switch {
-		case s.Trap != "" && s.Includes:
-			lacks = ", without the trap's Disallow line (a client that obeys robots.txt would be trapped) or the included lists,"
-		case s.Trap != "":
-			lacks = ", without the trap's Disallow line (a client that obeys robots.txt would be trapped),"
-		case s.Includes:
-			lacks = ", without the included lists,"
+		if len(missing) > 0 {
+			lacks = ", without " + strings.Join(missing, " or ") + ","
 		}
 		ew.Printf("warning: requests for /robots.txt never reach this handler (%s): another route or the backend answers them, so clients may read a robots.txt other than the one it enforces%s and no bot's fetch of it is recorded (no grace, and \"fetched\": false in every log line); place robots_txt where it sees every request of the site, before what answers them\n", text.Clean(s.RobotsNotReached), lacks)
 	}

@@ -133,10 +133,7 @@ func loadSiteConfig(path, site string) (siteHandler, error) {
 		return siteHandler{}, err
 	}
 	if site != "" {
-		host := site
-		if h, _, err := net.SplitHostPort(site); err == nil {
-			host = h
-		}
+		host, _ := splitSite(site)
 		sh.site = asRequested(host)
 	}
 	return sh, nil
@@ -471,10 +468,7 @@ func pickSite(found []siteHandler, path, site string) (siteHandler, error) {
 	// ("localhost:8081"). A handler of every host (no host matcher) takes
 	// it only when its server listens on that port, or no port is given;
 	// one that names the host comes first.
-	host, port := site, ""
-	if h, p, err := net.SplitHostPort(site); err == nil {
-		host, port = h, p
-	}
+	host, port := splitSite(site)
 	onPort := func(f siteHandler) bool { return port == "" || len(f.ports) == 0 || slices.Contains(f.ports, port) }
 	// As Caddy orders sites: one that names the host, then one whose
 	// wildcard takes it, then one of every host.
@@ -509,6 +503,15 @@ func pickSite(found []siteHandler, path, site string) (siteHandler, error) {
 		}
 	}
 	return siteHandler{}, fmt.Errorf("%s has no robots_txt handler for site %q; its sites: %s", path, site, siteList(found))
+}
+
+// splitSite splits --site into its host and its port, "" when it names
+// none.
+func splitSite(site string) (host, port string) {
+	if h, p, err := net.SplitHostPort(site); err == nil {
+		return h, p
+	}
+	return site, ""
 }
 
 // hostPlaceholder is a placeholder of the request's host or its labels.
