@@ -87,6 +87,9 @@ func TestFollows(t *testing.T) {
 		// names it; a token that merely extends a named one does not.
 		{"Googlebot-Image: Googlebot's rules", others, "Googlebot-Image/1.0", "/g/x", "", true},
 		{"Googlebot-Image: not the * group's", others, "Googlebot-Image/1.0", "/star/x", "", false},
+		// GoogleOther-Image and -Video go by GoogleOther's token too.
+		{"GoogleOther-Image: GoogleOther's rules", "User-agent: GoogleOther\nDisallow: /o/\n\nUser-agent: *\nDisallow: /star/\n", "GoogleOther-Image/1.0", "/o/x", "", true},
+		{"GoogleOther-Video: not the * group's", "User-agent: GoogleOther\nDisallow: /o/\n\nUser-agent: *\nDisallow: /star/\n", "GoogleOther-Video/1.0", "/star/x", "", false},
 		{"ChatGPT-User: not a ChatGPT group's", "User-agent: ChatGPT Agent\nDisallow: /\n\nUser-agent: *\nAllow: /\n",
 			"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot", "/article", "", false},
 		{"Foo-Bar: not Foo's rules", "User-agent: Foo\nDisallow: /f/\n\nUser-agent: *\nDisallow: /star/\n", "Foo-Bar/1.0", "/f/x", "", false},

@@ -37,6 +37,8 @@ var knownCrawlers = []crawler{
 	{"Mediapartners-Google", []string{"mediapartners-google"}},
 	{"Google-Extended", []string{"google-extended"}},
 	{"GoogleOther", []string{"googleother"}},
+	{"GoogleOther-Image", []string{"googleother-image"}},
+	{"GoogleOther-Video", []string{"googleother-video"}},
 	{"Google-CloudVertexBot", []string{"google-cloudvertexbot"}},
 	{"APIs-Google", []string{"apis-google"}},
 	{"FeedFetcher-Google", []string{"feedfetcher-google"}},

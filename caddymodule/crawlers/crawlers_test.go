@@ -106,7 +106,8 @@ func TestLookup(t *testing.T) {
 		{"GOOGLEBOT-IMAGE", "Googlebot-Image"},
 		{"gptbot", "GPTBot"},
 		{"BINGBOT", "bingbot"},
-		{"GoogleOther-Video", ""}, // exact: Claim strips the suffix
+		{"GoogleOther-Video", "GoogleOther-Video"},
+		{"GoogleOther-Audio", ""}, // exact: Claim strips the suffix
 		{"sogou web spider", "Sogou"},
 		{"Google Favicon", "Google Favicon"},
 		{"", ""},
@@ -131,7 +132,8 @@ func TestClaim(t *testing.T) {
 		name, known, want string
 	}{
 		{"GPTBot", "", "GPTBot"},
-		{"GoogleOther-Video", "", "GoogleOther"},
+		{"GoogleOther-Audio", "", "GoogleOther"},
+		{"GoogleOther-Video", "", "GoogleOther-Video"},
 		{"Googlebot-Mobile", "", "Googlebot"},
 		{"msnbot-media", "", "msnbot"},
 		{"generic", "GPTBot", "GPTBot"},      // the classifier's name
