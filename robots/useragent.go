@@ -18,6 +18,21 @@ import "strings"
 // Only what can be the client's own product token counts, since that is
 // what a crawler reads a file by (Google's parser compares the token with
 // each user-agent line and nothing else):
+//   - a name in a product's place (RFC 9110's product, or an item of a
+//     comment, "compatible; GPTBot/1.1;"): it starts the header or follows
+//     white space or one of "();,[+", and it ends the header or comes
+//     before a version's "/", one of ";),]" or a comment. Not a version or
+//     what follows another product's slash ("Fast" of
+//     "Mail.RU_Bot/Fast/2.0"), not the start of a longer name with a dot
+//     ("Mail" of "Mail.RU_Bot", which a file's "Mail.RU_Bot" line also
+//     means, Google's parser reading it as "Mail"), and not a word that
+//     describes something in words ("Microsoft Windows NT 5.1", "java
+//     1.7.0_75", "atw-crawler at fast dot no"), which a file listing
+//     "Java" or "fast" would otherwise hold a yacybot or Mail.ru's
+//     crawler to. The first word of the header is the product's name
+//     whatever follows it ("Screaming Frog SEO Spider/21.0", which a
+//     file names "Screaming Frog SEO Spider" and Google reads as
+//     "Screaming");
 //   - not a word of an address: a URL ("+http://www.google.com/bot.html"
 //     names no "google" or "bot" group, "https://openai.com/gptbot" no
 //     "openai" one), a host name starting "www." or an e-mail address
@@ -34,6 +49,10 @@ func (f *File) GroupForUserAgent(header string) (g *Group, name string) {
 		return nil, ""
 	}
 	best, bestLen := int32(-1), 0
+	first := 0 // where the header's first word starts
+	for first < len(header) && (header[first] == ' ' || header[first] == '\t') {
+		first++
+	}
 	// The word of the header (up to separators) that the last name found
 	// stands in, and whether it is an address: a word is looked at once,
 	// when a name is first found in it, so the work stays linear.
@@ -42,9 +61,7 @@ func (f *File) GroupForUserAgent(header string) (g *Group, name string) {
 		if !f.first[header[i]] {
 			continue
 		}
-		if prev := header[i-min(i, 1)]; i > 0 && (isAlnum(prev) || prev == '-' || prev == '_' || isDigit(header[i]) && (prev == '/' || prev == '.' || prev == ':')) {
-			// A name starts a word, and one that starts with a digit
-			// ("360Spider", "008") is not a version ("Firefox/360.0").
+		if i > first && !opensProduct(header[i-1]) {
 			continue
 		}
 		n, j := int32(0), i
@@ -64,6 +81,9 @@ func (f *File) GroupForUserAgent(header string) (g *Group, name string) {
 			if j < len(header) && (isAlnum(header[j]) || header[j] == '_' || header[j] == '-') {
 				continue
 			}
+			if !closesProduct(header, j, i == first) {
+				break
+			}
 			if i >= wordEnd {
 				wordEnd, inAddress = addressWord(header, i)
 			}
@@ -77,6 +97,43 @@ func (f *File) GroupForUserAgent(header string) (g *Group, name string) {
 		return f.global, ""
 	}
 	return f.agents[best].group, f.agents[best].name
+}
+
+// opensProduct reports whether a name after c stands where a product or a
+// comment's item starts.
+func opensProduct(c byte) bool {
+	switch c {
+	case ' ', '\t', '(', ')', ';', ',', '[', '+':
+		return true
+	}
+	return false
+}
+
+// closesProduct reports whether a name ending at header[j] (j < len is not
+// a letter, digit, "-" or "_") ends a product: the header's end, a
+// version's slash, the end of a comment's item, or white space before a
+// comment, an item's end or the header's end. After white space and
+// another word, the name was a word of a description; only the header's
+// first word is a product whatever follows it.
+func closesProduct(header string, j int, firstWord bool) bool {
+	if j == len(header) {
+		return true
+	}
+	switch header[j] {
+	case '/', ';', ')', ',', ']', '(', '+':
+		return true
+	case ' ', '\t':
+		if firstWord {
+			return true
+		}
+		// The run of white space is scanned once: a later name
+		// starts after it.
+		for j < len(header) && (header[j] == ' ' || header[j] == '\t') {
+			j++
+		}
+		return j == len(header) || header[j] == '(' || header[j] == ';' || header[j] == ')' || header[j] == '['
+	}
+	return false
 }
 
 // isHeaderSeparator reports whether c separates the words of a User-Agent

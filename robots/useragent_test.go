@@ -2,6 +2,7 @@ package robots
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -91,6 +92,51 @@ func TestGroupForUserAgent(t *testing.T) {
 	f = Parse([]byte("user-agent: GPTBot\ndisallow: /\n"))
 	if g, name := f.GroupForUserAgent("Mozilla/5.0 Firefox/133.0"); g != nil || name != "" {
 		t.Errorf("no group should apply, got %v %q", g, name)
+	}
+}
+
+// TestGroupForUserAgentProductPlace: a name selects its group only where
+// it can be the client's own product token, which is what the crawler
+// reads the file by; a word of a description, a version or another
+// product's slash part is not (Google's reading of the crawler's token
+// gives the * group).
+func TestGroupForUserAgentProductPlace(t *testing.T) {
+	f := Parse([]byte("User-agent: *\nDisallow: /trap/\n\n" +
+		"User-agent: fast\nUser-agent: Microsoft.URL.Control\nUser-agent: Java\nUser-agent: Mail.RU_Bot\n" +
+		"User-agent: MSIE\nUser-agent: crawler\nUser-agent: Screaming Frog SEO Spider\nUser-agent: Prerender\nDisallow: /\n"))
+	for _, tc := range []struct {
+		header string
+		name   string // "" means the * group
+	}{
+		// Not in a product's place.
+		{"Mozilla/5.0 (compatible; Linux x86_64; Mail.RU_Bot/Fast/2.0; +http://go.mail.ru/help/robots)", ""},
+		{"RssReader/1.0.88.0 (http://www.rssreader.com) Microsoft Windows NT 5.1.2600.0", ""},
+		{"yacybot (/global; amd64 Linux 3.16.0-4-amd64; java 1.7.0_75; Europe/en) http://yacy.net/bot.html", ""},
+		{"FAST-WebCrawler/3.7 (atw-crawler at fast dot no; http://fast.no/support/crawler.asp)", ""},
+		{"Mozilla/5.0 (compatible; MSIE 8.0; Windows NT 6.3; www.alertra.com)", ""},
+		{"HubSpot Links Crawler 2.0 http://www.hubspot.com/", ""},
+		{"Example/1.0 (fast.example)", ""},
+		// In one.
+		{"Fast/2.0", "fast"},
+		{"Mozilla/5.0 (compatible; fast; +http://example.com)", "fast"},
+		{"Mozilla/5.0 (compatible; Java)", "Java"},
+		{"Java/1.8.0_151", "Java"},
+		{"Microsoft URL Control - 6.00.8862", "Microsoft"},
+		{"Mozilla/4.0 (compatible; MSIE 6.0; Windows NT 5.1) Crawler", "crawler"},
+		{"Mozilla/5.0 Chrome/71.0.3578.98 Safari/537.36 Prerender (+https://github.com/prerender/prerender)", "Prerender"},
+		{"Screaming Frog SEO Spider/21.0", "Screaming"},
+		{"  fast spider thing", "fast"},
+		{"Mozilla/5.0+(compatible;+fast/1.0)", "fast"},
+		{"Mail/1.0 [en]", "Mail"},
+		{"Example/1.0 Mail [en]", "Mail"},
+	} {
+		g, name := f.GroupForUserAgent(tc.header)
+		if !strings.EqualFold(name, tc.name) {
+			t.Errorf("%q: name = %q, want %q", tc.header, name, tc.name)
+		}
+		if want := f.GroupFor(tc.name); tc.name != "" && g != want || tc.name == "" && g != f.GroupFor("*") {
+			t.Errorf("%q: group %v", tc.header, g.Agents)
+		}
 	}
 }
 
