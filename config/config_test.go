@@ -1015,6 +1015,9 @@ func TestUnmarshalJSONMessages(t *testing.T) {
 		{`{"grace": "off"}`, `grace: time: invalid duration "off"`},
 		{`{"MODE": "monitor"}`, `unknown field "MODE": the field is "mode"`},
 		{`{"handler": "robots_txt", "@id": "x", "mode": "monitor"}`, ""},
+		{`{"crawlers": [{"token": "MyMon", "category": "monitor"}, {"Token": "X", "category": "monitor"}]}`, `crawlers[1]: unknown field "Token": the field is "token"`},
+		{`{"crawlers": [{"token": "MyMon", "CATEGORY": "monitor"}]}`, `crawlers[0]: unknown field "CATEGORY": the field is "category"`},
+		{`{"crawlers": [{"token": "MyMon", "category": "monitor"}]}`, ""},
 	} {
 		var c Config
 		err := json.Unmarshal([]byte(tc.json), &c)

@@ -19,9 +19,16 @@ import (
 func (c *Config) UnmarshalJSON(b []byte) error {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(b, &fields); err == nil {
-		for key := range fields {
-			if name, ok := jsonNames[strings.ToLower(key)]; ok && name != key {
-				return fmt.Errorf("unknown field %q: the field is %q (names are case-sensitive)", key, name)
+		if err := checkCase(fields, jsonNames, ""); err != nil {
+			return err
+		}
+		// encoding/json takes a crawler's fields in any case too.
+		var crawlers []map[string]json.RawMessage
+		if json.Unmarshal(fields["crawlers"], &crawlers) == nil {
+			for i, cr := range crawlers {
+				if err := checkCase(cr, crawlerJSONNames, fmt.Sprintf("crawlers[%d]: ", i)); err != nil {
+					return err
+				}
 			}
 		}
 		// Caddy's own keys: the module's name, and an object's ID.
@@ -64,11 +71,26 @@ func (c *Config) UnmarshalJSON(b []byte) error {
 // durationFields are the JSON names of Config's durations.
 var durationFields = []string{"reload", "grace", "trap_ttl", "share_interval"}
 
-// jsonNames maps the lower-cased JSON name of each Config field to the
-// name itself.
-var jsonNames = func() map[string]string {
+// checkCase refuses a key of fields that is one of names (lower-cased
+// name to name) in other letter case, which encoding/json would take.
+func checkCase(fields map[string]json.RawMessage, names map[string]string, where string) error {
+	for key := range fields {
+		if name, ok := names[strings.ToLower(key)]; ok && name != key {
+			return fmt.Errorf("%sunknown field %q: the field is %q (names are case-sensitive)", where, key, name)
+		}
+	}
+	return nil
+}
+
+// jsonNames and crawlerJSONNames map the lower-cased JSON name of each
+// field of Config and Crawler to the name itself.
+var (
+	jsonNames        = jsonNamesOf(reflect.TypeFor[Config]())
+	crawlerJSONNames = jsonNamesOf(reflect.TypeFor[Crawler]())
+)
+
+func jsonNamesOf(t reflect.Type) map[string]string {
 	m := map[string]string{}
-	t := reflect.TypeFor[Config]()
 	for i := range t.NumField() {
 		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
 		if name != "" && name != "-" {
@@ -76,4 +98,4 @@ var jsonNames = func() map[string]string {
 		}
 	}
 	return m
-}()
+}
