@@ -427,6 +427,10 @@ func TestWideOpenSettingsWarn(t *testing.T) {
 		{"every IPv4 address, IPv4-mapped", config.Config{Crawlers: []config.Crawler{{Token: "MyMon", Ranges: []string{"::ffff:0:0/96"}}}}, "ranges cover a large part", true},
 		{"a /4 of IPv4, IPv4-mapped", config.Config{Crawlers: []config.Crawler{{Token: "MyMon", Ranges: []string{"::ffff:0.0.0.0/100"}}}}, "ranges cover a large part", true},
 		{"a provider's IPv4 block, IPv4-mapped", config.Config{Crawlers: []config.Crawler{{Token: "MyMon", Ranges: []string{"::ffff:10.0.0.0/104"}}}}, "ranges cover a large part", false},
+		{"rdns of a country's public suffix", config.Config{Crawlers: []config.Crawler{{Token: "Googlebot", RDNS: []string{"co.uk"}}}}, "rdns suffix is a public suffix", true},
+		{"rdns of a hosting public suffix", config.Config{Crawlers: []config.Crawler{{Token: "MyMon", RDNS: []string{"github.io"}}}}, "rdns suffix is a public suffix", true},
+		{"rdns over a cloud's customer names", config.Config{Crawlers: []config.Crawler{{Token: "MyMon", RDNS: []string{"compute-1.amazonaws.com"}}}}, "rdns suffix holds public suffixes", true},
+		{"rdns of an operator's domain", config.Config{Crawlers: []config.Crawler{{Token: "MyMon", RDNS: []string{"monitor.example.co.uk", "googlebot.com"}}}}, "rdns suffix", false},
 	} {
 		tc.cfg.Inline = "User-agent: *\nDisallow: /x\n"
 		_, logs := newTestHandler(t, tc.cfg)

@@ -176,6 +176,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 			zap.Duration("grace", g))
 	}
 	h.warnBroadRanges()
+	h.warnBroadRDNS()
 	// Fetches are remembered per source, across config reloads.
 	shareOpts := h.shareOptions(ctx)
 	if h.tracker, h.trackerKey, err = loadTracker(h.sourceKey(), shareOpts); err != nil {

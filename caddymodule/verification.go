@@ -10,6 +10,7 @@ import (
 
 	"github.com/caddyserver/caddy/v2"
 	"go.uber.org/zap"
+	"golang.org/x/net/publicsuffix"
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/crawlers"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
@@ -117,6 +118,26 @@ func (h *Handler) warnBroadRanges() {
 			if p.Addr().Is4() && p.Bits() < 8 || p.Addr().Is6() && p.Bits() < 16 {
 				h.configLog().Warn("a crawler's ranges cover a large part of the Internet: any client there that claims it is verified as it and gets its group",
 					zap.String("crawler", cr.Token), zap.String("range", r))
+			}
+		}
+	}
+}
+
+// warnBroadRDNS warns of a crawler block whose rdns suffix is a public
+// suffix ("co.uk", "github.io") or has public suffixes right under it
+// ("compute-1.amazonaws.com", whose every name is a cloud customer's):
+// names under it belong to whoever registers or rents one, so any of them
+// that sends the crawler's name passes as it, which is the broad ranges'
+// trust said in names.
+func (h *Handler) warnBroadRDNS() {
+	for _, cr := range h.Crawlers {
+		for _, s := range cr.RDNS {
+			if ps, _ := publicsuffix.PublicSuffix(s); ps == s {
+				h.configLog().Warn("a crawler's rdns suffix is a public suffix: any client whose address has a name under it, which anyone can register, is verified as the crawler and gets its group",
+					zap.String("crawler", cr.Token), zap.String("rdns", s))
+			} else if ps, _ := publicsuffix.PublicSuffix("x." + s); ps == "x."+s {
+				h.configLog().Warn("a crawler's rdns suffix holds public suffixes, as a cloud provider's customer names: any client whose address has a name under it is verified as the crawler and gets its group",
+					zap.String("crawler", cr.Token), zap.String("rdns", s))
 			}
 		}
 	}
