@@ -565,16 +565,11 @@ func (s *source) logLoad(snap *snapshot) {
 		// to hear about; with strict it would have stopped the load.
 		log = s.logger().Warn
 	}
-	if groups == 0 {
-		// An empty file (or one of comments) allows every bot
-		// everywhere: no less than no file, and no more quietly.
-		s.logger().Warn("robots.txt has no groups; every bot is allowed everywhere", zap.String("file", s.name()))
-	} else if !disallowsAny(snap.File) {
-		// Groups with only Allow rules, or an empty Disallow, refuse no
-		// path to any bot: enforcing such a file is enforcing nothing,
-		// and the operator who meant to keep bots out should hear it.
-		s.logger().Warn("robots.txt has no Disallow rule; no path is disallowed to any bot",
-			zap.String("file", s.name()), zap.Int("groups", groups))
+	// An empty file, or groups with only Allow rules or an empty
+	// Disallow, refuse no path to any bot: no less than no file, and no
+	// more quietly.
+	if msg := lint.AllowsEverything(snap.File); msg != "" {
+		s.logger().Warn(msg, zap.String("file", s.name()), zap.Int("groups", groups))
 	}
 	if people := lint.PeoplesSoftware(snap.File); len(people) > 0 {
 		// A header that names an agent of the file as its product is
@@ -591,19 +586,6 @@ func (s *source) logLoad(snap *snapshot) {
 		zap.Int("bytes", len(snap.body)),
 		zap.String("etag", snap.ETag),
 		zap.Strings("diagnostics", lines))
-}
-
-// disallowsAny reports whether a group of f has a Disallow rule (an empty
-// one is no rule).
-func disallowsAny(f *robots.File) bool {
-	for _, g := range f.Groups() {
-		for _, r := range g.Rules() {
-			if r.Directive == robots.Disallow {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // start runs the source's pollers until Destruct.

@@ -11,15 +11,16 @@ import (
 	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
-// KindNotRobotsTxt, KindNoInherit, KindHumanSoftware, KindQueryAnchor and
-// KindDelayIgnored are the findings this package adds to the parser's
-// (robots.Kind).
+// KindNotRobotsTxt, KindNoInherit, KindHumanSoftware, KindQueryAnchor,
+// KindDelayIgnored and KindAllowsAll are the findings this package adds to
+// the parser's (robots.Kind).
 const (
 	KindNotRobotsTxt  robots.Kind = "not-robots-txt"
 	KindNoInherit     robots.Kind = "named-group-lacks-star-rule"
 	KindHumanSoftware robots.Kind = "human-software-agent"
 	KindQueryAnchor   robots.Kind = "query-defeats-anchor"
 	KindDelayIgnored  robots.Kind = "crawl-delay-ignored"
+	KindAllowsAll     robots.Kind = "allows-everything"
 )
 
 // maxNoInherit bounds the no-inherit findings of one file: past it a
@@ -46,6 +47,11 @@ func Check(body []byte, opts ...robots.Option) Result {
 	if d, ok := NotRobotsTxt(f); ok {
 		// First, before the parser's findings on line 1: it explains them.
 		res.Diagnostics = append([]robots.Diagnostic{d}, res.Diagnostics...)
+	} else if res.Groups == 0 {
+		// The handler warns of it at each load; so does the linter. A
+		// file whose groups disallow nothing ("Allow: /", or only
+		// content signals) says so on purpose, and is left alone here.
+		res.Diagnostics = append([]robots.Diagnostic{{Line: 1, Severity: robots.Warning, Kind: KindAllowsAll, Message: AllowsEverything(f)}}, res.Diagnostics...)
 	}
 	res.Diagnostics = append(res.Diagnostics, humanSoftware(f, body)...)
 	res.Diagnostics = append(res.Diagnostics, noInherit(f, body)...)
@@ -67,6 +73,25 @@ func NotRobotsTxt(f *robots.File) (d robots.Diagnostic, ok bool) {
 		Line: 1, Severity: robots.Error, Kind: KindNotRobotsTxt,
 		Message: "no line is a robots.txt field (user-agent, allow, disallow, sitemap…): this does not look like a robots.txt",
 	}, true
+}
+
+// AllowsEverything says why f disallows no path to any bot (it has no
+// group: an empty file or one of comments; or no group has a Disallow
+// rule), or is "" when it disallows something. Enforcing such a file
+// enforces nothing, which an operator who meant to keep bots out should
+// hear, from the linter as from the handler's log.
+func AllowsEverything(f *robots.File) string {
+	if groups, _ := f.Counts(); groups == 0 {
+		return "robots.txt has no groups; every bot is allowed everywhere"
+	}
+	for _, g := range f.Groups() {
+		for _, r := range g.Rules() {
+			if r.Directive == robots.Disallow {
+				return ""
+			}
+		}
+	}
+	return "robots.txt has no Disallow rule; no path is disallowed to any bot"
 }
 
 // noInherit reports, for each group that names crawlers, the disallow

@@ -121,13 +121,16 @@ func TestCheck(t *testing.T) {
 			body: "<!DOCTYPE html>\n<html><body>Not found</body></html>\n",
 			want: []finding{{1, KindNotRobotsTxt, robots.Error, "does not look like a robots.txt"}},
 		},
-		{name: "only comments", body: "# nothing to say\n\n"},
+		{name: "only comments", body: "# nothing to say\n\n", want: []finding{{1, KindAllowsAll, robots.Warning, "no groups; every bot is allowed everywhere"}}},
+		{name: "empty", body: "", want: []finding{{1, KindAllowsAll, robots.Warning, "no groups"}}},
+		// Allowing everything on purpose is no mistake.
+		{name: "an explicit allow-all", body: "User-agent: *\nAllow: /\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var got []robots.Diagnostic
 			for _, d := range Check([]byte(tc.body)).Diagnostics {
 				switch d.Kind {
-				case KindNoInherit, KindHumanSoftware, KindQueryAnchor, KindNotRobotsTxt, KindDelayIgnored:
+				case KindNoInherit, KindHumanSoftware, KindQueryAnchor, KindNotRobotsTxt, KindDelayIgnored, KindAllowsAll:
 					got = append(got, d)
 				}
 			}
