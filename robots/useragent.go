@@ -29,10 +29,11 @@ import "strings"
 //     describes something in words ("Microsoft Windows NT 5.1", "java
 //     1.7.0_75", "atw-crawler at fast dot no"), which a file listing
 //     "Java" or "fast" would otherwise hold a yacybot or Mail.ru's
-//     crawler to. The first word of the header is the product's name
-//     whatever follows it ("Screaming Frog SEO Spider/21.0", which a
-//     file names "Screaming Frog SEO Spider" and Google reads as
-//     "Screaming");
+//     crawler to. The first word of the header, and of the item after
+//     "compatible;", is the product's name whatever follows it
+//     ("Screaming Frog SEO Spider/21.0", which a file names "Screaming
+//     Frog SEO Spider" and Google reads as "Screaming"; "compatible;
+//     HTTrack 3.0x;");
 //   - not a word of an address: a URL ("+http://www.google.com/bot.html"
 //     names no "google" or "bot" group, "https://openai.com/gptbot" no
 //     "openai" one), a host name starting "www." or an e-mail address
@@ -81,7 +82,7 @@ func (f *File) GroupForUserAgent(header string) (g *Group, name string) {
 			if j < len(header) && (isAlnum(header[j]) || header[j] == '_' || header[j] == '-') {
 				continue
 			}
-			if !closesProduct(header, j, i == first) {
+			if !closesProduct(header, j, i == first || afterCompatible(header, i)) {
 				break
 			}
 			if i >= wordEnd {
@@ -134,6 +135,22 @@ func closesProduct(header string, j int, firstWord bool) bool {
 		return j == len(header) || header[j] == '(' || header[j] == ';' || header[j] == ')' || header[j] == '['
 	}
 	return false
+}
+
+// afterCompatible reports whether header[i:] starts the item after
+// "compatible;", where crawlers write their name, with a version after a
+// space as often as after a slash ("compatible; HTTrack 3.0x;",
+// "compatible; Exabot PyExalead/3.0;").
+func afterCompatible(header string, i int) bool {
+	for i > 0 && header[i-1] == ' ' {
+		i--
+	}
+	if i == 0 || header[i-1] != ';' && header[i-1] != ',' {
+		return false
+	}
+	i--
+	const word = "compatible"
+	return i >= len(word) && strings.EqualFold(header[i-len(word):i], word)
 }
 
 // isHeaderSeparator reports whether c separates the words of a User-Agent

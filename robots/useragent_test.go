@@ -113,7 +113,7 @@ func TestGroupForUserAgentProductPlace(t *testing.T) {
 		{"RssReader/1.0.88.0 (http://www.rssreader.com) Microsoft Windows NT 5.1.2600.0", ""},
 		{"yacybot (/global; amd64 Linux 3.16.0-4-amd64; java 1.7.0_75; Europe/en) http://yacy.net/bot.html", ""},
 		{"FAST-WebCrawler/3.7 (atw-crawler at fast dot no; http://fast.no/support/crawler.asp)", ""},
-		{"Mozilla/5.0 (compatible; MSIE 8.0; Windows NT 6.3; www.alertra.com)", ""},
+		{"Mozilla/5.0 (compatible; Example 2.0; MSIE 8.0; Windows NT 6.3)", ""},
 		{"HubSpot Links Crawler 2.0 http://www.hubspot.com/", ""},
 		{"Example/1.0 (fast.example)", ""},
 		// In one.
@@ -128,6 +128,12 @@ func TestGroupForUserAgentProductPlace(t *testing.T) {
 		{"  fast spider thing", "fast"},
 		{"Mozilla/5.0+(compatible;+fast/1.0)", "fast"},
 		{"Mail/1.0 [en]", "Mail"},
+		// The item after "compatible;" is the crawler's name, its
+		// version after a space or not.
+		{"Mozilla/4.5 (compatible; fast 3.0x; Windows 98)", "fast"},
+		{"Mozilla/5.0 (compatible; Java PyExalead/3.0; +http://example.com/robot)", "Java"},
+		{"Mozilla/5.0 (compatible;Java 1.0)", "Java"},
+		{"Mozilla/5.0 (compatible; MSIE 8.0; Windows NT 6.3; www.alertra.com)", "MSIE"},
 		{"Example/1.0 Mail [en]", "Mail"},
 	} {
 		g, name := f.GroupForUserAgent(tc.header)
