@@ -29,7 +29,7 @@ type CheckResult struct {
 	Input   string   `json:"input"`   // the argument as given
 	Path    string   `json:"path"`    // the path and query judged
 	Allowed bool     `json:"allowed"` // whether the handler lets the request through
-	Verdict string   `json:"verdict"` // "allowed", "disallowed", or "not held" (a person's browser)
+	Verdict string   `json:"verdict"` // "allowed", "disallowed", "not held" (a person's browser), or "not judged" (see NotJudged)
 	Group   []string `json:"group"`   // the chosen group's agent names; null: none
 	Agent   string   `json:"agent"`   // the file's agent name that selected the group; "" when none did
 	Rule    string   `json:"rule"`    // the deciding rule, e.g. "disallow: /private/"; "" when no rule matched
@@ -41,8 +41,10 @@ type CheckResult struct {
 	Source string `json:"source,omitempty"`
 	// NotJudged says why the request never reaches the handler in
 	// this config ("static_response answers it first"), when check can
-	// tell from the routes' matchers; "" else. Its verdict is then what
-	// the handler would say if it did.
+	// tell from the routes' matchers; "" else. A bot's request is then
+	// allowed with the verdict "not judged": the server answers it
+	// whatever robots.txt says. Its rule and signal are what the handler
+	// would apply if it got it.
 	NotJudged string `json:"not_judged,omitempty"`
 	// Signal is the usage preference that refuses this crawler the
 	// path ("ai-train=no") with the handler's signals enforce or
@@ -71,6 +73,11 @@ type CheckOutput struct {
 // verdictNotHeld is the verdict of a path for a client the handler does
 // not hold to robots.txt: a person's browser, or a humans entry.
 const verdictNotHeld = "not held"
+
+// verdictNotJudged is the verdict of a bot's request that never reaches
+// the handler in the config: nothing refuses it, so a gate that reads
+// the exit status must not take it for disallowed.
+const verdictNotJudged = "not judged"
 
 // Subject is what check judges against: a robots.txt and the settings of
 // the handler that enforces it.
@@ -129,8 +136,8 @@ type Subject struct {
 
 // Check judges targets for the client sending ua against s, as the
 // handler would, and writes the verdicts (as JSON when asJSON). It returns
-// ExitDisallowed when the handler would find any target disallowed for
-// this client, else ExitOK.
+// ExitDisallowed when the handler would find any target it gets
+// disallowed for this client, else ExitOK.
 func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (int, error) {
 	c := s.Classifier
 	if c == nil {
@@ -192,13 +199,14 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 		if s.NotJudged != nil {
 			res.NotJudged = s.NotJudged(t)
 		}
+		disallowed := false
 		switch {
 		case !id.Bot:
 			res.Verdict = verdictNotHeld
 		case !v.Allowed:
 			res.Verdict = judge.Disallowed.String()
 			res.Allowed = s.Mode == config.ModeMonitor
-			code = ExitDisallowed
+			disallowed = true
 		}
 		// As in the handler, signals are a setting of their own
 		// (judge.SignalDecides).
@@ -213,9 +221,17 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 			if a, ok := judge.SignalDecides(verdict, action, s.Signals == config.ModeEnforce); ok {
 				if sig := judge.SignalRefuses(category, g, s.File.GroupFor("*"), p); sig != "" {
 					res.Verdict, res.Signal, res.Allowed = judge.Disallowed.String(), sig, a != judge.Blocked
-					code = ExitDisallowed
+					disallowed = true
 				}
 			}
+		}
+		if id.Bot && res.NotJudged != "" {
+			// The site answers it whatever robots.txt says: a gate on
+			// the exit status must not read the path as protected.
+			res.Verdict, res.Allowed, disallowed = verdictNotJudged, true, false
+		}
+		if disallowed {
+			code = ExitDisallowed
 		}
 		if v.Rule != nil {
 			res.Rule, res.Line = v.Rule.String(), v.Rule.Line
@@ -271,6 +287,8 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 			verdict += " to robots.txt (a bot would be disallowed)"
 		case verdict == verdictNotHeld:
 			verdict += " to robots.txt"
+		case verdict == verdictNotJudged && (r.Signal != "" || strings.HasPrefix(r.Rule, "disallow")):
+			verdict += " (the handler would disallow it if it got it)"
 		case r.Signal != "" && s.Signals == config.ModeMonitor:
 			verdict += " by the usage preferences (signals monitor: let through and logged as a violation)"
 		case r.Signal != "":
@@ -292,7 +310,7 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 			ew.Printf("  rule:  no rule matched\n")
 		}
 		if r.NotJudged != "" {
-			ew.Printf("  not judged: in this config the request never reaches the handler (%s); the verdict is what it would say if it did\n", text.Clean(r.NotJudged))
+			ew.Printf("  not judged: in this config the request never reaches the handler (%s), so robots.txt does not keep it from this client; the group and rule are what the handler would apply if it got it\n", text.Clean(r.NotJudged))
 		}
 		if r.Signal != "" {
 			ew.Printf("  signal: %s (the usage preferences of the group, or of the * group, refuse a crawler of this one's category)\n", r.Signal)
@@ -304,7 +322,7 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 		ew.Printf("\nbot: logged as %q\n", text.Clean(out.BotName))
 	}
 	if s.AnsweredBy != "" {
-		ew.Printf("warning: in this config the handler runs after %s, which answers every request first: it judges nothing, and the verdicts above are what it would say if it ran; place robots_txt before it (see the README's order option)\n", s.AnsweredBy)
+		ew.Printf("warning: in this config the handler runs after %s, which answers every request first: it judges nothing, and the groups and rules above are what it would apply if it ran; place robots_txt before it (see the README's order option)\n", s.AnsweredBy)
 	}
 	if s.RobotsNotReached != "" {
 		var missing []string

@@ -872,6 +872,71 @@ func TestCheckConfigAnsweredFirstGroups(t *testing.T) {
 	}
 }
 
+// TestCheckConfigNotJudgedIsAllowed: a bot's request that never reaches
+// the handler is served whatever robots.txt says, so check must not call
+// it disallowed nor exit 1 for it, or a gate on the exit status reads an
+// unprotected path as protected; the rule and signal the handler would
+// apply stay shown. Paths the handler gets are judged as before.
+func TestCheckConfigNotJudgedIsAllowed(t *testing.T) {
+	file := writeTemp(t, "robots.txt", "User-agent: *\nContent-Signal: ai-train=no\nDisallow: /private/\n")
+	const respond = `{"handler": "static_response", "body": "x"}`
+	self := `{"handler": "robots_txt", "file": "` + file + `", "signals": "enforce", "trap": "/app/trap/"}`
+	config := func(routes ...string) string {
+		return `{"apps": {"http": {"servers": {"srv0": {"listen": [":80"], "routes": [` + strings.Join(routes, ", ") + `]}}}}}`
+	}
+	// As the Caddyfile writes "order robots_txt after respond", and a
+	// handle /app/* block around the handler.
+	after := config(`{"handle": [` + respond + `, ` + self + `]}`)
+	inside := config(`{"group": "g", "match": [{"path": ["/app/*"]}], "handle": [{"handler": "subroute", "routes": [{"handle": [`+self+`]}]}]}`, `{"handle": [`+respond+`]}`)
+	for _, tc := range []struct {
+		name, config, agent string
+		targets             []string
+		code                int
+		verdicts            []string // each target's
+		allowed             []bool
+		rule                string // the first target's
+	}{
+		{"a handler after respond", after, "TestBot", []string{"/private/"}, ExitOK, []string{"not judged"}, []bool{true}, "disallow: /private/"},
+		{"a path outside the handle block", inside, "TestBot", []string{"/private/"}, ExitOK, []string{"not judged"}, []bool{true}, "disallow: /private/"},
+		{"a signal outside the handle block", inside, testfixtures.UAGPTBot, []string{"/x"}, ExitOK, []string{"not judged"}, []bool{true}, ""},
+		{"a path inside it", inside, "TestBot", []string{"/app/trap/"}, ExitDisallowed, []string{"disallowed"}, []bool{false}, "disallow: /app/trap/"},
+		{"one of each", inside, "TestBot", []string{"/private/", "/app/trap/"}, ExitDisallowed, []string{"not judged", "disallowed"}, []bool{true, false}, "disallow: /private/"},
+		// A person is not held to robots.txt anywhere; that stays
+		// its verdict.
+		{"a person", after, testfixtures.UAChrome, []string{"/private/"}, ExitOK, []string{"not held"}, []bool{true}, "disallow: /private/"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := writeTemp(t, "caddy.json", tc.config)
+			args := append([]string{"check", "--config", cfg, "--agent", tc.agent, "--json"}, tc.targets...)
+			code, out, errOut := runCmd(t, "", args...)
+			var got CheckOutput
+			if json.Unmarshal([]byte(out), &got) != nil || len(got.Results) != len(tc.targets) {
+				t.Fatalf("exit %d:\n%s%s", code, out, errOut)
+			}
+			if code != tc.code {
+				t.Errorf("exit %d, want %d", code, tc.code)
+			}
+			for i, r := range got.Results {
+				if r.Verdict != tc.verdicts[i] || r.Allowed != tc.allowed[i] {
+					t.Errorf("%s: verdict %q, allowed %v; want %q, %v", r.Input, r.Verdict, r.Allowed, tc.verdicts[i], tc.allowed[i])
+				}
+			}
+			if got.Results[0].Rule != tc.rule {
+				t.Errorf("rule %q, want %q", got.Results[0].Rule, tc.rule)
+			}
+			if tc.agent == testfixtures.UAGPTBot && got.Results[0].Signal != "ai-train=no" {
+				t.Errorf("signal %q, want the one the handler would apply", got.Results[0].Signal)
+			}
+		})
+	}
+	// The text output says what the handler would do if it got it.
+	cfg := writeTemp(t, "caddy.json", inside)
+	code, out, _ := runCmd(t, "", "check", "--config", cfg, "--agent", "TestBot", "/private/")
+	if want := "/private/: not judged (the handler would disallow it if it got it)"; code != ExitOK || !strings.Contains(out, want) {
+		t.Errorf("exit %d, want %d and %q:\n%s", code, ExitOK, want, out)
+	}
+}
+
 // TestCheckConfigSiteOfWildcard: --site picks a site as Caddy does (one
 // that names the host before a wildcard that takes it), and fills a root
 // per host ("{host}") with the host as requests name it (in ASCII, lower
@@ -891,11 +956,14 @@ func TestCheckConfigSiteOfWildcard(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// The site that names a host before the wildcard, as the Caddyfile
+	// adapter orders them: else a.example's requests would be the
+	// wildcard's, and not judged by a.example's handler.
 	cfg := writeTemp(t, "caddy.json", `{"apps": {"http": {"servers": {"srv0": {"listen": [":80"], "routes": [
+		{"match": [{"host": ["a.example"]}], "handle": [{"handler": "robots_txt", "inline": "User-agent: *\nDisallow: /a\n"}], "terminal": true},
 		{"match": [{"host": ["*.example"]}], "handle": [{"handler": "subroute", "routes": [
 			{"handle": [{"handler": "vars", "root": "`+dir+`/{http.request.host}"}]},
-			{"handle": [{"handler": "robots_txt"}]}]}], "terminal": true},
-		{"match": [{"host": ["a.example"]}], "handle": [{"handler": "robots_txt", "inline": "User-agent: *\nDisallow: /a\n"}], "terminal": true}]}}}}}`)
+			{"handle": [{"handler": "robots_txt"}]}]}], "terminal": true}]}}}}}`)
 	for _, tc := range []struct {
 		site, target string
 		code         int

@@ -101,7 +101,9 @@ line (or "no rule matched"), then the name logs and metrics give the bot.
 "only_for", "answered_first_by", "not_reached", "results": [{"input",
 "path", "not_judged", "allowed",
 "verdict", "group", "agent", "rule", "line", "source", "signal"}]};
-"allowed" is whether the handler lets the request through, "group" is null
+"allowed" is whether the handler lets the request through, "verdict" is
+"allowed", "disallowed", "not held" (a person's browser) or "not judged"
+(the request never reaches the handler), "group" is null
 and "rule" is "" (with "line" 0) where there is none, "source" is "trap"
 for the trap's rule and, for a rule of an included list, that list and its
 line there ("line" counts in the robots.txt served), "signal" names the usage preference that refuses the
@@ -113,8 +115,10 @@ config keeps every request for it from the handler (a route before it
 answers it, or the matchers of its own routes do not take it; another
 route then answers /robots.txt, without the trap's line or the included
 lists); a result's "not_judged" says why that request never reaches the
-handler ("file_server answers it first"), its verdict then being what the
-handler would say if it did. Only the matchers a request's path, host and
+handler ("file_server answers it first"): a bot's request is then
+"allowed" with the verdict "not judged", since nothing holds it to
+robots.txt, and its "rule" and "signal" are what the handler would apply
+if it got it. Only the matchers a request's path, host and
 method decide (path, path_regexp, host, method, not) and rewrites of a
 known path are followed; where another decides, nothing is said.
 "source", "signal", "only_for", "answered_first_by", "not_reached" and
@@ -122,7 +126,9 @@ known path are followed; where another decides, nothing is said.
 
 Exit status: 0 when no path is disallowed for this client, 1 when one is
 (in monitor mode too: it would be logged as a violation), 2 on a usage
-error or an unreadable file or config.
+error or an unreadable file or config. A path that never reaches the
+handler ("not judged") is not disallowed: the site answers it whatever
+robots.txt says.
 `
 
 const lintLong = `
