@@ -58,10 +58,16 @@ func parseCaddyfile(h httpcaddyfile.Helper) ([]httpcaddyfile.ConfigValue, error)
 		// Before matchers were read as Caddy reads them, this named the
 		// file; now it is a path matcher, and the site's default file
 		// would be enforced on requests for that one path. Say so.
+		file := first
+		if info, err := os.Stat(first); err == nil && info.IsDir() {
+			// Named as the file, a directory is refused: the hint
+			// must not propose what fails next.
+			file = filepath.Join(first, "robots.txt")
+		}
 		return nil, firstAt.Errf("robots_txt: %q is a path matcher, as the first argument of every handler directive "+
 			"that starts with \"/\" is; to name the robots.txt file, write \"robots_txt * %s\" or \"file %s\" in the block "+
 			"(to match requests for that path, use a named matcher: @name path %s)",
-			first, first, first, first)
+			first, file, file, first)
 	}
 	if noSource {
 		if root, ok := h.BlockState["root"].(string); ok && root != "" && !strings.Contains(root, "{") {
@@ -109,16 +115,17 @@ var fileRoots = []string{"/etc/", "/var/", "/srv/", "/home/", "/usr/", "/opt/", 
 // namesFile reports whether a first argument that Caddy reads as a path
 // matcher is more likely the robots.txt file: it ends in .txt, names a
 // regular file on disk, or is under a directory where files live. A path
-// with "*" in it is a matcher there: a file name has no wildcards.
+// with "*" in it is a matcher whatever else it looks like (/blog/*.txt):
+// a file name has no wildcards, and the file subdirective refuses one.
 func namesFile(arg string) bool {
+	if strings.Contains(arg, "*") {
+		return false
+	}
 	if strings.HasSuffix(arg, ".txt") {
 		return true
 	}
 	if info, err := os.Stat(arg); err == nil && info.Mode().IsRegular() {
 		return true
-	}
-	if strings.Contains(arg, "*") {
-		return false
 	}
 	for _, root := range fileRoots {
 		if strings.HasPrefix(arg, root) {

@@ -18,35 +18,48 @@ func parseTestCaddyfile(input string) ([]httpcaddyfile.ConfigValue, error) {
 
 // TestParseCaddyfileFileAsMatcher: a first argument that Caddy reads as a
 // path matcher but that names a file is refused at its line, with how to
-// name the file; a real path matcher is not.
+// name the file, and what the hint says is accepted; a real path matcher,
+// a wildcard one above all, is not refused.
 func TestParseCaddyfileFileAsMatcher(t *testing.T) {
 	onDisk := filepath.Join(t.TempDir(), "robots")
 	if err := os.WriteFile(onDisk, []byte("User-agent: *\nDisallow: /x\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A directory is refused as the file: the hint names the
+	// robots.txt in it.
+	dir := filepath.Join(t.TempDir(), "robots.txt")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	for _, tt := range []struct {
 		name, input, arg string
 		line             int
+		file             string // the hint's file; arg when ""
 	}{
-		{"a .txt file", "robots_txt /etc/caddy/robots.txt", "/etc/caddy/robots.txt", 1},
-		{"a path under /etc", "robots_txt /etc/caddy/robots {\n\tmode monitor\n}", "/etc/caddy/robots", 1},
-		{"a path under /srv, at its line", "\n\nrobots_txt /srv/www/robots", "/srv/www/robots", 3},
-		{"a path under /home", "robots_txt /home/site/robots", "/home/site/robots", 1},
-		{"a path under /var", "robots_txt /var/www/robots", "/var/www/robots", 1},
-		{"a path under /usr", "robots_txt /usr/share/site/robots", "/usr/share/site/robots", 1},
-		{"a path under /opt", "robots_txt /opt/site/robots", "/opt/site/robots", 1},
-		{"a path under /tmp", "robots_txt /tmp/robots", "/tmp/robots", 1},
-		{"a file on disk", "robots_txt " + onDisk, onDisk, 1},
+		{"a .txt file", "robots_txt /etc/caddy/robots.txt", "/etc/caddy/robots.txt", 1, ""},
+		{"a path under /etc", "robots_txt /etc/caddy/robots {\n\tmode monitor\n}", "/etc/caddy/robots", 1, ""},
+		{"a path under /srv, at its line", "\n\nrobots_txt /srv/www/robots", "/srv/www/robots", 3, ""},
+		{"a path under /home", "robots_txt /home/site/robots", "/home/site/robots", 1, ""},
+		{"a path under /var", "robots_txt /var/www/robots", "/var/www/robots", 1, ""},
+		{"a path under /usr", "robots_txt /usr/share/site/robots", "/usr/share/site/robots", 1, ""},
+		{"a path under /opt", "robots_txt /opt/site/robots", "/opt/site/robots", 1, ""},
+		{"a path under /tmp", "robots_txt /tmp/robots", "/tmp/robots", 1, ""},
+		{"a file on disk", "robots_txt " + onDisk, onDisk, 1, ""},
+		{"a directory on disk", "robots_txt " + dir, dir, 1, filepath.Join(dir, "robots.txt")},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := parseTestCaddyfile(tt.input)
 			if err == nil {
 				t.Fatal("no error")
 			}
+			file := tt.file
+			if file == "" {
+				file = tt.arg
+			}
 			msg := err.Error()
 			for _, want := range []string{
 				"robots_txt: " + strconv.Quote(tt.arg) + " is a path matcher",
-				`write "robots_txt * ` + tt.arg + `" or "file ` + tt.arg + `" in the block`,
+				`write "robots_txt * ` + file + `" or "file ` + file + `" in the block`,
 			} {
 				if !strings.Contains(msg, want) {
 					t.Errorf("error %q does not contain %q", msg, want)
@@ -55,11 +68,18 @@ func TestParseCaddyfileFileAsMatcher(t *testing.T) {
 			if at := ", at Testfile:" + strconv.Itoa(tt.line); !strings.HasSuffix(msg, at) {
 				t.Errorf("error %q does not end with %q", msg, at)
 			}
+			for _, hint := range []string{"robots_txt * " + file, "robots_txt {\n\tfile " + file + "\n}"} {
+				if _, err := parseTestCaddyfile(hint); err != nil {
+					t.Errorf("the hint %q is refused: %v", hint, err)
+				}
+			}
 		})
 	}
 
 	for _, input := range []string{
 		"robots_txt /blog/*",
+		"robots_txt /blog/*.txt",
+		"robots_txt /etc/*",
 		"robots_txt /api",
 		"robots_txt /api {\n\tmode monitor\n}",
 		"robots_txt /home/*",
