@@ -47,7 +47,7 @@ func initMetrics() {
 		}, []string{"server", "bot"})
 		reloadsTotal = prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: ns, Subsystem: sub, Name: "reloads_total",
-			Help: "Loads of robots.txt after the first, by result: loaded, removed (allow all), unreachable (4xx upstream: allow all), failed (previous rules kept).",
+			Help: "Loads of robots.txt after the first, by result: loaded, removed (allow all), unreachable (4xx upstream: allow all), failed (previous rules kept; a file counted once per failure, not at each check).",
 		}, []string{"result"})
 		groupsInForce = prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Namespace: ns, Subsystem: sub, Name: "groups",

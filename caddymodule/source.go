@@ -479,10 +479,13 @@ func (s *source) refresh() {
 		err = errNotRobotsTxt
 	}
 	if err != nil {
-		reloadsTotal.WithLabelValues("failed").Inc()
-		// Logged once per failure, and again when it fails another
-		// way (a directory, then a named pipe): each is news.
+		// Logged and counted once per failure, and again when it fails
+		// another way (a directory, then a named pipe): each is news.
+		// A check that finds the same file still broken is no new
+		// failed load, or the counter would grow with time, not with
+		// bad deploys.
 		if !s.failing || err.Error() != s.failedWith {
+			reloadsTotal.WithLabelValues("failed").Inc()
 			log.Error("robots.txt could not be reloaded; the rules in force stay",
 				zap.String("file", s.path), zap.Error(err))
 		}

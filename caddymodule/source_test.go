@@ -13,6 +13,7 @@ import (
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
@@ -100,6 +101,56 @@ func TestRefresh(t *testing.T) {
 	h.fixed.refresh()
 	if blocked("/c") {
 		t.Fatal("an empty file read twice must allow all")
+	}
+}
+
+// TestRefreshCountsFailuresOnce: reloads_total{result="failed"} counts a
+// failed load of the file once, as the log says it, not at every check
+// that finds it still broken (every reload interval: 720 an hour at 5s);
+// failing another way, or again after a good load, counts anew.
+func TestRefreshCountsFailuresOnce(t *testing.T) {
+	const good, html = "User-agent: *\nDisallow: /a\n", "<html><body>oops</body></html>"
+	const dir = "" // a directory in the file's place
+	type step struct {
+		text   string // the file's new content, or dir
+		checks int
+	}
+	for _, tc := range []struct {
+		name           string
+		steps          []step
+		failed, loaded float64 // counted
+		logged         int     // "could not be reloaded" lines
+	}{
+		{"a broken file, checked five times", []step{{html, 5}}, 1, 0, 1},
+		{"then a directory", []step{{html, 3}, {dir, 3}}, 2, 0, 2},
+		{"broken, fixed, broken again", []step{{html, 2}, {good + "Disallow: /b\n", 2}, {html, 2}}, 2, 1, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := writeRobots(t, good)
+			h, logs := newTestHandler(t, config.Config{File: path, DisableReload: true, Grace: noGrace})
+			failed, loaded := testutil.ToFloat64(reloadsTotal.WithLabelValues("failed")), testutil.ToFloat64(reloadsTotal.WithLabelValues("loaded"))
+			for i, st := range tc.steps {
+				os.RemoveAll(path)
+				if st.text == dir {
+					os.Mkdir(path, 0o755)
+				} else {
+					os.WriteFile(path, []byte(st.text), 0o644)
+					bump(t, path, time.Duration(i+1)*time.Second)
+				}
+				for range st.checks {
+					h.fixed.refresh()
+				}
+			}
+			if got := testutil.ToFloat64(reloadsTotal.WithLabelValues("failed")) - failed; got != tc.failed {
+				t.Errorf("failed rose by %v, want %v", got, tc.failed)
+			}
+			if got := testutil.ToFloat64(reloadsTotal.WithLabelValues("loaded")) - loaded; got != tc.loaded {
+				t.Errorf("loaded rose by %v, want %v", got, tc.loaded)
+			}
+			if n := logs.FilterMessageSnippet("could not be reloaded").Len(); n != tc.logged {
+				t.Errorf("the failure was logged %d times, want %d", n, tc.logged)
+			}
+		})
 	}
 }
 
