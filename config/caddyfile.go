@@ -137,6 +137,7 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	crawlerLines := map[string]int{}               // lower-case crawler token -> line of its block
 	var fileAt *caddyfile.Dispenser                // the file's token, for errors found later
 	includeAt := map[string]*caddyfile.Dispenser{} // an included list -> its include line
+	includeAs := map[string]string{}               // includeKey -> the entry as first written
 	// bots or humans -> lower-case entry -> the line that gave it
 	entryLines := map[string]map[string]int{"bots": {}, "humans": {}}
 
@@ -216,10 +217,10 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 					// A list given twice (a snippet imported twice,
 					// say) adds nothing the second time but an empty
 					// section of the served robots.txt.
-					if first, ok := includeAt[v]; ok {
-						return d.Errf("robots_txt: include: %q is given more than once (first at line %d); give each list once", v, first.Line())
+					if as, ok := includeAs[includeKey(v)]; ok {
+						return d.Errf("robots_txt: include: %q is given more than once (first at line %d%s); give each list once", v, includeAt[as].Line(), sameListAs(v, as))
 					}
-					includeAt[v] = tokenAt(d)
+					includeAt[v], includeAs[includeKey(v)] = tokenAt(d), v
 				}
 			}
 			*lists[name] = append(*lists[name], vals...)

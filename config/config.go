@@ -439,8 +439,8 @@ func (c Config) Validate() error {
 		} else if inc == "" {
 			add(fmt.Errorf("include[%d]: empty; give a file path or an http(s) URL", i))
 		}
-		if j := slices.Index(c.Include[:i], inc); j >= 0 {
-			add(fmt.Errorf("include[%d]: %q is given more than once (first in include[%d]); give each list once", i, inc, j))
+		if j := slices.IndexFunc(c.Include[:i], func(prev string) bool { return includeKey(prev) == includeKey(inc) }); j >= 0 {
+			add(fmt.Errorf("include[%d]: %q is given more than once (first in include[%d]%s); give each list once", i, inc, j, sameListAs(inc, c.Include[j])))
 		}
 	}
 	add(checkOneOf("content_usage_header", c.ContentUsageHeader, "on", "off"))

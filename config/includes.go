@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/caddyserver/caddy/v2"
@@ -20,6 +21,30 @@ func hasPrefixFold(s, prefix string) bool {
 	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
 }
 
+// includeKey is what tells two included lists apart: a file by its
+// cleaned absolute path, as the loader opens a relative one from Caddy's
+// working directory (/etc/caddy/ai.txt and ./ai.txt run from /etc/caddy
+// are one list, whose second section would be empty); a URL, or an entry
+// whose placeholders are not replaced yet, as written.
+func includeKey(inc string) string {
+	if strings.Contains(inc, "://") || strings.Contains(inc, "{") || inc == "" {
+		return inc
+	}
+	if abs, err := filepath.Abs(inc); err == nil {
+		return abs
+	}
+	return filepath.Clean(inc)
+}
+
+// sameListAs says how an entry given twice was written the first time,
+// when that differs: "", or `, as "./ai.txt"`.
+func sameListAs(inc, first string) string {
+	if inc == first {
+		return ""
+	}
+	return fmt.Sprintf(", as %q", first)
+}
+
 // ResolveIncludes returns the included lists as the handler reads them,
 // which the handler and caddy robots check both use: global placeholders
 // ({env.*}) replaced, then a URL (its scheme lower-cased) or a file path.
@@ -33,6 +58,7 @@ func ResolveIncludes(includes []string) ([]string, error) {
 	}
 	repl := caddy.NewReplacer()
 	resolved := make([]string, len(includes))
+	seen := make(map[string]int, len(includes)) // includeKey -> index
 	for i, inc := range includes {
 		p := repl.ReplaceKnown(inc, "")
 		switch {
@@ -51,6 +77,12 @@ func ResolveIncludes(includes []string) ([]string, error) {
 				return nil, fmt.Errorf("include[%d]: %v", i, err)
 			}
 		}
+		// Spelt alike only once resolved: "{env.LISTS}/ai.txt" and
+		// "/etc/lists/ai.txt".
+		if j, ok := seen[includeKey(p)]; ok {
+			return nil, fmt.Errorf("include[%d]: %q is the same list as include[%d] (%q) once resolved; give each list once", i, inc, j, includes[j])
+		}
+		seen[includeKey(p)] = i
 		resolved[i] = p
 	}
 	return resolved, nil

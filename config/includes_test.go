@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -63,5 +64,59 @@ func TestStrictIncludes(t *testing.T) {
 				t.Errorf("StrictIncludes(%v) = %v; want %q", tc.in, err, tc.err)
 			}
 		})
+	}
+}
+
+// TestIncludeSameListTwice: one list under two spellings (an absolute path
+// and a relative one from Caddy's working directory, a path with "..", an
+// {env.*} entry and its value) is given twice, which would add only an
+// empty section to the served robots.txt; each way a config is read says
+// so, the Caddyfile at the second entry's line. Other lists, and URLs
+// written otherwise, are not the same.
+func TestIncludeSameListTwice(t *testing.T) {
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	abs := filepath.Join(wd, "ai.txt")
+	t.Setenv("ROBOTS_TXT_TEST_DIR", wd)
+	for _, tc := range []struct {
+		name    string
+		include []string
+		err     string // "" for none
+		line    int    // of the Caddyfile error, each entry on a line of its own
+	}{
+		{"an absolute path and a relative one", []string{abs, "./ai.txt"}, `"./ai.txt" is given more than once (first at line 2, as "` + abs + `")`, 3},
+		{"two relative spellings", []string{"ai.txt", "lists/../ai.txt"}, `"lists/../ai.txt" is given more than once (first at line 2, as "ai.txt")`, 3},
+		{"the same spelling", []string{"ai.txt", "ai.txt"}, `"ai.txt" is given more than once (first at line 2)`, 3},
+		{"two lists", []string{"ai.txt", "lists/ai.txt"}, "", 0},
+		{"URLs written otherwise", []string{"https://lists.example/ai.txt", "https://lists.example/./ai.txt"}, "", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			input := "robots_txt {\n"
+			for _, inc := range tc.include {
+				input += "\tinclude " + quote(inc) + "\n"
+			}
+			_, err := parse(input + "}")
+			switch {
+			case tc.err == "" && err != nil:
+				t.Errorf("Caddyfile: %v", err)
+			case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err) || !strings.HasSuffix(err.Error(), ", at Testfile:"+strconv.Itoa(tc.line))):
+				t.Errorf("Caddyfile: %v; want %q at line %d", err, tc.err, tc.line)
+			}
+			err = Config{Include: tc.include}.Validate()
+			switch {
+			case tc.err == "" && err != nil:
+				t.Errorf("Validate: %v", err)
+			case tc.err != "" && (err == nil || !strings.Contains(err.Error(), "include[1]: ")):
+				t.Errorf("Validate: %v; want include[1] given more than once", err)
+			}
+		})
+	}
+	// An {env.*} entry is known only once resolved, as the handler and
+	// check resolve it.
+	_, err = ResolveIncludes([]string{"{env.ROBOTS_TXT_TEST_DIR}/ai.txt", "./ai.txt"})
+	if want := `include[1]: "./ai.txt" is the same list as include[0] ("{env.ROBOTS_TXT_TEST_DIR}/ai.txt") once resolved`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("ResolveIncludes: %v; want %q", err, want)
 	}
 }
