@@ -142,6 +142,13 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		return err
 	}
 	h.Include = resolved
+	// The upstream's URL too: a placeholder sent as written would fetch
+	// a 404, and a 404 allows every bot.
+	if h.URL != "" {
+		if h.URL, err = config.ResolveURL(h.URL); err != nil {
+			return err
+		}
+	}
 	h.ctx, h.events = ctx, eventsOf(ctx)
 	h.classifier = botdetect.New(h.Bots, h.Humans)
 	h.ownTokens = h.CrawlerTokens()

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/caddyserver/caddy/v2/caddyconfig"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zaptest/observer"
 
@@ -409,5 +410,58 @@ func TestRedirectsInward(t *testing.T) {
 		if got := redirectsInward(from, to); got != tc.inward {
 			t.Errorf("%s -> %s: inward %v, want %v", tc.from, tc.to, got, tc.inward)
 		}
+	}
+}
+
+// TestUpstreamURLPlaceholders: the upstream is asked for the URL with its
+// global placeholders replaced when the configuration loads, as an
+// included list is; one that depends on the request is refused, in JSON
+// at load and in a Caddyfile at its line ({host}, which Caddy's adapter
+// writes {http.request.host}), rather than fetched as written for a 404
+// that allows every bot.
+func TestUpstreamURLPlaceholders(t *testing.T) {
+	srv := upstream(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/shop/robots.txt" {
+			http.NotFound(w, r)
+			return
+		}
+		fmt.Fprint(w, "User-agent: *\nDisallow: /private/\n")
+	})
+	t.Setenv("ROBOTS_TXT_TEST_SITE", "shop")
+	t.Setenv("ROBOTS_TXT_TEST_UPSTREAM", strings.TrimPrefix(srv.URL, "http://"))
+	for _, url := range []string{
+		srv.URL + "/{env.ROBOTS_TXT_TEST_SITE}/robots.txt",
+		"http://{env.ROBOTS_TXT_TEST_UPSTREAM}/shop/robots.txt",
+	} {
+		t.Run(url, func(t *testing.T) {
+			h, _ := newTestHandler(t, config.Config{URL: url})
+			if v, _ := verdictOf(t, h, "/private/x", testfixtures.UACurl, "198.51.100.5"); v != "disallowed" {
+				t.Errorf("/private/x: %q, want disallowed by the upstream's robots.txt at /shop/robots.txt", v)
+			}
+		})
+	}
+
+	for _, tc := range []struct{ name, caddyfile, json, want string }{
+		{"the request's host in the path", "url http://127.0.0.1:9288/d/{host}/robots.txt", "http://127.0.0.1:9288/d/{http.request.host}/robots.txt",
+			`url: "http://127.0.0.1:9288/d/{http.request.host}/robots.txt" depends on the request ({http.request.host} is not known when the configuration loads)`},
+		{"the request's host as the host", "url http://{host}/robots.txt", "http://{http.request.host}/robots.txt",
+			`url: "http://{http.request.host}/robots.txt" depends on the request`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			input := ":80 {\n\trobots_txt {\n\t\t" + tc.caddyfile + "\n\t}\n}\n"
+			_, _, err := caddyconfig.GetAdapter("caddyfile").Adapt([]byte(input), nil)
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "Caddyfile:3") {
+				t.Errorf("adapt: %v; want an error at Caddyfile:3 saying %q", err, tc.want)
+			}
+			h := &Handler{Config: config.Config{URL: tc.json}, verifyOptions: offlineVerify, logger: zap.NewNop()}
+			ctx, cancel := newContext()
+			defer cancel()
+			if err := h.Provision(ctx); err == nil || !strings.Contains(err.Error(), tc.want) {
+				if err == nil {
+					h.Cleanup()
+				}
+				t.Errorf("provision: %v; want an error saying %q", err, tc.want)
+			}
+		})
 	}
 }

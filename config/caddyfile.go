@@ -347,8 +347,8 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			if c.File != "" || c.Inline != "" {
 				return d.Errf("robots_txt: %w", errURLAndSource)
 			}
-			if err := checkURL(val); err != nil {
-				return d.Errf("robots_txt: %w", err)
+			if err := checkURLAsWritten(val, upstreamWhat); err != nil {
+				return d.Errf("robots_txt: url: %w", err)
 			}
 			c.URL = val
 
@@ -517,13 +517,8 @@ func checkListArgs(name string, vals []string) error {
 			}
 			// Refused when the handler loads too (ResolveIncludes); here
 			// the error names its line.
-			if strings.Contains(v, "{http.") {
-				return fmt.Errorf("include: %q depends on the request; an included list is the same for every request: give its path, or {env.*} placeholders", v)
-			}
-			if strings.Contains(v, "://") {
-				if err := checkURL(v); err != nil {
-					return fmt.Errorf("include: %v", err)
-				}
+			if err := checkIncludeAsWritten(v); err != nil {
+				return fmt.Errorf("include: %w", err)
 			}
 		}
 	case "resolvers":

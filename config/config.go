@@ -153,8 +153,10 @@ type Config struct {
 	// answer, a timeout or a network error keeps the last good copy (or,
 	// with none yet, allows all). The refresh interval is the answer's
 	// Cache-Control max-age within 1 minute and 24 hours, else 24 hours.
-	// The default is empty; only http and https URLs are allowed. Not
-	// with "file" or "inline".
+	// The default is empty; only http and https URLs are allowed. Global
+	// placeholders ({env.*}, {system.*}, {time.*}, {file.*}), in the host
+	// too, are replaced when the configuration loads; one of the request
+	// ({http.*}) is an error. Not with "file" or "inline".
 	URL string `json:"url,omitempty"`
 
 	// How long a bot may still obey the version of robots.txt it
@@ -389,7 +391,9 @@ func (c Config) Validate() error {
 		if c.File != "" || c.Inline != "" {
 			add(errURLAndSource)
 		}
-		add(checkURL(c.URL))
+		if err := checkURLAsWritten(c.URL, upstreamWhat); err != nil {
+			add(fmt.Errorf("url: %w", err))
+		}
 	}
 	switch {
 	case c.Grace != nil && *c.Grace < 0:
@@ -432,12 +436,10 @@ func (c Config) Validate() error {
 	add(checkCrawlDelay(c.CrawlDelay))
 	add(checkTrap(c.Trap, c.TrapAction, c.TrapTTL))
 	for i, inc := range c.Include {
-		if strings.Contains(inc, "://") {
-			if err := checkURL(inc); err != nil {
-				add(fmt.Errorf("include[%d]: %v", i, err))
-			}
-		} else if inc == "" {
+		if inc == "" {
 			add(fmt.Errorf("include[%d]: empty; give a file path or an http(s) URL", i))
+		} else if err := checkIncludeAsWritten(inc); err != nil {
+			add(fmt.Errorf("include[%d]: %w", i, err))
 		}
 		if j := slices.IndexFunc(c.Include[:i], func(prev string) bool { return includeKey(prev) == includeKey(inc) }); j >= 0 {
 			add(fmt.Errorf("include[%d]: %q is given more than once (first in include[%d]%s); give each list once", i, inc, j, sameListAs(inc, c.Include[j])))
@@ -493,11 +495,12 @@ func (c Config) noReload() (source, why string) {
 	return "", ""
 }
 
-// checkURL checks a URL value: absolute, http or https, with a host.
+// checkURL checks a URL value: absolute, http or https, with a host. Its
+// error names no field: the caller does (url, include).
 func checkURL(raw string) error {
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return fmt.Errorf("url: %q is not allowed; give an absolute http or https URL such as \"http://app:8080/robots.txt\"", raw)
+		return fmt.Errorf("%q is not allowed; give an absolute http or https URL such as \"http://app:8080/robots.txt\"", raw)
 	}
 	return nil
 }

@@ -7,8 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/caddyserver/caddy/v2"
 )
 
 // IsIncludeURL reports whether an included list is fetched over HTTP: it
@@ -47,35 +45,21 @@ func sameListAs(inc, first string) string {
 
 // ResolveIncludes returns the included lists as the handler reads them,
 // which the handler and caddy robots check both use: global placeholders
-// ({env.*}) replaced, then a URL (its scheme lower-cased) or a file path.
-// A list is read as named, the same for every request, so an entry that
-// still depends on the request, that is empty once resolved, or that names
-// what CheckFile refuses (a directory) is an error rather than a list that
-// silently adds nothing.
+// ({env.*}) replaced, then a URL (its scheme lower-cased, as url is; see
+// resolveURL) or a file path. A list is read as named, the same for
+// every request, so an entry that still depends on the request, that is
+// empty once resolved, or that names what CheckFile refuses (a
+// directory) is an error rather than a list that silently adds nothing.
 func ResolveIncludes(includes []string) ([]string, error) {
 	if len(includes) == 0 {
 		return nil, nil
 	}
-	repl := caddy.NewReplacer()
 	resolved := make([]string, len(includes))
 	seen := make(map[string]int, len(includes)) // includeKey -> index
 	for i, inc := range includes {
-		p := repl.ReplaceKnown(inc, "")
-		switch {
-		case p == "":
-			return nil, fmt.Errorf("include[%d]: %q is empty once its placeholders are replaced (an environment variable that is not set?); give the path or URL of a robots.txt list", i, inc)
-		case strings.Contains(p, "://"):
-			if err := checkURL(p); err != nil {
-				return nil, fmt.Errorf("include[%d]: %v", i, err)
-			}
-			scheme, rest, _ := strings.Cut(p, "://")
-			p = strings.ToLower(scheme) + "://" + rest
-		case strings.Contains(p, "{"):
-			return nil, fmt.Errorf("include[%d]: %q depends on the request; an included list is the same for every request: give its path, or {env.*} placeholders", i, inc)
-		default:
-			if err := CheckFile(p); err != nil {
-				return nil, fmt.Errorf("include[%d]: %v", i, err)
-			}
+		p, err := resolveInclude(inc)
+		if err != nil {
+			return nil, fmt.Errorf("include[%d]: %w", i, err)
 		}
 		// Spelt alike only once resolved: "{env.LISTS}/ai.txt" and
 		// "/etc/lists/ai.txt".
@@ -86,6 +70,36 @@ func ResolveIncludes(includes []string) ([]string, error) {
 		resolved[i] = p
 	}
 	return resolved, nil
+}
+
+func resolveInclude(inc string) (string, error) {
+	if p := requestPlaceholder(inc); p != "" {
+		return "", dependsOnRequest(inc, p, includeWhat, "its path")
+	}
+	p := resolveGlobal(inc)
+	switch {
+	case p == "":
+		return "", fmt.Errorf("%q is empty once its placeholders are replaced (an environment variable that is not set?); give the path or URL of a robots.txt list", inc)
+	case strings.Contains(p, "://"):
+		return resolvedURL(inc, p)
+	}
+	if err := CheckFile(p); err != nil {
+		return "", err
+	}
+	return p, nil
+}
+
+// checkIncludeAsWritten checks an entry of include before its
+// placeholders are replaced (at the Caddyfile line, in Validate), as
+// checkURLAsWritten does a URL.
+func checkIncludeAsWritten(inc string) error {
+	if strings.Contains(inc, "://") {
+		return checkURLAsWritten(inc, includeWhat)
+	}
+	if p := requestPlaceholder(inc); p != "" {
+		return dependsOnRequest(inc, p, includeWhat, "its path")
+	}
+	return nil
 }
 
 // StrictIncludes is the strict option for included list files, resolved

@@ -621,7 +621,11 @@ func (s siteHandler) robotsBody() ([]byte, string, error) {
 	case c.Inline != "":
 		return []byte(c.Inline), "inline", nil
 	case c.URL != "":
-		return fetchRobots(c.URL)
+		u, err := config.ResolveURL(c.URL)
+		if err != nil {
+			return nil, c.URL, fmt.Errorf("the handler refuses to load: %v", err)
+		}
+		return fetchRobots(u)
 	}
 	path := s.robotsPath()
 	if s.site != "" && onlyHostPlaceholders(path) {

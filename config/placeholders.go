@@ -1,0 +1,117 @@
+package config
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/caddyserver/caddy/v2"
+)
+
+// Settings read once, when the configuration loads, and the same for
+// every request (url, include), may hold Caddy's global placeholders,
+// which are known then, and no others: a placeholder of the request
+// ({http.request.host}, which the Caddyfile writes {host}) would be read
+// as written, so that the upstream is asked for "/%7Bhttp.request.host%7D/"
+// and its 404 allows every bot.
+
+// What url and include name, in errors that say why they cannot depend
+// on the request.
+const (
+	upstreamWhat = "the upstream robots.txt"
+	includeWhat  = "an included list"
+)
+
+// requestPlaceholder returns the first placeholder in v that is not known
+// when the configuration loads (one of the request, or a name Caddy does
+// not know), or "" when every placeholder in v is global. It reads
+// nothing: a {file.*} placeholder is global without its file being read,
+// which adapting a Caddyfile on another machine must not need.
+func requestPlaceholder(v string) string {
+	repl := caddy.NewReplacer()
+	for rest := v; ; {
+		i := strings.IndexByte(rest, '{')
+		if i < 0 {
+			return ""
+		}
+		j := strings.IndexByte(rest[i:], '}')
+		if j < 0 {
+			return "" // Caddy reads an unclosed brace as written
+		}
+		key := rest[i+1 : i+j]
+		if !strings.HasPrefix(key, "file.") {
+			if _, ok := repl.Get(key); !ok {
+				return rest[i : i+j+1]
+			}
+		}
+		rest = rest[i+j+1:]
+	}
+}
+
+// hasPlaceholder reports whether v holds a placeholder: the rest of its
+// checks wait until it is resolved.
+func hasPlaceholder(v string) bool {
+	i := strings.IndexByte(v, '{')
+	return i >= 0 && strings.IndexByte(v[i:], '}') > 0
+}
+
+// resolveGlobal replaces the global placeholders of v; those of the
+// request are refused before (requestPlaceholder).
+func resolveGlobal(v string) string {
+	return caddy.NewReplacer().ReplaceKnown(v, "")
+}
+
+// dependsOnRequest is the error for a value, read once for every request
+// (what), that holds placeholder, which is known only per request; give
+// says what to write instead. Like the other errors here, it names no
+// field: the caller does.
+func dependsOnRequest(v, placeholder, what, give string) error {
+	return fmt.Errorf("%q depends on the request (%s is not known when the configuration loads); %s is the same for every request: give %s, or {env.*} placeholders or Caddy's other global ones",
+		v, placeholder, what, give)
+}
+
+// checkURLAsWritten checks a URL setting before its placeholders are
+// replaced (at the Caddyfile line, in Validate): one of the request is
+// refused now; with global ones only, the URL is checked once they are
+// replaced (resolveURL), for a host in {env.*} is known only then.
+func checkURLAsWritten(v, what string) error {
+	if p := requestPlaceholder(v); p != "" {
+		return dependsOnRequest(v, p, what, "its URL")
+	}
+	if hasPlaceholder(v) {
+		return nil
+	}
+	return checkURL(v)
+}
+
+// resolveURL is a URL setting as it is fetched (see resolvedURL).
+func resolveURL(v, what string) (string, error) {
+	if p := requestPlaceholder(v); p != "" {
+		return "", dependsOnRequest(v, p, what, "its URL")
+	}
+	return resolvedURL(v, resolveGlobal(v))
+}
+
+// resolvedURL checks u, the URL v is once its global placeholders are
+// replaced, and returns it with its scheme in lower case.
+func resolvedURL(v, u string) (string, error) {
+	if err := checkURL(u); err != nil {
+		if u == v {
+			return "", err
+		}
+		// v as written may look right: say what its placeholders
+		// made of it.
+		return "", fmt.Errorf("%q is %q once its placeholders are replaced (an environment variable that is not set?); give an absolute http or https URL such as \"http://app:8080/robots.txt\"", v, u)
+	}
+	scheme, rest, _ := strings.Cut(u, "://")
+	return strings.ToLower(scheme) + "://" + rest, nil
+}
+
+// ResolveURL returns the url setting as the handler fetches it, which the
+// handler and caddy robots check both use (see resolveURL).
+func ResolveURL(raw string) (string, error) {
+	u, err := resolveURL(raw, upstreamWhat)
+	if err != nil {
+		return "", fmt.Errorf("url: %w", err)
+	}
+	return u, nil
+}

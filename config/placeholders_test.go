@@ -1,0 +1,106 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
+)
+
+// TestResolveURL: url is fetched as include is read, with Caddy's global
+// placeholders replaced when the configuration loads, in the host too;
+// one of the request, or a URL its placeholders leave empty or broken,
+// is an error that says so, rather than a URL fetched as written.
+func TestResolveURL(t *testing.T) {
+	secret := filepath.Join(t.TempDir(), "site")
+	if err := os.WriteFile(secret, []byte("shop\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("ROBOTS_TXT_TEST_SITE", "shop")
+	t.Setenv("ROBOTS_TXT_TEST_HOST", "app:8080")
+	t.Setenv("ROBOTS_TXT_TEST_URL", "http://app:8080/robots.txt")
+	for _, tc := range []struct {
+		name, in, want, err string
+	}{
+		{"a URL", "http://app:8080/robots.txt", "http://app:8080/robots.txt", ""},
+		{"a URL whose scheme is in capitals", "HTTPS://app/robots.txt", "https://app/robots.txt", ""},
+		{"a variable in the path", "http://app:8080/{env.ROBOTS_TXT_TEST_SITE}/robots.txt", "http://app:8080/shop/robots.txt", ""},
+		{"a variable in the host", "http://{env.ROBOTS_TXT_TEST_HOST}/robots.txt", "http://app:8080/robots.txt", ""},
+		{"the URL in a variable", "{env.ROBOTS_TXT_TEST_URL}", "http://app:8080/robots.txt", ""},
+		{"a file placeholder", "http://app/{file." + secret + "}/robots.txt", "http://app/shop/robots.txt", ""},
+		{"the request's host", "http://app/{http.request.host}/robots.txt", "",
+			`url: "http://app/{http.request.host}/robots.txt" depends on the request ({http.request.host} is not known when the configuration loads)`},
+		{"the request's host as the host", "http://{http.request.host}/robots.txt", "", "depends on the request ({http.request.host}"},
+		{"a placeholder Caddy does not know", "http://app/{evn.SITE}/robots.txt", "", "depends on the request ({evn.SITE}"},
+		{"an unset variable as the URL", "{env.ROBOTS_TXT_TEST_UNSET}", "",
+			`url: "{env.ROBOTS_TXT_TEST_UNSET}" is "" once its placeholders are replaced (an environment variable that is not set?)`},
+		{"an unset variable as the host", "http://{env.ROBOTS_TXT_TEST_UNSET}/robots.txt", "",
+			`url: "http://{env.ROBOTS_TXT_TEST_UNSET}/robots.txt" is "http:///robots.txt" once its placeholders are replaced`},
+		{"another scheme", "ftp://app/robots.txt", "", `url: "ftp://app/robots.txt" is not allowed; give an absolute http or https URL`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := ResolveURL(tc.in)
+			switch {
+			case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+				t.Errorf("ResolveURL(%q) = %q, %v; want an error saying %q", tc.in, got, err, tc.err)
+			case tc.err == "" && (err != nil || got != tc.want):
+				t.Errorf("ResolveURL(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
+			}
+		})
+	}
+}
+
+// TestURLPlaceholdersAsWritten: a url or include that depends on the
+// request is refused at its Caddyfile line and by Validate (JSON), each
+// naming the placeholder and what is allowed; global placeholders, in the
+// host too, are left to be resolved at load.
+func TestURLPlaceholdersAsWritten(t *testing.T) {
+	const allowed = "give its URL, or {env.*} placeholders or Caddy's other global ones"
+	for _, tc := range []struct {
+		name      string
+		caddyfile string // the subdirective, at line 3
+		c         Config
+		caddyErr  string // "" when valid
+		validErr  string
+	}{
+		{"url with a variable in the path", `url "http://127.0.0.1:9288/{env.SITE}/robots.txt"`,
+			Config{URL: "http://127.0.0.1:9288/{env.SITE}/robots.txt"}, "", ""},
+		{"url with a variable as the host", "url http://{env.UPSTREAM}/robots.txt",
+			Config{URL: "http://{env.UPSTREAM}/robots.txt"}, "", ""},
+		{"url in a variable", "url {env.ROBOTS_URL}", Config{URL: "{env.ROBOTS_URL}"}, "", ""},
+		{"url with the request's host in the path", "url http://127.0.0.1:9288/d/{http.request.host}/robots.txt",
+			Config{URL: "http://127.0.0.1:9288/d/{http.request.host}/robots.txt"},
+			`robots_txt: url: "http://127.0.0.1:9288/d/{http.request.host}/robots.txt" depends on the request ({http.request.host} is not known when the configuration loads)`,
+			`url: "http://127.0.0.1:9288/d/{http.request.host}/robots.txt" depends on the request`},
+		{"url with the request's host as the host", "url http://{http.request.host}/robots.txt",
+			Config{URL: "http://{http.request.host}/robots.txt"},
+			"url: \"http://{http.request.host}/robots.txt\" depends on the request", "url: \"http://{http.request.host}/robots.txt\" depends on the request"},
+		{"include URL with a variable as the host", "include https://{env.LISTS}/ai.txt",
+			Config{Include: []string{"https://{env.LISTS}/ai.txt"}}, "", ""},
+		{"include URL with the request's host", "include https://lists.example/{http.request.host}.txt",
+			Config{Include: []string{"https://lists.example/{http.request.host}.txt"}},
+			`include: "https://lists.example/{http.request.host}.txt" depends on the request`,
+			`include[0]: "https://lists.example/{http.request.host}.txt" depends on the request`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var c Config
+			err := c.UnmarshalCaddyfile(caddyfile.NewTestDispenser("\n\nrobots_txt {\n\t" + tc.caddyfile + "\n}"))
+			if tc.caddyErr == "" {
+				if err != nil {
+					t.Errorf("Caddyfile: %v", err)
+				}
+			} else {
+				assertErr(t, err, 4, tc.caddyErr, allowed)
+			}
+			err = tc.c.Validate()
+			switch {
+			case tc.validErr == "" && err != nil:
+				t.Errorf("Validate: %v", err)
+			case tc.validErr != "" && (err == nil || !strings.Contains(err.Error(), tc.validErr) || !strings.Contains(err.Error(), allowed)):
+				t.Errorf("Validate: %v; want an error saying %q and %q", err, tc.validErr, allowed)
+			}
+		})
+	}
+}
