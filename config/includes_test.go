@@ -17,6 +17,7 @@ func TestResolveIncludes(t *testing.T) {
 	}
 	t.Setenv("ROBOTS_TXT_TEST_DIR", dir)
 	t.Setenv("ROBOTS_TXT_TEST_URL", "https://lists.example/ai.txt")
+	t.Setenv("ROBOTS_TXT_TEST_HOST", "lists.example")
 	for _, tc := range []struct {
 		name, in, want, err string
 	}{
@@ -28,6 +29,8 @@ func TestResolveIncludes(t *testing.T) {
 		{"a URL from the environment", "{env.ROBOTS_TXT_TEST_URL}", "https://lists.example/ai.txt", ""},
 		{"an unset variable", "{env.ROBOTS_TXT_TEST_UNSET}", "", "is empty once its placeholders are replaced"},
 		{"a request placeholder", "/srv/{http.request.host}/list.txt", "", "depends on the request"},
+		{"a URL with a request placeholder", "https://lists.example/{http.request.host}.txt", "", "depends on the request ({http.request.host}"},
+		{"a URL with a variable as its host", "https://{env.ROBOTS_TXT_TEST_HOST}/ai.txt", "https://lists.example/ai.txt", ""},
 		{"a directory", dir, "", "is a directory"},
 		{"another scheme", "ftp://lists.example/ai.txt", "", "give an absolute http or https URL"},
 	} {
