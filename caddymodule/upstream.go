@@ -229,7 +229,10 @@ func (s *source) loadUpstream(ctx context.Context, failures int) (time.Duration,
 	case "failed":
 		wait := retryAfter(failures)
 		fields = append(fields, zap.Duration("retry_in", wait))
-		if first && s.current().File == nil {
+		// Until a good copy is fetched (at the first fetch, at each
+		// retry after it, after "no robots.txt") no rules are in force
+		// to stay.
+		if s.current().File == nil {
 			log.Error("robots.txt could not be fetched from the upstream; every bot is allowed until it can be", fields...)
 		} else {
 			log.Error("robots.txt could not be fetched from the upstream; the rules in force stay", fields...)

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -304,6 +305,45 @@ func TestLoadUpstreamLogsNoRobotsTxt(t *testing.T) {
 				if e.Level != zap.WarnLevel {
 					t.Errorf("%q at %v, want WARN", msg, e.Level)
 				}
+			}
+		})
+	}
+}
+
+// TestLoadUpstreamFailureSaysWhatIsInForce: each failed fetch says what
+// the site is held to meanwhile: the rules of the last good copy, or,
+// while there is none (the upstream failing from the start, or after "no
+// robots.txt"), no rules at all, at every retry and not only the first.
+func TestLoadUpstreamFailureSaysWhatIsInForce(t *testing.T) {
+	const (
+		allowed = "robots.txt could not be fetched from the upstream; every bot is allowed until it can be"
+		stay    = "robots.txt could not be fetched from the upstream; the rules in force stay"
+	)
+	for _, tc := range []struct {
+		name     string
+		statuses []int
+		want     []string // the ERROR of each failed fetch, in order
+	}{
+		{"failing from the start", []int{503, 503, 503}, []string{allowed, allowed, allowed}},
+		{"failing after a good copy", []int{200, 503, 500}, []string{stay, stay}},
+		{"failing from the start, then after a good copy", []int{503, 503, 200, 503}, []string{allowed, allowed, stay}},
+		{"failing after no robots.txt", []int{404, 503, 503}, []string{allowed, allowed}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			status, srv := statusUpstream(t, func() string { return "User-agent: *\nDisallow: /v1\n" })
+			initMetrics()
+			core, logs := observer.New(zap.ErrorLevel)
+			s := newUpstreamSource(srv.URL, &sourceSettings{logger: zap.New(core), grace: time.Hour})
+			for i, st := range tc.statuses {
+				status.Store(int32(st))
+				s.loadUpstream(context.Background(), i)
+			}
+			var got []string
+			for _, e := range logs.All() {
+				got = append(got, e.Message)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("errors logged:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
 			}
 		})
 	}
