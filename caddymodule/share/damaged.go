@@ -29,7 +29,7 @@ func (s *Sharer) restoreOwn(ctx context.Context) {
 		s.unrestored = false
 		return
 	case err != nil:
-		s.warn(KindRead, key, err)
+		s.warn(ctx, KindRead, key, err)
 		s.unrestored = true
 		return
 	}
@@ -78,7 +78,7 @@ func (s *Sharer) keepDamaged(ctx context.Context) error {
 		for _, k := range keys {
 			if k != s.damagedCopy && strings.HasPrefix(path.Base(k), prefix) {
 				if err := s.store.Delete(ctx, k); err != nil && !errors.Is(err, fs.ErrNotExist) {
-					s.warn(KindDelete, k, err)
+					s.warn(ctx, KindDelete, k, err)
 				}
 			}
 		}

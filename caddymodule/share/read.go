@@ -57,7 +57,7 @@ func (s *Sharer) readChanged(ctx context.Context, key string) (blob, bool) {
 	info, err := s.store.Stat(ctx, key)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
-			s.warn(KindRead, key, err)
+			s.warn(ctx, KindRead, key, err)
 		}
 		delete(s.seen, key)
 		return blob{}, false
@@ -85,21 +85,21 @@ func (s *Sharer) readChanged(ctx context.Context, key string) (blob, bool) {
 // not there.
 func (s *Sharer) readBlob(ctx context.Context, key string, size int64) (blob, error) {
 	var b blob
-	if err := s.tooLarge(key, size); err != nil {
+	if err := s.tooLarge(ctx, key, size); err != nil {
 		return b, err
 	}
 	data, err := s.store.Load(ctx, key)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
-			s.warn(KindRead, key, err)
+			s.warn(ctx, KindRead, key, err)
 		}
 		return b, err
 	}
-	if err := s.tooLarge(key, int64(len(data))); err != nil { // grown since Stat
+	if err := s.tooLarge(ctx, key, int64(len(data))); err != nil { // grown since Stat
 		return b, err
 	}
 	if err := json.Unmarshal(data, &b); err != nil {
-		s.warn(KindParse, key, err)
+		s.warn(ctx, KindParse, key, err)
 		return b, fmt.Errorf("%w: %v", errBadBlob, err)
 	}
 	s.clamp(&b, s.now().UnixNano())
@@ -111,12 +111,12 @@ func sizeError(n int64) error { return fmt.Errorf("%d bytes, more than %d", n, M
 
 // tooLarge warns of the blob under key when its n bytes are more than
 // MaxBlobBytes, and returns the error that marks it unusable.
-func (s *Sharer) tooLarge(key string, n int64) error {
+func (s *Sharer) tooLarge(ctx context.Context, key string, n int64) error {
 	if n <= MaxBlobBytes {
 		return nil
 	}
 	err := sizeError(n)
-	s.warn(KindSize, key, err)
+	s.warn(ctx, KindSize, key, err)
 	return fmt.Errorf("%w: %v", errBadBlob, err)
 }
 

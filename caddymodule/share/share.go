@@ -406,7 +406,7 @@ func (s *Sharer) restore(ctx context.Context) {
 func (s *Sharer) Flush(ctx context.Context) error {
 	key, err := s.flush(ctx)
 	if err != nil {
-		s.warn(KindStore, key, err)
+		s.warn(ctx, KindStore, key, err)
 	}
 	return err
 }
@@ -494,7 +494,7 @@ func (s *Sharer) checkOwn(ctx context.Context) {
 		return
 	}
 	if err != nil {
-		s.warn(KindRead, own, err)
+		s.warn(ctx, KindRead, own, err)
 		return
 	}
 	m := markOf(info)
@@ -532,7 +532,7 @@ func (s *Sharer) Sync(ctx context.Context) error {
 		return nil
 	}
 	if err != nil {
-		s.warn(KindRead, s.prefix, err)
+		s.warn(ctx, KindRead, s.prefix, err)
 		return err
 	}
 	s.checkOwn(ctx)
@@ -549,7 +549,7 @@ func (s *Sharer) Sync(ctx context.Context) error {
 			// A gone instance's: what it knew is older than anything
 			// grace or a trap still needs.
 			if err := s.store.Delete(ctx, k); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				s.warn(KindDelete, k, err)
+				s.warn(ctx, KindDelete, k, err)
 			}
 			delete(listed, k)
 			continue
@@ -572,7 +572,7 @@ func (s *Sharer) readOwn(ctx context.Context) (blob, error) {
 	info, err := s.store.Stat(ctx, key)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
-			s.warn(KindRead, key, err)
+			s.warn(ctx, KindRead, key, err)
 		}
 		return blob{}, err
 	}
@@ -584,8 +584,17 @@ func (s *Sharer) readOwn(ctx context.Context) (blob, error) {
 }
 
 // warn reports trouble with the storage through the Warn callback, at
-// most once per WarnEvery for one kind and key.
-func (s *Sharer) warn(kind, key string, err error) { s.report(kind, key, err, false) }
+// most once per WarnEvery for one kind and key, unless ctx, under which
+// the storage was asked, was cancelled: the sharer is stopping (its
+// configuration unloaded, or only provisioned by caddy validate, which
+// cleans up at once), and the storage did nothing wrong. A deadline that
+// passed is a storage too slow, and is reported.
+func (s *Sharer) warn(ctx context.Context, kind, key string, err error) {
+	if errors.Is(ctx.Err(), context.Canceled) {
+		return
+	}
+	s.report(kind, key, err, false)
+}
 
 // report is warn; with force it is not held back.
 func (s *Sharer) report(kind, key string, err error, force bool) {

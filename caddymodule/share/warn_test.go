@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 )
@@ -88,5 +89,97 @@ func TestStorageFailuresAreReported(t *testing.T) {
 	s.Run(done)
 	if len(got) == 0 || got[len(got)-1].Kind != KindStore {
 		t.Errorf("the failed write at shutdown was not reported: %+v", got)
+	}
+}
+
+// stallingStorage answers every call with err or, with none, only when
+// the call's context ends, as a storage that honours its context does
+// (certmagic's file system storage lists under it). asked is closed at
+// the first call.
+type stallingStorage struct {
+	err   error
+	asked chan struct{}
+	once  sync.Once
+}
+
+func (s *stallingStorage) answer(ctx context.Context) error {
+	s.once.Do(func() { close(s.asked) })
+	if s.err != nil {
+		return s.err
+	}
+	<-ctx.Done()
+	return ctx.Err()
+}
+
+func (s *stallingStorage) Store(ctx context.Context, _ string, _ []byte) error { return s.answer(ctx) }
+func (s *stallingStorage) Load(ctx context.Context, _ string) ([]byte, error) {
+	return nil, s.answer(ctx)
+}
+func (s *stallingStorage) Delete(ctx context.Context, _ string) error { return s.answer(ctx) }
+func (s *stallingStorage) List(ctx context.Context, _ string, _ bool) ([]string, error) {
+	return nil, s.answer(ctx)
+}
+func (s *stallingStorage) Stat(ctx context.Context, _ string) (Info, error) {
+	return Info{}, s.answer(ctx)
+}
+
+// TestStoppingIsNoStorageFailure: a read that ends because the sharer
+// stops (its configuration cleaned up, as caddy validate does at once) is
+// no trouble with the storage, and is not reported; a read that fails, or
+// that the storage does not answer in time, still is.
+func TestStoppingIsNoStorageFailure(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		err      error // the storage's answer; nil: it waits for the context
+		timeout  bool  // the context has a deadline; else it is cancelled
+		reported bool
+	}{
+		{"a read cancelled as the sharer stops", nil, false, false},
+		{"a read that fails", errors.New("permission denied"), false, true},
+		{"a read the storage does not answer in time", nil, true, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			if tc.timeout {
+				ctx, cancel = context.WithTimeout(context.Background(), 20*time.Millisecond)
+			}
+			defer cancel()
+			store := &stallingStorage{err: tc.err, asked: make(chan struct{})}
+			var mu sync.Mutex
+			var got []Warning
+			s := New(store, "site", "a", time.Hour, Callbacks{Warn: func(w Warning) {
+				mu.Lock()
+				got = append(got, w)
+				mu.Unlock()
+				cancel() // a failure reported: the sharer may stop
+			}})
+			done := make(chan struct{})
+			go func() {
+				s.Run(ctx)
+				close(done)
+			}()
+			<-store.asked
+			if tc.err == nil && !tc.timeout {
+				cancel()
+			}
+			select {
+			case <-done:
+			case <-time.After(5 * time.Second):
+				t.Fatal("Run did not return once its context ended")
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case tc.reported && len(got) == 0:
+				t.Error("no warning; want the failed read reported")
+			case !tc.reported && len(got) > 0:
+				t.Errorf("warnings %+v; want none: the read ended because the sharer stopped", got)
+			}
+			for _, w := range got {
+				if w.Kind != KindRead {
+					t.Errorf("warning %+v; want a read's", w)
+				}
+			}
+		})
 	}
 }
