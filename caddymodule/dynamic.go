@@ -100,30 +100,20 @@ func (d *dynamicSources) forRequest(r *http.Request) *source {
 			path = repl.ReplaceAll(path, "")
 		}
 	}
-	var src *source
-	switch lowered := lowerHost(path, r.Host); {
+	lowered := lowerHost(path, r.Host)
+	switch {
 	case lowered == path:
-		src = d.get(path, true)
-	case strings.Contains(key, "{"):
-		src = d.get(lowered, true)
-	default:
-		// Caddy's root directive expands {host} before this handler
-		// runs, so a root written "/srv/{host}" arrives as
-		// "/srv/EXAMPLE.test" and cannot be told from a directory
-		// named so. The file as named wins; failing that, the one
-		// under the lower-cased host, as every other spelling of the
-		// Host reads it. Only that one's absence is news: the file
-		// as named is missing for every upper-case Host.
-		if src = d.get(path, false); src.current().File == nil {
-			if alt := d.get(lowered, true); alt.current().File != nil {
-				src = alt
-			}
+		src := d.get(path)
+		if d.pattern == "" && !strings.Contains(key, "{") {
+			// Only here does the root alone name the file: below,
+			// the Host's spelling decides too.
+			d.last.Store(&lastSource{key: key, src: src})
 		}
+		return src
+	case strings.Contains(key, "{") || !namesOtherFile(path, lowered):
+		return d.get(lowered)
 	}
-	if d.pattern == "" && !strings.Contains(key, "{") {
-		d.last.Store(&lastSource{key: key, src: src})
-	}
-	return src
+	return d.get(path)
 }
 
 // lowerHost writes the request's host in its canonical form, lower case
@@ -142,6 +132,26 @@ func lowerHost(path, hostport string) string {
 	return strings.ReplaceAll(path, host, strings.ToLower(canon))
 }
 
+// namesOtherFile reports whether path, a file under a root that Caddy's
+// root directive expanded before this handler ran, is a file of its own
+// rather than a spelling of lowered, the file under the host's canonical
+// form. A root written "/srv/{host}" arrives as "/srv/EXAMPLE.test" and
+// cannot be told from a directory named so: only a file that exists there,
+// and is not lowered's (a case-insensitive file system finds lowered under
+// any spelling), is read as named. Anything else, a missing file above
+// all, is the host's: it was taken for the site's file when included lists
+// gave it rules, and the site's own were skipped. A stat per request, only
+// for a Host spelled otherwise than its canonical form, and never a slot
+// in the cache for a spelling.
+func namesOtherFile(path, lowered string) bool {
+	info, err := os.Stat(path)
+	if err != nil {
+		return false
+	}
+	canon, err := os.Stat(lowered)
+	return err != nil || !os.SameFile(info, canon)
+}
+
 func hasUpper(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if 'A' <= s[i] && s[i] <= 'Z' {
@@ -152,8 +162,8 @@ func hasUpper(s string) bool {
 }
 
 // get returns the source of the file at path, opening it the first time
-// (see open; warn says whether a missing file is logged).
-func (d *dynamicSources) get(path string, warn bool) *source {
+// (see open).
+func (d *dynamicSources) get(path string) *source {
 	if s, ok := d.sources.Get(path); ok {
 		return s
 	}
@@ -171,7 +181,7 @@ func (d *dynamicSources) get(path string, warn bool) *source {
 	d.loading[path] = p
 	d.mu.Unlock()
 
-	p.src = d.open(path, warn)
+	p.src = d.open(path)
 
 	d.mu.Lock()
 	d.sources.Add(path, p.src)
@@ -183,8 +193,7 @@ func (d *dynamicSources) get(path string, warn bool) *source {
 
 // open reads a file for the first time. Whatever goes wrong, the request
 // gets a source: one that allows all until the watcher can read the file.
-// A missing file is logged only with warn.
-func (d *dynamicSources) open(path string, warn bool) *source {
+func (d *dynamicSources) open(path string) *source {
 	// Each file is its own robots.txt: fetches of it, and its versions
 	// kept in storage, are apart from the other files'.
 	set := *d.set
@@ -195,7 +204,6 @@ func (d *dynamicSources) open(path string, warn bool) *source {
 	set.state = ""
 	s, err := openFileSource(path, &set)
 	switch {
-	case errors.Is(err, fs.ErrNotExist) && !warn:
 	case errors.Is(err, fs.ErrNotExist):
 		// With a {host} root, any Host a client makes up names a file
 		// that is not there: say so, but not once per request.

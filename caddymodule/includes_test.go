@@ -286,7 +286,7 @@ func TestDynamicMissingFilesShareTheMerge(t *testing.T) {
 	h, logs := newTestHandler(t, config.Config{File: filepath.Join(dir, "{http.request.host}.txt"), Include: []string{list}, DisableReload: true})
 	var files []*robots.File
 	for i := range 3 {
-		src := h.dynamic.get(filepath.Join(dir, fmt.Sprintf("made-up-%d.test.txt", i)), true)
+		src := h.dynamic.get(filepath.Join(dir, fmt.Sprintf("made-up-%d.test.txt", i)))
 		snap := src.current()
 		if snap.File == nil || len(snap.File.Groups()) != 2 {
 			t.Fatalf("host %d: %v, want the included list's two groups in force", i, snap.File)
@@ -299,12 +299,12 @@ func TestDynamicMissingFilesShareTheMerge(t *testing.T) {
 	if n := logs.FilterMessage("robots.txt included list has findings").Len(); n != 1 {
 		t.Errorf("the list's findings logged %d times for three Hosts, want once", n)
 	}
-	if a, b := h.dynamic.get(filepath.Join(dir, "made-up-0.test.txt"), true), h.dynamic.get(filepath.Join(dir, "made-up-1.test.txt"), true); a.includes != b.includes {
+	if a, b := h.dynamic.get(filepath.Join(dir, "made-up-0.test.txt")), h.dynamic.get(filepath.Join(dir, "made-up-1.test.txt")); a.includes != b.includes {
 		t.Error("each Host read the included lists anew; want them read once for all")
 	}
 	// A Host with a file of its own gets its own merge.
 	os.WriteFile(filepath.Join(dir, "real.test.txt"), []byte("User-agent: *\nDisallow: /own/\n"), 0o644)
-	own := h.dynamic.get(filepath.Join(dir, "real.test.txt"), true).current()
+	own := h.dynamic.get(filepath.Join(dir, "real.test.txt")).current()
 	if own.File == files[0] || own.File.Allowed("curl", "/own/x") || own.File.Allowed("ListBot", "/x") {
 		t.Error("a Host with its own file shares the lists-only merge, or has not the lists")
 	}
@@ -312,7 +312,7 @@ func TestDynamicMissingFilesShareTheMerge(t *testing.T) {
 	os.WriteFile(list, []byte("User-agent: ListBot\nDisallow: /relisted/\n"), 0o644)
 	h.dynamic.check()
 	for _, name := range []string{"made-up-0.test.txt", "real.test.txt"} {
-		if f := h.dynamic.get(filepath.Join(dir, name), true).current().File; f.Allowed("ListBot", "/relisted/x") || !f.Allowed("ListBot", "/x") {
+		if f := h.dynamic.get(filepath.Join(dir, name)).current().File; f.Allowed("ListBot", "/relisted/x") || !f.Allowed("ListBot", "/x") {
 			t.Errorf("%s: the changed list is not in force after a check", name)
 		}
 	}
@@ -326,8 +326,8 @@ func TestDynamicMissingFilesShareTheTrap(t *testing.T) {
 	list := filepath.Join(dir, "list.txt")
 	os.WriteFile(list, []byte("User-agent: ListBot\nDisallow: /\n"), 0o644)
 	h, logs := newTestHandler(t, config.Config{File: filepath.Join(dir, "{http.request.host}.txt"), Include: []string{list}, Trap: "/.well-known/trap/", DisableReload: true})
-	a := h.servedTrap(h.dynamic.get(filepath.Join(dir, "a.test.txt"), true).current())
-	b := h.servedTrap(h.dynamic.get(filepath.Join(dir, "b.test.txt"), true).current())
+	a := h.servedTrap(h.dynamic.get(filepath.Join(dir, "a.test.txt")).current())
+	b := h.servedTrap(h.dynamic.get(filepath.Join(dir, "b.test.txt")).current())
 	if a != b {
 		t.Error("each Host without a file built its own text with the trap; want one shared")
 	}

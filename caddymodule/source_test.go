@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -358,6 +359,94 @@ func TestDynamicRootHostCase(t *testing.T) {
 		if _, err := serve(h, r); err == nil {
 			t.Errorf("Host %q, root .../Caps.test: /caps/x allowed; want its robots.txt to refuse it", host)
 		}
+	}
+}
+
+// TestDynamicRootHostSpellings: with a {host} root, a Host in capitals or
+// with a trailing dot names the same site, and its own robots.txt applies,
+// Disallow and Crawl-delay alike, with included lists or without. With
+// include, the file the expanded root named ("/srv/A.test") was missing
+// but had the lists merged, so it was taken for the site's file: the
+// site's own rules were skipped.
+func TestDynamicRootHostSpellings(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		"a.test":   "User-agent: *\nDisallow: /members/\n",
+		"b.test":   "User-agent: *\nCrawl-delay: 10\nDisallow: /drafts/\n",
+		"list.txt": "User-agent: ListBot\nDisallow: /\n",
+	} {
+		path := filepath.Join(dir, name, "robots.txt")
+		if name == "list.txt" {
+			path = filepath.Join(dir, name)
+		}
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		os.WriteFile(path, []byte(body), 0o644)
+	}
+	// request is a request as Caddy hands it over after "root *
+	// <dir>/{host}": the root variable expanded with the Host as sent.
+	request := func(host, path string) *http.Request {
+		r := httptest.NewRequest("GET", path, nil)
+		r.Host = host
+		r.Header.Set("User-Agent", "ExampleBot/1.0")
+		repl := caddyhttp.NewTestReplacer(r)
+		ctx := context.WithValue(r.Context(), caddy.ReplacerCtxKey, repl)
+		ctx = context.WithValue(ctx, caddyhttp.ExtraLogFieldsCtxKey, new(caddyhttp.ExtraLogFields))
+		ctx = context.WithValue(ctx, caddyhttp.VarsCtxKey, map[string]any{
+			caddyhttp.ClientIPVarKey: "192.0.2.7",
+			"root":                   filepath.Join(dir, repl.ReplaceAll("{http.request.host}", "")),
+		})
+		return r.WithContext(ctx)
+	}
+	for _, tc := range []struct {
+		name    string
+		a, b    string // the spellings of a.test and b.test
+		include bool
+	}{
+		{"lower case", "a.test", "b.test", false},
+		{"lower case, include", "a.test", "b.test", true},
+		{"upper case", "A.TEST", "B.TEST", false},
+		{"upper case, include", "A.TEST", "B.TEST", true},
+		{"mixed case", "A.test:8080", "b.Test", false},
+		{"mixed case, include", "A.test:8080", "b.Test", true},
+		{"trailing dot", "a.test.", "b.test.:8080", false},
+		{"trailing dot, include", "a.test.", "b.test.:8080", true},
+		{"upper case and trailing dot, include", "A.Test.", "B.TEST.", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := config.Config{DisableReload: true}
+			if tc.include {
+				cfg.Include = []string{filepath.Join(dir, "list.txt")}
+			}
+			h, _ := newTestHandler(t, cfg)
+			if _, err := serve(h, request(tc.a, "/members/x")); err == nil {
+				t.Errorf("Host %q: /members/ allowed; a.test's robots.txt disallows it", tc.a)
+			}
+			verdicts := make([]string, 5)
+			for i := range verdicts {
+				r := request(tc.b, "/x")
+				serve(h, r)
+				verdicts[i], _ = r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer).GetString("http.robots_txt.verdict")
+			}
+			if verdicts[4] != "too-fast" {
+				t.Errorf("Host %q, five requests at once: verdicts %q; want the last too-fast by b.test's Crawl-delay", tc.b, verdicts)
+			}
+			// Every spelling reaches the one source of its host: its
+			// grace, its fetches and the cache's room are the host's.
+			var kept []string
+			for _, s := range h.dynamic.sources.Values() {
+				kept = append(kept, s.path)
+			}
+			if want := []string{filepath.Join(dir, "a.test", "robots.txt"), filepath.Join(dir, "b.test", "robots.txt")}; !slices.Equal(slices.Sorted(slices.Values(kept)), want) {
+				t.Errorf("sources kept: %q, want %q", kept, want)
+			}
+			if tc.include {
+				r := request(tc.a, "/x")
+				r.Header.Set("User-Agent", "ListBot/1.0")
+				if _, err := serve(h, r); err == nil {
+					t.Errorf("Host %q: ListBot allowed; the included list disallows it everything", tc.a)
+				}
+			}
+		})
 	}
 }
 
