@@ -23,6 +23,11 @@ import (
 // requests cannot make it hold an unbounded number.
 const maxDynamicSources = 64
 
+// maxAbsentSources bounds the files kept that were not there when last
+// looked for. Each costs a few hundred bytes: the included lists' merge,
+// their only rules, is shared (see mergeMemo).
+const maxAbsentSources = 1024
+
 // dynamicSources resolves a request's robots.txt path (default: robots.txt
 // in the site root) and keeps the files it found.
 type dynamicSources struct {
@@ -33,6 +38,11 @@ type dynamicSources struct {
 	// one root for every request, resolves without allocating.
 	last    atomic.Pointer[lastSource]
 	sources *lru.Cache[string, *source]
+	// absent are the sources of files that were not there when last
+	// checked, kept apart: any Host a client makes up names one, and
+	// must not push a tenant's parsed file out of sources, to be read
+	// and parsed again at its next request.
+	absent *lru.Cache[string, *source]
 
 	// mu guards loading. It is never held across file I/O: a slow file
 	// (or a named pipe) must hold up only the requests that need it.
@@ -56,6 +66,7 @@ type pendingSource struct {
 
 func newDynamicSources(pattern string, set *sourceSettings) *dynamicSources {
 	c, _ := lru.New[string, *source](maxDynamicSources)
+	absent, _ := lru.New[string, *source](maxAbsentSources)
 	if len(set.includes) > 0 {
 		// The lists are the same for every request: read once for
 		// all the files, and merged once while a file has no text.
@@ -65,7 +76,7 @@ func newDynamicSources(pattern string, set *sourceSettings) *dynamicSources {
 		shared.memo = new(mergeMemo)
 		set = &shared
 	}
-	return &dynamicSources{pattern: pattern, set: set, sources: c, loading: map[string]*pendingSource{}}
+	return &dynamicSources{pattern: pattern, set: set, sources: c, absent: absent, loading: map[string]*pendingSource{}}
 }
 
 // forRequest returns the source of the robots.txt that applies to r.
@@ -164,11 +175,11 @@ func hasUpper(s string) bool {
 // get returns the source of the file at path, opening it the first time
 // (see open).
 func (d *dynamicSources) get(path string) *source {
-	if s, ok := d.sources.Get(path); ok {
+	if s, ok := d.lookup(path); ok {
 		return s
 	}
 	d.mu.Lock()
-	if s, ok := d.sources.Get(path); ok {
+	if s, ok := d.lookup(path); ok {
 		d.mu.Unlock()
 		return s
 	}
@@ -184,11 +195,23 @@ func (d *dynamicSources) get(path string) *source {
 	p.src = d.open(path)
 
 	d.mu.Lock()
-	d.sources.Add(path, p.src)
+	if p.src.missing() {
+		d.absent.Add(path, p.src)
+	} else {
+		d.sources.Add(path, p.src)
+	}
 	delete(d.loading, path)
 	d.mu.Unlock()
 	close(p.done)
 	return p.src
+}
+
+// lookup returns the source kept for path, if any.
+func (d *dynamicSources) lookup(path string) (*source, bool) {
+	if s, ok := d.sources.Get(path); ok {
+		return s, true
+	}
+	return d.absent.Get(path)
 }
 
 // open reads a file for the first time. Whatever goes wrong, the request
@@ -254,7 +277,7 @@ func (d *dynamicSources) fetchLists(ctx context.Context) <-chan struct{} {
 // remerge merges every file kept with the included lists again, after a
 // list changed.
 func (d *dynamicSources) remerge() {
-	for _, s := range d.sources.Values() {
+	for _, s := range append(d.sources.Values(), d.absent.Values()...) {
 		s.remerge()
 	}
 }
@@ -262,10 +285,25 @@ func (d *dynamicSources) remerge() {
 // check re-checks the files, and the included lists they share.
 func (d *dynamicSources) check() {
 	changed := d.set.lists != nil && d.set.lists.refreshFiles(d.set.logger)
-	for _, s := range d.sources.Values() {
+	present, absent := d.sources.Values(), d.absent.Values()
+	for _, s := range append(present, absent...) {
 		s.refresh()
 		if changed {
 			s.remerge()
+		}
+	}
+	// A file that came or went changes caches, added to the one before
+	// it leaves the other, so that get finds it in either meanwhile.
+	for _, s := range present {
+		if s.missing() {
+			d.absent.Add(s.path, s)
+			d.sources.Remove(s.path)
+		}
+	}
+	for _, s := range absent {
+		if !s.missing() {
+			d.sources.Add(s.path, s)
+			d.absent.Remove(s.path)
 		}
 	}
 }

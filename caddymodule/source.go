@@ -272,6 +272,14 @@ func newSource(path, url string, set *sourceSettings) *source {
 
 func (s *source) current() *snapshot { return s.cur.Load() }
 
+// missing reports whether the file was not there at the last check (not
+// one that could not be read).
+func (s *source) missing() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.path != "" && !s.exists && !s.failing
+}
+
 func (s *source) logger() *zap.Logger { return s.settings.Load().logger }
 
 // configure hands the source the settings of a configuration that uses

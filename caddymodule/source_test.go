@@ -362,6 +362,91 @@ func TestDynamicRootHostCase(t *testing.T) {
 	}
 }
 
+// hostRootRequest is a request by ExampleBot as Caddy hands it over after
+// "root * <dir>/{host}": the root variable expanded with the Host as sent.
+func hostRootRequest(dir, host, path string) *http.Request {
+	r := httptest.NewRequest("GET", path, nil)
+	r.Host = host
+	r.Header.Set("User-Agent", "ExampleBot/1.0")
+	repl := caddyhttp.NewTestReplacer(r)
+	ctx := context.WithValue(r.Context(), caddy.ReplacerCtxKey, repl)
+	ctx = context.WithValue(ctx, caddyhttp.ExtraLogFieldsCtxKey, new(caddyhttp.ExtraLogFields))
+	ctx = context.WithValue(ctx, caddyhttp.VarsCtxKey, map[string]any{
+		caddyhttp.ClientIPVarKey: "192.0.2.7",
+		"root":                   filepath.Join(dir, repl.ReplaceAll("{http.request.host}", "")),
+	})
+	return r.WithContext(ctx)
+}
+
+// TestDynamicMadeUpHostsKeepTenants: with a {host} root, a client that
+// sends made-up Host values, each naming a file that is not there, must
+// not push the tenants' files out of the cache: each of their requests
+// would read and parse the file again (a 500 KiB file: 5-10 ms, and a log
+// line). A file that appears, or goes, changes places at the next check.
+func TestDynamicMadeUpHostsKeepTenants(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		include bool
+	}{
+		{"without include", false},
+		{"with include", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			tenant := filepath.Join(dir, "a.test", "robots.txt")
+			os.MkdirAll(filepath.Dir(tenant), 0o755)
+			os.WriteFile(tenant, []byte("User-agent: *\nDisallow: /members/\n"), 0o644)
+			cfg := config.Config{DisableReload: true}
+			if tc.include {
+				list := filepath.Join(dir, "list.txt")
+				os.WriteFile(list, []byte("User-agent: ListBot\nDisallow: /\n"), 0o644)
+				cfg.Include = []string{list}
+			}
+			h, logs := newTestHandler(t, cfg)
+			refused := func(host string) bool {
+				_, err := serve(h, hostRootRequest(dir, host, "/members/x"))
+				return err != nil
+			}
+			loads := func() int {
+				return logs.FilterMessage("robots.txt loaded").FilterField(zap.String("file", tenant)).Len()
+			}
+			if !refused("a.test") {
+				t.Fatal("a.test: /members/ allowed; its robots.txt disallows it")
+			}
+			for i := range 4 * maxDynamicSources {
+				if refused(fmt.Sprintf("x%d.test", i)) {
+					t.Fatalf("made-up host %d: /members/ refused; it has no robots.txt", i)
+				}
+			}
+			if !refused("a.test") {
+				t.Error("a.test after the made-up hosts: /members/ allowed")
+			}
+			if n := loads(); n != 1 {
+				t.Errorf("a.test's robots.txt loaded %d times, want once: the made-up hosts pushed it out", n)
+			}
+			if n := h.dynamic.sources.Len(); n != 1 {
+				t.Errorf("%d files kept as present, want a.test's alone", n)
+			}
+
+			// A made-up host's file appears, and the tenant's goes.
+			made := filepath.Join(dir, "x5.test", "robots.txt")
+			os.MkdirAll(filepath.Dir(made), 0o755)
+			os.WriteFile(made, []byte("User-agent: *\nDisallow: /members/\n"), 0o644)
+			os.Remove(tenant)
+			h.dynamic.check()
+			if !refused("x5.test") || refused("a.test") {
+				t.Error("after a check: x5.test's new file not in force, or a.test's removed one still is")
+			}
+			if _, ok := h.dynamic.sources.Peek(made); !ok {
+				t.Error("x5.test's file, there now, is not kept as present")
+			}
+			if _, ok := h.dynamic.absent.Peek(tenant); !ok {
+				t.Error("a.test's file, gone now, is not kept as absent")
+			}
+		})
+	}
+}
+
 // TestDynamicRootHostSpellings: with a {host} root, a Host in capitals or
 // with a trailing dot names the same site, and its own robots.txt applies,
 // Disallow and Crawl-delay alike, with included lists or without. With
@@ -382,21 +467,7 @@ func TestDynamicRootHostSpellings(t *testing.T) {
 		os.MkdirAll(filepath.Dir(path), 0o755)
 		os.WriteFile(path, []byte(body), 0o644)
 	}
-	// request is a request as Caddy hands it over after "root *
-	// <dir>/{host}": the root variable expanded with the Host as sent.
-	request := func(host, path string) *http.Request {
-		r := httptest.NewRequest("GET", path, nil)
-		r.Host = host
-		r.Header.Set("User-Agent", "ExampleBot/1.0")
-		repl := caddyhttp.NewTestReplacer(r)
-		ctx := context.WithValue(r.Context(), caddy.ReplacerCtxKey, repl)
-		ctx = context.WithValue(ctx, caddyhttp.ExtraLogFieldsCtxKey, new(caddyhttp.ExtraLogFields))
-		ctx = context.WithValue(ctx, caddyhttp.VarsCtxKey, map[string]any{
-			caddyhttp.ClientIPVarKey: "192.0.2.7",
-			"root":                   filepath.Join(dir, repl.ReplaceAll("{http.request.host}", "")),
-		})
-		return r.WithContext(ctx)
-	}
+	request := func(host, path string) *http.Request { return hostRootRequest(dir, host, path) }
 	for _, tc := range []struct {
 		name    string
 		a, b    string // the spellings of a.test and b.test
