@@ -18,11 +18,6 @@ import (
 	"go.uber.org/zap"
 )
 
-// maxDynamicSources bounds the files one handler keeps when the path
-// depends on the request (a root with {host} in it, say), so that
-// requests cannot make it hold an unbounded number.
-const maxDynamicSources = 64
-
 // maxAbsentSources bounds the files kept that were not there when last
 // looked for. Each costs a few hundred bytes: the included lists' merge,
 // their only rules, is shared (see mergeMemo).
@@ -36,7 +31,9 @@ type dynamicSources struct {
 
 	// last is the most recent (root, source) pair, so that the common case,
 	// one root for every request, resolves without allocating.
-	last    atomic.Pointer[lastSource]
+	last atomic.Pointer[lastSource]
+	// sources are the files found, file_cache of them at most, so that
+	// requests cannot make the handler hold an unbounded number.
 	sources *lru.Cache[string, *source]
 	// absent are the sources of files that were not there when last
 	// checked, kept apart: any Host a client makes up names one, and
@@ -64,8 +61,8 @@ type pendingSource struct {
 	src  *source
 }
 
-func newDynamicSources(pattern string, set *sourceSettings) *dynamicSources {
-	c, _ := lru.New[string, *source](maxDynamicSources)
+func newDynamicSources(pattern string, size int, set *sourceSettings) *dynamicSources {
+	c, _ := lru.New[string, *source](size)
 	absent, _ := lru.New[string, *source](maxAbsentSources)
 	if len(set.includes) > 0 {
 		// The lists are the same for every request: read once for

@@ -225,7 +225,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 			src.logLoad(src.current())
 		}
 	case h.File == "":
-		h.dynamic = newDynamicSources("", set)
+		h.dynamic = newDynamicSources("", h.FileCache, set)
 	default:
 		// Global placeholders ({env.*}, ...) can be resolved now; request
 		// placeholders ({http.*}) only per request.
@@ -234,7 +234,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 			return fmt.Errorf("file %q is an empty path once its placeholders are replaced (an environment variable that is not set?); give the path of robots.txt", h.File)
 		}
 		if strings.Contains(path, "{") {
-			h.dynamic = newDynamicSources(h.File, set)
+			h.dynamic = newDynamicSources(h.File, h.FileCache, set)
 			break
 		}
 		if err := config.CheckFile(path); err != nil {

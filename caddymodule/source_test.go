@@ -396,7 +396,7 @@ func TestDynamicMadeUpHostsKeepTenants(t *testing.T) {
 			tenant := filepath.Join(dir, "a.test", "robots.txt")
 			os.MkdirAll(filepath.Dir(tenant), 0o755)
 			os.WriteFile(tenant, []byte("User-agent: *\nDisallow: /members/\n"), 0o644)
-			cfg := config.Config{DisableReload: true}
+			cfg := config.Config{DisableReload: true, FileCache: 8}
 			if tc.include {
 				list := filepath.Join(dir, "list.txt")
 				os.WriteFile(list, []byte("User-agent: ListBot\nDisallow: /\n"), 0o644)
@@ -413,7 +413,7 @@ func TestDynamicMadeUpHostsKeepTenants(t *testing.T) {
 			if !refused("a.test") {
 				t.Fatal("a.test: /members/ allowed; its robots.txt disallows it")
 			}
-			for i := range 4 * maxDynamicSources {
+			for i := range 4 * cfg.FileCache {
 				if refused(fmt.Sprintf("x%d.test", i)) {
 					t.Fatalf("made-up host %d: /members/ refused; it has no robots.txt", i)
 				}

@@ -28,6 +28,7 @@ var subdirectives = []struct{ name, usage string }{
 	{"humans", "humans <substring...>"},
 	{"reload", "reload <duration>|off"},
 	{"cache", "cache <entries>"},
+	{"file_cache", "file_cache <files>"},
 	{"url", "url <http(s) URL>"},
 	{"grace", "grace <duration>|off"},
 	{"strict", "strict"},
@@ -80,6 +81,7 @@ func usage(name string) string {
 //	    reload  <duration>|off
 //	    grace   <duration>|off
 //	    cache   <entries>
+//	    file_cache <files>
 //	    strict
 //	    crawl_delay enforce|monitor|off
 //	    trap <path> [hold|block]
@@ -171,7 +173,7 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		line := d.Line()
 
 		switch name {
-		case "file", "inline", "mode", "status", "body", "serve", "reload", "cache", "url", "grace", "strict", "impostors", "crawl_delay", "trap", "trap_ttl", "disable_metrics", "content_usage_header", "signals", "share", "share_interval":
+		case "file", "inline", "mode", "status", "body", "serve", "reload", "cache", "file_cache", "url", "grace", "strict", "impostors", "crawl_delay", "trap", "trap_ttl", "disable_metrics", "content_usage_header", "signals", "share", "share_interval":
 			if first, ok := seen[name]; ok {
 				return d.Errf("robots_txt: %s is given more than once (first at line %d); give it once", name, first)
 			}
@@ -416,6 +418,16 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 				return d.Errf("robots_txt: %w", err)
 			}
 			c.Cache = n
+
+		case "file_cache":
+			n, err := strconv.Atoi(val)
+			if err != nil {
+				return d.Errf("robots_txt: file_cache: %q is not a number; use a number of files from %d to %d", val, MinFileCache, MaxFileCache)
+			}
+			if err := checkFileCache(n); err != nil {
+				return d.Errf("robots_txt: %w", err)
+			}
+			c.FileCache = n
 		}
 	}
 

@@ -76,6 +76,17 @@ const (
 	// cache below a few hundred megabytes.
 	MinCache = 1
 	MaxCache = 1000000
+
+	// DefaultFileCache is the number of parsed robots.txt files kept
+	// when the file is named per request (a root with {host} in it).
+	// A parsed file holds about ten times its text: tens of kilobytes
+	// for a typical one, about 4 MB for one of 500 KiB, the most that
+	// is read.
+	DefaultFileCache = 256
+	// MinFileCache and MaxFileCache bound FileCache; at the upper
+	// bound, tenants' typical files take a few gigabytes.
+	MinFileCache = 1
+	MaxFileCache = 100000
 )
 
 // Config is the operator's configuration of the robots_txt handler.
@@ -174,6 +185,15 @@ type Config struct {
 	// User-Agent classifications. The default is 10000; the allowed
 	// values are 1 to 1000000.
 	Cache int `json:"cache,omitempty"`
+
+	// The number of parsed robots.txt files kept when the file is named
+	// per request (a root with {host} in it, or placeholders in file):
+	// a host whose file is not kept has it read and parsed again at its
+	// next request. Hosts whose file does not exist are kept apart and
+	// take none of these places. Each place holds about ten times the
+	// file's size (at most 500 KiB is read). The default is 256; the
+	// allowed values are 1 to 100000.
+	FileCache int `json:"file_cache,omitempty"`
 
 	// Makes problems with robots.txt configuration errors, so that
 	// "caddy validate" fails on them: a file that does not exist, a file
@@ -339,7 +359,7 @@ func (c Config) Entries() []crawlers.Crawler {
 
 // SetDefaults fills in the defaults of Mode, Status, Reload (unless
 // DisableReload is set, or the source is Inline or URL, which Validate
-// refuses a Reload for) and Cache. It leaves File unset, for the handler
+// refuses a Reload for), Cache and FileCache. It leaves File unset, for the handler
 // resolves its default, and Serve unset, which means true.
 func (c *Config) SetDefaults() {
 	if c.Mode == "" {
@@ -353,6 +373,9 @@ func (c *Config) SetDefaults() {
 	}
 	if c.Cache == 0 {
 		c.Cache = DefaultCache
+	}
+	if c.FileCache == 0 {
+		c.FileCache = DefaultFileCache
 	}
 }
 
@@ -424,6 +447,9 @@ func (c Config) Validate() error {
 	}
 	if c.Cache != 0 {
 		add(checkCache(c.Cache))
+	}
+	if c.FileCache != 0 {
+		add(checkFileCache(c.FileCache))
 	}
 	add(checkList("bots", c.Bots))
 	add(checkList("humans", c.Humans))
@@ -561,6 +587,14 @@ func checkMode(mode string) error {
 func checkStatus(status int) error {
 	if status < MinStatus || status > MaxStatus {
 		return fmt.Errorf("status: %d is not allowed; use a code from %d to %d", status, MinStatus, MaxStatus)
+	}
+	return nil
+}
+
+// checkFileCache checks a non-default FileCache value.
+func checkFileCache(n int) error {
+	if n < MinFileCache || n > MaxFileCache {
+		return fmt.Errorf("file_cache: %d is not allowed; use a number of files from %d to %d", n, MinFileCache, MaxFileCache)
 	}
 	return nil
 }

@@ -81,6 +81,8 @@ func TestUnmarshalCaddyfile(t *testing.T) {
 		{"reload off", "robots_txt {\n\treload off\n}", Config{DisableReload: true}},
 		{"cache low bound", "robots_txt {\n\tcache 1\n}", Config{Cache: 1}},
 		{"cache high bound", "robots_txt {\n\tcache 1000000\n}", Config{Cache: MaxCache}},
+		{"file_cache low bound", "robots_txt {\n\tfile_cache 1\n}", Config{FileCache: 1}},
+		{"file_cache high bound", "robots_txt {\n\tfile_cache 100000\n}", Config{FileCache: MaxFileCache}},
 		{"comments and everything", `robots_txt {
 	# the file
 	file does-not-exist.txt
@@ -298,6 +300,14 @@ func TestUnmarshalCaddyfileErrors(t *testing.T) {
 			[]string{"cache: 0 is not allowed; use a number of entries from 1 to 1000000"}, 2},
 		{"cache negative", "robots_txt {\n\tcache -1\n}",
 			[]string{"cache: -1 is not allowed"}, 2},
+		{"file_cache not a number, at its line", "robots_txt {\n\tmode monitor\n\tfile_cache many\n}",
+			[]string{`file_cache: "many" is not a number`, "use a number of files from 1 to 100000"}, 3},
+		{"file_cache zero", "robots_txt {\n\tfile_cache 0\n}",
+			[]string{"file_cache: 0 is not allowed; use a number of files from 1 to 100000"}, 2},
+		{"file_cache too big", "robots_txt {\n\tfile_cache 100001\n}",
+			[]string{"file_cache: 100001 is not allowed"}, 2},
+		{"file_cache twice", "robots_txt {\n\tfile_cache 10\n\tfile_cache 20\n}",
+			[]string{"file_cache is given more than once (first at line 2)"}, 3},
 		{"cache too big", "robots_txt {\n\tcache 1000001\n}",
 			[]string{"cache: 1000001 is not allowed"}, 2},
 		{"empty bot", "robots_txt {\n\tbots GPTBot \"\"\n}",
@@ -551,7 +561,7 @@ func TestCaddyfileFileChecks(t *testing.T) {
 func TestSetDefaults(t *testing.T) {
 	var c Config
 	c.SetDefaults()
-	want := Config{Mode: ModeEnforce, Status: 403, Reload: caddy.Duration(5 * time.Second), Cache: 10000}
+	want := Config{Mode: ModeEnforce, Status: 403, Reload: caddy.Duration(5 * time.Second), Cache: 10000, FileCache: 256}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("defaults:\ngot  %#v\nwant %#v", c, want)
 	}
@@ -581,7 +591,7 @@ func TestSetDefaults(t *testing.T) {
 		t.Error("SetDefaults is not idempotent")
 	}
 
-	set := Config{Mode: ModeMonitor, Status: 451, Reload: caddy.Duration(time.Minute), Cache: 7, Serve: new(false)}
+	set := Config{Mode: ModeMonitor, Status: 451, Reload: caddy.Duration(time.Minute), Cache: 7, FileCache: 3, Serve: new(false)}
 	kept := set
 	kept.SetDefaults()
 	if !reflect.DeepEqual(kept, set) {
@@ -668,6 +678,9 @@ func TestValidate(t *testing.T) {
 			[]string{"reload and disable_reload are both set"}},
 		{"cache negative", Config{Cache: -5}, []string{"cache: -5 is not allowed; use a number of entries from 1 to 1000000"}},
 		{"cache too big", Config{Cache: MaxCache + 1}, []string{"cache: 1000001 is not allowed"}},
+		{"file_cache negative", Config{FileCache: -1}, []string{"file_cache: -1 is not allowed; use a number of files from 1 to 100000"}},
+		{"file_cache too big", Config{FileCache: MaxFileCache + 1}, []string{"file_cache: 100001 is not allowed"}},
+		{"file_cache at its bound", Config{FileCache: MaxFileCache}, nil},
 		{"empty bot", Config{Bots: []string{"a", ""}}, []string{`bots[1]: "" is not allowed`}},
 		{"blank human", Config{Humans: []string{"\t"}}, []string{`humans[0]: "\t" is not allowed`}},
 		{"share off with share_interval", Config{Share: "off", ShareInterval: caddy.Duration(time.Second)},
@@ -751,13 +764,13 @@ func TestJSONRoundTrip(t *testing.T) {
 
 	// Field names are snake_case, and reload accepts a duration string.
 	in := `{"file":"f","mode":"monitor","status":429,"body":"b","serve":false,"bots":["x"],` +
-		`"humans":["y"],"reload":"2m","cache":3}`
+		`"humans":["y"],"reload":"2m","cache":3,"file_cache":4}`
 	var c Config
 	if err := json.Unmarshal([]byte(in), &c); err != nil {
 		t.Fatal(err)
 	}
 	want := Config{File: "f", Mode: ModeMonitor, Status: 429, Body: "b", Serve: new(false),
-		Bots: []string{"x"}, Humans: []string{"y"}, Reload: caddy.Duration(2 * time.Minute), Cache: 3}
+		Bots: []string{"x"}, Humans: []string{"y"}, Reload: caddy.Duration(2 * time.Minute), Cache: 3, FileCache: 4}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("decoded:\ngot  %#v\nwant %#v", c, want)
 	}
