@@ -18,6 +18,10 @@ import (
 	"go.uber.org/zap"
 )
 
+// maxEvicted bounds the files remembered after they left the cache (a
+// path and an ETag each, about 150 bytes).
+const maxEvicted = 4096
+
 // maxAbsentSources bounds the files kept that were not there when last
 // looked for. Each costs a few hundred bytes: the included lists' merge,
 // their only rules, is shared (see mergeMemo).
@@ -40,6 +44,10 @@ type dynamicSources struct {
 	// must not push a tenant's parsed file out of sources, to be read
 	// and parsed again at its next request.
 	absent *lru.Cache[string, *source]
+	// evicted names the text each file had when it left sources: read
+	// again unchanged, it is no news, and the log says it at DEBUG, not
+	// once more at INFO for each time a busy host's file is pushed out.
+	evicted *lru.Cache[string, string]
 
 	// mu guards loading. It is never held across file I/O: a slow file
 	// (or a named pipe) must hold up only the requests that need it.
@@ -62,7 +70,12 @@ type pendingSource struct {
 }
 
 func newDynamicSources(pattern string, size int, set *sourceSettings) *dynamicSources {
-	c, _ := lru.New[string, *source](size)
+	evicted, _ := lru.New[string, string](maxEvicted)
+	c, _ := lru.NewWithEvict(size, func(path string, s *source) {
+		if cur := s.current(); cur != nil && len(cur.site) > 0 {
+			evicted.Add(path, cur.siteETag)
+		}
+	})
 	absent, _ := lru.New[string, *source](maxAbsentSources)
 	if len(set.includes) > 0 {
 		// The lists are the same for every request: read once for
@@ -73,7 +86,7 @@ func newDynamicSources(pattern string, size int, set *sourceSettings) *dynamicSo
 		shared.memo = new(mergeMemo)
 		set = &shared
 	}
-	return &dynamicSources{pattern: pattern, set: set, sources: c, absent: absent, loading: map[string]*pendingSource{}}
+	return &dynamicSources{pattern: pattern, set: set, sources: c, absent: absent, evicted: evicted, loading: map[string]*pendingSource{}}
 }
 
 // forRequest returns the source of the robots.txt that applies to r.
@@ -222,8 +235,16 @@ func (d *dynamicSources) open(path string) *source {
 	// Not remembered in process beyond the source's life: a tenant's
 	// file, and hosts come and go; storage keeps their versions.
 	set.state = ""
-	s, err := openFileSource(path, &set)
+	s, loaded, err := loadFileSource(path, &set)
 	switch {
+	case loaded != nil:
+		if etag, ok := d.evicted.Get(path); ok && etag == loaded.siteETag {
+			s.setGauges(loaded)
+			d.set.logger.Debug("robots.txt loaded again, unchanged since it left the cache (see file_cache)",
+				zap.String("file", path), zap.String("etag", loaded.ETag))
+			break
+		}
+		s.logLoad(loaded)
 	case errors.Is(err, fs.ErrNotExist):
 		// With a {host} root, any Host a client makes up names a file
 		// that is not there: say so, but not once per request.

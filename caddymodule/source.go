@@ -382,14 +382,24 @@ func newInlineSource(text string, set *sourceSettings) *source {
 // source that allows all, with an error that matches fs.ErrNotExist for
 // the caller to report as it sees fit; an unreadable one gives no source.
 func openFileSource(path string, set *sourceSettings) (*source, error) {
+	s, loaded, err := loadFileSource(path, set)
+	if loaded != nil {
+		s.logLoad(loaded)
+	}
+	return s, err
+}
+
+// loadFileSource is openFileSource without the log of the load: it
+// returns the file's snapshot when it was loaded, for the caller to log.
+func loadFileSource(path string, set *sourceSettings) (*source, *snapshot, error) {
 	s := newSource(path, "", set)
 	snap, info, err := readSnapshot(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		s.publish(newEmptySnapshot())
-		return s, err
+		return s, nil, err
 	case err != nil:
-		return nil, err
+		return nil, nil, err
 	}
 	s.seen, s.exists = info, true
 	if !snap.File.LooksLikeRobotsTxt() {
@@ -401,11 +411,10 @@ func openFileSource(path string, set *sourceSettings) (*source, error) {
 		reloadsTotal.WithLabelValues("failed").Inc()
 		set.logger.Error("robots.txt is no robots.txt (no field robots.txt knows: an HTML page, a binary?); it is neither served nor enforced, and every bot is allowed everywhere until it is one",
 			zap.String("file", path))
-		return s, nil
+		return s, nil, nil
 	}
 	s.publish(snap)
-	s.logLoad(snap)
-	return s, nil
+	return s, snap, nil
 }
 
 // errNotRobotsTxt is why a file with text but no robots.txt field is not

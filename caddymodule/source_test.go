@@ -407,8 +407,9 @@ func TestDynamicMadeUpHostsKeepTenants(t *testing.T) {
 				_, err := serve(h, hostRootRequest(dir, host, "/members/x"))
 				return err != nil
 			}
+			// Loaded at INFO, or again unchanged at DEBUG: each is a parse.
 			loads := func() int {
-				return logs.FilterMessage("robots.txt loaded").FilterField(zap.String("file", tenant)).Len()
+				return logs.FilterMessageSnippet("robots.txt loaded").FilterField(zap.String("file", tenant)).Len()
 			}
 			if !refused("a.test") {
 				t.Fatal("a.test: /members/ allowed; its robots.txt disallows it")
@@ -444,6 +445,41 @@ func TestDynamicMadeUpHostsKeepTenants(t *testing.T) {
 				t.Error("a.test's file, gone now, is not kept as absent")
 			}
 		})
+	}
+}
+
+// TestDynamicEvictedFileReloadQuiet: a host with more busy sites than
+// file_cache reads a file again each time it was pushed out. The file is
+// the same: logging it as loaded, at INFO, at each of its requests is
+// noise (a line per request for a client that goes through the sites in
+// turn). A file that changed while it was out is news again.
+func TestDynamicEvictedFileReloadQuiet(t *testing.T) {
+	dir := t.TempDir()
+	hosts := []string{"t0.test", "t1.test", "t2.test"}
+	for _, host := range hosts {
+		os.MkdirAll(filepath.Join(dir, host), 0o755)
+		os.WriteFile(filepath.Join(dir, host, "robots.txt"), []byte("User-agent: *\nDisallow: /members/\n"), 0o644)
+	}
+	h, logs := newTestHandler(t, config.Config{DisableReload: true, FileCache: 2})
+	round := func() {
+		t.Helper()
+		for _, host := range hosts {
+			if _, err := serve(h, hostRootRequest(dir, host, "/members/x")); err == nil {
+				t.Errorf("%s: /members/ allowed; its robots.txt disallows it", host)
+			}
+		}
+	}
+	loud := func() int { return logs.FilterMessage("robots.txt loaded").Len() }
+	quiet := func() int { return logs.FilterMessageSnippet("loaded again, unchanged").FilterLevelExact(zapcore.DebugLevel).Len() }
+	round()
+	round()
+	if l, q := loud(), quiet(); l != 3 || q != 3 {
+		t.Errorf("three files, read twice each (the cache holds two): %d loads logged at INFO, %d at DEBUG; want 3 and 3", l, q)
+	}
+	os.WriteFile(filepath.Join(dir, "t0.test", "robots.txt"), []byte("User-agent: *\nDisallow: /members/\nDisallow: /drafts/\n"), 0o644)
+	round()
+	if l := loud(); l != 4 {
+		t.Errorf("t0.test changed while out of the cache: %d loads logged at INFO, want 4 (its new text is news)", l)
 	}
 }
 
