@@ -1,9 +1,13 @@
 package caddymodule
 
 import (
+	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -158,6 +162,68 @@ func BenchmarkFlood(b *testing.B) {
 			for b.Loop() {
 				bc.vary(r, i)
 				_ = h.ServeHTTP(w, r, nextNoop)
+				i++
+			}
+		})
+	}
+}
+
+// BenchmarkHostRoot measures a {host} root's worst cases: clients that go
+// through more sites than file_cache holds, each request then reading and
+// parsing its site's file again, and made-up Host values, each naming a
+// file that is not there, between the requests to sites the cache holds.
+// Each site's robots.txt is 500 KiB, the most that is read.
+func BenchmarkHostRoot(b *testing.B) {
+	const cached = 16
+	var big strings.Builder
+	big.WriteString("User-agent: *\n")
+	for i := 0; big.Len() < 500_000; i++ {
+		fmt.Fprintf(&big, "Disallow: /section%d/*?param%d=\n", i, i)
+	}
+	dir := b.TempDir()
+	tenants := make([]string, cached+1)
+	for i := range tenants {
+		tenants[i] = "t" + strconv.Itoa(i) + ".example"
+		os.MkdirAll(filepath.Join(dir, tenants[i]), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, tenants[i], "robots.txt"), []byte(big.String()), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	requests := func(hosts []string) []*http.Request {
+		reqs := make([]*http.Request, len(hosts))
+		for i, host := range hosts {
+			reqs[i] = hostRootRequest(dir, host, "/x")
+		}
+		return reqs
+	}
+	madeUp := make([]string, 1<<14) // more than the files kept apart
+	for i := range madeUp {
+		madeUp[i] = "x" + strconv.Itoa(i) + ".example"
+	}
+	for _, bc := range []struct {
+		name   string
+		cycle  []*http.Request // requests made in turn, one per iteration
+		madeUp []*http.Request // each made before a request of cycle
+	}{
+		{"sites-within-cache", requests(tenants[:cached]), nil},
+		{"sites-beyond-cache", requests(tenants), nil},
+		{"made-up-hosts-between-sites", requests(tenants[:cached]), requests(madeUp)},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			h, _ := newTestHandler(b, config.Config{DisableReload: true, FileCache: cached})
+			h.logger = zap.New(zapcore.NewCore(zapcore.NewJSONEncoder(zap.NewProductionEncoderConfig()), zapcore.AddSync(io.Discard), zapcore.InfoLevel))
+			h.dynamic.set.logger = h.logger
+			w := &discardWriter{h: http.Header{}}
+			for _, r := range bc.cycle {
+				_ = h.ServeHTTP(w, r, nextNoop)
+			}
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				if bc.madeUp != nil {
+					_ = h.ServeHTTP(w, bc.madeUp[i%len(bc.madeUp)], nextNoop)
+				}
+				_ = h.ServeHTTP(w, bc.cycle[i%len(bc.cycle)], nextNoop)
 				i++
 			}
 		})

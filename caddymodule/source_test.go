@@ -470,7 +470,9 @@ func TestDynamicEvictedFileReloadQuiet(t *testing.T) {
 		}
 	}
 	loud := func() int { return logs.FilterMessage("robots.txt loaded").Len() }
-	quiet := func() int { return logs.FilterMessageSnippet("loaded again, unchanged").FilterLevelExact(zapcore.DebugLevel).Len() }
+	quiet := func() int {
+		return logs.FilterMessageSnippet("loaded again, unchanged").FilterLevelExact(zapcore.DebugLevel).Len()
+	}
 	round()
 	round()
 	if l, q := loud(), quiet(); l != 3 || q != 3 {
