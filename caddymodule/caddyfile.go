@@ -14,6 +14,7 @@ import (
 	"github.com/caddyserver/caddy/v2/caddyconfig/httpcaddyfile"
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/internal/pathmatch"
+	"github.com/robotsguard/caddy-robots-txt/config"
 )
 
 func init() {
@@ -77,6 +78,12 @@ func parseCaddyfile(h httpcaddyfile.Helper) ([]httpcaddyfile.ConfigValue, error)
 			if _, err := os.Stat(handler.File); handler.Strict && errors.Is(err, fs.ErrNotExist) {
 				return nil, directiveAt.Errf("robots_txt: strict: robots.txt %q (in the site's root %q) does not exist; "+
 					"create it, name the file with \"file <path>\", or drop strict to allow every bot until it appears", handler.File, root)
+			}
+			if handler.Strict {
+				if errs := config.StrictFileErrors(handler.File); len(errs) > 0 {
+					return nil, directiveAt.Errf("robots_txt: strict: robots.txt %q (in the site's root %q) has errors: %s",
+						handler.File, root, strings.Join(errs, "; "))
+				}
 			}
 		}
 	}

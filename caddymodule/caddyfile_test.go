@@ -111,11 +111,14 @@ func TestNamesFileOnDisk(t *testing.T) {
 }
 
 // TestParseCaddyfileStrictRoot: with strict, a robots.txt taken from the
-// site's root that does not exist is an error at the directive's line,
-// as a missing file named in the block is at its own.
+// site's root that does not exist, or has errors, is an error at the
+// directive's line, as such a file named in the block is at its own.
 func TestParseCaddyfileStrictRoot(t *testing.T) {
-	empty, full := t.TempDir(), t.TempDir()
+	empty, full, broken := t.TempDir(), t.TempDir(), t.TempDir()
 	if err := os.WriteFile(filepath.Join(full, "robots.txt"), []byte("User-agent: *\nDisallow: /x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(broken, "robots.txt"), []byte("User-agent: *\nDisallow: private\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for _, tt := range []struct {
@@ -125,6 +128,9 @@ func TestParseCaddyfileStrictRoot(t *testing.T) {
 		{"strict, missing", empty, "\nrobots_txt {\n\tstrict\n}", true},
 		{"strict, present", full, "robots_txt {\n\tstrict\n}", false},
 		{"not strict, missing", empty, "robots_txt", false},
+		// A finding strict refuses, as in a file named in the block.
+		{"strict, with errors", broken, "\nrobots_txt {\n\tstrict\n}", true},
+		{"not strict, with errors", broken, "robots_txt", false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			h := httpcaddyfile.Helper{Dispenser: caddyfile.NewTestDispenser(tt.input), BlockState: map[string]any{"root": tt.root}}

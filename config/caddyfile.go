@@ -456,7 +456,7 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		if _, err := os.Stat(c.File); errors.Is(err, fs.ErrNotExist) {
 			return fileAt.Errf("robots_txt: strict: file %q does not exist; create it, fix the path, or drop strict to allow every bot until it appears", c.File)
 		}
-		if errs := strictFileErrors(c.File); len(errs) > 0 {
+		if errs := StrictFileErrors(c.File); len(errs) > 0 {
 			return fileAt.Errf("robots_txt: strict: file %q has errors: %s", c.File, strings.Join(errs, "; "))
 		}
 	}

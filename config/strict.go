@@ -27,16 +27,17 @@ func StrictErrors(f *robots.File, keep func(line int) bool) []string {
 	return errs
 }
 
-// strictFileErrors is StrictErrors for the file at path, read as the
-// handler reads it: whole, up to MaxFileBytes, so that the size finding
+// StrictFileErrors is StrictErrors for the file at path, read as the
+// handler reads it (the Caddyfile's reader uses it for a file it finds
+// through the site's root): whole, up to MaxFileBytes, so that the size finding
 // gives the file's size as the handler's does, not the size of what was
 // read. A file that cannot be read gives nothing here: CheckFile and the
 // handler's load report that.
-func strictFileErrors(path string) []string {
+func StrictFileErrors(path string) []string {
 	return strictErrorsOf(path, MaxFileBytes+1, false)
 }
 
-// strictListErrors is strictFileErrors for an included list, read as the
+// strictListErrors is StrictFileErrors for an included list, read as the
 // handler reads one (include.ReadList, then cut at robots.DefaultMaxSize
 // and the line the limit cuts short), so a longer list is no error, as it
 // is none at load.
