@@ -267,7 +267,8 @@ its midnight UTC, as the report's times are UTC), or a duration back
 from now (24h, 90m, 7d). --top sets how many broken rules
 are listed per bot (default 5). -o writes to a file instead of standard
 output; the file is replaced only once the report is complete, so a
-failure leaves an earlier report as it was.
+failure leaves an earlier report as it was. Without --format, a file
+named *.html or *.htm gets the html format, *.json the json one.
 
 Exit status: 0 when the report is written, 2 on a usage error or an input
 that cannot be read.
@@ -640,6 +641,16 @@ func runReport(cmd *cobra.Command, args []string) int {
 	forceProgress, _ := fl.GetBool("progress")
 	stderr := cmd.ErrOrStderr()
 
+	if !fl.Changed("format") {
+		// A file named for a format wants it: "report.html" with the
+		// table in it is no page.
+		switch strings.ToLower(filepath.Ext(output)) {
+		case ".html", ".htm":
+			format = "html"
+		case ".json":
+			format = "json"
+		}
+	}
 	format = strings.ToLower(format)
 	if format != "table" && format != "json" && format != "html" {
 		return usageError(cmd, "--format %q: use table, json or html", format)

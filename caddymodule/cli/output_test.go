@@ -15,6 +15,38 @@ import (
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/report"
 )
 
+// TestReportOutputFormatByName: without --format, -o report.html writes
+// the page and report.json the JSON, not the terminal's table; --format
+// wins over the name.
+func TestReportOutputFormatByName(t *testing.T) {
+	rt := logtest.RT("GPTBot", "*", "disallowed", "disallow: /", 2, "enforce", "blocked")
+	log := writeTemp(t, "access.log", logtest.Line(logtest.T0, "10.0.0.1", "/", "GPTBot", 403, rt)+"\n")
+	for _, tc := range []struct {
+		name   string
+		format []string
+		prefix string
+	}{
+		{"report.html", nil, "<!DOCTYPE html>"},
+		{"REPORT.HTM", nil, "<!DOCTYPE html>"},
+		{"report.json", nil, "{"},
+		{"report.txt", nil, "robots.txt report:"},
+		{"report.html", []string{"--format", "json"}, "{"},
+	} {
+		out := filepath.Join(t.TempDir(), tc.name)
+		args := append(append([]string{"report"}, tc.format...), "-o", out, log)
+		if code, _, stderr := runCmd(t, "", args...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		body, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.TrimSpace(string(body)); !strings.HasPrefix(got, tc.prefix) {
+			t.Errorf("%s %v: report starts %.40q, want %q", tc.name, tc.format, got, tc.prefix)
+		}
+	}
+}
+
 // TestReportOutputSurvivesHostileLine: a log line whose time the JSON
 // cannot write once made the report fail after -o had already emptied the
 // earlier report. Now the line is skipped and the report written.
