@@ -293,6 +293,9 @@ func TestCheckUsageErrors(t *testing.T) {
 		{"relative path", []string{"check", "--file", robotsFile, "--agent", "x", "private/page"}, "(/private/page)"},
 		{"host and path", []string{"check", "--file", robotsFile, "--agent", "x", "example.com/private/"}, "(https://example.com/private/)"},
 		{"scheme without //", []string{"check", "--file", robotsFile, "--agent", "x", "localhost:8080/private/"}, "neither a path nor a URL"},
+		{"another scheme", []string{"check", "--file", robotsFile, "--agent", "x", "ftp://example.com/private/"}, `"ftp://example.com/private/" is a ftp URL; the handler judges http and https requests`},
+		{"no host", []string{"check", "--file", robotsFile, "--agent", "x", "http://"}, `"http://" is a URL with no host`},
+		{"no host, a path", []string{"check", "--file", robotsFile, "--agent", "x", "https:///private/"}, "is a URL with no host"},
 		{"one bad among good", []string{"check", "--file", robotsFile, "--agent", "x", "/ok", "private/x"}, `"private/x" is neither`},
 	}
 	for _, tc := range tests {

@@ -76,9 +76,9 @@ and check judges by one robots.txt; check each file with --file.
   - The group is found by looking for the file's agent names inside the
     User-Agent header: the longest found wins, else the * group applies.
     A bare product token ("GPTBot") works too.
-  - A path starts with "/" (/private/x), a URL with its scheme
-    (https://example.com/private/x). Anything else, such as private/x,
-    is a usage error: it could be the path /private/x or the host
+  - A path starts with "/" (/private/x), a URL with its scheme, http or
+    https, and a host (https://example.com/private/x). Anything else, such
+    as private/x or ftp://example.com/x, is a usage error: it could be the path /private/x or the host
     "private", and check does not guess.
   - The path judged is the URL's path and query, with percent-encoding
     made canonical and dot-segments and repeated slashes resolved.
@@ -529,7 +529,19 @@ func targetHost(target string) string {
 // "private" with the path /page; read as a URL it would answer, silently,
 // for a path nobody asked about.
 func checkTarget(t string) error {
-	if strings.HasPrefix(t, "/") || hasScheme(t) {
+	if strings.HasPrefix(t, "/") {
+		return nil
+	}
+	if hasScheme(t) {
+		// The handler judges HTTP requests: another scheme's URL, or
+		// one with no host, names no request it could get.
+		scheme, rest, _ := strings.Cut(t, "://")
+		if !strings.EqualFold(scheme, "http") && !strings.EqualFold(scheme, "https") {
+			return fmt.Errorf("%q is a %s URL; the handler judges http and https requests (https://%s)", t, scheme, rest)
+		}
+		if host, _, _ := strings.Cut(rest, "/"); host == "" || strings.HasPrefix(host, "?") || strings.HasPrefix(host, "#") {
+			return fmt.Errorf("%q is a URL with no host; give one (https://example.com/%s), or the path alone", t, strings.TrimLeft(rest, "/"))
+		}
 		return nil
 	}
 	return fmt.Errorf("%q is neither a path nor a URL: a path starts with \"/\" (/%s), a URL with its scheme (https://%s)", t, t, t)
