@@ -270,8 +270,9 @@ output; the file is replaced only once the report is complete, so a
 failure leaves an earlier report as it was. Without --format, a file
 named *.html or *.htm gets the html format, *.json the json one.
 
-Exit status: 0 when the report is written, 2 on a usage error or an input
-that cannot be read.
+Exit status: 0 when the report is written, 2 on a usage error, an input
+that cannot be read, or inputs with lines of which none is an access-log
+entry (an empty input is a report of nothing).
 `
 
 // setupRobots configures the `robots` command and its subcommands.
@@ -824,6 +825,13 @@ func runReport(cmd *cobra.Command, args []string) int {
 	rep := agg.Report()
 	if s := rep.Skipped.Text(); s != "" {
 		fmt.Fprintf(stderr, "caddy robots report: skipped %s\n", s)
+	}
+	if sk := rep.Skipped; rep.Lines > 0 && sk.Malformed+sk.TooLong+sk.NotAccessLog == rep.Lines {
+		// Not one line of an access log: a wrong path (a robots.txt,
+		// Caddy's own log), which a script must not take for a
+		// report of no bots; an earlier -o report is left as it was.
+		fmt.Fprintf(stderr, "caddy robots report: no line of the input is an entry of Caddy's JSON access log (log { format json } in the site); is it the access log?\n")
+		return ExitUsage
 	}
 	for _, w := range rep.Warnings {
 		// A warning names an input, whose name may hold anything.

@@ -108,6 +108,12 @@ func TestReportCommand(t *testing.T) {
 	}
 	_ = errOut // a small file is read within a second: no progress line is due
 
+	// An empty log (a day with no requests, just rotated) is a report of
+	// nothing, not a wrong input.
+	if code, _, errOut := runCmd(t, "", "report", writeTemp(t, "empty.log", "")); code != 0 {
+		t.Errorf("an empty log: exit %d, stderr %q; want 0", code, errOut)
+	}
+
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -120,6 +126,9 @@ func TestReportCommand(t *testing.T) {
 		{[]string{"report", "-", "-"}, "only once"},
 		{[]string{"report", "-o", filepath.Join(dir, "no", "such", "dir.html"), logPath}, "no such file"},
 		{[]string{"report", "--nope"}, "unknown flag"},
+		// Not an access log: a robots.txt, Caddy's own log.
+		{[]string{"report", writeTemp(t, "robots.txt", "User-agent: *\nDisallow: /\n")}, "no line of the input is an entry of Caddy's JSON access log"},
+		{[]string{"report", writeTemp(t, "caddy.log", `{"level":"info","ts":1735732800,"logger":"tls","msg":"done"}`+"\n")}, "is it the access log?"},
 	} {
 		code, _, errOut := runCmd(t, "", tc.args...)
 		if code != ExitUsage || !strings.Contains(errOut, tc.want) {
