@@ -15,6 +15,7 @@ import (
 
 	"github.com/caddyserver/caddy/v2/caddyconfig"
 	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
 	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/robotsguard/caddy-robots-txt/config"
@@ -289,14 +290,7 @@ func TestLoadUpstreamLogsNoRobotsTxt(t *testing.T) {
 		{"404, a failure, 404", []int{404, 503, 404}, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			status, srv := statusUpstream(t, func() string { return "User-agent: *\nDisallow: /v1\n" })
-			initMetrics()
-			core, logs := observer.New(zap.InfoLevel)
-			s := newUpstreamSource(srv.URL, &sourceSettings{logger: zap.New(core), grace: time.Hour})
-			for i, st := range tc.statuses {
-				status.Store(int32(st))
-				s.loadUpstream(context.Background(), i)
-			}
+			logs := fetchStatuses(t, zap.InfoLevel, tc.statuses)
 			got := logs.FilterMessage(msg)
 			if got.Len() != tc.want {
 				t.Errorf("%d warnings %q, want %d; the log:\n%v", got.Len(), msg, tc.want, logs.All())
@@ -330,14 +324,7 @@ func TestLoadUpstreamFailureSaysWhatIsInForce(t *testing.T) {
 		{"failing after no robots.txt", []int{404, 503, 503}, []string{allowed, allowed}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			status, srv := statusUpstream(t, func() string { return "User-agent: *\nDisallow: /v1\n" })
-			initMetrics()
-			core, logs := observer.New(zap.ErrorLevel)
-			s := newUpstreamSource(srv.URL, &sourceSettings{logger: zap.New(core), grace: time.Hour})
-			for i, st := range tc.statuses {
-				status.Store(int32(st))
-				s.loadUpstream(context.Background(), i)
-			}
+			logs := fetchStatuses(t, zap.ErrorLevel, tc.statuses)
 			var got []string
 			for _, e := range logs.All() {
 				got = append(got, e.Message)
@@ -347,6 +334,21 @@ func TestLoadUpstreamFailureSaysWhatIsInForce(t *testing.T) {
 			}
 		})
 	}
+}
+
+// fetchStatuses loads an upstream robots.txt once for each status the
+// upstream answers in turn, and returns what was logged at level or above.
+func fetchStatuses(t *testing.T, level zapcore.Level, statuses []int) *observer.ObservedLogs {
+	t.Helper()
+	status, srv := statusUpstream(t, func() string { return "User-agent: *\nDisallow: /v1\n" })
+	initMetrics()
+	core, logs := observer.New(level)
+	s := newUpstreamSource(srv.URL, &sourceSettings{logger: zap.New(core), grace: time.Hour})
+	for i, st := range statuses {
+		status.Store(int32(st))
+		s.loadUpstream(context.Background(), i)
+	}
+	return logs
 }
 
 func TestRedactURL(t *testing.T) {
