@@ -194,7 +194,13 @@ func TestDotSegmentSpellings(t *testing.T) {
 		if strings.HasPrefix(path.Clean(strings.Join(segs, "/"))+"/", "/private/") {
 			javaArea = "private"
 		}
-		fmt.Fprintf(w, "backend %s area %s url-area %s java-area %s", r.RequestURI, area, urlArea, javaArea)
+		// Routed as a Windows server routes: a backslash, raw or
+		// escaped, is a slash.
+		winArea := "public"
+		if strings.HasPrefix(path.Clean(strings.ReplaceAll(r.URL.Path, "\\", "/"))+"/", "/private/") {
+			winArea = "private"
+		}
+		fmt.Fprintf(w, "backend %s area %s url-area %s java-area %s win-area %s", r.RequestURI, area, urlArea, javaArea, winArea)
 	}))
 	t.Cleanup(backend.Close)
 	const robotsTxt = "User-agent: *\nDisallow: /*.pdf$\nDisallow: /private/\nDisallow: /wiki/Wikipedia%3AAfD\nDisallow: /share/*//\n" +
@@ -266,6 +272,12 @@ func TestDotSegmentSpellings(t *testing.T) {
 			{"GET", "/public/..;/private/y", testfixtures.UAPythonRequests, "java-area private", http.StatusForbidden},
 			{"GET", "/private;x/y", testfixtures.UAPythonRequests, "java-area private", http.StatusForbidden},
 			{"GET", "/public;x/y", testfixtures.UAPythonRequests, "java-area public", http.StatusOK},
+		}},
+		{"backslashes a Windows server reads as slashes", served, []request{
+			{"GET", "/private\\y", testfixtures.UAPythonRequests, "win-area private", http.StatusForbidden},
+			{"GET", "/private%5Cy", testfixtures.UAPythonRequests, "win-area private", http.StatusForbidden},
+			{"GET", "/public\\..\\private\\y", testfixtures.UAPythonRequests, "win-area private", http.StatusForbidden},
+			{"GET", "/public\\y", testfixtures.UAPythonRequests, "win-area public", http.StatusOK},
 		}},
 		{"a leading // read as a host", served, []request{
 			{"GET", "//evil.example/private/y", testfixtures.UAPythonRequests, "url-area private", http.StatusForbidden},

@@ -58,6 +58,12 @@ type Unresolved struct {
 	// parameters: a link's "/doc.pdf;jsessionid=..." is the site's own,
 	// and Google's reading of it is the path as sent.
 	Params string
+	// Backslash is the decoded path with its backslashes read as
+	// slashes, when it has one; "" otherwise. Windows servers (IIS,
+	// Caddy's own file_server on Windows) serve "/private\x" and
+	// "/private%5Cx" as "/private/x"; a crawler never sends a raw
+	// backslash, which URL parsers turn into a slash first.
+	Backslash string
 }
 
 // PathsOf returns the spellings of a request URL that robots.txt is
@@ -98,7 +104,8 @@ func PathsOfServed(served string, u *url.URL) Paths {
 	}
 	// An unresolved escaped path is unresolved decoded too: one scan.
 	params := hasParams(sent)
-	if !params && !IsUnresolved(u.Path) {
+	backslash := strings.IndexByte(u.Path, '\\') >= 0
+	if !params && !backslash && !IsUnresolved(u.Path) {
 		return p
 	}
 	un := &Unresolved{Sent: escapeBytes(sent, u.RawPath != "") + query}
@@ -120,6 +127,11 @@ func PathsOfServed(served string, u *url.URL) Paths {
 	if params {
 		if s := CleanPath(robots.Canonical(dropParams(sent))) + query; s != p.Primary {
 			un.Params = s
+		}
+	}
+	if backslash {
+		if s := encodePath(CleanPath(strings.ReplaceAll(u.Path, "\\", "/"))) + query; s != p.Primary {
+			un.Backslash = s
 		}
 	}
 	p.unresolved = un
@@ -269,10 +281,10 @@ func robotsTxt(served, file string, unresolved bool) (is, asSent bool) {
 
 // Spellings returns every spelling, Primary first; those of a path
 // without escapes or dot-segments are "".
-func (p Paths) Spellings() [7]string {
-	s := [7]string{p.Primary, p.Alt}
+func (p Paths) Spellings() [8]string {
+	s := [8]string{p.Primary, p.Alt}
 	if u := p.unresolved; u != nil {
-		s[2], s[3], s[4], s[5], s[6] = u.Sent, u.Decoded, u.File, u.Network, u.Params
+		s[2], s[3], s[4], s[5], s[6], s[7] = u.Sent, u.Decoded, u.File, u.Network, u.Params, u.Backslash
 	}
 	return s
 }

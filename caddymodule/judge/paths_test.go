@@ -13,8 +13,9 @@ func TestPathsOf(t *testing.T) {
 	// The spellings: primary (decoded, resolved), alt (escaped, resolved),
 	// sent (escaped, unresolved), decoded (decoded, unresolved), file,
 	// network (the path of a network-path reference), params (path
-	// parameters dropped from all but the last segment).
-	type sp = [7]string
+	// parameters dropped from all but the last segment), backslash
+	// (backslashes read as slashes, as Windows servers read them).
+	type sp = [8]string
 	for _, tc := range []struct {
 		uri  string
 		want sp
@@ -79,6 +80,10 @@ func TestPathsOf(t *testing.T) {
 		{"/x?q=/../y", sp{"/x?q=/../y"}},
 		{"/secret?", sp{"/secret?"}},
 		{"/secret", sp{"/secret"}},
+		// Windows servers read a backslash, raw or escaped, as a slash.
+		{"/private\\x", sp{"/private\\x", "/private%5Cx", "/private\\x", "", "", "", "", "/private/x"}},
+		{"/private%5Cx?q=1", sp{"/private\\x?q=1", "", "/private\\x?q=1", "", "", "", "", "/private/x?q=1"}},
+		{"/public\\..\\private\\", sp{"/public\\..\\private\\", "/public%5C..%5Cprivate%5C", "/public\\..\\private\\", "", "", "", "", "/private/"}},
 	} {
 		u, err := url.ParseRequestURI(tc.uri)
 		if err != nil {
@@ -100,14 +105,14 @@ func TestPathsOf(t *testing.T) {
 func TestPathsOfTarget(t *testing.T) {
 	for _, tc := range []struct {
 		target string
-		want   [7]string
+		want   [8]string
 	}{
-		{"https://example.com/%70rivate/x?y=1#frag", [7]string{"/private/x?y=1"}},
-		{"/a/../b", [7]string{"/b", "", "/a/../b"}},
-		{"example.com", [7]string{"/"}},
+		{"https://example.com/%70rivate/x?y=1#frag", [8]string{"/private/x?y=1"}},
+		{"/a/../b", [8]string{"/b", "", "/a/../b"}},
+		{"example.com", [8]string{"/"}},
 		// A path as a request line carries it, not a URL of host "private".
-		{"//private/", [7]string{"/private/", "", "//private/", "", "", "/"}},
-		{"//robots.txt", [7]string{"/robots.txt", "", "//robots.txt", "", "", "/"}},
+		{"//private/", [8]string{"/private/", "", "//private/", "", "", "/"}},
+		{"//robots.txt", [8]string{"/robots.txt", "", "//robots.txt", "", "", "/"}},
 	} {
 		if got := PathsOfTarget(tc.target).Spellings(); got != tc.want {
 			t.Errorf("%s: got %q, want %q", tc.target, got, tc.want)
