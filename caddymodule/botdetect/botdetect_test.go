@@ -104,6 +104,16 @@ func TestClassify(t *testing.T) {
 		{"AdsBot-Google", uaAdsBot, true, "AdsBot-Google"},
 		{"AdsBot-Google-Mobile", uaAdsBotMobile, true, "AdsBot-Google-Mobile"},
 		{"Storebot-Google", uaStorebot, true, "Storebot-Google"},
+		// Crawlers of the knowledge base the classifier must name, so
+		// that their claim is checked against their published addresses.
+		{"GoogleOther-Image", "GoogleOther-Image/1.0", true, "GoogleOther-Image"},
+		{"GoogleOther-Video", "GoogleOther-Video/1.0", true, "GoogleOther-Video"},
+		{"Google-Pinpoint", "Mozilla/5.0 (compatible; Google-Pinpoint)", true, "Google-Pinpoint"},
+		{"AdsBot-Google-Mobile-Apps", "AdsBot-Google-Mobile-Apps", true, "AdsBot-Google-Mobile-Apps"},
+		{"OAI-AdsBot", "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; OAI-AdsBot/1.0; +https://openai.com/adsbot", true, "OAI-AdsBot"},
+		{"Amzn-SearchBot", "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Amzn-SearchBot/0.1) Chrome/119.0.6045.214 Safari/537.36", true, "Amzn-SearchBot"},
+		{"meta-externalads", "meta-externalads/1.1 (+https://developers.facebook.com/docs/sharing/webmasters/crawler)", true, "meta-externalads"},
+		{"MistralAI-Index", "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; MistralAI-Index/1.0; +https://docs.mistral.ai/robots)", true, "MistralAI-Index"},
 		{"bingbot", uaBingbot, true, "bingbot"},
 		{"GPTBot", uaGPTBot, true, "GPTBot"},
 		{"ChatGPT-User", uaChatGPTUser, true, "ChatGPT-User"},
