@@ -251,7 +251,13 @@ func (h *Handler) judge(r *http.Request, ua string, paths judge.Paths, id identi
 	}
 	// A request disallowed (by a rule, a signal or the trap) is that
 	// violation, logged or refused, not also a rate one.
-	if j.Verdict != judge.Disallowed && id.crawlDelay() > 0 && h.CrawlDelayPolicy() != config.CrawlDelayOff {
+	if j.Verdict != judge.Disallowed && id.crawlDelay() > 0 && h.CrawlDelayPolicy() != config.CrawlDelayOff &&
+		!(res.Outcome == verify.Verified && id.claim != nil && id.claim.IgnoresCrawlDelay) {
+		// A crawler verified as one whose operator says it does not
+		// read Crawl-delay (Google's) is not paced: going faster is no
+		// violation by its reading of the file, and a 429 would only
+		// slow it. Claims nobody verified are paced, or anyone could
+		// send Googlebot's name to escape the delay.
 		if ok, wait := h.pace(r, id, res.Outcome == verify.Verified, siteOf(r), now); !ok {
 			j.Verdict, j.Action, j.RetryAfter = judge.TooFast, judge.Blocked, wait
 			if h.CrawlDelayPolicy() == config.ModeMonitor {

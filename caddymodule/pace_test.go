@@ -105,6 +105,47 @@ func TestCrawlDelay(t *testing.T) {
 	}
 }
 
+// TestCrawlDelayGoogleIgnores: Google's crawlers do not read Crawl-delay,
+// so one verified as itself is not paced, whether the * group or its own
+// gives the delay; a claim from outside its addresses is, as is any
+// crawler that reads the delay.
+func TestCrawlDelayGoogleIgnores(t *testing.T) {
+	const googlebot = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
+	for _, robotsTxt := range []string{
+		"User-agent: *\nCrawl-delay: 10\nDisallow: /private/\n",
+		"User-agent: Googlebot\nUser-agent: GPTBot\nCrawl-delay: 10\nDisallow: /private/\n",
+	} {
+		h, _ := newTestHandler(t, config.Config{Inline: robotsTxt, Crawlers: []config.Crawler{
+			{Token: "Googlebot", Ranges: []string{"192.0.2.0/25"}}, {Token: "GPTBot", Ranges: []string{"192.0.2.128/25"}}}})
+		verdicts := func(ua, ip, path string, n int) []string {
+			var got []string
+			for range n {
+				r := withIP(newRequest("GET", path, ua), ip)
+				serve(h, r)
+				v, _ := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer).GetString("http.robots_txt.verdict")
+				got = append(got, v)
+			}
+			return strings.Fields(strings.Join(got, " "))
+		}
+		for _, tc := range []struct {
+			who, ua, ip string
+			want        string
+		}{
+			{"verified Googlebot", googlebot, "192.0.2.5", "allowed allowed allowed allowed allowed"},
+			{"a Googlebot claim from elsewhere", googlebot, "203.0.113.9", "allowed allowed allowed too-fast too-fast"},
+			{"verified GPTBot", "GPTBot/1.1", "192.0.2.200", "allowed allowed allowed too-fast too-fast"},
+		} {
+			if got := strings.Join(verdicts(tc.ua, tc.ip, "/a", 5), " "); got != tc.want {
+				t.Errorf("%q, %s: verdicts %s, want %s", robotsTxt, tc.who, got, tc.want)
+			}
+		}
+		// Its rules still hold it.
+		if got := verdicts(googlebot, "192.0.2.6", "/private/x", 1); got[0] != "disallowed" {
+			t.Errorf("%q, verified Googlebot on /private/x: verdict %s, want disallowed", robotsTxt, got[0])
+		}
+	}
+}
+
 // TestCrawlDelayOfItsOwnAgents: in "User-agent: Bingbot / Crawl-delay: 10 /
 // User-agent: * / ...", Google's grouping keeps both agents in one group
 // for the rules, but the delay is Bingbot's: other bots are paced by the

@@ -92,6 +92,11 @@ type Crawler struct {
 	// (AdsBot-Google, Mediapartners-Google, ...): where no group names
 	// it, it has no rules, not the "*" group's.
 	IgnoresStar bool `json:"ignores_star,omitempty"`
+	// IgnoresCrawlDelay is set for a crawler whose operator documents
+	// that it does not read Crawl-delay (Google's: "crawl-delay isn't
+	// supported"); verified as itself, it is not paced by one, since
+	// going faster is no violation by its own reading of the file.
+	IgnoresCrawlDelay bool `json:"ignores_crawl_delay,omitempty"`
 	// Follows are the tokens of other crawlers whose groups this one
 	// obeys, in order, when no group names it, before the * group, as its
 	// operator documents (Applebot follows a Googlebot group; every Yandex

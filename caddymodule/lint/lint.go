@@ -240,9 +240,9 @@ var delayIgnoredBy = []string{"Googlebot", "Googlebot-Image", "Googlebot-News", 
 	"Storebot-Google", "GoogleOther", "Google-InspectionTool", "AdsBot-Google", "Mediapartners-Google"}
 
 // delayIgnored reports a Crawl-delay in a group for a crawler that
-// ignores it: robots_txt holds the crawler to it all the same (429 in
-// enforce mode) and counts its faster requests as violations that its
-// own reading of the file does not commit.
+// ignores it: the line slows it down nowhere, and robots_txt, which does
+// not pace such a crawler once verified (a faster request is no
+// violation by its own reading of the file), does not either.
 func delayIgnored(f *robots.File, body []byte) []robots.Diagnostic {
 	var out []robots.Diagnostic
 	for _, agent := range f.Agents() {
@@ -255,8 +255,8 @@ func delayIgnored(f *robots.File, body []byte) []robots.Diagnostic {
 		out = append(out, robots.Diagnostic{
 			Line: agentLine(body, agent), Severity: robots.Warning, Kind: KindDelayIgnored,
 			Message: fmt.Sprintf("the group of %s has a crawl-delay, which Google's crawlers ignore; "+
-				"robots_txt would answer %s 429 when it goes faster and count a violation it does not commit by its own reading: "+
-				"set crawl_delay monitor or off, or drop the line", agent, agent),
+				"robots_txt does not pace %s either once it is verified (a faster request is no violation by its own reading), "+
+				"so the line slows it nowhere: Google sets its crawl rate by other means", agent, agent),
 		})
 	}
 	return out
