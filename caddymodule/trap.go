@@ -15,6 +15,7 @@ import (
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/pace"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/verify"
+	"github.com/robotsguard/caddy-robots-txt/config"
 	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
@@ -243,9 +244,16 @@ func (h *Handler) springTrap(w http.ResponseWriter, r *http.Request, snap *snaps
 		}
 	}
 	rule := &robots.Rule{Directive: robots.Disallow, Pattern: h.Trap}
+	// The trap's path is the handler's own, no page of the site: its 404
+	// refuses nothing, and in monitor mode the violation is logged, as
+	// every other one is there, not counted as refused.
+	action := judge.Blocked
+	if h.Mode == config.ModeMonitor {
+		action = judge.Logged
+	}
 	j := judgmentOf(r)
 	*j = judge.Judgment{
-		Verdict: judge.Disallowed, Action: judge.Blocked, Mode: h.Mode, Rule: rule, RuleSource: judge.TrapSource, Judged: true,
+		Verdict: judge.Disallowed, Action: action, Mode: h.Mode, Rule: rule, RuleSource: judge.TrapSource, Judged: true,
 		Identity: res.Outcome, VerifiedBy: res.By, Category: id.category,
 	}
 	// Whether the client read robots.txt, as its other requests say: one

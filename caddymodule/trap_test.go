@@ -18,6 +18,30 @@ import (
 	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
+// TestTrapMonitorLogs: in mode monitor the trap's own request is a
+// violation logged, not one counted as refused: the 404 of the trap's
+// path refuses no page of the site.
+func TestTrapMonitorLogs(t *testing.T) {
+	const trap = "/.well-known/robots-trap/"
+	for _, tc := range []struct {
+		mode, want string
+	}{
+		{config.ModeMonitor, "logged"},
+		{config.ModeEnforce, "blocked"},
+	} {
+		h, _ := newTestHandler(t, config.Config{Inline: "User-agent: *\nDisallow: /private/\n", Trap: trap, Mode: tc.mode,
+			Crawlers: []config.Crawler{{Token: "GPTBot", Ranges: []string{"192.0.2.0/24"}}}})
+		for _, c := range []struct{ ua, ip string }{{"BadBot/1.0", "198.51.100.7"}, {"GPTBot/1.1", "192.0.2.7"}} {
+			r := withIP(newRequest("GET", trap, c.ua), c.ip)
+			w, _ := serve(h, r)
+			action, _ := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer).GetString("http.robots_txt.action")
+			if w.Code != http.StatusNotFound || action != tc.want {
+				t.Errorf("mode %q, %s on the trap: %d, action %q; want 404, %q", tc.mode, c.ua, w.Code, action, tc.want)
+			}
+		}
+	}
+}
+
 // TestTrap: a client that requests the trap path — a browser's
 // User-Agent included — is held to robots.txt afterwards; a verified
 // crawler that does is logged as its own violation.
