@@ -377,12 +377,16 @@ func (h *Handler) serveRobotsTxt(w http.ResponseWriter, r *http.Request, next ca
 			// 4xx) the next handler answers, but a bot asked, and
 			// what it learnt (that everything is allowed) is a
 			// fetch like any other.
-			h.served(r, src, snap, r.Method == http.MethodGet)
+			h.served(r, src, snap, h.judgeFetch(r, snap), r.Method == http.MethodGet)
 		default:
 			h.recordPassed(r, snap)
 		}
 		return next.ServeHTTP(w, r)
 	}
+	// Judged before the answer is written: a deferred header directive
+	// ("header >X-Robots-Bot {http.robots_txt.bot}") reads the
+	// placeholders when it is.
+	f := h.judgeFetch(r, snap)
 	body, etag := h.servedBody(snap)
 	hdr := w.Header()
 	hdr.Set("Content-Type", "text/plain; charset=utf-8")
@@ -393,14 +397,14 @@ func (h *Handler) serveRobotsTxt(w http.ResponseWriter, r *http.Request, next ca
 	// the validators of the version it has: a HEAD, a Range answered
 	// with part of the file (206) or none of it (416), or a failed
 	// If-Match (412) gave it none to obey.
-	h.served(r, src, snap, r.Method == http.MethodGet && (sw.status == http.StatusOK || sw.status == http.StatusNotModified))
+	h.served(r, src, snap, f, r.Method == http.MethodGet && (sw.status == http.StatusOK || sw.status == http.StatusNotModified))
 	return nil
 }
 
-// served records a bot's GET or HEAD of robots.txt; whole says it got the
-// rules, which makes it a fetch.
-func (h *Handler) served(r *http.Request, src *source, snap *snapshot, whole bool) {
-	h.recordFetch(r, snap, whole)
+// served records a bot's GET or HEAD of robots.txt, judged as f; whole
+// says it got the rules, which makes it a fetch.
+func (h *Handler) served(r *http.Request, src *source, snap *snapshot, f fetcher, whole bool) {
+	h.rememberFetches(r, snap, f, whole)
 	if !whole {
 		return
 	}
@@ -436,39 +440,63 @@ func (sw *statusWriter) Write(b []byte) (int, error) {
 	return sw.ResponseWriter.Write(b)
 }
 
-// recordFetch remembers a bot's fetch of robots.txt, under the name its
-// later requests will be judged by (an impostor's under its own), and
-// makes it the request's judgment. A request that got no rules (not
-// whole) is counted and logged as served, but is no fetch that a later
-// request may report as fetched, or that grace may excuse by.
-func (h *Handler) recordFetch(r *http.Request, snap *snapshot, whole bool) {
+// fetcher is who asked for robots.txt: the client by its header and,
+// when its address sprang the trap, the trapped client it also is.
+type fetcher struct {
+	id, trapped  identity
+	res, trapRes verify.Result
+	isTrapped    bool
+}
+
+// judgeFetch makes a request for robots.txt the request's judgment, under
+// the name its later requests will be judged by (an impostor's under its
+// own, an address the trap caught as the trapped client), and counts it;
+// rememberFetches then keeps it, once the answer shows whether it gave
+// the rules.
+func (h *Handler) judgeFetch(r *http.Request, snap *snapshot) fetcher {
 	ua := userAgent(r)
-	id, res := h.whoIs(r, ua, snap)
-	now := time.Now()
-	f := judge.Fetch{At: now, ETag: snap.ETag}
-	if id.Bot && whole {
-		// A trapped bot is judged by its own group where that refuses:
-		// the fetch is its own too.
-		h.rememberFetch(fetchKey{id.Name, fetchAddr(r, res.Outcome), siteOf(r), snap.scope, agentOf(id.Name, ua)}, f)
-	}
+	var f fetcher
+	f.id, f.res = h.whoIs(r, ua, snap)
+	who, res := f.id, f.res
 	if res.Outcome != verify.Verified && h.trappedAt(r, snap, ua) {
 		// The address's requests are a trapped client's from the trap
 		// on, whatever their header: so is this fetch, which they
 		// report as fetched.
-		id, res = h.trappedIdentity(snap)
-		if whole {
-			h.rememberFetch(fetchKey{id.Name, fetchAddr(r, res.Outcome), siteOf(r), snap.scope, agentOf(id.Name, ua)}, f)
-		}
+		f.trapped, f.trapRes = h.trappedIdentity(snap)
+		f.isTrapped = true
+		who, res = f.trapped, f.trapRes
 	}
-	if !id.Bot {
-		return
+	if !who.Bot {
+		return f
 	}
-	id.counters.fetch(now.UnixNano())
+	who.counters.fetch(time.Now().UnixNano())
 	j := judgmentOf(r)
 	*j = judge.Judgment{
-		Bot: id.Name, Group: snap.fetchedGroupName(id.Group), Verdict: judge.Allowed,
+		Bot: who.Name, Group: snap.fetchedGroupName(who.Group), Verdict: judge.Allowed,
 		Action: judge.Served, Mode: h.Mode,
-		Identity: res.Outcome, VerifiedBy: res.By, Category: id.category,
+		Identity: res.Outcome, VerifiedBy: res.By, Category: who.category,
+	}
+	return f
+}
+
+// rememberFetches keeps a fetch of robots.txt that gave the rules (whole)
+// for the later requests of the bot and of the trapped client f is. A
+// request that got no rules is counted and logged as served, but is no
+// fetch that a later request may report as fetched, or that grace may
+// excuse by.
+func (h *Handler) rememberFetches(r *http.Request, snap *snapshot, f fetcher, whole bool) {
+	if !whole {
+		return
+	}
+	ua := userAgent(r)
+	fe := judge.Fetch{At: time.Now(), ETag: snap.ETag}
+	if f.id.Bot {
+		// A trapped bot is judged by its own group where that refuses:
+		// the fetch is its own too.
+		h.rememberFetch(fetchKey{f.id.Name, fetchAddr(r, f.res.Outcome), siteOf(r), snap.scope, agentOf(f.id.Name, ua)}, fe)
+	}
+	if f.isTrapped {
+		h.rememberFetch(fetchKey{f.trapped.Name, fetchAddr(r, f.trapRes.Outcome), siteOf(r), snap.scope, agentOf(f.trapped.Name, ua)}, fe)
 	}
 }
 

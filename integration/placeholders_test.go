@@ -23,6 +23,7 @@ func TestPlaceholders(t *testing.T) {
 		mode monitor
 	}
 	header >X-Robots-Verdict "{http.robots_txt.verdict} {http.robots_txt.rule}"
+	header >X-Robots-Action "{http.robots_txt.bot} {http.robots_txt.action}"
 	respond "` + placeholderBody + `"
 }
 `)
@@ -58,6 +59,19 @@ func TestPlaceholders(t *testing.T) {
 			}
 		})
 	}
+	// A bot's fetch of robots.txt, answered by the handler itself, is a
+	// bot request: a deferred header reads its placeholders too, on a
+	// 200 and on a 304.
+	t.Run("robots.txt fetch", func(t *testing.T) {
+		resp := inst.get(t, "/robots.txt", testfixtures.UAGPTBot)
+		if got := strings.TrimSpace(resp.header.Get("X-Robots-Action")); resp.status != http.StatusOK || got != "GPTBot served" {
+			t.Fatalf("GET /robots.txt: status %d, X-Robots-Action %q; want 200, \"GPTBot served\"", resp.status, got)
+		}
+		again := inst.get(t, "/robots.txt", testfixtures.UAGPTBot, "If-None-Match: "+resp.header.Get("ETag"))
+		if got := strings.TrimSpace(again.header.Get("X-Robots-Action")); again.status != http.StatusNotModified || got != "GPTBot served" {
+			t.Errorf("conditional GET /robots.txt: status %d, X-Robots-Action %q; want 304, \"GPTBot served\"", again.status, got)
+		}
+	})
 	t.Run("browser has no verdict", func(t *testing.T) {
 		resp := inst.get(t, "/private/x.html", testfixtures.UAFirefox)
 		for _, v := range []string{"verdict=allowed", "verdict=disallowed"} {
