@@ -92,11 +92,28 @@ type Judgment struct {
 // preferences refuse.
 const ViolationContentSignal = "content-signal"
 
+// ViolationImpostor and ViolationTrapped are the violation field of a
+// request refused, or logged, by a policy rather than a rule: an
+// impostor under "impostors block", an address the trap caught under
+// "trap ... block". No rule of robots.txt disallows the path.
+const (
+	ViolationImpostor = "impostor"
+	ViolationTrapped  = "trapped"
+)
+
 // Violation names the kind of violation the request is: "disallow",
-// "crawl-delay", "content-signal", or "" for none.
+// "crawl-delay", "content-signal", "impostor", "trapped", or "" for none.
 func (j *Judgment) Violation() string {
-	if j.Signal != "" && j.Verdict == Disallowed {
+	if j.Verdict == Disallowed && j.Signal != "" {
 		return ViolationContentSignal
+	}
+	if j.Verdict == Disallowed && j.Rule == nil {
+		switch j.Identity {
+		case verify.Impostor:
+			return ViolationImpostor
+		case verify.Trapped:
+			return ViolationTrapped
+		}
 	}
 	return j.Verdict.Violation()
 }

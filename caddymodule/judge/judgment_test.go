@@ -5,6 +5,7 @@ import (
 
 	"go.uber.org/zap/zapcore"
 
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/verify"
 	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
@@ -73,5 +74,29 @@ func TestLineOfNoLine(t *testing.T) {
 	j := &Judgment{Judged: true, Rule: &robots.Rule{Directive: robots.Disallow, Pattern: "/private/", Line: 3}}
 	if v, _ := j.Placeholder(FieldLine); v != 3 {
 		t.Errorf("line placeholder %v, want 3", v)
+	}
+}
+
+// TestViolation: a request is named by what it broke: a rule, the pace,
+// a usage preference, or, refused everywhere with no rule, the impostor
+// or trap policy that refused it.
+func TestViolation(t *testing.T) {
+	rule := &robots.Rule{Directive: robots.Disallow, Pattern: "/private/"}
+	for _, tc := range []struct {
+		name string
+		j    Judgment
+		want string
+	}{
+		{"allowed", Judgment{Verdict: Allowed}, ""},
+		{"a rule", Judgment{Verdict: Disallowed, Rule: rule}, "disallow"},
+		{"an impostor's rule", Judgment{Verdict: Disallowed, Rule: rule, Identity: verify.Impostor}, "disallow"},
+		{"too fast", Judgment{Verdict: TooFast}, "crawl-delay"},
+		{"a usage preference", Judgment{Verdict: Disallowed, Signal: "ai-train=no"}, "content-signal"},
+		{"impostors block", Judgment{Verdict: Disallowed, Identity: verify.Impostor}, "impostor"},
+		{"trap block", Judgment{Verdict: Disallowed, Identity: verify.Trapped}, "trapped"},
+	} {
+		if got := tc.j.Violation(); got != tc.want {
+			t.Errorf("%s: violation %q, want %q", tc.name, got, tc.want)
+		}
 	}
 }

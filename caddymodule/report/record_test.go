@@ -2,6 +2,7 @@ package report
 
 import (
 	"io"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -293,5 +294,26 @@ func TestReportSignalViolations(t *testing.T) {
 	want := []RuleCount{{Rule: "content-signal: ai-train=no", Count: 2}}
 	if len(b.TopRules) != len(want) || b.TopRules[0] != want[0] || b.OtherRuleViolations != 0 {
 		t.Errorf("top rules %v, other %d; want %v, 0", b.TopRules, b.OtherRuleViolations, want)
+	}
+}
+
+// TestReportPolicyViolations: a request refused everywhere by a policy
+// (impostors block, trap block) broke no rule of the file: it counts
+// under the policy, not as "other rules".
+func TestReportPolicyViolations(t *testing.T) {
+	when := time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)
+	var lines []string
+	for _, id := range []verify.Outcome{verify.Impostor, verify.Impostor, verify.Trapped} {
+		lines = append(lines, caddyLine(t, when, &judge.Judgment{Bot: "x", Group: "*", Verdict: judge.Disallowed, Action: judge.Blocked,
+			Mode: "enforce", Judged: true, Identity: id}))
+	}
+	agg := NewAggregator(Options{Now: fixedNow})
+	if err := agg.Add("x", strings.NewReader(strings.Join(lines, ""))); err != nil {
+		t.Fatal(err)
+	}
+	b := agg.Report().Bots[0]
+	want := []RuleCount{{Rule: policyRule[judge.ViolationImpostor], Count: 2}, {Rule: policyRule[judge.ViolationTrapped], Count: 1}}
+	if !slices.Equal(b.TopRules, want) || b.OtherRuleViolations != 0 || b.Violations != 3 {
+		t.Errorf("top rules %v, other %d, violations %d; want %v, 0, 3", b.TopRules, b.OtherRuleViolations, b.Violations, want)
 	}
 }

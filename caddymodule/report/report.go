@@ -72,6 +72,13 @@ const (
 // field changes meaning or is removed; fields may be added within a version.
 const SchemaVersion = "caddy-robots-txt/report/v1"
 
+// policyRule names, in a report's list of broken rules, what a request
+// refused by a policy rather than a rule broke.
+var policyRule = map[string]string{
+	judge.ViolationImpostor: "impostors block (no rule: an impostor refused everywhere)",
+	judge.ViolationTrapped:  "trap block (no rule: a trapped address refused everywhere)",
+}
+
 // Options tune a report.
 type Options struct {
 	// Since drops entries older than it (zero: keep all).
@@ -590,11 +597,17 @@ func (a *Aggregator) addLine(line []byte) {
 	case judge.Disallowed:
 		b.violations++
 		key := ruleKey{cut(rt.Rule, maxRuleLen), rt.Line}
-		if rt.Signal != "" {
+		switch {
+		case rt.Signal != "":
 			// A content-signal violation broke the usage preference,
 			// not the rule that matched the path (an allow rule, or
 			// none).
 			key = ruleKey{cut(judge.ViolationContentSignal+": "+rt.Signal, maxRuleLen), 0}
+		case rt.Rule == "" && (rt.Violation == judge.ViolationImpostor || rt.Violation == judge.ViolationTrapped):
+			// Refused everywhere by a policy (impostors block, trap
+			// block): no rule of the file broke, and the policy is
+			// named as what did.
+			key = ruleKey{policyRule[rt.Violation], 0}
 		}
 		if n, ok := b.rules[key]; ok {
 			b.rules[key] = n + 1
