@@ -23,24 +23,117 @@ type Resolver interface {
 // NewResolver returns a resolver that asks the given DNS servers
 // ("host:port", tried in turn) with Go's own resolver, or the system's
 // resolver if servers is empty.
+//
+// Go's resolver waits out each try for resolv.conf's timeout (5 s by
+// default), the whole of a lookup's budget: a listed server that drops
+// packets would then fail every lookup it is asked, though the others
+// answer. So each try here gets an equal share of the budget
+// (DefaultLookupTimeout over the number of servers: a recursive resolver
+// may need seconds for a cold reverse zone, so one server keeps it all),
+// the retry goes to another server, and a server that let a try time out
+// is passed over for downFor while another is left.
 func NewResolver(servers []string) *net.Resolver {
 	if len(servers) == 0 {
 		return net.DefaultResolver
 	}
-	servers = append([]string(nil), servers...)
-	var next atomic.Uint32
+	pool := &serverPool{servers: append([]string(nil), servers...), downUntil: make([]atomic.Int64, len(servers))}
+	tryTimeout := DefaultLookupTimeout / time.Duration(len(servers))
 	return &net.Resolver{
 		PreferGo: true,
 		Dial: func(ctx context.Context, network, _ string) (net.Conn, error) {
-			// Go's resolver dials again for each retry; rotating spreads the
-			// attempts over the servers, so one dead server costs a retry,
-			// not the lookup.
-			server := servers[int(next.Add(1)-1)%len(servers)]
+			i := pool.pick(time.Now())
 			var d net.Dialer
-			return d.DialContext(ctx, network, server)
+			c, err := d.DialContext(ctx, network, pool.servers[i])
+			if err != nil {
+				pool.down(i, time.Now())
+				return nil, err
+			}
+			limit := time.Now().Add(tryTimeout)
+			if err := c.SetDeadline(limit); err != nil {
+				c.Close()
+				return nil, err
+			}
+			if u, ok := c.(*net.UDPConn); ok {
+				// Go's resolver frames a query by whether the
+				// connection is a PacketConn: keep it one.
+				return &udpTry{UDPConn: u, try: try{limit: limit, pool: pool, i: i}}, nil
+			}
+			return &streamTry{Conn: c, try: try{limit: limit, pool: pool, i: i}}, nil
 		},
 	}
 }
+
+// downFor is how long a server that let a try time out is passed over.
+const downFor = 30 * time.Second
+
+// serverPool is NewResolver's servers, and until when each is taken for
+// down (Unix nanoseconds; 0: up).
+type serverPool struct {
+	servers   []string
+	next      atomic.Uint32
+	downUntil []atomic.Int64
+}
+
+// pick returns the next server in turn that is not down, or the next in
+// turn when all are.
+func (p *serverPool) pick(now time.Time) int {
+	n := len(p.servers)
+	start := int(p.next.Add(1)-1) % n
+	for k := range n {
+		if i := (start + k) % n; p.downUntil[i].Load() <= now.UnixNano() {
+			return i
+		}
+	}
+	return start
+}
+
+func (p *serverPool) down(i int, now time.Time) { p.downUntil[i].Store(now.Add(downFor).UnixNano()) }
+func (p *serverPool) up(i int)                  { p.downUntil[i].Store(0) }
+
+// try is one try's connection to server i of pool: its deadlines never
+// pass limit, and how its read ends says whether the server is up.
+type try struct {
+	limit time.Time
+	pool  *serverPool
+	i     int
+}
+
+func (t try) deadline(d time.Time) time.Time {
+	if d.IsZero() || d.After(t.limit) {
+		return t.limit
+	}
+	return d
+}
+
+func (t try) read(n int, err error) (int, error) {
+	var ne net.Error
+	switch {
+	case err == nil:
+		t.pool.up(t.i)
+	case errors.As(err, &ne) && ne.Timeout():
+		t.pool.down(t.i, time.Now())
+	}
+	return n, err
+}
+
+// udpTry is a try over UDP; streamTry one over TCP.
+type udpTry struct {
+	*net.UDPConn
+	try
+}
+
+func (c *udpTry) SetDeadline(d time.Time) error     { return c.UDPConn.SetDeadline(c.deadline(d)) }
+func (c *udpTry) SetReadDeadline(d time.Time) error { return c.UDPConn.SetReadDeadline(c.deadline(d)) }
+func (c *udpTry) Read(b []byte) (int, error)        { return c.read(c.UDPConn.Read(b)) }
+
+type streamTry struct {
+	net.Conn
+	try
+}
+
+func (c *streamTry) SetDeadline(d time.Time) error     { return c.Conn.SetDeadline(c.deadline(d)) }
+func (c *streamTry) SetReadDeadline(d time.Time) error { return c.Conn.SetReadDeadline(c.deadline(d)) }
+func (c *streamTry) Read(b []byte) (int, error)        { return c.read(c.Conn.Read(b)) }
 
 // Status is what forward-confirmed reverse DNS says about an address.
 type Status uint8

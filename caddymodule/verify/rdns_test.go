@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -390,6 +391,48 @@ func TestNewResolverSkipsDeadServer(t *testing.T) {
 	defer r.Close()
 	if got := r.Check(context.Background(), netip.MustParseAddr("127.0.0.2"), googleSuffixes); got != StatusConfirmed {
 		t.Errorf("got %v with one dead server of two", got)
+	}
+}
+
+// TestNewResolverSkipsSilentServer: a listed server that takes queries
+// and never answers (down behind a firewall that drops packets) costs a
+// try of each lookup, not the lookup: every crawler would else be an
+// impostor, though another server answers. Once it has let a try time
+// out, it is passed over.
+func TestNewResolverSkipsSilentServer(t *testing.T) {
+	d := startDNS(t)
+	for _, a := range []string{"127.0.0.2", "127.0.0.3", "127.0.0.4"} {
+		d.host(a, "crawl-"+strings.ReplaceAll(a, ".", "-")+".googlebot.com", a)
+	}
+	silent, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { silent.Close() })
+	var asked atomic.Int32 // queries the silent server got
+	go func() {
+		buf := make([]byte, 512)
+		for {
+			if _, _, err := silent.ReadFrom(buf); err != nil {
+				return
+			}
+			asked.Add(1)
+		}
+	}()
+	for _, servers := range [][]string{{silent.LocalAddr().String(), d.addr}, {d.addr, silent.LocalAddr().String()}} {
+		asked.Store(0)
+		r := NewRDNSChecker(RDNSOptions{Servers: servers, Wait: 10 * time.Second})
+		for _, a := range []string{"127.0.0.2", "127.0.0.3", "127.0.0.4"} {
+			if got := r.Check(context.Background(), netip.MustParseAddr(a), googleSuffixes); got != StatusConfirmed {
+				t.Errorf("servers %v: %s %v, want confirmed", servers, a, got)
+			}
+		}
+		// Each lookup asks a PTR, an A and an AAAA question: nine in
+		// all. Once it let a try time out, the silent one gets none.
+		if n := asked.Load(); n > 2 {
+			t.Errorf("servers %v: the silent server was asked %d times; once down, it is passed over", servers, n)
+		}
+		r.Close()
 	}
 }
 
