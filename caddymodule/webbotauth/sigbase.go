@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dunglas/httpsfv"
+	"golang.org/x/net/publicsuffix"
 )
 
 // tagWebBotAuth is the tag parameter the protocol requires.
@@ -447,8 +448,16 @@ func authorityIsServerName(r *http.Request) bool {
 	if a == b || strings.HasSuffix(a, "."+b) || strings.HasSuffix(b, "."+a) {
 		return true
 	}
+	// Siblings share a certificate only under a parent that is no
+	// public suffix: no certificate covers "alice.co.uk" and "bob.co.uk"
+	// (nor "*.github.io"), so a connection for one is never reused for
+	// the other.
 	pa, pb := parentOf(a), parentOf(b)
-	return pa != "" && pa == pb && strings.Contains(pa, ".")
+	if pa == "" || pa != pb {
+		return false
+	}
+	ps, _ := publicsuffix.PublicSuffix(pa)
+	return ps != pa
 }
 
 // parentOf is name without its first label, "" for a single label.

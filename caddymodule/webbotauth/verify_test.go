@@ -112,6 +112,14 @@ func TestVerify(t *testing.T) {
 			tweak: func(r *http.Request) { r.TLS = &tls.ConnectionState{ServerName: "www.example.com"} }, wantAgent: testAgent},
 		{name: "a coalesced connection to a sibling name", signer: good, opts: with(func(o *signOpts) { o.authority = "a.example.com" }), host: "a.example.com",
 			tweak: func(r *http.Request) { r.TLS = &tls.ConnectionState{ServerName: "b.example.com"} }, wantAgent: testAgent},
+		// No certificate covers two names under a public suffix: a
+		// signature made for one tenant is no one else's.
+		{name: "siblings under a country's public suffix", signer: good, opts: with(func(o *signOpts) { o.authority = "bob.co.uk" }), host: "bob.co.uk",
+			tweak: func(r *http.Request) { r.TLS = &tls.ConnectionState{ServerName: "alice.co.uk"} }, wantErr: ErrInvalid},
+		{name: "siblings under a hosting public suffix", signer: good, opts: with(func(o *signOpts) { o.authority = "victim.github.io" }), host: "victim.github.io",
+			tweak: func(r *http.Request) { r.TLS = &tls.ConnectionState{ServerName: "alice.github.io"} }, wantErr: ErrInvalid},
+		{name: "siblings under a registered name of a public suffix", signer: good, opts: with(func(o *signOpts) { o.authority = "a.shop.co.uk" }), host: "a.shop.co.uk",
+			tweak: func(r *http.Request) { r.TLS = &tls.ConnectionState{ServerName: "b.shop.co.uk"} }, wantAgent: testAgent},
 		{name: "allowed agent", signer: good, opts: valid,
 			options: func(o *Options) { o.AllowedAgents = []string{"https://other.test", "https://agent.test/"} }, wantAgent: testAgent},
 		{name: "allowed as directory url", signer: good, opts: valid,
