@@ -539,7 +539,10 @@ const failWarnEvery = time.Minute
 // at once.
 func (r *RDNSChecker) failed(err error, addr netip.Addr, now time.Time) {
 	var de *net.DNSError
-	zone := !errors.As(err, &de) || de.IsTimeout || de.Err == serverMisbehaving
+	// What a client's own reverse zone can cause (a timeout, a SERVFAIL,
+	// an answer no parser reads) is the resolver's fault only once it
+	// happens across networks.
+	zone := !errors.As(err, &de) || de.IsTimeout || de.Err == serverMisbehaving || de.Err == malformedAnswer
 	if zone && !r.spread(addr) {
 		return
 	}
@@ -550,13 +553,25 @@ func (r *RDNSChecker) failed(err error, addr netip.Addr, now time.Time) {
 	}
 	r.failures.Add(-n)
 	r.warned.Store(true)
-	r.opts.Logger.Warn("reverse DNS lookups fail: crawlers verified by reverse DNS alone are unconfirmed, impostors, until they succeed; check the resolvers",
-		"error", err.Error(), "failures", n)
+	msg := err.Error()
+	if de != nil && len(r.opts.Servers) > 0 {
+		// Package net names the server of resolv.conf it would have
+		// asked, not the one of Servers that NewResolver asked.
+		msg = "lookup " + de.Name + ": " + de.Err
+	}
+	args := []any{"error", msg, "failures", n}
+	if len(r.opts.Servers) > 0 {
+		args = append(args, "resolvers", strings.Join(r.opts.Servers, " "))
+	}
+	r.opts.Logger.Warn("reverse DNS lookups fail: crawlers verified by reverse DNS alone are unconfirmed, impostors, until they succeed; check the resolvers", args...)
 }
 
 // serverMisbehaving is how package net reports a SERVFAIL, a REFUSED and
-// other error codes.
-const serverMisbehaving = "server misbehaving"
+// other error codes; malformedAnswer an answer it cannot parse.
+const (
+	serverMisbehaving = "server misbehaving"
+	malformedAnswer   = "cannot unmarshal DNS message"
+)
 
 // zoneFailuresSpread is how many networks (a /24, a /48: see laneNet) must answer
 // "server misbehaving", with no lookup answered in between, for the

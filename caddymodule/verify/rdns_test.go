@@ -470,8 +470,8 @@ func TestRDNSFailuresAreLogged(t *testing.T) {
 	}
 }
 
-// TestRDNSZoneFailuresAreNoResolverFailure: a SERVFAIL is one reverse
-// zone's (a client's own, which it controls), not the resolver's: it
+// TestRDNSZoneFailuresAreNoResolverFailure: a SERVFAIL, or an answer no
+// parser reads, is one reverse zone's (a client's own, which it controls), not the resolver's: it
 // warns of nothing, and no recovery is logged for the lookups that
 // succeed between them.
 func TestRDNSZoneFailuresAreNoResolverFailure(t *testing.T) {
@@ -488,8 +488,18 @@ func TestRDNSZoneFailuresAreNoResolverFailure(t *testing.T) {
 		}
 		r.Check(context.Background(), netip.MustParseAddr("127.0.0.2"), googleSuffixes)
 	}
+	// A name no parser reads (a label with a dot in it, which a
+	// client's reverse zone may well publish) is the zone's too.
+	for i := range 5 {
+		addr := netip.AddrFrom4([4]byte{127, 0, 2, byte(i + 1)})
+		d.host(addr.String(), `evil\.googlebot.com`)
+		if got := r.Check(context.Background(), addr, googleSuffixes); got == StatusConfirmed {
+			t.Fatalf("%v named evil\\.googlebot.com: confirmed", addr)
+		}
+		r.Check(context.Background(), netip.MustParseAddr("127.0.0.2"), googleSuffixes)
+	}
 	if out := logs.String(); out != "" {
-		t.Errorf("SERVFAILs logged:\n%s", out)
+		t.Errorf("SERVFAILs or unreadable answers logged:\n%s", out)
 	}
 }
 
