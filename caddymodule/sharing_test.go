@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"net/netip"
 	"os"
 	"path"
@@ -162,7 +163,7 @@ func TestSharedTrapHeldForTrapTTL(t *testing.T) {
 	var until int64
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		var ok bool
-		if until, ok = h.tracker.trapped.keys.Peek(trapKey{site: site, ip: ip}); ok {
+		if until, ok = h.tracker.heard.keys.Peek(trapKey{site: site, ip: ip}); ok {
 			break
 		}
 	}
@@ -172,6 +173,61 @@ func TestSharedTrapHeldForTrapTTL(t *testing.T) {
 	if limit := time.Now().Add(ttl).UnixNano(); until > limit {
 		t.Errorf("held until %v, want at most trap_ttl (%v) from now", time.Unix(0, until), ttl)
 	}
+}
+
+// TestSharedTrapFloodKeepsOwnTraps: blobs that list more trapped
+// addresses than an instance keeps (anyone who can write to the storage
+// can write them) do not push out a trap sprung here: the address stays
+// held.
+func TestSharedTrapFloodKeepsOwnTraps(t *testing.T) {
+	t.Setenv("XDG_DATA_HOME", t.TempDir())
+	store := &certmagic.FileStorage{Path: t.TempDir()}
+	cfg := config.Config{
+		Inline: "# TestSharedTrapFloodKeepsOwnTraps\nUser-agent: *\nDisallow: /private/\n",
+		Trap:   "/trap/", ShareInterval: caddy.Duration(100 * time.Millisecond),
+	}
+	h, _ := provisionTestHandler(t, &Handler{Config: cfg, verifyOptions: offlineVerify, storage: store})
+	site := fnv1a("example.com", true)
+	own := trapKey{site: site, ip: netip.MustParseAddr("198.51.100.8")}
+	h.tracker.trap(own, time.Now().Add(time.Hour))
+	sum := sha256.Sum256([]byte((&Handler{Config: cfg}).sourceKey()))
+	until := time.Now().Add(time.Hour).UnixNano()
+	const perBlob = share.MaxTrapped
+	blobs := (trappedClients + trappedClients/10) / perBlob
+	for b := range blobs {
+		traps := make([]share.Trap, perBlob)
+		for i := range traps {
+			n := b*perBlob + i
+			traps[i] = share.Trap{Addr: floodAddr(n).String(), Site: site, Until: until}
+		}
+		planted, _ := json.Marshal(map[string]any{"instance": fmt.Sprintf("flood%d", b), "written": time.Now().UnixNano(), "trapped": traps})
+		if err := store.Store(context.Background(), path.Join("robots_txt", "shared", hex.EncodeToString(sum[:8]), fmt.Sprintf("flood%d.json", b)), planted); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Every blob read: the last address of each is held.
+	read := func() bool {
+		for b := range blobs {
+			if !h.tracker.isTrapped(trapKey{site: site, ip: floodAddr((b+1)*perBlob - 1)}, time.Now()) {
+				return false
+			}
+		}
+		return true
+	}
+	for deadline := time.Now().Add(20 * time.Second); !read(); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the planted traps were never read")
+		}
+	}
+	if !h.tracker.isTrapped(own, time.Now()) {
+		t.Error("a flood of shared traps pushed out the trap sprung here")
+	}
+}
+
+// floodAddr is the nth address of a flood, each in a /24 of its own, as
+// many clients' would be.
+func floodAddr(n int) netip.Addr {
+	return netip.AddrFrom4([4]byte{byte(10 + n>>16), byte(n >> 8), byte(n), 1})
 }
 
 // TestSharedNoFileFetchKeepsGrace: another instance's record of a fetch

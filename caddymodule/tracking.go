@@ -133,6 +133,10 @@ type trackerState struct {
 	recent  *fetchRecords
 	pace    *pace.Limiter
 	trapped *trapSet
+	// heard are the traps other instances share, kept apart: a blob is
+	// anyone's who can write to the storage, and a flood of addresses in
+	// blobs must not push out a trap sprung here.
+	heard *trapSet
 
 	// newest is the newest sharer of this state: one started for
 	// settings that share otherwise takes over the records it was to
@@ -222,7 +226,11 @@ func loadTracker(source string, opts shareOptions) (*fetchTracker, string, error
 			if err != nil {
 				return nil, err
 			}
-			return &trackerState{recent: c, pace: pace.New(pacedClients), trapped: trapped}, nil
+			heard, err := newTrapSet(trappedClients)
+			if err != nil {
+				return nil, err
+			}
+			return &trackerState{recent: c, pace: pace.New(pacedClients), trapped: trapped, heard: heard}, nil
 		})
 		if err != nil {
 			return nil, err
@@ -247,7 +255,7 @@ func (t *fetchTracker) startSharing(source string, opts shareOptions) {
 		Fetch: t.addShared,
 		Trap: func(tr share.Trap) {
 			if k, ok := parseTrapKey(tr.Site, tr.Addr); ok {
-				t.trapped.addShared(k, tr.Until)
+				t.heard.addShared(k, tr.Until)
 			}
 		},
 		Paced: func(site uint64, name string, n int64) { t.pace.Charge(site, name, n, time.Now()) },
@@ -336,7 +344,7 @@ func (t *fetchTracker) trap(k trapKey, until time.Time) {
 // isTrapped tells whether k's address, or an IPv6 network of it, is trapped on its
 // site now.
 func (t *fetchTracker) isTrapped(k trapKey, now time.Time) bool {
-	return t.trapped.holds(k, now)
+	return t.trapped.holds(k, now) || t.heard.holds(k, now)
 }
 
 // siteOf is the site a request is for, as robots.txt scopes it, hashed:

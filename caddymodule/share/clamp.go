@@ -1,6 +1,8 @@
 package share
 
 import (
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/pace"
@@ -18,24 +20,43 @@ func MaxPaced(interval time.Duration) int64 {
 	return pace.Burst + int64(interval/pace.MinDelay)
 }
 
+// Longest strings a record an instance writes holds: a bot's name (an
+// agent name of robots.txt, found in a User-Agent header no longer than
+// the classifier's cache keeps), a robots.txt version's ETag, an address
+// or an IPv6 network. A record with a longer one is no instance's, and
+// is dropped: the fetch records it would join are bounded by number,
+// not by bytes.
+const (
+	maxNameLen = 512
+	maxETagLen = 128
+	maxAddrLen = 64
+)
+
 // clamp brings what a blob says within what an instance could have
 // written: anyone who can write to the storage can write a blob, and a
 // damaged one may say anything. A fetch is not in the future, an address
 // is trapped for trap_ttl at most from now, a pacing count is at most
 // MaxPaced of this instance's interval (instances of a cluster share
-// one), the blob was not written in the future, and it holds no more
-// records than an instance keeps (the newest).
+// one), the blob was not written in the future, it holds no more
+// records than an instance keeps (the newest), and no record has a
+// string longer than one an instance writes.
 func (s *Sharer) clamp(b *blob, now int64) {
 	b.Written = min(b.Written, now)
+	b.Fetches = slices.DeleteFunc(b.Fetches, func(f Fetch) bool {
+		return len(f.Bot) > maxNameLen || len(f.ETag) > maxETagLen || len(f.Addr) > maxAddrLen
+	})
 	if len(b.Fetches) > MaxFetches {
 		b.Fetches = b.Fetches[len(b.Fetches)-MaxFetches:]
 	}
 	for i := range b.Fetches {
 		b.Fetches[i].At = min(b.Fetches[i].At, now)
 	}
+	b.Trapped = slices.DeleteFunc(b.Trapped, func(t Trap) bool { return len(t.Addr) > maxAddrLen })
 	if len(b.Trapped) > MaxTrapped {
 		b.Trapped = b.Trapped[len(b.Trapped)-MaxTrapped:]
 	}
+	b.Paced = slices.DeleteFunc(b.Paced, func(p Paced) bool { return len(p.Name) > maxNameLen })
+	maps.DeleteFunc(b.OldPaced, func(name string, _ int64) bool { return len(name) > maxNameLen })
 	if ttl := s.trapTTL.Load(); ttl > 0 {
 		for i := range b.Trapped {
 			b.Trapped[i].Until = min(b.Trapped[i].Until, now+ttl)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"math"
+	"strings"
 	"testing"
 	"time"
 )
@@ -30,14 +31,22 @@ func TestClampOnRead(t *testing.T) {
 	s.SetTrapTTL(ttl)
 	planted := blob{
 		Instance: "planted", Written: clock.Add(-8 * 24 * time.Hour).UnixNano(),
-		Fetches: []Fetch{{Bot: "GPTBot", Addr: "192.0.2.1", At: clock.Add(365 * 24 * time.Hour).UnixNano()}},
-		Trapped: []Trap{{Addr: "192.0.2.2", Until: clock.Add(10 * 365 * 24 * time.Hour).UnixNano()}},
+		Fetches: []Fetch{
+			{Bot: "GPTBot", Addr: "192.0.2.1", At: clock.Add(365 * 24 * time.Hour).UnixNano()},
+			// Strings no instance writes, which the fetch records
+			// (bounded by number) would keep whole: dropped.
+			{Bot: strings.Repeat("x", maxNameLen+1), Addr: "192.0.2.3"},
+			{Bot: "GPTBot", Addr: "192.0.2.4", ETag: strings.Repeat("e", maxETagLen+1)},
+			{Bot: "GPTBot", Addr: strings.Repeat("1", maxAddrLen+1)},
+		},
+		Trapped: []Trap{{Addr: "192.0.2.2", Until: clock.Add(10 * 365 * 24 * time.Hour).UnixNano()}, {Addr: strings.Repeat("1", maxAddrLen+1)}},
 		Paced: []Paced{
 			{Site: 1, Name: "GPTBot", N: 1_000_000_000},
 			{Site: 1, Name: "CCBot", N: math.MaxInt64},
 			{Site: 1, Name: "Bingbot", N: -5},
+			{Site: 1, Name: strings.Repeat("x", maxNameLen+1), N: 1},
 		},
-		OldPaced: map[string]int64{"Applebot": math.MaxInt64},
+		OldPaced: map[string]int64{"Applebot": math.MaxInt64, strings.Repeat("y", maxNameLen+1): 1},
 	}
 	data, _ := json.Marshal(planted)
 	key := s.key("planted")
@@ -54,6 +63,9 @@ func TestClampOnRead(t *testing.T) {
 	most := MaxPaced(interval)
 	if most != 53 {
 		t.Errorf("MaxPaced(%v) = %d, want 53", interval, most)
+	}
+	if len(paced) != 4 {
+		t.Errorf("%d pacing counts charged, want 4 (none for a name no instance writes)", len(paced))
 	}
 	for _, n := range paced {
 		if n < 0 || n > most {
