@@ -3,6 +3,7 @@ package verify
 import (
 	"context"
 	"errors"
+	"io"
 	"log/slog"
 	"net"
 	"net/netip"
@@ -32,11 +33,18 @@ type Resolver interface {
 // may need seconds for a cold reverse zone, so one server keeps it all),
 // the retry goes to another server, and a server that let a try time out
 // is passed over for downFor while another is left.
-func NewResolver(servers []string) *net.Resolver {
+func NewResolver(servers []string) *net.Resolver { return newResolver(servers, nil) }
+
+// newResolver is NewResolver that calls onDown with a server that cannot
+// be reached (refused, unreachable), once each time it is found so after
+// answering. A try that times out passes the server over too, but says
+// nothing: a client's own reverse zone can make any server slow to answer
+// (see RDNSChecker.failed).
+func newResolver(servers []string, onDown func(server string)) *net.Resolver {
 	if len(servers) == 0 {
 		return net.DefaultResolver
 	}
-	pool := &serverPool{servers: append([]string(nil), servers...), downUntil: make([]atomic.Int64, len(servers))}
+	pool := &serverPool{servers: append([]string(nil), servers...), downUntil: make([]atomic.Int64, len(servers)), onDown: onDown}
 	tryTimeout := DefaultLookupTimeout / time.Duration(len(servers))
 	return &net.Resolver{
 		PreferGo: true,
@@ -45,7 +53,7 @@ func NewResolver(servers []string) *net.Resolver {
 			var d net.Dialer
 			c, err := d.DialContext(ctx, network, pool.servers[i])
 			if err != nil {
-				pool.down(i, time.Now())
+				pool.down(i, time.Now(), true)
 				return nil, err
 			}
 			limit := time.Now().Add(tryTimeout)
@@ -72,6 +80,7 @@ type serverPool struct {
 	servers   []string
 	next      atomic.Uint32
 	downUntil []atomic.Int64
+	onDown    func(server string)
 }
 
 // pick returns the next server in turn that is not down, or the next in
@@ -87,8 +96,12 @@ func (p *serverPool) pick(now time.Time) int {
 	return start
 }
 
-func (p *serverPool) down(i int, now time.Time) { p.downUntil[i].Store(now.Add(downFor).UnixNano()) }
-func (p *serverPool) up(i int)                  { p.downUntil[i].Store(0) }
+func (p *serverPool) down(i int, now time.Time, unreachable bool) {
+	if was := p.downUntil[i].Swap(now.Add(downFor).UnixNano()); was == 0 && unreachable && p.onDown != nil {
+		p.onDown(p.servers[i])
+	}
+}
+func (p *serverPool) up(i int) { p.downUntil[i].Store(0) }
 
 // try is one try's connection to server i of pool: its deadlines never
 // pass limit, and how its read ends says whether the server is up.
@@ -111,7 +124,10 @@ func (t try) read(n int, err error) (int, error) {
 	case err == nil:
 		t.pool.up(t.i)
 	case errors.As(err, &ne) && ne.Timeout():
-		t.pool.down(t.i, time.Now())
+		t.pool.down(t.i, time.Now(), false)
+	case !errors.Is(err, io.EOF):
+		// Refused: nothing listens there.
+		t.pool.down(t.i, time.Now(), true)
 	}
 	return n, err
 }
@@ -231,8 +247,17 @@ func setDefault[T int | int64 | float64 | time.Duration](p *T, def T) {
 }
 
 func (o *RDNSOptions) setDefaults() {
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
 	if o.Resolver == nil {
-		o.Resolver = NewResolver(o.Servers)
+		logger := o.Logger
+		o.Resolver = newResolver(o.Servers, func(server string) {
+			// The others answer meanwhile: crawlers are still
+			// verified, but the operator should know one of the
+			// servers listed is of no use.
+			logger.Warn("a DNS server of resolvers cannot be reached; the others are asked first for the next 30 seconds", "server", server)
+		})
 	}
 	setDefault(&o.Wait, DefaultWait)
 	setDefault(&o.LookupTimeout, DefaultLookupTimeout)
@@ -246,9 +271,6 @@ func (o *RDNSOptions) setDefaults() {
 	setDefault(&o.MaxPending, DefaultMaxPending)
 	setDefault(&o.NetRate, o.Rate/10)
 	setDefault(&o.NetBurst, max(1, int(2*o.NetRate)))
-	if o.Logger == nil {
-		o.Logger = slog.New(slog.DiscardHandler)
-	}
 }
 
 // RDNSChecker checks addresses by forward-confirmed reverse DNS: the PTR
