@@ -440,7 +440,7 @@ func openRegular(path string) (*os.File, fs.FileInfo, error) {
 	}
 	if !info.Mode().IsRegular() {
 		f.Close()
-		return nil, nil, fmt.Errorf("file %q is not a regular file (%s); give the path of a robots.txt file", path, info.Mode().Type())
+		return nil, nil, fmt.Errorf("file %q is %s, not a regular file; give the path of a robots.txt file", path, config.FileKind(info.Mode()))
 	}
 	return f, info, nil
 }

@@ -5,6 +5,7 @@ package caddymodule
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -48,5 +49,11 @@ func TestFIFONeverBlocks(t *testing.T) {
 	}
 	if logs.FilterMessageSnippet("could not be read").Len() != 1 {
 		t.Errorf("the named pipe was not reported: %v", logs.All())
+	}
+	// In the words of the error at load (config.CheckFile).
+	for _, e := range logs.FilterMessageSnippet("could not be read").All() {
+		if err, _ := e.ContextMap()["error"].(string); !strings.Contains(err, "is a named pipe, not a regular file") {
+			t.Errorf("the named pipe reported as %q", err)
+		}
 	}
 }

@@ -641,7 +641,7 @@ func CheckFile(path string) error {
 	}
 	if !info.Mode().IsRegular() {
 		// Opening a named pipe or device could block or never end.
-		return fmt.Errorf("file %q is %s, not a regular file; give the path of a robots.txt file", path, kind(info.Mode()))
+		return fmt.Errorf("file %q is %s, not a regular file; give the path of a robots.txt file", path, FileKind(info.Mode()))
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -650,8 +650,10 @@ func CheckFile(path string) error {
 	return f.Close()
 }
 
-// kind names the type of a file that is neither regular nor a directory.
-func kind(m fs.FileMode) string {
+// FileKind names the type of a file that is neither regular nor a
+// directory ("a named pipe"), as the errors about a robots.txt path say
+// it, at load and at reload alike.
+func FileKind(m fs.FileMode) string {
 	switch {
 	case m&fs.ModeNamedPipe != 0:
 		return "a named pipe"
