@@ -15,7 +15,6 @@ import (
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/pace"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/verify"
-	"github.com/robotsguard/caddy-robots-txt/config"
 	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
@@ -248,7 +247,7 @@ func (h *Handler) springTrap(w http.ResponseWriter, r *http.Request, snap *snaps
 	// refuses nothing, and in monitor mode the violation is logged, as
 	// every other one is there, not counted as refused.
 	action := judge.Blocked
-	if h.Mode == config.ModeMonitor {
+	if h.Monitor() {
 		action = judge.Logged
 	}
 	j := judgmentOf(r)

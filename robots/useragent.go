@@ -82,7 +82,7 @@ func (f *File) GroupForUserAgent(header string) (g *Group, name string) {
 			if j < len(header) && (isAlnum(header[j]) || header[j] == '_' || header[j] == '-') {
 				continue
 			}
-			if !closesProduct(header, j, i == first || afterCompatible(header, i)) {
+			if !closesProduct(header, i, j, first) {
 				break
 			}
 			if i >= wordEnd {
@@ -110,13 +110,14 @@ func opensProduct(c byte) bool {
 	return false
 }
 
-// closesProduct reports whether a name ending at header[j] (j < len is not
-// a letter, digit, "-" or "_") ends a product: the header's end, a
+// closesProduct reports whether the name header[i:j] (j < len is not a
+// letter, digit, "-" or "_") ends a product: the header's end, a
 // version's slash, the end of a comment's item, or white space before a
 // comment, an item's end or the header's end. After white space and
 // another word, the name was a word of a description; only the header's
-// first word is a product whatever follows it.
-func closesProduct(header string, j int, firstWord bool) bool {
+// first word (at first) and the first word after "compatible;" are a
+// product whatever follows them.
+func closesProduct(header string, i, j, first int) bool {
 	if j == len(header) {
 		return true
 	}
@@ -124,7 +125,7 @@ func closesProduct(header string, j int, firstWord bool) bool {
 	case '/', ';', ')', ',', ']', '(', '+':
 		return true
 	case ' ', '\t':
-		if firstWord {
+		if i == first || afterCompatible(header, i) {
 			return true
 		}
 		// The run of white space is scanned once: a later name

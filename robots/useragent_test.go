@@ -2,7 +2,6 @@ package robots
 
 import (
 	"reflect"
-	"strings"
 	"testing"
 )
 
@@ -71,17 +70,7 @@ func TestGroupForUserAgent(t *testing.T) {
 		{"Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1", ""},
 		{"Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36 EdgA/131.0.0.0", ""},
 	} {
-		g, name := f.GroupForUserAgent(tc.header)
-		if name != tc.name {
-			t.Errorf("%q: name = %q, want %q", tc.header, name, tc.name)
-		}
-		want := f.GroupFor(tc.name)
-		if tc.name == "" {
-			want = f.GroupFor("*")
-		}
-		if g != want {
-			t.Errorf("%q: group %v, want %v", tc.header, g.Agents, want.Agents)
-		}
+		checkGroupForUserAgent(t, f, tc.header, tc.name)
 	}
 	// Longest name wins wherever it stands.
 	f = Parse([]byte("user-agent: bot\ndisallow: /a\nuser-agent: superbot\ndisallow: /b\n"))
@@ -136,13 +125,24 @@ func TestGroupForUserAgentProductPlace(t *testing.T) {
 		{"Mozilla/5.0 (compatible; MSIE 8.0; Windows NT 6.3; www.alertra.com)", "MSIE"},
 		{"Example/1.0 Mail [en]", "Mail"},
 	} {
-		g, name := f.GroupForUserAgent(tc.header)
-		if !strings.EqualFold(name, tc.name) {
-			t.Errorf("%q: name = %q, want %q", tc.header, name, tc.name)
-		}
-		if want := f.GroupFor(tc.name); tc.name != "" && g != want || tc.name == "" && g != f.GroupFor("*") {
-			t.Errorf("%q: group %v", tc.header, g.Agents)
-		}
+		checkGroupForUserAgent(t, f, tc.header, tc.name)
+	}
+}
+
+// checkGroupForUserAgent checks that header selects the group of the
+// file's agent name ("" for the * group).
+func checkGroupForUserAgent(t *testing.T, f *File, header, name string) {
+	t.Helper()
+	g, got := f.GroupForUserAgent(header)
+	if got != name {
+		t.Errorf("%q: name = %q, want %q", header, got, name)
+	}
+	want := f.GroupFor(name)
+	if name == "" {
+		want = f.GroupFor("*")
+	}
+	if g != want {
+		t.Errorf("%q: group %v, want %v", header, g.Agents, want.Agents)
 	}
 }
 
