@@ -154,8 +154,9 @@ reports what operators most often get wrong:
   - a disallow rule anchored with "$" that a query string defeats, unless
     another rule of the group disallows the query variant (an info);
   - a Crawl-delay in a group for Google's crawlers, which ignore it (a
-    warning: the handler would count their faster requests as
-    violations; set crawl_delay monitor or off).
+    warning: the line slows nothing, since the handler does not pace a
+    verified Google crawler either, and an unverified claim is held to
+    the * group).
 
 --json prints {"file", "diagnostics": [{"line", "severity", "kind",
 "message"}], "groups", "rules", "sitemaps", "agents", "errors", "warnings",
