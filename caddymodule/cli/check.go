@@ -50,6 +50,24 @@ type CheckResult struct {
 	// path ("ai-train=no") with the handler's signals enforce or
 	// monitor; "" when none does.
 	Signal string `json:"signal,omitempty"`
+	// Policy is "impostors block" when that setting, not a rule,
+	// refuses the request; "" else.
+	Policy string `json:"policy,omitempty"`
+}
+
+// policyImpostorsBlock is the Policy of a request impostors block refuses.
+const policyImpostorsBlock = "impostors block"
+
+// Unverified is how the handler judges a client that claims a crawler
+// which publishes how to verify it (IP ranges, reverse DNS, signatures)
+// when the request fails that check. check cannot see the client's
+// address, so the results of CheckOutput hold for the crawler itself
+// and these for anyone else sending the header.
+type Unverified struct {
+	BotName   string        `json:"bot_name"`  // how logs and metrics name it: "impostor:Googlebot"
+	Impostors string        `json:"impostors"` // the handler's setting: "judge" (by the * group) or "block"
+	Group     []string      `json:"group"`     // the * group's agent names; null: none
+	Results   []CheckResult `json:"results"`
 }
 
 // CheckOutput is the JSON form of `caddy robots check --json`.
@@ -68,6 +86,11 @@ type CheckOutput struct {
 	// it answers it, or its own routes do not take it).
 	NotReached []string      `json:"not_reached,omitempty"`
 	Results    []CheckResult `json:"results"`
+	// Unverified is how the handler judges the same header from a
+	// client that fails the check of the crawler it claims; nil when
+	// the crawler publishes no way to check it, or with impostors
+	// trust.
+	Unverified *Unverified `json:"if_unverified,omitempty"`
 }
 
 // verdictNotHeld is the verdict of a path for a client the handler does
@@ -126,6 +149,9 @@ type Subject struct {
 	// the trap's lines, which numbers the rules of included lists; nil
 	// without a trap.
 	ServedLines *include.Trapped
+	// Impostors is the handler's impostors setting; "" is the default,
+	// judge.
+	Impostors string
 	// Signals is the handler's signals setting: with enforce or
 	// monitor, a usage preference refuses an AI crawler of its category.
 	Signals string
@@ -154,12 +180,14 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 	var (
 		choice   judge.Choice
 		category crawlers.Category
+		claimed  *crawlers.Crawler
 	)
 	if id.Bot {
 		cr, family := judge.ClaimOf(base, s.File, id, ua)
 		if cr != nil {
 			choice = judge.ChoiceFor(cr, true)
 			category = cr.Category
+			claimed = cr
 		}
 		if family != "" {
 			id.Name = family // as the handler names it
@@ -179,76 +207,31 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 	}
 	code := ExitOK
 	for _, t := range targets {
-		p := judge.PathsOfTarget(t)
-		v, judged := p.DecideSpelling(g)
-		trapped, robotsTxt := false, false
-		if is, asSent := p.RobotsTxt(); is && (asSent || !s.PassesOn) {
-			// Never refused: the handler serves it (or, as sent, lets
-			// it through to what serves it).
-			v, judged, robotsTxt = robots.Verdict{Allowed: true}, "/robots.txt", true
-		} else if s.Trap != "" && strings.HasPrefix(p.Primary, judge.ServedPath(s.Trap)) {
-			// As the handler reads it: the path as served, under the
-			// trap's, judged as the file served with the trap reads.
-			served := s.Served
-			if served == nil {
-				served = s.File
-			}
-			v, trapped = p.DecideTrap(g, s.File, served, s.Trap)
-		}
-		res := CheckResult{Input: t, Path: judged, Allowed: true, Verdict: judge.Allowed.String(), Group: group, Agent: name}
-		if s.NotJudged != nil {
-			res.NotJudged = s.NotJudged(t)
-		}
-		disallowed := false
-		switch {
-		case !id.Bot:
-			res.Verdict = verdictNotHeld
-		case !v.Allowed:
-			res.Verdict = judge.Disallowed.String()
-			res.Allowed = s.Mode == config.ModeMonitor
-			disallowed = true
-		}
-		// As in the handler, signals are a setting of their own
-		// (judge.SignalDecides).
-		if id.Bot && !robotsTxt && !trapped && (s.Signals == config.ModeEnforce || s.Signals == config.ModeMonitor) {
-			verdict, action := judge.Allowed, judge.Passed
-			if !v.Allowed {
-				verdict, action = judge.Disallowed, judge.Blocked
-				if s.Mode == config.ModeMonitor {
-					action = judge.Logged
-				}
-			}
-			if a, ok := judge.SignalDecides(verdict, action, s.Signals == config.ModeEnforce); ok {
-				if sig := judge.SignalRefuses(category, g, s.File.GroupFor("*"), p); sig != "" {
-					res.Verdict, res.Signal, res.Allowed = judge.Disallowed.String(), sig, a != judge.Blocked
-					disallowed = true
-				}
-			}
-		}
-		if id.Bot && res.NotJudged != "" {
-			// The site answers it whatever robots.txt says: a gate on
-			// the exit status must not read the path as protected.
-			res.Verdict, res.Allowed, disallowed = verdictNotJudged, true, false
-		}
+		res, disallowed := s.judge(t, id.Bot, g, name, category, false)
 		if disallowed {
 			code = ExitDisallowed
 		}
-		if v.Rule != nil {
-			res.Rule, res.Line = v.Rule.String(), v.Rule.Line
-		}
-		switch {
-		case trapped:
-			res.Source = judge.TrapSource
-		case v.Rule != nil && s.Origin.Included(v.Rule.Line):
-			src, line := s.Origin.Origin(v.Rule.Line)
-			res.Source = fmt.Sprintf("%s:%d", src, line)
-			if s.ServedLines != nil {
-				// The trap's lines above it push it down in the
-				// text served, as the handler logs it.
-				res.Line = s.ServedLines.Line(v.Rule.Line)
-			}
-		}
 		out.Results = append(out.Results, res)
+	}
+	// A claim to a crawler that publishes how to verify it gets its
+	// group only from the addresses (or with the signature) that prove
+	// it, which check cannot see: say how the handler judges the claim
+	// when the proof is missing, as an impostor (see the handler's
+	// impostorOf), unless impostors trust takes every claim at its word.
+	if cr := claimed; cr.Verifiable() && s.Impostors != config.ImpostorsTrust {
+		star := s.File.GroupFor("*")
+		u := &Unverified{BotName: impostorPrefix + cr.Name, Impostors: s.Impostors, Results: []CheckResult{}}
+		if u.Impostors == "" {
+			u.Impostors = config.ImpostorsJudge
+		}
+		if star != nil {
+			u.Group = append([]string{}, star.Agents...)
+		}
+		for _, t := range targets {
+			res, _ := s.judge(t, true, star, "", category, s.Impostors == config.ImpostorsBlock)
+			u.Results = append(u.Results, res)
+		}
+		out.Unverified = u
 	}
 	if asJSON {
 		return code, text.WriteJSON(w, out)
@@ -321,6 +304,34 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 	} else {
 		ew.Printf("\nbot: logged as %q\n", text.Clean(out.BotName))
 	}
+	if u := out.Unverified; u != nil {
+		held := "held to the * group (" + strings.Join(u.Group, ", ") + ")"
+		switch {
+		case u.Impostors == config.ImpostorsBlock:
+			held = "refused everywhere but /robots.txt (impostors block)"
+		case u.Group == nil:
+			held = "held to the * group, which the file does not have (everything is allowed)"
+		}
+		ew.Printf("if unverified: a request that fails the check %s publishes (check sees no address) is logged as %q and %s:\n",
+			text.Clean(strings.TrimPrefix(u.BotName, impostorPrefix)), text.Clean(u.BotName), held)
+		for _, r := range u.Results {
+			verdict := r.Verdict
+			switch {
+			case r.Verdict == verdictNotJudged:
+			case r.Signal != "":
+				verdict += " by the usage preferences (" + r.Signal + ")"
+			case r.Verdict == judge.Disallowed.String() && s.Mode == config.ModeMonitor:
+				verdict += " (monitor mode: let through and logged as a violation)"
+			}
+			switch {
+			case r.Policy != "":
+				verdict += " (" + r.Policy + ")"
+			case r.Rule != "":
+				verdict += fmt.Sprintf(" (%s, line %d)", text.Clean(r.Rule), r.Line)
+			}
+			ew.Printf("  %s: %s\n", text.Clean(r.Input), verdict)
+		}
+	}
 	if s.AnsweredBy != "" {
 		ew.Printf("warning: in this config the handler runs after %s, which answers every request first: it judges nothing, and the groups and rules above are what it would apply if it ran; place robots_txt before it (see the README's order option)\n", s.AnsweredBy)
 	}
@@ -345,4 +356,89 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 		ew.Printf("note: the handler judges only requests that match %s; a path outside them is not judged by the handler at all (marked \"not judged\" above where check can tell from the matchers' kinds)\n", text.Clean(s.OnlyFor))
 	}
 	return code, ew.Err
+}
+
+// impostorPrefix starts the name logs give a client that fails the check
+// of the crawler it claims, as the handler's.
+const impostorPrefix = "impostor:"
+
+// judge is the verdict on target t, as the handler reaches it, for a
+// client that is a bot (or not) held to group g, selected by the file's
+// agent name, of category; block refuses it everywhere but /robots.txt,
+// as impostors block does an impostor. disallowed is whether the handler
+// refuses or (monitor mode) logs the request as a violation.
+func (s *Subject) judge(t string, bot bool, g *robots.Group, name string, category crawlers.Category, block bool) (res CheckResult, disallowed bool) {
+	var group []string
+	if g != nil {
+		group = append([]string{}, g.Agents...)
+	}
+	p := judge.PathsOfTarget(t)
+	v, judged := p.DecideSpelling(g)
+	trapped, robotsTxt := false, false
+	if is, asSent := p.RobotsTxt(); is && (asSent || !s.PassesOn) {
+		// Never refused: the handler serves it (or, as sent, lets
+		// it through to what serves it).
+		v, judged, robotsTxt = robots.Verdict{Allowed: true}, "/robots.txt", true
+	} else if s.Trap != "" && strings.HasPrefix(p.Primary, judge.ServedPath(s.Trap)) {
+		// As the handler reads it: the path as served, under the
+		// trap's, judged as the file served with the trap reads.
+		served := s.Served
+		if served == nil {
+			served = s.File
+		}
+		v, trapped = p.DecideTrap(g, s.File, served, s.Trap)
+	}
+	res = CheckResult{Input: t, Path: judged, Allowed: true, Verdict: judge.Allowed.String(), Group: group, Agent: name}
+	if s.NotJudged != nil {
+		res.NotJudged = s.NotJudged(t)
+	}
+	switch {
+	case !bot:
+		res.Verdict = verdictNotHeld
+	case !v.Allowed || block && !robotsTxt:
+		res.Verdict = judge.Disallowed.String()
+		res.Allowed = s.Mode == config.ModeMonitor
+		if v.Allowed {
+			res.Policy = policyImpostorsBlock
+		}
+		disallowed = true
+	}
+	// As in the handler, signals are a setting of their own
+	// (judge.SignalDecides).
+	if bot && !robotsTxt && !trapped && res.Policy == "" && (s.Signals == config.ModeEnforce || s.Signals == config.ModeMonitor) {
+		verdict, action := judge.Allowed, judge.Passed
+		if !v.Allowed {
+			verdict, action = judge.Disallowed, judge.Blocked
+			if s.Mode == config.ModeMonitor {
+				action = judge.Logged
+			}
+		}
+		if a, ok := judge.SignalDecides(verdict, action, s.Signals == config.ModeEnforce); ok {
+			if sig := judge.SignalRefuses(category, g, s.File.GroupFor("*"), p); sig != "" {
+				res.Verdict, res.Signal, res.Allowed = judge.Disallowed.String(), sig, a != judge.Blocked
+				disallowed = true
+			}
+		}
+	}
+	if bot && res.NotJudged != "" {
+		// The site answers it whatever robots.txt says: a gate on
+		// the exit status must not read the path as protected.
+		res.Verdict, res.Allowed, disallowed = verdictNotJudged, true, false
+	}
+	if v.Rule != nil && res.Policy == "" {
+		res.Rule, res.Line = v.Rule.String(), v.Rule.Line
+	}
+	switch {
+	case trapped:
+		res.Source = judge.TrapSource
+	case res.Rule != "" && s.Origin.Included(v.Rule.Line):
+		src, line := s.Origin.Origin(v.Rule.Line)
+		res.Source = fmt.Sprintf("%s:%d", src, line)
+		if s.ServedLines != nil {
+			// The trap's lines above it push it down in the
+			// text served, as the handler logs it.
+			res.Line = s.ServedLines.Line(v.Rule.Line)
+		}
+	}
+	return res, disallowed
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/include"
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
 	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
 	"github.com/robotsguard/caddy-robots-txt/robots"
 )
@@ -1287,8 +1288,91 @@ func TestCheckTrapAsServed(t *testing.T) {
 				t.Errorf("%s: output lacks %s:\n%s", tc.agent, w, out)
 			}
 		}
-		if tc.code == ExitDisallowed && tc.want[1] != `"source": "trap"` && strings.Contains(out, `"source": "trap"`) {
+		var got CheckOutput
+		if err := json.Unmarshal([]byte(out), &got); err != nil || len(got.Results) != 1 {
+			t.Fatalf("%s: %v, %d results:\n%s", tc.agent, err, len(got.Results), out)
+		}
+		// An impostor's verdict (if_unverified) may be the trap's: it
+		// is held to the * group, which the trap's rule is added to.
+		if tc.code == ExitDisallowed && tc.want[1] != `"source": "trap"` && got.Results[0].Source == judge.TrapSource {
 			t.Errorf("%s: the trap's rule is no rule of its group:\n%s", tc.agent, out)
+		}
+	}
+}
+
+// TestCheckConfigUnverified: a claim to a crawler that publishes how to
+// verify it gets its group in the handler only when the request passes the
+// check, which check cannot make. Its output says so, and how the handler
+// judges the claim that fails: as an impostor, by the * group (impostors
+// judge) or refused everywhere but /robots.txt (impostors block). Before,
+// check said "allowed" for a path the running site refused the header.
+func TestCheckConfigUnverified(t *testing.T) {
+	file := writeTemp(t, "robots.txt", "User-agent: Googlebot\nAllow: /\n\nUser-agent: *\nDisallow: /private/\n")
+	handler := func(fields string) string {
+		return `{"apps": {"http": {"servers": {"srv0": {"listen": [":80"], "routes": [{"handle": [{"handler": "robots_txt", "file": "` + file + `"` + fields + `}]}]}}}}}`
+	}
+	type verdict struct {
+		allowed bool
+		policy  string
+	}
+	for _, tc := range []struct {
+		name, fields, agent string
+		want                map[string]verdict // nil: no if_unverified
+		impostors           string
+	}{
+		{"impostors judge (the default)", ``, testfixtures.UAGooglebot,
+			map[string]verdict{"/private/x": {false, ""}, "/x": {true, ""}, "/robots.txt": {true, ""}}, "judge"},
+		{"impostors block", `, "impostors": "block"`, testfixtures.UAGooglebot,
+			map[string]verdict{"/private/x": {false, ""}, "/x": {false, "impostors block"}, "/robots.txt": {true, ""}}, "block"},
+		{"impostors trust", `, "impostors": "trust"`, testfixtures.UAGooglebot, nil, ""},
+		{"a crawler with no way to verify it", ``, "SomeNewCrawler/1.0", nil, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := writeTemp(t, "caddy.json", handler(tc.fields))
+			code, out, errOut := runCmd(t, "", "check", "--config", cfg, "--json", "--agent", tc.agent, "/private/x", "/x", "/robots.txt")
+			var got CheckOutput
+			if err := json.Unmarshal([]byte(out), &got); err != nil {
+				t.Fatalf("exit %d, %v:\n%s%s", code, err, out, errOut)
+			}
+			if tc.want == nil {
+				if got.Unverified != nil {
+					t.Errorf("if_unverified = %+v, want none", got.Unverified)
+				}
+				return
+			}
+			// The verdicts for the crawler itself are unchanged: its
+			// own group allows everything.
+			for _, r := range got.Results {
+				if !r.Allowed {
+					t.Errorf("%s: not allowed for the crawler itself: %+v", r.Input, r)
+				}
+			}
+			if code != ExitOK {
+				t.Errorf("exit %d, want %d: the exit status is the crawler's own", code, ExitOK)
+			}
+			u := got.Unverified
+			if u == nil {
+				t.Fatalf("no if_unverified:\n%s", out)
+			}
+			if u.BotName != "impostor:Googlebot" || u.Impostors != tc.impostors || len(u.Group) != 1 || u.Group[0] != "*" {
+				t.Errorf("if_unverified = %q, %q, %v; want impostor:Googlebot, %q, [*]", u.BotName, u.Impostors, u.Group, tc.impostors)
+			}
+			if len(u.Results) != len(tc.want) {
+				t.Fatalf("%d unverified results, want %d", len(u.Results), len(tc.want))
+			}
+			for _, r := range u.Results {
+				if w := tc.want[r.Input]; r.Allowed != w.allowed || r.Policy != w.policy {
+					t.Errorf("%s unverified: allowed %v, policy %q; want %v, %q", r.Input, r.Allowed, r.Policy, w.allowed, w.policy)
+				}
+			}
+		})
+	}
+	// The text output names the impostor and its verdicts.
+	cfg := writeTemp(t, "caddy.json", handler(``))
+	_, out, _ := runCmd(t, "", "check", "--config", cfg, "--agent", testfixtures.UAGooglebot, "/private/x")
+	for _, w := range []string{`is logged as "impostor:Googlebot" and held to the * group (*):`, "/private/x: disallowed (disallow: /private/, line 5)"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("text output lacks %q:\n%s", w, out)
 		}
 	}
 }

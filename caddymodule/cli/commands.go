@@ -85,8 +85,12 @@ and check judges by one robots.txt; check each file with --file.
   - The longest matching rule decides; allow wins a tie; no rule: allowed.
 
 check judges the User-Agent as given: it has no client address, so it
-does not verify a claim to be a crawler (the handler judges a failed
-claim by the * group), nor does it apply Crawl-delay or hold a trapped
+does not verify a claim to be a crawler. Where the crawler claimed
+publishes how to verify it (Googlebot, GPTBot, a crawler block with
+ranges), the verdicts are for the crawler itself, and check adds how the
+handler judges a request that fails the check: as "impostor:<name>", by
+the * group (impostors judge) or refused everywhere but /robots.txt
+(impostors block). Nor does it apply Crawl-delay or hold a trapped
 client to robots.txt (it does judge the trap's path itself). With
 --config it applies the handler's content signals: with "signals enforce"
 or "monitor", an AI crawler is disallowed where the usage preferences of
@@ -100,7 +104,8 @@ line (or "no rule matched"), then the name logs and metrics give the bot.
 --json prints {"file", "user_agent", "bot", "bot_name", "mode",
 "only_for", "answered_first_by", "not_reached", "results": [{"input",
 "path", "not_judged", "allowed",
-"verdict", "group", "agent", "rule", "line", "source", "signal"}]};
+"verdict", "group", "agent", "rule", "line", "source", "signal", "policy"}],
+"if_unverified": {"bot_name", "impostors", "group", "results"}};
 "allowed" is whether the handler lets the request through, "verdict" is
 "allowed", "disallowed", "not held" (a person's browser) or "not judged"
 (the request never reaches the handler), "group" is null
@@ -118,11 +123,17 @@ lists); a result's "not_judged" says why that request never reaches the
 handler ("file_server answers it first"): a bot's request is then
 "allowed" with the verdict "not judged", since nothing holds it to
 robots.txt, and its "rule" and "signal" are what the handler would apply
-if it got it. Only the matchers a request's path, host and
+if it got it. "if_unverified" is there for a claim to a crawler that
+publishes how to verify it (not with impostors trust): "bot_name" is how
+logs name a request that fails the check, "impostors" the handler's
+setting, "group" the * group's names, and "results" the verdicts such a
+request gets, in the form above; a result refused by impostors block,
+not by a rule, has "policy": "impostors block". The exit status follows
+"results" only. Only the matchers a request's path, host and
 method decide (path, path_regexp, host, method, not) and rewrites of a
 known path are followed; where another decides, nothing is said.
-"source", "signal", "only_for", "answered_first_by", "not_reached" and
-"not_judged" are left out when empty.
+"source", "signal", "policy", "only_for", "answered_first_by",
+"not_reached", "not_judged" and "if_unverified" are left out when empty.
 
 Exit status: 0 when no path is disallowed for this client, 1 when one is
 (in monitor mode too: it would be logged as a violation), 2 on a usage
@@ -483,7 +494,7 @@ func runCheck(cmd *cobra.Command, args []string) int {
 			lines = include.Trap(body, file, trap)
 			served = robots.Parse(lines.Body)
 		}
-		subj = Subject{File: file, Served: served, ServedLines: lines, Origin: origin, Name: name, Trap: trap, Classifier: botdetect.New(sh.cfg.Bots, sh.cfg.Humans), Mode: sh.cfg.Mode, Crawlers: base, Own: sh.cfg.CrawlerTokens(), OnlyFor: strings.Join(sh.match, " and "), AnsweredBy: sh.answered, PassesOn: !sh.cfg.ServeEnabled(), Signals: sh.cfg.Signals,
+		subj = Subject{File: file, Served: served, ServedLines: lines, Origin: origin, Name: name, Trap: trap, Classifier: botdetect.New(sh.cfg.Bots, sh.cfg.Humans), Mode: sh.cfg.Mode, Crawlers: base, Own: sh.cfg.CrawlerTokens(), OnlyFor: strings.Join(sh.match, " and "), AnsweredBy: sh.answered, PassesOn: !sh.cfg.ServeEnabled(), Signals: sh.cfg.Signals, Impostors: sh.cfg.ImpostorPolicy(),
 			Includes: len(sh.cfg.Include) > 0, NotJudged: sh.notJudged}
 		subj.RobotsNotReached = sh.notReached("/robots.txt")
 		if trap != "" {
