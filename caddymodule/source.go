@@ -28,9 +28,6 @@ import (
 	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
-// maxFileBytes bounds what is read from disk (see config.MaxFileBytes).
-const maxFileBytes = config.MaxFileBytes
-
 // snapshot is one version of robots.txt as the handler serves it. It is
 // immutable; a reload replaces it whole.
 type snapshot struct {
@@ -60,8 +57,13 @@ type snapshot struct {
 	trapsOf *snapshot
 }
 
-func newSnapshot(body []byte) *snapshot {
-	f := robots.Parse(body)
+func newSnapshot(body []byte) *snapshot { return newSnapshotOf(body, 0) }
+
+// newSnapshotOf is newSnapshot for the start of a file of size bytes (0:
+// body is the whole file), so that the parser's finding about the size
+// names the file's.
+func newSnapshotOf(body []byte, size int64) *snapshot {
+	f := robots.Parse(body, robots.SourceSize(size))
 	if len(body) > robots.DefaultMaxSize {
 		// What is served is what is judged, as for an upstream's file:
 		// crawlers read no further, and a tenant's file of megabytes
@@ -451,19 +453,16 @@ func readSnapshot(path string) (*snapshot, fs.FileInfo, error) {
 		return nil, nil, err
 	}
 	defer f.Close()
-	if info.Size() > maxFileBytes {
-		// Refused by its size, unread: a tenant's sparse file of a
-		// gigabyte costs a stat, not a read, at each load.
-		return nil, nil, fmt.Errorf("file %q is larger than %d bytes; that is not a robots.txt", path, maxFileBytes)
-	}
-	body, err := io.ReadAll(io.LimitReader(f, maxFileBytes+1))
+	// Only what crawlers read is read (RFC 9309, section 2.5), and one
+	// byte more to know the file goes on: a tenant's file of a gigabyte
+	// costs what one of 500 KiB does, and its start is enforced as
+	// crawlers enforce it. A log written to the wrong path is no
+	// robots.txt at all, which refresh tells by its lines.
+	body, err := io.ReadAll(io.LimitReader(f, robots.DefaultMaxSize+1))
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading %q: %v", path, err)
 	}
-	if len(body) > maxFileBytes {
-		return nil, nil, fmt.Errorf("file %q is larger than %d bytes; that is not a robots.txt", path, maxFileBytes)
-	}
-	return newSnapshot(body), info, nil
+	return newSnapshotOf(body, info.Size()), info, nil
 }
 
 // refresh checks the file and swaps in a new snapshot when it changed.

@@ -778,8 +778,7 @@ func TestStrictFileNotRobotsTxt(t *testing.T) {
 
 // TestLongFileServedAsJudged: a file longer than crawlers read (500 KiB)
 // is served cut where it is judged cut, at the end of a line, and the
-// load says so; a file larger than a robots.txt can be is refused by its
-// size.
+// load says so; of a file of any size only its first 500 KiB are read.
 func TestLongFileServedAsJudged(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("User-agent: *\nDisallow: /a\n")
@@ -799,15 +798,27 @@ func TestLongFileServedAsJudged(t *testing.T) {
 		t.Errorf("the load does not report the size limit: %v", logs.All())
 	}
 
+	// Of a file of any size, only what crawlers read is read and
+	// enforced, as of an upstream's; the finding names the file's size.
+	// Before, a file over 8 MiB was refused: Caddy would not start, or
+	// kept the old rules, while crawlers obeyed its first 500 KiB.
 	big := filepath.Join(t.TempDir(), "robots.txt")
 	f, err := os.Create(big)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.Truncate(1 << 30) // sparse
+	f.WriteString("User-agent: *\nDisallow: /big\n")
+	f.Truncate(1 << 30) // sparse: NUL bytes past the rules
 	f.Close()
-	if _, _, err := readSnapshot(big); err == nil || !strings.Contains(err.Error(), "larger than") {
-		t.Errorf("a 1 GiB file: %v, want refused by its size", err)
+	snap, _, err := readSnapshot(big)
+	if err != nil {
+		t.Fatalf("a 1 GiB file: %v", err)
+	}
+	if len(snap.body) > robots.DefaultMaxSize || snap.File.GroupFor("*").Decide("/big").Allowed {
+		t.Errorf("a 1 GiB file: %d bytes kept, /big allowed; want at most %d, disallowed", len(snap.body), robots.DefaultMaxSize)
+	}
+	if d := fmt.Sprint(snap.File.Diagnostics()); !strings.Contains(d, "the file is 1073741824 bytes") {
+		t.Errorf("findings %s; want the size of the file named", d)
 	}
 }
 

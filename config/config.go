@@ -48,11 +48,6 @@ const (
 	// DefaultReload is how often the robots.txt file is checked for changes.
 	DefaultReload = caddy.Duration(5 * time.Second)
 
-	// MaxFileBytes bounds what is read from disk. Crawlers read 500 KiB;
-	// a file far larger than that is a mistake (a log written to the
-	// wrong path), not a robots.txt, and is refused rather than held in
-	// memory.
-	MaxFileBytes = 8 << 20
 	// MinInterval is the shortest reload and share_interval: a shorter
 	// one checks the file, or reads and writes the storage, in a loop
 	// that keeps a core busy for nothing.
@@ -635,9 +630,6 @@ func CheckFile(path string) error {
 	}
 	if info.IsDir() {
 		return fmt.Errorf("file %q is a directory; give the path of a robots.txt file", path)
-	}
-	if info.Size() > MaxFileBytes {
-		return fmt.Errorf("file %q is %d bytes, more than %d: that is not a robots.txt (crawlers read 500 KiB); give the path of a robots.txt file", path, info.Size(), MaxFileBytes)
 	}
 	if !info.Mode().IsRegular() {
 		// Opening a named pipe or device could block or never end.

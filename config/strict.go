@@ -29,12 +29,12 @@ func StrictErrors(f *robots.File, keep func(line int) bool) []string {
 
 // StrictFileErrors is StrictErrors for the file at path, read as the
 // handler reads it (the Caddyfile's reader uses it for a file it finds
-// through the site's root): whole, up to MaxFileBytes, so that the size finding
-// gives the file's size as the handler's does, not the size of what was
-// read. A file that cannot be read gives nothing here: CheckFile and the
-// handler's load report that.
+// through the site's root): its first robots.DefaultMaxSize bytes, and the
+// size finding gives the file's size as the handler's does, not the size
+// of what was read. A file that cannot be read gives nothing here:
+// CheckFile and the handler's load report that.
 func StrictFileErrors(path string) []string {
-	return strictErrorsOf(path, MaxFileBytes+1, false)
+	return strictErrorsOf(path, robots.DefaultMaxSize+1, false)
 }
 
 // strictListErrors is StrictFileErrors for an included list, read as the
@@ -53,6 +53,10 @@ func strictErrorsOf(path string, limit int64, cut bool) []string {
 		return nil
 	}
 	defer f.Close()
+	var size int64
+	if info, err := f.Stat(); err == nil {
+		size = info.Size()
+	}
 	body, err := io.ReadAll(io.LimitReader(f, limit))
 	if err != nil {
 		return nil
@@ -60,5 +64,5 @@ func strictErrorsOf(path string, limit int64, cut bool) []string {
 	if cut {
 		body = robots.Truncate(body, robots.DefaultMaxSize)
 	}
-	return StrictErrors(robots.Parse(body), nil)
+	return StrictErrors(robots.Parse(body, robots.SourceSize(size)), nil)
 }

@@ -44,8 +44,8 @@ func TestConfigErrors(t *testing.T) {
 	}{
 		{"unknown subdirective", "robots_txt {\n\t\tfrobnicate on\n\t}", 4,
 			[]string{`unknown subdirective "frobnicate"`, "file, inline, mode, status, body, serve, bots, humans, reload, cache"}, false},
-		{"file over 8 MiB", "robots_txt {\n\t\tfile " + huge + "\n\t}", 4,
-			[]string{huge, "more than 8388608", "that is not a robots.txt"}, false},
+		{"strict with a file longer than crawlers read", "robots_txt {\n\t\tfile " + huge + "\n\t\tstrict\n\t}", 4,
+			[]string{huge, "the file is 8388609 bytes; everything past the first 512000 bytes is ignored"}, false},
 		{"strict with a missing included list", "robots_txt {\n\t\tinline \"User-agent: *\"\n\t\tstrict\n\t\tinclude " + missingList + "\n\t}", 6,
 			[]string{"strict: included list", missingList, "does not exist"}, false},
 		{"trap outside a named path matcher", "@blog path /blog/*\n\trobots_txt @blog {\n\t\ttrap /blog/trap/\n\t}", 4,
