@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
-	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
@@ -14,24 +12,18 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/robotsguard/caddy-robots-txt/caddymodule/include"
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/fetch"
 	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
 // How robots.txt is fetched from the upstream (RFC 9309, section 2.3).
 const (
-	upstreamTimeout = 10 * time.Second
-	refreshDefault  = 24 * time.Hour
-	refreshMin      = time.Minute // Cache-Control max-age is held within these
-	refreshMax      = 24 * time.Hour
-	retryFirst      = time.Minute // after a failure; doubles up to retryMax
-	retryMax        = time.Hour
+	refreshDefault = 24 * time.Hour
+	refreshMin     = time.Minute // Cache-Control max-age is held within these
+	refreshMax     = 24 * time.Hour
+	retryFirst     = time.Minute // after a failure; doubles up to retryMax
+	retryMax       = time.Hour
 )
-
-// The user agent of the fetcher, so that the backend's logs say who asks.
-const upstreamUserAgent = include.FetchUserAgent
-
-var errTooManyRedirects = errors.New("too many redirects")
 
 // fetchResult is what one fetch of the upstream robots.txt concluded.
 type fetchResult struct {
@@ -42,57 +34,18 @@ type fetchResult struct {
 	err     error
 }
 
-func newUpstreamClient() *http.Client {
-	return &http.Client{
-		Timeout: upstreamTimeout,
-		CheckRedirect: func(req *http.Request, via []*http.Request) error {
-			if len(via) > robots.MaxRedirects {
-				return errTooManyRedirects
-			}
-			if redirectsInward(via[0].URL, req.URL) {
-				return fmt.Errorf("a redirect to %s, this machine's or its link's address, is not followed", req.URL.Host)
-			}
-			return nil
-		},
-	}
-}
+// newUpstreamClient is the client of every fetch (see fetch.NewClient).
+func newUpstreamClient() *http.Client { return fetch.NewClient() }
 
 // retryAfter is when to ask again after n failures in a row before this
 // one: retryFirst, doubling up to retryMax.
 func retryAfter(n int) time.Duration { return min(retryFirst<<min(n, 6), retryMax) }
 
-// redirectsInward reports whether a redirect from the URL configured,
-// from, to to leads from another host to this machine or its link: a
-// loopback, link-local or unspecified address, or localhost. Whoever
-// answers for the upstream (a tenant's app) must not make the fetcher
-// call the admin endpoint or a cloud's metadata service; a redirect
-// within the host, or to one the operator named, is followed.
-func redirectsInward(from, to *url.URL) bool {
-	if strings.EqualFold(strings.TrimSuffix(to.Hostname(), "."), strings.TrimSuffix(from.Hostname(), ".")) || inward(from.Hostname()) {
-		return false
-	}
-	return inward(to.Hostname())
-}
-
-// inward reports whether host names this machine or its link.
-func inward(host string) bool {
-	host = strings.ToLower(strings.TrimSuffix(host, "."))
-	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
-		return true
-	}
-	a, err := netip.ParseAddr(host)
-	if err != nil {
-		return false
-	}
-	a = a.Unmap()
-	return a.IsLoopback() || a.IsLinkLocalUnicast() || a.IsUnspecified()
-}
-
-// fetchUpstream fetches url once and reads the answer as RFC 9309 says a
-// crawler must: 2xx rules apply; 4xx (and a redirect chain longer than five
-// hops) mean there is no robots.txt, so every bot may fetch everything;
-// 429, 5xx, timeouts, network errors and truncated bodies are temporary,
-// and the version in force stays.
+// fetchUpstream fetches url once, read as fetch.Get reads it: 2xx rules
+// apply; 4xx (and a redirect chain longer than five hops) mean there is
+// no robots.txt, so every bot may fetch everything; 429, 5xx, timeouts,
+// network errors and truncated bodies are temporary, and the version in
+// force stays.
 //
 // A crawler treats a server error as "disallow everything" until it can
 // read the file again. An enforcer must not: it would refuse every bot for
@@ -101,63 +54,24 @@ func inward(host string) bool {
 // all when there has never been one, judges bots only by rules they could
 // have seen.
 func fetchUpstream(ctx context.Context, client *http.Client, url string) fetchResult {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return fetchResult{result: "failed", refresh: retryFirst, err: err}
-	}
-	req.Header.Set("User-Agent", upstreamUserAgent)
-	req.Header.Set("Accept", include.FetchAccept)
-	resp, err := client.Do(req)
-	if errors.Is(err, errTooManyRedirects) {
-		return fetchResult{snap: newEmptySnapshot(), refresh: refreshDefault, result: "unreachable",
-			err: fmt.Errorf("more than %d redirects; read as no robots.txt", robots.MaxRedirects)}
-	}
-	if err != nil {
-		return fetchResult{result: "failed", refresh: retryFirst, err: err}
-	}
-	defer resp.Body.Close()
-	refresh := maxAge(strings.Join(resp.Header.Values("Cache-Control"), ","))
-	switch {
-	case resp.StatusCode >= 200 && resp.StatusCode < 300:
-		body, err := io.ReadAll(io.LimitReader(resp.Body, robots.DefaultMaxSize+1))
-		if err != nil {
-			return fetchResult{result: "failed", refresh: retryFirst, status: resp.StatusCode,
-				err: fmt.Errorf("reading the body: %v", err)}
+	res := fetch.Get(ctx, client, url)
+	out := fetchResult{status: res.Status, err: res.Err}
+	switch res.Outcome {
+	case fetch.Loaded:
+		out.snap, out.refresh, out.result = newSnapshot(res.Body), maxAge(res.CacheControl), "loaded"
+		if res.Cut {
+			out.err = fmt.Errorf("longer than %d bytes; the rest is ignored, and so is the line the limit cuts", robots.DefaultMaxSize)
 		}
-		var truncErr error
-		if len(body) > robots.DefaultMaxSize {
-			// Parse would cut it so too, but what is served and
-			// merged with included lists must be what is judged.
-			body = robots.Truncate(body, robots.DefaultMaxSize)
-			truncErr = fmt.Errorf("longer than %d bytes; the rest is ignored, and so is the line the limit cuts", robots.DefaultMaxSize)
+	case fetch.NoFile:
+		out.snap, out.result = newEmptySnapshot(), "unreachable"
+		out.refresh = maxAge(res.CacheControl)
+		if res.Status == 0 {
+			out.refresh = refreshDefault // too many redirects: no answer to say how long
 		}
-		snap := newSnapshot(body)
-		if !snap.File.LooksLikeRobotsTxt() {
-			// An error page or a catch-all route answering 200: reading
-			// it as "no rules" would let every bot in and serve the page
-			// as /robots.txt. It is a failure, like a 5xx.
-			return fetchResult{result: "failed", refresh: retryFirst, status: resp.StatusCode,
-				err: errors.New("the answer is not a robots.txt (no line is a robots.txt field; an HTML page?)")}
-		}
-		return fetchResult{snap: snap, refresh: refresh, result: "loaded", status: resp.StatusCode, err: truncErr}
-	case resp.StatusCode == http.StatusNotModified:
-		// The request carried no validators, so a 304 (a cache or a
-		// proxy in front of the upstream answering as if it had)
-		// says nothing about the file: reading it as a redirect that
-		// leads nowhere, "no robots.txt", would drop the copy in
-		// force and let every bot in. It is a failure.
-	case resp.StatusCode == http.StatusTooManyRequests:
-		// Busy, not gone: a server error, as Google reads it. Behind
-		// reverse_proxy the backend sees Caddy's address for the bots'
-		// requests and this fetch alike, so a flood that trips its
-		// rate limit would otherwise turn the rules off.
-	case resp.StatusCode >= 300 && resp.StatusCode < 500:
-		// A redirect the client did not follow (no Location) is read as
-		// "not found", like a chain that is too long.
-		return fetchResult{snap: newEmptySnapshot(), refresh: refresh, result: "unreachable", status: resp.StatusCode}
+	default:
+		out.refresh, out.result = retryFirst, "failed"
 	}
-	return fetchResult{result: "failed", refresh: retryFirst, status: resp.StatusCode,
-		err: fmt.Errorf("upstream answered %s", resp.Status)}
+	return out
 }
 
 // maxAge reads Cache-Control's max-age, held within refreshMin and

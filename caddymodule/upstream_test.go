@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -18,6 +17,7 @@ import (
 	"go.uber.org/zap/zapcore"
 	"go.uber.org/zap/zaptest/observer"
 
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/fetch"
 	"github.com/robotsguard/caddy-robots-txt/config"
 	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
 	"github.com/robotsguard/caddy-robots-txt/robots"
@@ -51,7 +51,7 @@ func TestFetchUpstream(t *testing.T) {
 	const body = "User-agent: *\nDisallow: /private/\n"
 	mux := http.NewServeMux()
 	mux.HandleFunc("/ok", func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("User-Agent") != upstreamUserAgent {
+		if r.Header.Get("User-Agent") != fetch.UserAgent {
 			w.WriteHeader(400)
 			return
 		}
@@ -423,35 +423,6 @@ func TestSlowUpstreamAtReload(t *testing.T) {
 	}
 	if v, _ := verdictOf(t, h, "/private/x", testfixtures.UACurl, "198.51.100.5"); v != "disallowed" {
 		t.Errorf("/private/x during the fetch: %q, want disallowed by the copy fetched before", v)
-	}
-}
-
-// TestRedirectsInward: a redirect from another host to this machine or
-// its link (the admin endpoint, a cloud's metadata service) is not
-// followed; one within the host, or from an upstream on this machine,
-// is.
-func TestRedirectsInward(t *testing.T) {
-	for _, tc := range []struct {
-		from, to string
-		inward   bool
-	}{
-		{"http://app.internal:8080/robots.txt", "http://127.0.0.1:2019/config/", true},
-		{"http://app.internal:8080/robots.txt", "http://localhost:2019/config/", true},
-		{"http://app.internal:8080/robots.txt", "http://169.254.169.254/latest/meta-data/", true},
-		{"http://app.internal:8080/robots.txt", "http://[::1]:2019/", true},
-		{"http://app.internal:8080/robots.txt", "http://[::ffff:127.0.0.1]/", true},
-		{"http://app.internal:8080/robots.txt", "http://0.0.0.0:2019/", true},
-		{"http://app.internal:8080/robots.txt", "https://app.internal/robots.txt", false},
-		{"http://app.internal:8080/robots.txt", "https://cdn.example.com/robots.txt", false},
-		{"http://app.internal:8080/robots.txt", "http://10.0.0.5/robots.txt", false},
-		{"http://127.0.0.1:8080/robots.txt", "http://127.0.0.1:8081/robots.txt", false},
-		{"http://localhost:8080/robots.txt", "http://127.0.0.1:8081/robots.txt", false},
-	} {
-		from, _ := url.Parse(tc.from)
-		to, _ := url.Parse(tc.to)
-		if got := redirectsInward(from, to); got != tc.inward {
-			t.Errorf("%s -> %s: inward %v, want %v", tc.from, tc.to, got, tc.inward)
-		}
 	}
 }
 

@@ -18,7 +18,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/robotsguard/caddy-robots-txt/caddymodule/include"
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/fetch"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
 	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
 	"github.com/robotsguard/caddy-robots-txt/robots"
@@ -732,8 +732,8 @@ func TestCheckConfigServesAsTheHandler(t *testing.T) {
 	if hops != 5+6 {
 		t.Errorf("the upstream saw %d redirects, want 11 (five, then six of which the handler follows five)", hops)
 	}
-	if len(agents) != 1 || !agents[include.FetchUserAgent] {
-		t.Errorf("the upstream was asked by %v, want the handler's User-Agent %q alone", agents, include.FetchUserAgent)
+	if len(agents) != 1 || !agents[fetch.UserAgent] {
+		t.Errorf("the upstream was asked by %v, want the handler's User-Agent %q alone", agents, fetch.UserAgent)
 	}
 }
 
@@ -1145,6 +1145,13 @@ func TestCheckConfigHostileUpstream(t *testing.T) {
 					io.WriteString(c, "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
 				case "/big":
 					fmt.Fprintf(c, "HTTP/1.1 200 OK\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s", len(big), big)
+				case "/busy":
+					io.WriteString(c, "HTTP/1.1 429 Too Many Requests\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+				case "/notmodified":
+					io.WriteString(c, "HTTP/1.1 304 Not Modified\r\nConnection: close\r\n\r\n")
+				case "/page":
+					page := "<!doctype html><html><body>Not here</body></html>\n"
+					fmt.Fprintf(c, "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s", len(page), page)
 				}
 			}()
 		}
@@ -1160,6 +1167,12 @@ func TestCheckConfigHostileUpstream(t *testing.T) {
 		{"a redirect with nowhere to go, read as the handler reads it", "/nolocation", false, ExitOK, "301 Moved, a redirect not followed: no robots.txt, every bot allowed) has no groups"},
 		{"a 404, said where the group is", "/gone", false, ExitOK, "404 Not Found: no robots.txt, every bot allowed) has no groups"},
 		{"a file over 500 KiB, cut as the handler cuts it", "/big", true, ExitOK, "cut at 512,000 bytes"},
+		// What the handler reads as a failure is one to check too, not
+		// "no robots.txt" (before: 429 and 304) or "no groups" (an HTML
+		// page, which the handler neither serves nor enforces).
+		{"a 429, a failure as to the handler", "/busy", false, ExitUsage, "429 Too Many Requests: the handler reads this as a failure"},
+		{"a 304, a failure as to the handler", "/notmodified", false, ExitUsage, "304 Not Modified: the handler reads this as a failure"},
+		{"an HTML page, no robots.txt to the handler", "/page", false, ExitUsage, "the upstream answered 200, but the answer is not a robots.txt"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := writeTemp(t, "caddy.json", `{"apps": {"http": {"servers": {"srv0": {"listen": [":80"], "routes": [{"handle": [{"handler": "robots_txt", "url": "`+base+tc.path+`"}]}]}}}}}`)

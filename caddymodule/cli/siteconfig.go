@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"maps"
 	"net"
 	"net/http"
@@ -16,13 +15,13 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/caddyconfig"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 	"golang.org/x/net/idna"
 
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/fetch"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/include"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/internal/pathmatch"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/internal/text"
@@ -710,52 +709,41 @@ func readInclude(inc string) ([]byte, error) {
 	return include.ReadList(f)
 }
 
-var errTooManyRedirects = errors.New("too many redirects")
-
 // fetchRobots fetches an upstream's robots.txt once, as the handler's
-// first load would.
+// first load would (fetch.Get): its text, the name to show for it (with
+// what the answer means when it is no robots.txt), or, for an answer the
+// handler reads as a failure, an error.
 func fetchRobots(url string) ([]byte, string, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), fetch.Timeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return nil, url, err
-	}
-	req.Header.Set("User-Agent", include.FetchUserAgent)
-	req.Header.Set("Accept", include.FetchAccept)
-	client := &http.Client{CheckRedirect: func(_ *http.Request, via []*http.Request) error {
-		if len(via) > robots.MaxRedirects {
-			return errTooManyRedirects
-		}
-		return nil
-	}}
-	resp, err := client.Do(req)
-	if errors.Is(err, errTooManyRedirects) {
-		return nil, url + fmt.Sprintf(" (more than %d redirects: no robots.txt, every bot allowed)", robots.MaxRedirects), nil
-	}
-	if err != nil {
-		return nil, url, err
-	}
-	defer resp.Body.Close()
-	// The status line is the upstream's to write: no control character
-	// of it reaches the terminal.
-	status := text.Clean(resp.Status)
-	switch {
-	case resp.StatusCode >= 200 && resp.StatusCode < 300:
-		body, err := io.ReadAll(io.LimitReader(resp.Body, robots.DefaultMaxSize+1))
-		if err == nil && len(body) > robots.DefaultMaxSize {
+	res := fetch.Get(ctx, fetch.NewClient(), url)
+	switch res.Outcome {
+	case fetch.Loaded:
+		if res.Cut {
 			// As the handler (and Google) read it: the first 500 KiB.
-			return robots.Truncate(body, robots.DefaultMaxSize), url + fmt.Sprintf(" (cut at %s bytes, as the handler reads it)", text.Group3(robots.DefaultMaxSize)), nil
+			return res.Body, url + fmt.Sprintf(" (cut at %s bytes, as the handler reads it)", text.Group3(robots.DefaultMaxSize)), nil
 		}
-		return body, url, err
-	case resp.StatusCode >= 300 && resp.StatusCode < 400:
-		// A redirect not followed (no Location, or 300, 304, 305, which
-		// Go's client does not follow): the handler reads it as no
-		// robots.txt.
-		return nil, url + " (" + status + ", a redirect not followed: no robots.txt, every bot allowed)", nil
-	case resp.StatusCode >= 400 && resp.StatusCode < 500:
-		// No robots.txt: every bot allowed.
+		return res.Body, url, nil
+	case fetch.NoFile:
+		if res.Status == 0 {
+			return nil, url + fmt.Sprintf(" (more than %d redirects: no robots.txt, every bot allowed)", robots.MaxRedirects), nil
+		}
+		// The status line is the upstream's to write: no control
+		// character of it reaches the terminal.
+		status := text.Clean(res.StatusLine)
+		if res.Status < 400 {
+			// A redirect not followed (no Location, or 300, 305, which
+			// Go's client does not follow).
+			return nil, url + " (" + status + ", a redirect not followed: no robots.txt, every bot allowed)", nil
+		}
 		return nil, url + " (" + status + ": no robots.txt, every bot allowed)", nil
 	}
-	return nil, url, fmt.Errorf("the upstream answered %s", status)
+	// What the handler reads as a failure (5xx, 429, 304, a page that
+	// is no robots.txt, a redirect to this machine) keeps the rules in
+	// force, and allows every bot while there are none: check cannot
+	// tell which, so it says what failed.
+	if res.Status >= 200 && res.Status < 300 {
+		return nil, url, fmt.Errorf("the upstream answered %d, but %v: the handler neither serves nor enforces it", res.Status, res.Err)
+	}
+	return nil, url, fmt.Errorf("%s: the handler reads this as a failure, keeping the rules it had and allowing every bot while it has none", text.Clean(res.Err.Error()))
 }
