@@ -392,7 +392,7 @@ func (h *Handler) serveRobotsTxt(w http.ResponseWriter, r *http.Request, next ca
 	hdr.Set("Content-Type", "text/plain; charset=utf-8")
 	hdr.Set("ETag", etag)
 	sw := &statusWriter{ResponseWriter: w}
-	http.ServeContent(sw, r, "robots.txt", src.lastModified(h.Trap, etag, time.Now()), bytes.NewReader(body))
+	http.ServeContent(sw, r, "robots.txt", src.lastModified(h.Trap, etag, src.served.now()), bytes.NewReader(body))
 	// The bot got the rules only with the whole text, or with a 304 to
 	// the validators of the version it has: a HEAD, a Range answered
 	// with part of the file (206) or none of it (416), or a failed

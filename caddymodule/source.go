@@ -213,6 +213,16 @@ type servedDates struct {
 	// date; at most maxVariants, from configurations.
 	variants map[string]servedDate
 	latest   time.Time // the latest date handed out
+	// clock is the time a representation is served at; nil is
+	// time.Now. Tests set it to serve versions seconds apart.
+	clock func() time.Time
+}
+
+func (d *servedDates) now() time.Time {
+	if d.clock != nil {
+		return d.clock()
+	}
+	return time.Now()
 }
 
 type servedDate struct {
@@ -227,7 +237,9 @@ const maxVariants = 64
 // lastModified is the Last-Modified date of the representation etag names,
 // served as variant (the trap line a handler adds, "" for none): the
 // second it came to be served that way, later than every date handed out
-// before, each time it changes (a rollback is a change too). So a client's
+// before, each time it changes (a
+// rollback is a change too); the zero time, no date, while that second
+// would be in the future. So a client's
 // If-Modified-Since matches only the representation it was given. Handlers
 // that serve one file with different traps each keep their date while the
 // other serves, rather than redating at every switch (which would run the
@@ -235,7 +247,9 @@ const maxVariants = 64
 // renamed into place keeps its own (rsync -t, cp -p, a rollback to an
 // older one), and included lists and the trap change what is served
 // without touching it. A restart dates what it serves afresh, which costs
-// each client one full fetch.
+// each client one full fetch; since no date is ahead of the clock, a date
+// given before it is earlier than any given after it, but in the very
+// second it ended.
 func (s *source) lastModified(variant, etag string, now time.Time) time.Time {
 	d := &s.served
 	d.mu.Lock()
@@ -245,7 +259,11 @@ func (s *source) lastModified(variant, etag string, now time.Time) time.Time {
 	}
 	at := now.Truncate(time.Second)
 	if !at.After(d.latest) {
-		at = d.latest.Add(time.Second)
+		// A later date would be in the future, which RFC 9110 (section
+		// 8.8.2.1) forbids and a restart, dating from the clock, would
+		// undo, answering 304 to a date it never gave. Undated, it is
+		// revalidated by its ETag; it is dated once its second has come.
+		return time.Time{}
 	}
 	if d.variants == nil || len(d.variants) >= maxVariants {
 		d.variants = make(map[string]servedDate)

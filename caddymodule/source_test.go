@@ -588,6 +588,10 @@ func TestNoRootSaysWhere(t *testing.T) {
 func TestLastModifiedFollowsWhatIsServed(t *testing.T) {
 	path := writeRobots(t, "User-agent: *\nDisallow: /v1\n")
 	h, _ := newTestHandler(t, config.Config{File: path, DisableReload: true})
+	// Each version is served a second after the last, so that each gets
+	// a date of its own (see TestLastModifiedNeverAhead for faster).
+	tick := time.Now()
+	h.fixed.served.clock = func() time.Time { tick = tick.Add(time.Second); return tick }
 	get := func(ims string) (int, string, string) {
 		t.Helper()
 		r := newRequest("GET", "/robots.txt", testfixtures.UAAhrefs)
@@ -653,27 +657,49 @@ func TestLastModifiedDates(t *testing.T) {
 	if again := s.lastModified("", `"a"`, now.Add(time.Hour)); !again.Equal(a) {
 		t.Errorf("the same representation dated %v, then %v", a, again)
 	}
-	// Another representation in the same second is still later.
-	b := s.lastModified("", `"b"`, now.Add(100*time.Millisecond))
-	if !b.After(a) {
-		t.Errorf("a second representation dated %v, not after %v", b, a)
+	// Another representation in the same second gets no date, rather
+	// than one in the future; once its second has come, it is dated,
+	// later than the first.
+	if b := s.lastModified("", `"b"`, now.Add(100*time.Millisecond)); !b.IsZero() {
+		t.Errorf("a second representation in the same second dated %v, want none", b)
+	}
+	b := s.lastModified("", `"b"`, now.Add(time.Second))
+	if !b.After(a) || b.After(now.Add(time.Second)) {
+		t.Errorf("a second representation dated %v, want after %v and not ahead of the clock", b, a)
 	}
 	// A rollback to the first is a change too: later than both, so that
 	// a client holding b cannot revalidate it by b's date.
-	back := s.lastModified("", `"a"`, now.Add(200*time.Millisecond))
+	back := s.lastModified("", `"a"`, now.Add(2*time.Second))
 	if !back.After(b) {
 		t.Errorf("the first representation served again dated %v, not after %v", back, b)
 	}
 	// Two handlers serve the file with their own trap lines: each keeps
-	// its date while the other serves, so alternating does not run the
-	// dates ahead of the clock.
-	withTrap := s.lastModified("/trap/", `"a+trap"`, now.Add(300*time.Millisecond))
-	for range 100 {
-		if got := s.lastModified("", `"a"`, now.Add(400*time.Millisecond)); !got.Equal(back) {
+	// its date while the other serves, and no date is ahead of the
+	// clock.
+	withTrap := s.lastModified("/trap/", `"a+trap"`, now.Add(3*time.Second))
+	for i := range 100 {
+		at := now.Add(3*time.Second + time.Duration(i)*time.Millisecond)
+		if got := s.lastModified("", `"a"`, at); !got.Equal(back) {
 			t.Fatalf("alternating handlers: the plain file redated %v, was %v", got, back)
 		}
-		if got := s.lastModified("/trap/", `"a+trap"`, now.Add(400*time.Millisecond)); !got.Equal(withTrap) {
-			t.Fatalf("alternating handlers: the trap's variant redated %v, was %v", got, withTrap)
+		if got := s.lastModified("/trap/", `"a+trap"`, at); !got.Equal(withTrap) || got.After(at) {
+			t.Fatalf("alternating handlers: the trap's variant dated %v, was %v, at %v", got, withTrap, at)
+		}
+	}
+}
+
+// TestLastModifiedNeverAhead: versions served faster than one a second
+// are never dated ahead of the clock (RFC 9110, section 8.8.2.1). Before,
+// each was dated a second after the last, so the dates ran ahead; after a
+// restart, which dates from the clock, a changed file then answered 304 to
+// a client's old date.
+func TestLastModifiedNeverAhead(t *testing.T) {
+	s := newSource("", "", &sourceSettings{})
+	now := time.Now()
+	for i := range 50 {
+		at := now.Add(time.Duration(i) * 50 * time.Millisecond)
+		if got := s.lastModified("", fmt.Sprintf(`"v%d"`, i), at); got.After(at) {
+			t.Fatalf("version %d served at %v dated %v, ahead of the clock", i, at, got)
 		}
 	}
 }
@@ -715,18 +741,26 @@ func TestLastModifiedOfTwoTraps(t *testing.T) {
 	if a.fixed != b.fixed {
 		t.Fatal("the two handlers do not share a source; the test needs one")
 	}
-	var lm string
-	for range 100 {
-		w, _ := serve(a, newRequest("GET", "/robots.txt", testfixtures.UAChrome))
-		lm = w.Header().Get("Last-Modified")
-		serve(b, newRequest("GET", "/robots.txt", testfixtures.UAChrome))
-	}
-	at, err := http.ParseTime(lm)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ahead := time.Until(at); ahead > 2*time.Second {
-		t.Errorf("after 100 alternations Last-Modified is %v ahead of the clock", ahead.Round(time.Second))
+	// Served a second after the source began, and then 100 times in
+	// turn within the next second.
+	start := time.Now().Add(time.Second)
+	for i := range 100 {
+		now := start.Add(time.Duration(i) * 5 * time.Millisecond)
+		a.fixed.served.clock = func() time.Time { return now }
+		for _, h := range []*Handler{a, b} {
+			w, _ := serve(h, newRequest("GET", "/robots.txt", testfixtures.UAChrome))
+			lm := w.Header().Get("Last-Modified")
+			if lm == "" {
+				continue
+			}
+			at, err := http.ParseTime(lm)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if at.After(now) {
+				t.Fatalf("alternation %d: Last-Modified %v is ahead of the clock, %v", i, at, now)
+			}
+		}
 	}
 }
 
