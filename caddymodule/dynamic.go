@@ -239,12 +239,12 @@ func (d *dynamicSources) open(path string) *source {
 	switch {
 	case loaded != nil:
 		if etag, ok := d.evicted.Get(path); ok && etag == loaded.siteETag {
-			s.setGauges(loaded)
+			s.setGauges(s.current())
 			d.set.logger.Debug("robots.txt loaded again, unchanged since it left the cache (see file_cache)",
 				zap.String("file", path), zap.String("etag", loaded.ETag))
 			break
 		}
-		s.logLoad(loaded)
+		s.logLoad(s.current())
 	case errors.Is(err, fs.ErrNotExist):
 		// With a {host} root, any Host a client makes up names a file
 		// that is not there: say so, but not once per request.

@@ -11,13 +11,16 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
 	"github.com/robotsguard/caddy-robots-txt/config"
+	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
 	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
@@ -381,4 +384,40 @@ func TestDynamicIncludedURL(t *testing.T) {
 			t.Errorf("Host %s: OtherBot passed; the changed list disallows it everything", host)
 		}
 	}
+}
+
+// TestIncludedLoadLogsWhatIsInForce: the load's log line, its warning
+// that nothing is disallowed, and the gauges describe the merged text
+// bots are judged by, whichever file changed. Before, they described the
+// site's own file: a WARN said no path was disallowed while the list's
+// bot got 403, the ETag logged was not the one served, and the gauges
+// went back to the site's counts after each edit of it.
+func TestIncludedLoadLogsWhatIsInForce(t *testing.T) {
+	list := filepath.Join(t.TempDir(), "list.txt")
+	os.WriteFile(list, []byte("User-agent: ListBot\nDisallow: /\n"), 0o644)
+	path := writeRobots(t, "User-agent: *\nAllow: /\n")
+	h, logs := newTestHandler(t, config.Config{File: path, Include: []string{list}, Reload: config.MinInterval})
+	check := func(when string) {
+		t.Helper()
+		loaded := logs.FilterMessage("robots.txt loaded").All()
+		if len(loaded) == 0 {
+			t.Fatalf("%s: no load logged: %v", when, logs.All())
+		}
+		ctx := loaded[len(loaded)-1].ContextMap()
+		w, _ := serve(h, newRequest("GET", "/robots.txt", testfixtures.UAChrome))
+		if ctx["groups"] != int64(2) || ctx["etag"] != w.Header().Get("ETag") {
+			t.Errorf("%s: logged %v groups, ETag %v; want 2 and the served %s", when, ctx["groups"], ctx["etag"], w.Header().Get("ETag"))
+		}
+		if n := testutil.ToFloat64(groupsInForce.WithLabelValues(h.fixed.name())); n != 2 {
+			t.Errorf("%s: groups gauge %v, want 2", when, n)
+		}
+		if logs.FilterMessageSnippet("no Disallow rule").Len() > 0 {
+			t.Errorf("%s: warned that nothing is disallowed, while ListBot is refused everything", when)
+		}
+	}
+	check("at load")
+	os.WriteFile(path, []byte("User-agent: *\nAllow: /\n# edited\n"), 0o644)
+	bump(t, path, time.Second)
+	h.fixed.refresh()
+	check("after an edit of the site's file")
 }

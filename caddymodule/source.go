@@ -404,7 +404,7 @@ func newInlineSource(text string, set *sourceSettings) *source {
 func openFileSource(path string, set *sourceSettings) (*source, error) {
 	s, loaded, err := loadFileSource(path, set)
 	if loaded != nil {
-		s.logLoad(loaded)
+		s.logLoad(s.current())
 	}
 	return s, err
 }
@@ -542,7 +542,7 @@ func (s *source) refresh() {
 	}
 	s.publish(snap)
 	reloadsTotal.WithLabelValues("loaded").Inc()
-	s.logLoad(snap)
+	s.logLoad(s.current())
 }
 
 // mayBeMidWrite reports whether next, read in place of old, may be a
@@ -581,6 +581,10 @@ func (s *source) setGauges(snap *snapshot) {
 	rulesInForce.WithLabelValues(s.name()).Set(float64(rules))
 }
 
+// logLoad logs the version in force, snap: with included lists, the
+// merged text that is served and enforced, not the site's file alone, so
+// that its counts, its ETag and the warning that it refuses nothing are
+// those of what bots are judged by.
 func (s *source) logLoad(snap *snapshot) {
 	groups, rules := snap.File.Counts()
 	diags := snap.File.Diagnostics()

@@ -181,7 +181,7 @@ func (s *source) loadUpstream(ctx context.Context, failures int) (time.Duration,
 		if res.err != nil {
 			log.Warn("robots.txt from the upstream was cut", fields...)
 		}
-		s.logLoad(res.snap)
+		s.logLoad(s.current())
 	}
 	return res.refresh, true
 }
