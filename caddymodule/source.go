@@ -547,7 +547,7 @@ func (s *source) refresh() {
 
 // mayBeMidWrite reports whether next, read in place of old, may be a
 // file caught while it is written in place: truncated (empty) or cut
-// mid-line, where old had rules. Most writes in place truncate first
+// mid-line (no LF or CR at its end), where old had rules. Most writes in place truncate first
 // (a shell's ">", cp, an editor's save), and a check between the two
 // would put an empty robots.txt in force, allowing every bot everywhere,
 // and excuse any bot that fetched it then. Such a text is loaded only
@@ -557,7 +557,13 @@ func mayBeMidWrite(old, next *snapshot) bool {
 	if old.File == nil || len(old.File.Groups()) == 0 {
 		return false
 	}
-	return len(next.site) == 0 || next.site[len(next.site)-1] != '\n'
+	// A line ends at CR too, as the parser (and Google's) reads it: a
+	// file with classic Mac line ends is whole.
+	last := byte(0)
+	if len(next.site) > 0 {
+		last = next.site[len(next.site)-1]
+	}
+	return last != '\n' && last != '\r'
 }
 
 // unchanged reports whether a file that looked like prev at the last

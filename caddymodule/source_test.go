@@ -170,6 +170,9 @@ func TestRefreshWaitsOutWritesInPlace(t *testing.T) {
 		{"truncated", "", false},
 		{"cut mid-line", "User-agent: *\nDisal", false},
 		{"cut at a line end", "User-agent: *\n", true},
+		// Before, a file with CR line ends was taken for one cut
+		// mid-line, and loaded an interval late.
+		{"whole, with CR line ends", "User-agent: *\rDisallow: /c\r", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := writeRobots(t, before)

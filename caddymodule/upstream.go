@@ -81,9 +81,12 @@ func fetchUpstream(ctx context.Context, client *http.Client, url string) fetchRe
 func maxAge(cc string) time.Duration {
 	age, found := refreshDefault, false
 	for _, dir := range strings.Split(cc, ",") {
-		name, val, _ := strings.Cut(strings.TrimSpace(dir), "=")
+		name, val, qualified := strings.Cut(strings.TrimSpace(dir), "=")
 		switch {
-		case strings.EqualFold(name, "no-cache") || strings.EqualFold(name, "no-store"):
+		// A qualified no-cache="Set-Cookie" forbids reusing those
+		// header fields only, not the body (RFC 9111, section
+		// 5.2.2.4).
+		case strings.EqualFold(name, "no-cache") && !qualified || strings.EqualFold(name, "no-store"):
 			return refreshMin
 		case found || !strings.EqualFold(name, "max-age"):
 			continue

@@ -178,11 +178,12 @@ func TestMaxAge(t *testing.T) {
 		"no-cache":               refreshMin,
 		"no-store":               refreshMin,
 		"max-age=7200, no-cache": refreshMin,
-		`NO-CACHE="Set-Cookie"`:  refreshMin,
-		"private, max-age=600":   10 * time.Minute,
-		"max-age=abc":            refreshDefault,
-		`MAX-AGE="120"`:          2 * time.Minute,
-		"s-maxage=10, max-age=":  refreshDefault,
+		`NO-CACHE="Set-Cookie"`:  refreshDefault, // the qualified form: those fields only
+		`max-age=3600, no-cache="Set-Cookie, Vary"`: time.Hour,
+		"private, max-age=600":                      10 * time.Minute,
+		"max-age=abc":                               refreshDefault,
+		`MAX-AGE="120"`:                             2 * time.Minute,
+		"s-maxage=10, max-age=":                     refreshDefault,
 	} {
 		if got := maxAge(cc); got != want {
 			t.Errorf("maxAge(%q) = %v, want %v", cc, got, want)
