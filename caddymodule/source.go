@@ -43,6 +43,9 @@ type snapshot struct {
 	unknown bool
 	// scope is the source's scope (see sourceSettings.scope).
 	scope uint64
+	// from names the file (or URL) the version was read from, for logs
+	// about it made after its load: with a {host} root, which tenant's.
+	from string
 	// kept is set once the version was served and stored (see
 	// source.storeVersion).
 	kept atomic.Bool
@@ -350,6 +353,7 @@ func (s *source) publishMerged(next *snapshot) {
 	set := s.settings.Load()
 	now := time.Now()
 	next.scope = set.scope
+	next.from = s.name()
 	next.Follow(prev, now, set.grace)
 	if prev == nil && next.File != nil {
 		before, ok := inForce.Get(set.state)

@@ -70,8 +70,14 @@ func (h *Handler) servedBody(snap *snapshot) ([]byte, string) {
 // servedTrap is robots.txt as served with the trap, for snap: made once
 // per snapshot (kept on it), with what is logged of it.
 func (h *Handler) servedTrap(snap *snapshot) *servedWithTrap {
+	// What is said of the text served names the file it came from
+	// (which tenant's, with a {host} root), except for the text shared
+	// by files without one (see snapshot.trapsOf).
+	log := h.configLog()
 	if snap.trapsOf != nil {
 		snap = snap.trapsOf
+	} else if snap.from != "" {
+		log = h.logger.With(zap.String("file", snap.from))
 	}
 	old := snap.withTrap.Load()
 	if s := old.find(h.Trap); s != nil {
@@ -100,17 +106,17 @@ func (h *Handler) servedTrap(snap *snapshot) *servedWithTrap {
 		}
 	}
 	if added > 0 {
-		h.configLog().Info("robots.txt served with the trap disallowed in every group",
+		log.Info("robots.txt served with the trap disallowed in every group",
 			zap.String("trap", h.Trap), zap.Int("groups_added_to", added))
 	}
 	if len(body) > robots.DefaultMaxSize && len(snap.body) <= robots.DefaultMaxSize {
 		// Crawlers read the first 500 KiB; what the trap's lines push
 		// past it they never see, though it is enforced.
-		h.configLog().Warn("with the trap's Disallow lines robots.txt is served longer than crawlers read (500 KiB): the groups at its end are not seen, yet enforced; shorten the file or drop the trap",
+		log.Warn("with the trap's Disallow lines robots.txt is served longer than crawlers read (500 KiB): the groups at its end are not seen, yet enforced; shorten the file or drop the trap",
 			zap.String("trap", h.Trap), zap.Int("bytes", len(body)), zap.Int("file_bytes", len(snap.body)), zap.Int("read_bytes", robots.DefaultMaxSize))
 	}
 	if open := trapAllowedTo(s.file, h.Trap); len(open) > 0 {
-		h.configLog().Warn("robots.txt allows the trap path to some agents (an Allow rule as long as the trap's Disallow wins the tie); their bots may fetch it and are not trapped by it, and a crawler sending a browser's header that obeys the file may fetch it and be trapped",
+		log.Warn("robots.txt allows the trap path to some agents (an Allow rule as long as the trap's Disallow wins the tie); their bots may fetch it and are not trapped by it, and a crawler sending a browser's header that obeys the file may fetch it and be trapped",
 			zap.String("trap", h.Trap), zap.Strings("agents", open))
 	}
 	return s

@@ -728,3 +728,33 @@ func TestTrapSaysFetched(t *testing.T) {
 		t.Errorf("a trapped browser that read robots.txt since, in the trap again: fetched %v, want true", fetched)
 	}
 }
+
+// TestTrapLogsNameTheTenant: with a {host} root, what is logged of a
+// tenant's file as served with the trap names that tenant's file. Before,
+// each tenant's warning said "robots.txt in the site's root", and a host
+// could not tell whose file it was about.
+func TestTrapLogsNameTheTenant(t *testing.T) {
+	dirA, dirB := t.TempDir(), t.TempDir()
+	// A's file lets one agent fetch the trap, which is warned about.
+	os.WriteFile(filepath.Join(dirA, "robots.txt"), []byte("User-agent: *\nDisallow: /a\n\nUser-agent: Friend\nAllow: /trap/\n"), 0o644)
+	os.WriteFile(filepath.Join(dirB, "robots.txt"), []byte("User-agent: *\nDisallow: /b\n"), 0o644)
+	h, logs := newTestHandler(t, config.Config{DisableReload: true, Trap: "/trap/"})
+	for _, root := range []string{dirA, dirB} {
+		r := newRequest("GET", "/robots.txt", testfixtures.UAChrome)
+		r.Context().Value(caddyhttpVarsKey()).(map[string]any)["root"] = root
+		serve(h, r)
+	}
+	served := logs.FilterMessage("robots.txt served with the trap disallowed in every group").All()
+	open := logs.FilterMessageSnippet("allows the trap path to some agents").All()
+	if len(served) != 2 || len(open) != 1 {
+		t.Fatalf("%d served and %d allows-the-trap lines, want 2 and 1: %v", len(served), len(open), logs.All())
+	}
+	files := map[any]bool{}
+	for _, e := range served {
+		files[e.ContextMap()["file"]] = true
+	}
+	wantA, wantB := filepath.Join(dirA, "robots.txt"), filepath.Join(dirB, "robots.txt")
+	if !files[wantA] || !files[wantB] || open[0].ContextMap()["file"] != wantA {
+		t.Errorf("logged files %v and %v; want %s and %s, and %s for the open trap", files, open[0].ContextMap()["file"], wantA, wantB, wantA)
+	}
+}
