@@ -3,6 +3,7 @@ package caddymodule
 import (
 	"bytes"
 	"errors"
+	"io"
 	"net/http"
 	"net/netip"
 	"strconv"
@@ -377,7 +378,24 @@ func (h *Handler) serveRobotsTxt(w http.ResponseWriter, r *http.Request, next ca
 			// 4xx) the next handler answers, but a bot asked, and
 			// what it learnt (that everything is allowed) is a
 			// fetch like any other.
-			h.served(r, src, snap, h.judgeFetch(r, snap), r.Method == http.MethodGet)
+			f := h.judgeFetch(r, snap)
+			if h.ServeEnabled() && src.withheld() {
+				// The file is no robots.txt (a log, an HTML page,
+				// what a tenant's symlink points at): the next
+				// handler, a file_server, would serve it as
+				// /robots.txt. A 404 says what is enforced: no
+				// robots.txt, every bot allowed.
+				h.served(r, src, snap, f, r.Method == http.MethodGet)
+				notStored(w)
+				w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+				w.WriteHeader(http.StatusNotFound)
+				if r.Method == http.MethodGet {
+					_, err := io.WriteString(w, "no robots.txt\n")
+					return err
+				}
+				return nil
+			}
+			h.served(r, src, snap, f, r.Method == http.MethodGet)
 		default:
 			h.recordPassed(r, snap)
 		}

@@ -441,6 +441,19 @@ func loadFileSource(path string, set *sourceSettings) (*source, *snapshot, error
 	return s, snap, nil
 }
 
+// withheld reports whether the file on disk is in force as no robots.txt
+// because it is none at all (errNotRobotsTxt) and nothing was in force
+// before it: the handler then answers /robots.txt itself, since the next
+// handler (a file_server) would serve that file.
+func (s *source) withheld() bool {
+	if s == nil || s.path == "" || s.url != "" {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.failing && s.failedWith == errNotRobotsTxt.Error() && s.current().File == nil
+}
+
 // errNotRobotsTxt is why a file with text but no robots.txt field is not
 // loaded.
 var errNotRobotsTxt = errors.New("the new content has no robots.txt field (is it an HTML page or a binary?)")

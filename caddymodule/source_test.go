@@ -770,15 +770,19 @@ func TestLastModifiedOfTwoTraps(t *testing.T) {
 // TestFirstReadNotRobotsTxt: a file that is no robots.txt at all when it
 // is first read (an HTML page, a log, a symlink to /proc/self/environ in
 // a tenant's directory) is neither served nor enforced, as a reload
-// refuses it: /robots.txt goes to the next handler, every bot is allowed,
-// and the log says so at ERROR. Once the file is a robots.txt, it is both.
+// refuses it: /robots.txt is a 404, every bot is allowed, and the log
+// says so at ERROR. Once the file is a robots.txt, it is both. Before,
+// /robots.txt went to the next handler, and a file_server served the file.
 func TestFirstReadNotRobotsTxt(t *testing.T) {
 	const secret = "HOME=/root\nAWS_SECRET_ACCESS_KEY=abc123\nPATH=/usr/bin\n"
 	path := writeRobots(t, secret)
 	h, logs := newTestHandler(t, config.Config{File: path, DisableReload: true})
+	// Nor does the next handler serve it: a file_server would, from
+	// the same root. The handler answers 404, no robots.txt, which is
+	// what it enforces.
 	w, _ := serve(h, newRequest("GET", "/robots.txt", testfixtures.UAChrome))
-	if strings.Contains(w.Body.String(), "AWS_SECRET") || w.Body.String() != "next" {
-		t.Fatalf("GET /robots.txt served %q, want it passed to the next handler", w.Body.String())
+	if strings.Contains(w.Body.String(), "AWS_SECRET") || w.Code != http.StatusNotFound || w.Body.String() != "no robots.txt\n" || w.Header().Get("Cache-Control") != "no-store" {
+		t.Fatalf("GET /robots.txt: %d %q (Cache-Control %q), want 404 \"no robots.txt\", not stored", w.Code, w.Body.String(), w.Header().Get("Cache-Control"))
 	}
 	if _, err := serve(h, withIP(newRequest("GET", "/x", testfixtures.UACurl), "192.0.2.7")); err != nil {
 		t.Errorf("a bot was refused by a file that is no robots.txt: %v", err)
@@ -870,5 +874,28 @@ func TestPeoplesSoftwareAgentsWarn(t *testing.T) {
 	}
 	if got := fmt.Sprint(warned[0].ContextMap()["agents"]); !strings.Contains(got, "SamsungBrowser") || !strings.Contains(got, "OPR") || strings.Contains(got, "GPTBot") {
 		t.Errorf("agents %s; want SamsungBrowser and OPR, not GPTBot", got)
+	}
+}
+
+// TestNotRobotsTxtAfterNone: a file that appears where there was none,
+// and is no robots.txt, is withheld as at the first read: /robots.txt is a
+// 404, not the next handler's copy of the file.
+func TestNotRobotsTxtAfterNone(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "robots.txt")
+	h, _ := newTestHandler(t, config.Config{File: path, DisableReload: true})
+	if w, _ := serve(h, newRequest("GET", "/robots.txt", testfixtures.UAChrome)); w.Body.String() != "next" {
+		t.Fatalf("no file: %d %q, want it passed to the next handler", w.Code, w.Body.String())
+	}
+	os.WriteFile(path, []byte("2026-11-23 ERROR connect db password=hunter2\n"), 0o644)
+	h.fixed.refresh()
+	w, _ := serve(h, newRequest("GET", "/robots.txt", testfixtures.UAChrome))
+	if w.Code != http.StatusNotFound || strings.Contains(w.Body.String(), "hunter2") {
+		t.Errorf("a log where robots.txt should be: %d %q, want 404 without it", w.Code, w.Body.String())
+	}
+	if w, _ := serve(h, newRequest("HEAD", "/robots.txt", testfixtures.UAChrome)); w.Code != http.StatusNotFound || w.Body.Len() != 0 {
+		t.Errorf("HEAD: %d with %d bytes, want 404 without a body", w.Code, w.Body.Len())
+	}
+	if w, _ := serve(h, newRequest("POST", "/robots.txt", testfixtures.UAChrome)); w.Body.String() != "next" {
+		t.Errorf("POST: %d %q, want it passed on as before", w.Code, w.Body.String())
 	}
 }
