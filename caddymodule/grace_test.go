@@ -359,3 +359,46 @@ func TestGraceOutlastsUnservedRewrites(t *testing.T) {
 		t.Errorf("/new after 40 unserved rewrites: verdict %q, blocked %v; want grace, passed", v, err != nil)
 	}
 }
+
+// TestGraceOnlyForAValidatedCopy: a 304 is a fetch only when the
+// request's validators named the version served. If-None-Match: * and an
+// If-Modified-Since in the future get a 304 too, from a client that may
+// never have read the file; before, such a client was logged as having
+// fetched it, and was excused by grace for rules it never saw.
+func TestGraceOnlyForAValidatedCopy(t *testing.T) {
+	path := writeRobots(t, "User-agent: *\nDisallow: /old\n")
+	h, _ := newTestHandler(t, config.Config{File: path, DisableReload: true})
+	tick := time.Now()
+	h.fixed.served.clock = func() time.Time { tick = tick.Add(time.Second); return tick }
+	w, _ := serve(h, newRequest("GET", "/robots.txt", testfixtures.UAChrome))
+	etag, lm := w.Header().Get("ETag"), w.Header().Get("Last-Modified")
+	cases := []struct {
+		name, header, value string
+		fetched             bool
+	}{
+		{"its entity-tag", "If-None-Match", etag, true},
+		{"its weak entity-tag, in a list", "If-None-Match", `"other", W/` + etag, true},
+		{"its date", "If-Modified-Since", lm, true},
+		{"any entity-tag", "If-None-Match", "*", false},
+		{"a date in the future", "If-Modified-Since", "Fri, 01 Jan 2100 00:00:00 GMT", false},
+	}
+	ipOf := func(i int) string { return "198.51.100." + strconv.Itoa(10+i) }
+	for i, tc := range cases {
+		r := withIP(newRequest("GET", "/robots.txt", testfixtures.UAAhrefs), ipOf(i))
+		r.Header.Set(tc.header, tc.value)
+		if w, _ := serve(h, r); w.Code != http.StatusNotModified {
+			t.Fatalf("%s: %d, want 304", tc.name, w.Code)
+		}
+	}
+	os.WriteFile(path, []byte("User-agent: *\nDisallow: /new\n"), 0o644)
+	bump(t, path, time.Second)
+	h.fixed.refresh()
+	// Only a client that had version 1 is excused for /new, which it
+	// allowed.
+	for i, tc := range cases {
+		want := map[bool]string{true: "grace", false: "disallowed"}[tc.fetched]
+		if v, _ := verdictOf(t, h, "/new", testfixtures.UAAhrefs, ipOf(i)); v != want {
+			t.Errorf("after a 304 to %s: /new %q, want %q", tc.name, v, want)
+		}
+	}
+}

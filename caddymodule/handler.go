@@ -410,12 +410,14 @@ func (h *Handler) serveRobotsTxt(w http.ResponseWriter, r *http.Request, next ca
 	hdr.Set("Content-Type", "text/plain; charset=utf-8")
 	hdr.Set("ETag", etag)
 	sw := &statusWriter{ResponseWriter: w}
-	http.ServeContent(sw, r, "robots.txt", src.lastModified(h.Trap, etag, src.served.now()), bytes.NewReader(body))
+	now := src.served.now()
+	lm := src.lastModified(h.Trap, etag, now)
+	http.ServeContent(sw, r, "robots.txt", lm, bytes.NewReader(body))
 	// The bot got the rules only with the whole text, or with a 304 to
 	// the validators of the version it has: a HEAD, a Range answered
 	// with part of the file (206) or none of it (416), or a failed
 	// If-Match (412) gave it none to obey.
-	h.served(r, src, snap, f, r.Method == http.MethodGet && (sw.status == http.StatusOK || sw.status == http.StatusNotModified))
+	h.served(r, src, snap, f, r.Method == http.MethodGet && (sw.status == http.StatusOK || sw.status == http.StatusNotModified && namesVersion(r, etag, lm, now)))
 	return nil
 }
 
@@ -648,4 +650,24 @@ func lineField(j *judge.Judgment) zap.Field {
 		return zap.Int(judge.FieldLine, l)
 	}
 	return zap.Skip()
+}
+
+// namesVersion reports whether a conditional GET answered 304 named the
+// version served (etag, dated lm) by its validators, so that the client
+// has it: an entity-tag of it, or a date no earlier than lm and no later
+// than now. If-None-Match: * and a date in the future also get a 304
+// (RFC 9110, section 13.1), from a client that may never have read the
+// file; they are no fetch of it.
+func namesVersion(r *http.Request, etag string, lm, now time.Time) bool {
+	if inm := r.Header.Get("If-None-Match"); inm != "" {
+		for _, tag := range strings.Split(inm, ",") {
+			tag = strings.TrimPrefix(strings.TrimSpace(tag), "W/")
+			if tag == etag {
+				return true
+			}
+		}
+		return false
+	}
+	ims, err := http.ParseTime(r.Header.Get("If-Modified-Since"))
+	return err == nil && !lm.IsZero() && !ims.Before(lm) && !ims.After(now)
 }
