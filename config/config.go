@@ -583,7 +583,20 @@ func checkStatus(status int) error {
 	if status < MinStatus || status > MaxStatus {
 		return fmt.Errorf("status: %d is not allowed; use a code from %d to %d", status, MinStatus, MaxStatus)
 	}
+	if field, ok := statusNeeds[status]; ok {
+		return fmt.Errorf("status: %d is not allowed: it needs the %s header field (RFC 9110), which a refusal does not carry; use 403 (the default), 404, 410 or 451", status, field)
+	}
 	return nil
+}
+
+// statusNeeds are the codes whose answer must carry a header field that
+// says what to do next, which a refusal by robots.txt has none to give.
+var statusNeeds = map[int]string{
+	401: "WWW-Authenticate",
+	405: "Allow",
+	407: "Proxy-Authenticate",
+	416: "Content-Range",
+	426: "Upgrade",
 }
 
 // checkFileCache checks a non-default FileCache value.
