@@ -473,6 +473,8 @@ func TestSilentlyWeakenedSettingsWarn(t *testing.T) {
 		// say that nothing is refused.
 		{"status in monitor mode with crawl_delay enforce", config.Config{Inline: file, Mode: config.ModeMonitor, CrawlDelay: config.ModeEnforce, Status: 404}, "refuses only faster requests than Crawl-delay (429), so status has no effect", true},
 		{"status in monitor mode with crawl_delay enforce, said wrongly", config.Config{Inline: file, Mode: config.ModeMonitor, CrawlDelay: config.ModeEnforce, Status: 404}, "refuses nothing", false},
+		// Nor may it suggest what is set already, and never uses status.
+		{"status in monitor mode with crawl_delay enforce, the hint", config.Config{Inline: file, Mode: config.ModeMonitor, CrawlDelay: config.ModeEnforce, Status: 404}, "crawl_delay enforce)", false},
 		{"status in monitor mode with signals enforce", config.Config{Inline: file, Mode: config.ModeMonitor, Signals: config.ModeEnforce, Status: 404}, "no effect", false},
 		{"status in enforce mode", config.Config{Inline: file, Status: 404, Body: "no"}, "no effect", false},
 	} {

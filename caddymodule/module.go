@@ -16,6 +16,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -243,7 +244,14 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		src, loaded, err := h.shareSource(set, func() (*source, error) {
 			s, err := openFileSource(path, set)
 			if errors.Is(err, fs.ErrNotExist) {
-				set.logger.Warn("robots.txt not found; "+withoutFile(len(set.includes) > 0)+" until it appears", zap.String("file", path))
+				msg, fields := "robots.txt not found; "+withoutFile(len(set.includes) > 0)+" until it appears", []zap.Field{zap.String("file", path)}
+				if abs, aerr := filepath.Abs(path); aerr == nil && !filepath.IsAbs(path) {
+					// Under a service manager the working directory
+					// is often /: say where the file was looked for.
+					msg += " (a relative path is read from Caddy's working directory, not from the site's root: give the path in full)"
+					fields = append(fields, zap.String("looked_for", abs))
+				}
+				set.logger.Warn(msg, fields...)
 				err = nil
 			}
 			return s, err
@@ -461,12 +469,12 @@ func (h *Handler) warnNoRefusal() {
 		if len(unused) > 1 {
 			verb = " have"
 		}
-		refuses := "refuses nothing here"
+		refuses, use := "refuses nothing here", "mode enforce (or signals enforce, crawl_delay enforce)"
 		if h.CrawlDelayPolicy() == config.ModeEnforce {
 			// crawl_delay enforce answers 429, whatever status says.
-			refuses = "refuses only faster requests than Crawl-delay (429)"
+			refuses, use = "refuses only faster requests than Crawl-delay (429)", "mode enforce (or signals enforce)"
 		}
-		h.configLog().Warn("mode monitor "+refuses+", so "+strings.Join(unused, " and ")+verb+" no effect; use mode enforce (or signals enforce, crawl_delay enforce) for refusals",
+		h.configLog().Warn("mode monitor "+refuses+", so "+strings.Join(unused, " and ")+verb+" no effect; use "+use+" for refusals",
 			zap.Strings("unused", unused))
 	}
 }
