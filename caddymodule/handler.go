@@ -248,6 +248,11 @@ func (h *Handler) judge(r *http.Request, ua string, paths judge.Paths, id identi
 	if a, ok := judge.SignalDecides(j.Verdict, j.Action, h.Signals == config.ModeEnforce); ok {
 		if sig := h.signalRefuses(id, req.Paths); sig != "" {
 			j.Verdict, j.Action, j.Signal = judge.Disallowed, a, sig
+			if j.Rule != nil && j.Rule.Directive == robots.Allow {
+				// The preference refused what the rule allowed: the
+				// rule is no reason for the refusal, the signal is.
+				j.Rule, j.RuleSource, j.ServedLine = nil, "", 0
+			}
 		}
 	}
 	// A request disallowed (by a rule, a signal or the trap) is that

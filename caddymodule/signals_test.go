@@ -96,6 +96,12 @@ func TestSignalsEnforce(t *testing.T) {
 			if signal != tc.want.signal {
 				t.Errorf("signal = %q, want %q", signal, tc.want.signal)
 			}
+			// The file's "Allow: /" did not decide a refusal by the
+			// preferences: no rule is named for it. Before, the log
+			// said rule "allow: /".
+			if rule, _ := repl.GetString("http.robots_txt.rule"); tc.want.signal != "" && rule != "" {
+				t.Errorf("rule = %q for a refusal by the preferences, want none", rule)
+			}
 		})
 	}
 }

@@ -425,7 +425,9 @@ func (s *Subject) judge(t string, bot bool, g *robots.Group, name string, catego
 		// the exit status must not read the path as protected.
 		res.Verdict, res.Allowed, disallowed = verdictNotJudged, true, false
 	}
-	if v.Rule != nil && res.Policy == "" {
+	// A refusal by the usage preferences names no allow rule: it did
+	// not decide the refusal (as the handler logs it).
+	if v.Rule != nil && res.Policy == "" && (res.Signal == "" || v.Rule.Directive != robots.Allow) {
 		res.Rule, res.Line = v.Rule.String(), v.Rule.Line
 	}
 	switch {
