@@ -1028,7 +1028,10 @@ func TestUnmarshalJSONMessages(t *testing.T) {
 	for _, tc := range []struct {
 		json, want string
 	}{
-		{`{"status": "403"}`, "robotsTxt.status"},
+		{`{"status": "403"}`, "status: a JSON string is not allowed; use a number"},
+		{`{"serve": "off"}`, "serve: a JSON string is not allowed; use true or false"},
+		{`{"bots": "GPTBot"}`, "bots: a JSON string is not allowed; use a list of strings"},
+		{`{"crawlers": [{"token": "X", "signature_agent": ["https://a.example"]}]}`, `unknown field "signature_agent": the field is "signature_agents", a list`},
 		{`{"grace": "off"}`, `grace: time: invalid duration "off"`},
 		{`{"MODE": "monitor"}`, `unknown field "MODE": the field is "mode"`},
 		{`{"handler": "robots_txt", "@id": "x", "mode": "monitor"}`, ""},

@@ -53,8 +53,21 @@ func (c *Config) UnmarshalJSON(b []byte) error {
 	}
 	var typeErr *json.UnmarshalTypeError
 	var syntaxErr *json.SyntaxError
+	if errors.As(err, &typeErr) && typeErr.Field != "" {
+		return fmt.Errorf("%s: a JSON %s is not allowed; use %s", typeErr.Field, typeErr.Value, jsonKindOf(typeErr.Type))
+	}
 	if errors.As(err, &typeErr) || errors.As(err, &syntaxErr) {
 		return err
+	}
+	if key, ok := strings.CutPrefix(err.Error(), `json: unknown field "`); ok {
+		// The Caddyfile's singular subdirectives are JSON lists with
+		// plural names (signature_agent, signature_agents).
+		key = strings.TrimSuffix(key, `"`)
+		for _, names := range []map[string]string{jsonNames, crawlerJSONNames} {
+			if name, ok := names[strings.ToLower(key)+"s"]; ok {
+				return fmt.Errorf("unknown field %q: the field is %q, a list", key, name)
+			}
+		}
 	}
 	// An error of a field's own decoder carries no field name.
 	for _, name := range durationFields {
@@ -66,6 +79,26 @@ func (c *Config) UnmarshalJSON(b []byte) error {
 		}
 	}
 	return err
+}
+
+// jsonKindOf says what a JSON value of Go type t is written as, for an
+// error about a value of another kind.
+func jsonKindOf(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Pointer:
+		return jsonKindOf(t.Elem())
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a number"
+	case reflect.String:
+		return "a string"
+	case reflect.Slice:
+		return "a list of " + strings.TrimPrefix(jsonKindOf(t.Elem()), "a ") + "s"
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	}
+	return "a " + t.String()
 }
 
 // durationFields are the JSON names of Config's durations.
