@@ -564,3 +564,76 @@ func TestNamesWithDigitsLinear(t *testing.T) {
 		t.Errorf("GroupForUserAgent allocates %v times", n)
 	}
 }
+
+// hsTrigramFlood returns the audit's wildcard file: a "*" group of 24,380
+// rules "/*<t>*zzzq", each t a different three-byte string over [a-z0-9]
+// in shuffled order, and the trigrams in file order, so that a path can
+// hold many of them.
+func hsTrigramFlood() (body string, grams []string) {
+	const alnum = "abcdefghijklmnopqrstuvwxyz0123456789"
+	for _, a := range alnum {
+		for _, b := range alnum {
+			for _, c := range alnum {
+				grams = append(grams, string([]rune{a, b, c}))
+			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(29, 31))
+	rng.Shuffle(len(grams), func(i, j int) { grams[i], grams[j] = grams[j], grams[i] })
+	grams = grams[:24380]
+	var b strings.Builder
+	b.WriteString("User-agent: *\n")
+	for _, g := range grams {
+		fmt.Fprintf(&b, "Disallow: /*%s*zzzq\n", g)
+	}
+	return b.String(), grams
+}
+
+// hsTrigramFloodPath is a path of size bytes holding the flood's trigrams
+// one after another, and the bytes z and q, but never "zzzq": every rule
+// whose trigram it holds is tried, and none matches.
+func hsTrigramFloodPath(grams []string, size int) string {
+	return "/" + strings.Join(grams, "")[:size-3] + "zq"
+}
+
+// BenchmarkDecideTrigramFlood: one Decide on the flood, for paths of 2 to
+// 16 KB, to show how its cost grows with the path's length.
+func BenchmarkDecideTrigramFlood(b *testing.B) {
+	body, grams := hsTrigramFlood()
+	g := Parse([]byte(body)).GroupFor("x")
+	for _, kb := range []int{2, 4, 8, 16} {
+		path := hsTrigramFloodPath(grams, kb*1024)
+		b.Run(fmt.Sprintf("%dKB", kb), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				bnSinkVerdict = g.Decide(path)
+			}
+		})
+	}
+}
+
+// hsTinyGroups is a 500 KiB file of as many groups as fit, each naming
+// one agent and allowing "/": the most groups per byte of text.
+func hsTinyGroups() []byte {
+	var b strings.Builder
+	for i := 0; ; i++ {
+		l := fmt.Sprintf("user-agent:b%d\nallow:/\n", i)
+		if b.Len()+len(l) > DefaultMaxSize {
+			return []byte(b.String())
+		}
+		b.WriteString(l)
+	}
+}
+
+// BenchmarkParseTinyGroups reports the heap a File of hsTinyGroups holds,
+// per byte of its text.
+func BenchmarkParseTinyGroups(b *testing.B) {
+	body := hsTinyGroups()
+	_, grew := hsHeapAfterParse(body)
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		bnSinkFile = Parse(body)
+	}
+	b.ReportMetric(float64(grew)/float64(len(body)), "heap/byte")
+}
