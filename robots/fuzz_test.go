@@ -363,6 +363,12 @@ func fzCheckDecide(t *testing.T, f *File, body, path string) {
 		if got.Rule != nil && got.Allowed != (got.Rule.Directive == Allow) {
 			t.Fatalf("Decide(%q): Allowed=%v but deciding rule is %q", path, got.Allowed, got.Rule)
 		}
+		// The same with every wildcard try done by the path index,
+		// which Decide otherwise builds only for long paths.
+		if indexed := fzDecideIndexed(g, path); indexed != got {
+			t.Fatalf("group %d %q: Decide(%q) = %v (rule %q), but with the path index %v (rule %q)\nrobots.txt:\n%s",
+				gi, g.Agents, path, fzVerdictOf(got), got.Rule, fzVerdictOf(indexed), indexed.Rule, body)
+		}
 
 		p := path
 		if !strings.HasPrefix(p, "/") {
@@ -381,6 +387,14 @@ func fzCheckDecide(t *testing.T, f *File, body, path string) {
 			}
 		}
 	}
+}
+
+// fzDecideIndexed is g.Decide(path) with every wildcard try done with a
+// pathIndex, from the first.
+func fzDecideIndexed(g *Group, path string) Verdict {
+	defer func(b int) { plainTryBytes = b }(plainTryBytes)
+	plainTryBytes = -1 << 40
+	return g.Decide(path)
 }
 
 func FuzzDecide(f *testing.F) {

@@ -21,15 +21,21 @@ import (
 //     their tail checked only when the walk reaches that node, highest
 //     priority first, and only while they could still beat the best match.
 //
-// Whatever the file, one Decide tries each wildcard rule at most once, and
-// a try is one greedy left-to-right pass over the path (see
-// wildRule.match), so the worst case is linear in the path's length times
-// the number of wildcard rules.
+// Whatever the file, one Decide tries each wildcard rule at most once. A
+// try is one greedy left-to-right pass over the path (see wildRule.match)
+// until the tries have scanned several times the path, and then a few
+// lookups in an index of the path (see wildTry, which gives the worst
+// case that remains).
 type matcher struct {
 	trie  // node values index infos
 	infos []nodeRules
 	wilds []wildRule
 	grams []gramIndex // the trigram index, when a node is indexed; at most one
+	// segIDs numbers the distinct segments of a matcher of many wildcard
+	// rules, for the memo of pathIndex.find: wilds[i].segs[k] is segment
+	// segIDs[wilds[i].idLo+k]. nil for a small matcher.
+	segIDs []int32
+	nseg   int
 }
 
 // nodeRules are the rules whose literal prefix ends at one trie node.
@@ -137,6 +143,7 @@ type wildRule struct {
 	lit      string
 	segs     []string
 	anchored bool
+	idLo     int32  // where the ids of segs start in matcher.segIDs
 	sig      uint64 // byteSig of the segments
 }
 
@@ -167,11 +174,6 @@ func better(a, b *Rule) bool {
 	return a.Line < b.Line
 }
 
-// match reports whether the tail t (the path after the rule's literal
-// prefix) matches. With only "*" between the segments, taking the first
-// occurrence of each segment in turn is right: an earlier end leaves more
-// room for the rest, so if any placement works the greedy one does. No
-// backtracking, so one pass over t.
 // cmpRank orders rules by precedence, ignoring the line: higher priority
 // first, then allow before disallow.
 func cmpRank(a, b *Rule) int {
@@ -187,6 +189,11 @@ func sameWild(a, b *wildRule) bool {
 	return cmpRank(a.rule, b.rule) == 0 && a.anchored == b.anchored && slices.Equal(a.segs, b.segs)
 }
 
+// match reports whether the tail t (the path after the rule's literal
+// prefix) matches. With only "*" between the segments, taking the first
+// occurrence of each segment in turn is right: an earlier end leaves more
+// room for the rest, so if any placement works the greedy one does. No
+// backtracking, so one pass over t.
 func (w *wildRule) match(t []byte) bool {
 	segs := w.segs
 	if w.anchored {
@@ -207,12 +214,101 @@ func (w *wildRule) match(t []byte) bool {
 	return true
 }
 
+// matchIndexed is match for the path p (the tail is p[len(w.lit):]), with
+// each segment found by ix, which remembers what it found for the next
+// rule with the same segment.
+func (w *wildRule) matchIndexed(p []byte, ix *pathIndex, ids []int32) bool {
+	segs, end := w.segs, len(p)
+	if w.anchored {
+		last := segs[len(segs)-1]
+		if !bytes.HasSuffix(p[len(w.lit):], bytesOf(last)) {
+			return false
+		}
+		end -= len(last)
+		segs = segs[:len(segs)-1]
+	}
+	x := len(w.lit)
+	for k, s := range segs {
+		id := int32(-1)
+		if ids != nil {
+			id = ids[int(w.idLo)+k]
+		}
+		// The first occurrence from x is the earliest to end: if it
+		// runs into the anchored segment, so does every later one.
+		i := ix.find(s, id, x)
+		if i < 0 || i+len(s) > end {
+			return false
+		}
+		x = i + len(s)
+	}
+	return true
+}
+
+// wildTry tries the wildcard rules of one Decide. It tries them as match
+// does until they have scanned several times the path's length, then
+// with a pathIndex of the path: a few tries, the usual case, cost nothing
+// more, and thousands of tries of rules whose text a long path holds
+// (which made one Decide of a 16 KB path cost 50 ms) cost a radix sort of
+// the path and a few binary searches each.
+//
+// What remains: with the index, a try costs a binary search per segment
+// of up to 3 bytes, and for a longer segment, the checks of the places
+// its rarest sampled trigram (8-gram from 8 bytes on) occurs at from x.
+// The memo makes that once per distinct segment in the usual order of
+// tries, so the worst case is a file of thousands of distinct segments of
+// 4 to 7 bytes, none in the path, each of whose trigrams the path holds
+// many times: about rules × path/(alphabet³) checks. 27,000 such
+// segments over four letters against 16 KB of them are some 7 million
+// checks, 7 ms (14 ms without the index; see
+// BenchmarkDecideIndexWorstCase), linear in the path's length for a
+// given file. Building the index costs a Decide that would have found
+// its answer quickly by scanning, such as a path of one repeated byte,
+// up to about 5 ns a byte of the path.
+//
+// The path is not kept in a wildTry but passed to each try: a wildTry
+// leaks its fields to the pool, and the path is often a buffer on
+// Decide's stack.
+type wildTry struct {
+	m    *matcher
+	work int // bytes plain tries may still scan
+	ix   *pathIndex
+}
+
+// plainTryBytes is how many bytes plain tries may scan beyond eight times
+// the path's length; tests lower it to check the index on short paths.
+var plainTryBytes = 8192
+
+func newWildTry(m *matcher, p []byte) wildTry {
+	return wildTry{m: m, work: 8*len(p) + plainTryBytes}
+}
+
+// match tries w on the path p.
+func (c *wildTry) match(w *wildRule, p []byte) bool {
+	if c.ix == nil {
+		tail := p[len(w.lit):]
+		if c.work -= len(tail); c.work >= 0 {
+			return w.match(tail)
+		}
+		c.ix = getPathIndex(p, c.m.nseg)
+	}
+	return w.matchIndexed(p, c.ix, c.m.segIDs)
+}
+
+// done releases what c took from pools.
+func (c *wildTry) done() {
+	if c.ix != nil {
+		putPathIndex(c.ix)
+		c.ix = nil
+	}
+}
+
 // best returns the deciding rule for the canonical path p, or nil.
 func (m *matcher) best(p []byte) *Rule {
 	if len(m.nodes) == 0 {
 		return nil
 	}
 	var best *Rule
+	try := newWildTry(m, p)
 	// Wildcard tails are checked after the walk, once the plain rules have
 	// set the bar they must beat; most are then skipped without a look.
 	type pending struct{ info, depth int32 }
@@ -243,7 +339,7 @@ func (m *matcher) best(p []byte) *Rule {
 						queue[nq] = pending{nd.val, int32(depth)}
 						nq++
 					} else {
-						best = m.bestAlways(nr, p[depth:], pathSig(&sig, p[scanFrom:]), best)
+						best = m.bestAlways(nr, p, &try, pathSig(&sig, p[scanFrom:]), best)
 					}
 				}
 			case nr.wildN > 0:
@@ -251,7 +347,7 @@ func (m *matcher) best(p []byte) *Rule {
 					queue[nq] = pending{nd.val, int32(depth)}
 					nq++
 				} else {
-					best = m.bestWild(nr, p[depth:], best)
+					best = m.bestWild(nr, p, &try, best)
 				}
 			}
 		}
@@ -260,14 +356,15 @@ func (m *matcher) best(p []byte) *Rule {
 	for i := 0; i < nq; i++ {
 		nr := &m.infos[queue[i].info]
 		if nr.indexed {
-			best = m.bestAlways(nr, p[queue[i].depth:], pathSig(&sig, p[scanFrom:]), best)
+			best = m.bestAlways(nr, p, &try, pathSig(&sig, p[scanFrom:]), best)
 		} else {
-			best = m.bestWild(nr, p[queue[i].depth:], best)
+			best = m.bestWild(nr, p, &try, best)
 		}
 	}
 	if scanFrom >= 0 {
-		best = m.bestIndexed(p, scanFrom, &sig, best)
+		best = m.bestIndexed(p, scanFrom, &sig, &try, best)
 	}
+	try.done()
 	return best
 }
 
@@ -283,7 +380,7 @@ func pathSig(sig *uint64, p []byte) uint64 {
 
 // bestWild tries the wildcard rules of a node that is not indexed, best
 // first, each once.
-func (m *matcher) bestWild(nr *nodeRules, tail []byte, best *Rule) *Rule {
+func (m *matcher) bestWild(nr *nodeRules, p []byte, try *wildTry, best *Rule) *Rule {
 	for i := nr.wildLo; i < nr.wildLo+nr.wildN; i++ {
 		w := &m.wilds[i]
 		if !better(w.rule, best) {
@@ -292,7 +389,7 @@ func (m *matcher) bestWild(nr *nodeRules, tail []byte, best *Rule) *Rule {
 			}
 			continue
 		}
-		if w.match(tail) {
+		if try.match(w, p) {
 			best = w.rule
 		}
 	}
@@ -301,9 +398,9 @@ func (m *matcher) bestWild(nr *nodeRules, tail []byte, best *Rule) *Rule {
 
 // bestAlways tries the rules of an indexed node that have no trigram,
 // except those needing a byte missing from sig, the path's byteSig.
-func (m *matcher) bestAlways(nr *nodeRules, tail []byte, sig uint64, best *Rule) *Rule {
+func (m *matcher) bestAlways(nr *nodeRules, p []byte, try *wildTry, sig uint64, best *Rule) *Rule {
 	for _, i := range m.grams[0].always[nr.alwaysLo : nr.alwaysLo+nr.alwaysN] {
-		if w := &m.wilds[i]; w.sig&^sig == 0 && better(w.rule, best) && w.match(tail) {
+		if w := &m.wilds[i]; w.sig&^sig == 0 && better(w.rule, best) && try.match(w, p) {
 			best = w.rule
 		}
 	}
@@ -315,7 +412,7 @@ func (m *matcher) bestAlways(nr *nodeRules, tail []byte, sig uint64, best *Rule)
 // once. A rule whose node the walk did not reach does not have its prefix
 // at the start of p and is skipped, and so is one needing a byte missing
 // from *sig, the byteSig of p[from:] (see pathSig).
-func (m *matcher) bestIndexed(p []byte, from int, sig *uint64, best *Rule) *Rule {
+func (m *matcher) bestIndexed(p []byte, from int, sig *uint64, try *wildTry, best *Rule) *Rule {
 	gi := &m.grams[0]
 	if best != nil && best.priority > gi.maxPriority {
 		return best // no indexed rule can beat it
@@ -347,7 +444,7 @@ func (m *matcher) bestIndexed(p []byte, from int, sig *uint64, best *Rule) *Rule
 		}
 		for _, i := range gi.wildOf[gi.lo[k]:gi.lo[k+1]] {
 			w := &m.wilds[i]
-			if w.sig&^pathSig(sig, p[from:]) == 0 && better(w.rule, best) && len(w.lit) <= len(p) && string(p[:len(w.lit)]) == w.lit && w.match(p[len(w.lit):]) {
+			if w.sig&^pathSig(sig, p[from:]) == 0 && better(w.rule, best) && len(w.lit) <= len(p) && string(p[:len(w.lit)]) == w.lit && try.match(w, p) {
 				best = w.rule
 			}
 		}
@@ -509,11 +606,12 @@ type groupBuilder struct {
 	counts *gramCounts // scratch space of indexWilds
 	// Scratch space of compile, kept from group to group: a file
 	// compiles hundreds of groups.
-	order []int32
-	keys  []string
-	vals  []int32
-	wilds []wildRule
-	trie  trie
+	order    []int32
+	keys     []string
+	vals     []int32
+	wilds    []wildRule
+	trie     trie
+	segIndex map[string]int32
 }
 
 // pendingRule is a rule split into its literal prefix and the rest.
@@ -703,7 +801,7 @@ func (gb *groupBuilder) compile() matcher {
 				nr.exact = p.rule
 			}
 		default:
-			w := wildRule{rule: p.rule, lit: p.lit, segs: segs[p.segLo:p.segHi:p.segHi], anchored: p.anchored}
+			w := wildRule{rule: p.rule, lit: p.lit, segs: segs[p.segLo:p.segHi:p.segHi], anchored: p.anchored, idLo: p.segLo}
 			for _, sg := range w.segs {
 				w.sig = byteSig(w.sig, bytesOf(sg))
 			}
@@ -756,6 +854,9 @@ func (gb *groupBuilder) compile() matcher {
 		}
 		nr.wildLo, nr.wildN = int32(lo), int32(len(m.wilds)-lo)
 	}
+	if len(m.wilds) >= minIndexedWilds {
+		m.segIDs, m.nseg = numberSegments(segs, &gb.segIndex)
+	}
 	indexed := false
 	for i := range m.infos {
 		if nr := &m.infos[i]; nr.wildN >= minIndexedWilds {
@@ -770,4 +871,25 @@ func (gb *groupBuilder) compile() matcher {
 	}
 	m.trie = buildTrie(keys, vals, &gb.trie)
 	return m
+}
+
+// numberSegments gives each distinct segment of segs an id, using byID
+// as scratch space: rules that share a segment share its id, and so what
+// pathIndex.find has learnt of it.
+func numberSegments(segs []string, byID *map[string]int32) ([]int32, int) {
+	if *byID == nil {
+		*byID = map[string]int32{}
+	}
+	m := *byID
+	clear(m)
+	ids := make([]int32, len(segs))
+	for i, s := range segs {
+		id, ok := m[s]
+		if !ok {
+			id = int32(len(m))
+			m[s] = id
+		}
+		ids[i] = id
+	}
+	return ids, len(m)
 }
