@@ -3,11 +3,14 @@
 // questions fast: which group of rules does a client obey, and does that
 // group allow a URL.
 //
-// Parse never fails and never panics. Rules are compiled when the file is
-// parsed: literal prefixes go into a trie, so Decide walks the path once
-// instead of scanning every rule, and neither Decide nor GroupForUserAgent
-// allocates. Whatever the file and the path, one Decide tries each
-// wildcard rule at most once, each try a single pass over the path.
+// Parse never fails and never panics. A group's rules are compiled when
+// it first decides, once, so that a file of thousands of groups costs
+// memory for the few a site's clients obey: literal prefixes go into a
+// trie, so Decide walks the path once instead of scanning every rule, and
+// after that neither Decide nor GroupForUserAgent allocates. Whatever the
+// file and the path, one Decide tries each wildcard rule at most once,
+// each try a single pass over the path or, once tries have scanned
+// several times the path, a few lookups in an index of it.
 //
 // # How a file is read
 //

@@ -205,27 +205,19 @@ func (mg *mergedGroups) groupOf(members []int) (g *Group, isNew bool) {
 		if len(members) == 1 {
 			g.src = mg.src[members[0] : members[0]+1]
 		}
-		g.m = mg.matcherOf(members[len(members)-1])
+		g.lender = mg.lenderOf(members[len(members)-1])
 	case n <= mg.budget:
-		mg.budget -= n
+		mg.budget -= n // its matcher compiles the merge, see Group.matcher
 		g.src = make([]*srcGroup, len(members))
 		for k, i := range members {
 			g.src[k] = mg.src[i]
 		}
-		mg.gb.reserve(n)
-		for k, s := range g.src {
-			if !lendsOn(mg.src, members, k) {
-				addRules(mg.gb, s.rules)
-			}
-		}
-		m := mg.gb.compile()
-		g.m = &m
 	default:
 		g.src = make([]*srcGroup, len(members))
 		for k, i := range members {
 			g.src[k] = mg.src[i]
 			if !lendsOn(mg.src, members, k) {
-				g.parts = append(g.parts, mg.matcherOf(i))
+				g.parts = append(g.parts, mg.lenderOf(i))
 			}
 		}
 	}
@@ -238,33 +230,16 @@ func lendsOn(src []*srcGroup, members []int, k int) bool {
 	return k+1 < len(members) && sameRules(src[members[k]], src[members[k+1]])
 }
 
-// matcherOf returns the compiled matcher of written group i, compiling it
-// the first time.
-func (mg *mergedGroups) matcherOf(i int) *matcher {
-	s := mg.src[i]
-	if s.m != nil {
-		return s.m
+// lenderOf returns the written group whose rules, and so matcher, are
+// those of written group i: i itself, or the group a run of groups that
+// borrow their rules ends with. Sharing the lender's matcher, a file of a
+// thousand "User-agent / Crawl-delay" pairs before one long list of rules
+// compiles that list once.
+func (mg *mergedGroups) lenderOf(i int) *srcGroup {
+	for mg.src[i].borrows && i+1 < len(mg.src) {
+		i++
 	}
-	// Groups that borrow their rules share the lender's matcher: a file
-	// of a thousand "User-agent / Crawl-delay" pairs before one long list
-	// of rules compiles that list once.
-	j := i
-	for mg.src[j].borrows && j+1 < len(mg.src) && mg.src[j+1].m == nil {
-		j++
-	}
-	if mg.src[j].borrows && j+1 < len(mg.src) {
-		j++ // compiled already
-	}
-	if mg.src[j].m == nil {
-		mg.gb.reset()
-		addRules(mg.gb, mg.src[j].rules)
-		m := mg.gb.compile()
-		mg.src[j].m = &m
-	}
-	for k := i; k < j; k++ {
-		mg.src[k].m = mg.src[j].m
-	}
-	return s.m
+	return mg.src[i]
 }
 
 func addRules(gb *groupBuilder, rules []*Rule) {

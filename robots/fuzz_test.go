@@ -503,7 +503,7 @@ func TestIndexedWildcardsMatchReference(t *testing.T) {
 			fmt.Fprintf(&body, "%s: %s\n", d, pat)
 		}
 		f := Parse([]byte(body.String()))
-		if g := f.GroupFor("x"); len(g.m.grams) == 0 {
+		if g := f.GroupFor("x"); len(g.matcher().grams) == 0 {
 			t.Fatalf("file %d: no node was indexed; the test does not test the index", file)
 		}
 		for k := 0; k < 200; k++ {

@@ -1,6 +1,9 @@
 package robots
 
-import "time"
+import (
+	"sync/atomic"
+	"time"
+)
 
 // Directive is the kind of a rule: allow or disallow.
 type Directive uint8
@@ -65,9 +68,12 @@ type Group struct {
 	// ignores it; Decide never uses it.
 	CrawlDelay time.Duration
 
-	src   []*srcGroup // the written groups merged, in file order
-	m     *matcher    // compiled rules, possibly shared; nil when parts are
-	parts []*matcher  // the matchers of the written groups, when m is nil
+	src []*srcGroup // the written groups merged, in file order
+	// The rules are compiled when the group first decides (see matcher):
+	// a file can have 20,000 groups, of which a site sees a few.
+	m      atomic.Pointer[matcher]
+	lender *srcGroup   // the written group whose rules are the group's, if one is
+	parts  []*srcGroup // the written groups to ask each, if the merge has no matcher
 
 	signal   Signals // the written groups' Content-Signal lines, combined
 	hasUsage bool    // a written group has a Content-Usage line
@@ -145,11 +151,11 @@ func (g *Group) decide(p []byte) Verdict {
 		return Verdict{Allowed: true}
 	}
 	var r *Rule
-	if g.m != nil {
-		r = g.m.best(p)
+	if m := g.matcher(); m != nil {
+		r = m.best(p)
 	} else {
-		for _, m := range g.parts {
-			if b := m.best(p); b != nil && better(b, r) {
+		for _, s := range g.parts {
+			if b := s.matcher().best(p); b != nil && better(b, r) {
 				r = b
 			}
 		}
@@ -168,4 +174,28 @@ func isRobotsTxt(p []byte) bool {
 		return false
 	}
 	return len(p) == len(name) || p[len(name)] == '?'
+}
+
+// matcher returns the group's compiled rules, compiling them the first
+// time; nil when the group asks its parts. Decides that race to compile
+// them each compile a copy, and all keep the first stored.
+func (g *Group) matcher() *matcher {
+	if m := g.m.Load(); m != nil || g.parts != nil {
+		return m
+	}
+	var m *matcher
+	if g.lender != nil {
+		m = g.lender.matcher()
+	} else {
+		m = compileWith(func(gb *groupBuilder) {
+			for k, s := range g.src {
+				if k+1 < len(g.src) && sameRules(s, g.src[k+1]) {
+					continue // borrowed: the next group's rules
+				}
+				addRules(gb, s.rules)
+			}
+		})
+	}
+	g.m.CompareAndSwap(nil, m)
+	return g.m.Load()
 }

@@ -256,7 +256,7 @@ func TestIndexedDecideDoesNotAllocate(t *testing.T) {
 		{"large index", large.String(), "/a/x1y/x20y/x300y/x1999y?q=x42y"},
 	} {
 		g := Parse([]byte(tc.body)).GroupFor("x")
-		if g.m.grams == nil {
+		if g.matcher().grams == nil {
 			t.Fatalf("%s: not indexed", tc.name)
 		}
 		if n := testing.AllocsPerRun(100, func() { g.Decide(tc.path) }); n != 0 {
@@ -318,6 +318,7 @@ var hsShapes = []struct {
 		}
 		return []byte(b.String())
 	}},
+	{"tiny groups", hsTinyGroups},
 	{"one diagnostic per line", func() []byte {
 		return []byte(strings.Repeat("x:\n", DefaultMaxSize/3))
 	}},
@@ -342,7 +343,7 @@ func hsHeapAfterParse(body []byte) (f *File, grew uint64) {
 // TestParseMemoryBound checks that a parsed File holds no more than a
 // small multiple of its file's size, whatever the file's shape.
 func TestParseMemoryBound(t *testing.T) {
-	const maxRatio = 20
+	const maxRatio, maxUsedRatio = 20, 32
 	for _, tc := range hsShapes {
 		t.Run(tc.name, func(t *testing.T) {
 			body := tc.body()
@@ -354,6 +355,23 @@ func TestParseMemoryBound(t *testing.T) {
 			t.Logf("%d bytes, %d groups: File holds %d bytes, %.1f× the file", len(body), len(f.Groups()), grew, ratio)
 			if ratio > maxRatio {
 				t.Errorf("a File of a %d-byte file holds %d bytes, %.1f× its size; want at most %d×", len(body), grew, ratio, maxRatio)
+			}
+			// Groups compile their rules when they first decide: with
+			// every group used, as by a client trying each agent of
+			// the file in turn, a File holds more.
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			for _, g := range f.Groups() {
+				g.Decide("/")
+			}
+			runtime.GC() // twice: the first only moves pooled scratch to the victim cache
+			runtime.GC()
+			runtime.ReadMemStats(&after)
+			used := float64(grew+after.HeapAlloc-min(before.HeapAlloc, after.HeapAlloc)) / float64(len(body))
+			t.Logf("with every group used: %.1f× the file", used)
+			if used > maxUsedRatio {
+				t.Errorf("with every group used, a File of a %d-byte file holds %.1f× its size; want at most %d×", len(body), used, maxUsedRatio)
 			}
 			runtime.KeepAlive(f)
 		})
@@ -369,7 +387,7 @@ func TestMergedGroupsShareRules(t *testing.T) {
 	f := Parse([]byte(body))
 	parts, own := 0, 0
 	for _, g := range f.Groups() {
-		if g.m == nil {
+		if g.matcher() == nil {
 			parts++
 			if len(g.parts) != 3 {
 				t.Errorf("group %v asks %d matchers, want 3", g.Agents, len(g.parts))
@@ -431,8 +449,8 @@ func TestDiagnosticsCapped(t *testing.T) {
 // reports: the allow of equal priority, then the earliest line.
 func TestRepeatedWildcardRulesKeptOnce(t *testing.T) {
 	g := Parse([]byte(hsRepeatRules(200, "Disallow: /*aaa*xy"))).GroupFor("x")
-	if len(g.m.wilds) != 1 || len(g.Rules()) != 200 {
-		t.Errorf("%d wildcard rules kept of %d written, want 1", len(g.m.wilds), len(g.Rules()))
+	if len(g.matcher().wilds) != 1 || len(g.Rules()) != 200 {
+		t.Errorf("%d wildcard rules kept of %d written, want 1", len(g.matcher().wilds), len(g.Rules()))
 	}
 	if v := g.Decide("/aaaxy"); v.Allowed || v.Rule.Line != 2 {
 		t.Errorf("Decide = %+v, want the first copy (line 2)", v)
@@ -766,5 +784,48 @@ func BenchmarkDecideIndexWorstCase(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		bnSinkVerdict = g.Decide(path)
+	}
+}
+
+// TestLazyMatchersConcurrent decides for every group of a fresh File from
+// several goroutines at once, so that the race detector sees groups
+// compiled on first use by concurrent Decides, and checks that they agree
+// and that each group keeps one matcher.
+func TestLazyMatchersConcurrent(t *testing.T) {
+	body := string(hsMergeFile(6, 12, 20)) + "user-agent: solo\ndisallow: /a*b\n"
+	f := Parse([]byte(body))
+	groups := f.Groups()
+	paths := []string{"/aab", "/ab/x", "/cba/x.cb", "/x"}
+	want := make([]Verdict, len(groups)*len(paths))
+	done := make(chan []Verdict)
+	for range 4 {
+		go func() {
+			got := make([]Verdict, len(want))
+			for i, g := range groups {
+				for k, p := range paths {
+					got[i*len(paths)+k] = g.Decide(p)
+				}
+			}
+			done <- got
+		}()
+	}
+	for w := range 4 {
+		got := <-done
+		if w == 0 {
+			copy(want, got)
+		} else if !reflect.DeepEqual(got, want) {
+			t.Fatal("concurrent Decides disagree")
+		}
+	}
+	for _, g := range groups {
+		if m := g.matcher(); m != g.matcher() {
+			t.Errorf("group %v: matcher changed between calls", g.Agents)
+		}
+		if g.lender != nil && g.matcher() != g.lender.matcher() {
+			t.Errorf("group %v does not share its written group's matcher", g.Agents)
+		}
+	}
+	for _, p := range paths {
+		fzCheckDecide(t, f, body, p)
 	}
 }

@@ -598,6 +598,35 @@ type gramRule struct {
 	wild int32 // index into matcher.wilds
 }
 
+var builderPool = sync.Pool{New: func() any { return new(groupBuilder) }}
+
+// compileWith compiles the rules add adds, in a builder from a pool.
+func compileWith(add func(*groupBuilder)) *matcher {
+	gb := builderPool.Get().(*groupBuilder)
+	gb.reset()
+	add(gb)
+	m := gb.compile()
+	// The scratch space must not keep a File alive from the pool.
+	clear(gb.pend[:cap(gb.pend)])
+	clear(gb.segs[:cap(gb.segs)])
+	clear(gb.keys[:cap(gb.keys)])
+	clear(gb.wilds[:cap(gb.wilds)])
+	clear(gb.trie.nodes[:cap(gb.trie.nodes)])
+	clear(gb.segIndex)
+	builderPool.Put(gb)
+	return &m
+}
+
+// matcher returns the compiled rules of s, compiling them the first time,
+// as Group.matcher does.
+func (s *srcGroup) matcher() *matcher {
+	if m := s.m.Load(); m != nil {
+		return m
+	}
+	s.m.CompareAndSwap(nil, compileWith(func(gb *groupBuilder) { addRules(gb, s.rules) }))
+	return s.m.Load()
+}
+
 // groupBuilder collects a group's rules before they are compiled into a
 // matcher.
 type groupBuilder struct {

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 )
@@ -174,7 +175,7 @@ type srcGroup struct {
 	// starts a group that lends the earlier agents its rules.
 	prefs      bool
 	crawlDelay time.Duration
-	m          *matcher // compiled when a Group first needs it
+	m          atomic.Pointer[matcher] // compiled when a Group first needs it
 	// signal combines the group's Content-Signal lines; usage holds its
 	// Content-Usage lines in file order, and um ranks their paths.
 	signal Signals
