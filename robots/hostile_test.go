@@ -715,36 +715,6 @@ func TestPathIndexFind(t *testing.T) {
 	}
 }
 
-// TestPathIndexUsedOnFlood checks that the path index makes the audit's
-// flood cheap: Decide with it at least five times faster than with plain
-// tries only (twenty times, when it was written), measured side by side
-// so that a slow or loaded machine slows both.
-func TestPathIndexUsedOnFlood(t *testing.T) {
-	if testing.Short() {
-		t.Skip("takes a second")
-	}
-	body, grams := hsTrigramFlood()
-	g := Parse([]byte(body)).GroupFor("x")
-	path := hsTrigramFloodPath(grams, 16*1024)
-	timeIt := func() time.Duration {
-		best := time.Duration(1 << 62)
-		for range 3 {
-			s := time.Now()
-			g.Decide(path)
-			best = min(best, time.Since(s))
-		}
-		return best
-	}
-	indexed := timeIt()
-	defer func(b int) { plainTryBytes = b }(plainTryBytes)
-	plainTryBytes = 1 << 40
-	plain := timeIt()
-	t.Logf("16 KB flood path: %v with the index, %v without", indexed, plain)
-	if indexed*5 > plain {
-		t.Errorf("Decide takes %v with the path index, %v without: the index is not used or too slow", indexed, plain)
-	}
-}
-
 // hsIndexWorstCase is the worst case known for the path index (see
 // wildTry): rules "/*<s>", s each string of 5 to 7 bytes over "abcd"
 // that a 16 KB random path over the same letters lacks, against that
