@@ -244,7 +244,7 @@ func (d *dynamicSources) open(path string) *source {
 				zap.String("file", path), zap.String("etag", loaded.ETag))
 			break
 		}
-		s.logLoad(s.current())
+		s.logLoad()
 	case errors.Is(err, fs.ErrNotExist):
 		// With a {host} root, any Host a client makes up names a file
 		// that is not there: say so, but not once per request.

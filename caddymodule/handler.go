@@ -248,7 +248,7 @@ func (h *Handler) judge(r *http.Request, ua string, paths judge.Paths, id identi
 	if a, ok := judge.SignalDecides(j.Verdict, j.Action, h.Signals == config.ModeEnforce); ok {
 		if sig := h.signalRefuses(id, req.Paths); sig != "" {
 			j.Verdict, j.Action, j.Signal = judge.Disallowed, a, sig
-			if j.Rule != nil && j.Rule.Directive == robots.Allow {
+			if !judge.NamedWithSignal(j.Rule) {
 				// The preference refused what the rule allowed: the
 				// rule is no reason for the refusal, the signal is.
 				j.Rule, j.RuleSource, j.ServedLine = nil, "", 0
@@ -383,14 +383,13 @@ func (h *Handler) serveRobotsTxt(w http.ResponseWriter, r *http.Request, next ca
 			// 4xx) the next handler answers, but a bot asked, and
 			// what it learnt (that everything is allowed) is a
 			// fetch like any other.
-			f := h.judgeFetch(r, snap)
+			h.served(r, src, snap, h.judgeFetch(r, snap), r.Method == http.MethodGet)
 			if h.ServeEnabled() && src.withheld() {
 				// The file is no robots.txt (a log, an HTML page,
 				// what a tenant's symlink points at): the next
 				// handler, a file_server, would serve it as
 				// /robots.txt. A 404 says what is enforced: no
 				// robots.txt, every bot allowed.
-				h.served(r, src, snap, f, r.Method == http.MethodGet)
 				notStored(w)
 				w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 				w.WriteHeader(http.StatusNotFound)
@@ -400,7 +399,6 @@ func (h *Handler) serveRobotsTxt(w http.ResponseWriter, r *http.Request, next ca
 				}
 				return nil
 			}
-			h.served(r, src, snap, f, r.Method == http.MethodGet)
 		default:
 			h.recordPassed(r, snap)
 		}

@@ -315,7 +315,7 @@ func (s *source) remerge() {
 	}
 	s.publishMerged(next)
 	reloadsTotal.WithLabelValues("loaded").Inc()
-	s.logLoad(next)
+	s.logLoad()
 }
 
 // servedLine is the line of the served robots.txt that line of snap's

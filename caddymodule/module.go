@@ -223,7 +223,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 			return err
 		}
 		if !loaded {
-			src.logLoad(src.current())
+			src.logLoad()
 		}
 	case h.File == "":
 		h.dynamic = newDynamicSources("", h.FileCache, set)

@@ -73,6 +73,12 @@ func newSnapshotOf(body []byte, size int64) *snapshot {
 		// is not kept whole (the parser reports the cut).
 		body = bytes.Clone(robots.Truncate(body, robots.DefaultMaxSize))
 	}
+	return parsedSnapshot(body, f)
+}
+
+// parsedSnapshot is the snapshot of body, at most robots.DefaultMaxSize
+// bytes, already parsed as f.
+func parsedSnapshot(body []byte, f *robots.File) *snapshot {
 	sum := sha256.Sum256(body)
 	etag := `"` + hex.EncodeToString(sum[:12]) + `"`
 	return &snapshot{
@@ -240,9 +246,8 @@ const maxVariants = 64
 // lastModified is the Last-Modified date of the representation etag names,
 // served as variant (the trap line a handler adds, "" for none): the
 // second it came to be served that way, later than every date handed out
-// before, each time it changes (a
-// rollback is a change too); the zero time, no date, while that second
-// would be in the future. So a client's
+// before, each time it changes (a rollback is a change too); the zero
+// time, no date, while that second would be in the future. So a client's
 // If-Modified-Since matches only the representation it was given. Handlers
 // that serve one file with different traps each keep their date while the
 // other serves, rather than redating at every switch (which would run the
@@ -408,7 +413,7 @@ func newInlineSource(text string, set *sourceSettings) *source {
 func openFileSource(path string, set *sourceSettings) (*source, error) {
 	s, loaded, err := loadFileSource(path, set)
 	if loaded != nil {
-		s.logLoad(s.current())
+		s.logLoad()
 	}
 	return s, err
 }
@@ -559,28 +564,25 @@ func (s *source) refresh() {
 	}
 	s.publish(snap)
 	reloadsTotal.WithLabelValues("loaded").Inc()
-	s.logLoad(s.current())
+	s.logLoad()
 }
 
 // mayBeMidWrite reports whether next, read in place of old, may be a
 // file caught while it is written in place: truncated (empty) or cut
-// mid-line (no LF or CR at its end), where old had rules. Most writes in place truncate first
-// (a shell's ">", cp, an editor's save), and a check between the two
-// would put an empty robots.txt in force, allowing every bot everywhere,
-// and excuse any bot that fetched it then. Such a text is loaded only
-// once two checks read it: an edit that really empties the file takes
-// one interval longer.
+// mid-line (no LF or CR at its end), where old had rules. Most writes in
+// place truncate first (a shell's ">", cp, an editor's save), and a check
+// between the two would put an empty robots.txt in force, allowing every
+// bot everywhere, and excuse any bot that fetched it then. Such a text is
+// loaded only once two checks read it: an edit that really empties the
+// file takes one interval longer.
 func mayBeMidWrite(old, next *snapshot) bool {
 	if old.File == nil || len(old.File.Groups()) == 0 {
 		return false
 	}
 	// A line ends at CR too, as the parser (and Google's) reads it: a
 	// file with classic Mac line ends is whole.
-	last := byte(0)
-	if len(next.site) > 0 {
-		last = next.site[len(next.site)-1]
-	}
-	return last != '\n' && last != '\r'
+	n := len(next.site)
+	return n == 0 || next.site[n-1] != '\n' && next.site[n-1] != '\r'
 }
 
 // unchanged reports whether a file that looked like prev at the last
@@ -604,11 +606,12 @@ func (s *source) setGauges(snap *snapshot) {
 	rulesInForce.WithLabelValues(s.name()).Set(float64(rules))
 }
 
-// logLoad logs the version in force, snap: with included lists, the
-// merged text that is served and enforced, not the site's file alone, so
-// that its counts, its ETag and the warning that it refuses nothing are
-// those of what bots are judged by.
-func (s *source) logLoad(snap *snapshot) {
+// logLoad logs the version in force: with included lists, the merged
+// text that is served and enforced, not the site's file alone, so that its
+// counts, its ETag and the warning that it refuses nothing are those of
+// what bots are judged by.
+func (s *source) logLoad() {
+	snap := s.current()
 	groups, rules := snap.File.Counts()
 	diags := snap.File.Diagnostics()
 	lines := make([]string, len(diags))

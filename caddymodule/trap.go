@@ -73,15 +73,17 @@ func (h *Handler) servedTrap(snap *snapshot) *servedWithTrap {
 	// What is said of the text served names the file it came from
 	// (which tenant's, with a {host} root), except for the text shared
 	// by files without one (see snapshot.trapsOf).
-	log := h.configLog()
+	from := snap.from
 	if snap.trapsOf != nil {
-		snap = snap.trapsOf
-	} else if snap.from != "" {
-		log = h.logger.With(zap.String("file", snap.from))
+		snap, from = snap.trapsOf, ""
 	}
 	old := snap.withTrap.Load()
 	if s := old.find(h.Trap); s != nil {
 		return s
+	}
+	log := h.configLog()
+	if from != "" {
+		log = h.logger.With(zap.String("file", from))
 	}
 	lines := include.Trap(snap.body, snap.File, h.Trap)
 	body, added := lines.Body, lines.Added

@@ -58,7 +58,7 @@ func fetchUpstream(ctx context.Context, client *http.Client, url string) fetchRe
 	out := fetchResult{status: res.Status, err: res.Err}
 	switch res.Outcome {
 	case fetch.Loaded:
-		out.snap, out.refresh, out.result = newSnapshot(res.Body), maxAge(res.CacheControl), "loaded"
+		out.snap, out.refresh, out.result = parsedSnapshot(res.Body, res.File), maxAge(res.CacheControl), "loaded"
 		if res.Cut {
 			out.err = fmt.Errorf("longer than %d bytes; the rest is ignored, and so is the line the limit cuts", robots.DefaultMaxSize)
 		}
@@ -184,7 +184,7 @@ func (s *source) loadUpstream(ctx context.Context, failures int) (time.Duration,
 		if res.err != nil {
 			log.Warn("robots.txt from the upstream was cut", fields...)
 		}
-		s.logLoad(s.current())
+		s.logLoad()
 	}
 	return res.refresh, true
 }

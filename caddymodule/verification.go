@@ -204,11 +204,8 @@ func (h *Handler) identityOf(cr *crawlers.Crawler, snap *snapshot) identity {
 // the crawler for it.
 func (h *Handler) impostorOf(cr *crawlers.Crawler, snap *snapshot) *identity {
 	id := &identity{snap: snap, category: string(cr.Category), chosenBy: byStar}
-	id.Identity = judge.Identity{Bot: true, Name: impostorPrefix + cr.Name, Group: snap.File.GroupFor("*")}
+	id.Identity = judge.Identity{Bot: true, Name: judge.ImpostorPrefix + cr.Name, Group: snap.File.GroupFor("*")}
 	id.counters = h.countersFor(id.Name)
 	id.counters.setCategory(id.category)
 	return id
 }
-
-// impostorPrefix starts the name of an impostor: "impostor:Googlebot".
-const impostorPrefix = "impostor:"

@@ -484,16 +484,23 @@ var stampPool = sync.Pool{New: func() any { return new(stampSet) }}
 
 func getStamps(n int) *stampSet {
 	st := stampPool.Get().(*stampSet)
+	st.next(n)
+	return st
+}
+
+// next starts a new use of st for n keys, and reports whether it had to
+// make room for them (every stamp then unset).
+func (st *stampSet) next(n int) (grown bool) {
 	if len(st.stamp) < n {
 		st.stamp = make([]uint32, n)
-		st.gen = 0
+		st.gen, grown = 0, true
 	}
 	st.gen++
 	if st.gen == 0 { // wrapped: old stamps could equal a new gen
 		clear(st.stamp)
 		st.gen = 1
 	}
-	return st
+	return grown
 }
 
 func putStamps(st *stampSet) { stampPool.Put(st) }

@@ -33,9 +33,8 @@ type pathIndex struct {
 
 	// The memo of find, for segment ids below len(lo): for the id's
 	// segment, the first occurrence at or after lo[id] is at[id] (-1 for
-	// none), if stamp[id] == gen.
-	gen    uint32
-	stamp  []uint32
+	// none), if the id is stamped in this use.
+	stampSet
 	lo, at []int32
 }
 
@@ -50,16 +49,9 @@ var pathIndexPool = sync.Pool{New: func() any { return new(pathIndex) }}
 func getPathIndex(p []byte, nseg int) *pathIndex {
 	ix := pathIndexPool.Get().(*pathIndex)
 	ix.p, ix.built = append(ix.p[:0], p...), 0
-	if len(ix.stamp) < nseg {
-		ix.stamp = make([]uint32, nseg)
+	if ix.next(nseg) {
 		ix.lo = make([]int32, nseg)
 		ix.at = make([]int32, nseg)
-		ix.gen = 0
-	}
-	ix.gen++
-	if ix.gen == 0 { // wrapped: old stamps could equal the new gen
-		clear(ix.stamp)
-		ix.gen = 1
 	}
 	return ix
 }

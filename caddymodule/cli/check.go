@@ -220,7 +220,7 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 	// impostorOf), unless impostors trust takes every claim at its word.
 	if cr := claimed; cr.Verifiable() && s.Impostors != config.ImpostorsTrust {
 		star := s.File.GroupFor("*")
-		u := &Unverified{BotName: impostorPrefix + cr.Name, Impostors: s.Impostors, Results: []CheckResult{}}
+		u := &Unverified{BotName: judge.ImpostorPrefix + cr.Name, Impostors: s.Impostors, Results: []CheckResult{}}
 		if u.Impostors == "" {
 			u.Impostors = config.ImpostorsJudge
 		}
@@ -264,22 +264,7 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 		if r.Path != r.Input {
 			target += " (judged as " + text.Clean(r.Path) + ")"
 		}
-		verdict := r.Verdict
-		switch {
-		case verdict == verdictNotHeld && r.Rule != "" && strings.HasPrefix(r.Rule, "disallow"):
-			verdict += " to robots.txt (a bot would be disallowed)"
-		case verdict == verdictNotHeld:
-			verdict += " to robots.txt"
-		case verdict == verdictNotJudged && (r.Signal != "" || strings.HasPrefix(r.Rule, "disallow")):
-			verdict += " (the handler would disallow it if it got it)"
-		case r.Signal != "" && s.Signals == config.ModeMonitor:
-			verdict += " by the usage preferences (signals monitor: let through and logged as a violation)"
-		case r.Signal != "":
-			verdict += " by the usage preferences (signals enforce: refused)"
-		case r.Verdict == judge.Disallowed.String() && s.Mode == config.ModeMonitor:
-			verdict += " (monitor mode: let through and logged as a violation)"
-		}
-		ew.Printf("%s: %s\n", target, verdict)
+		ew.Printf("%s: %s\n", target, s.verdictText(r))
 		ew.Printf("  group: %s\n", text.Clean(groupText))
 		ew.Printf("  agent: %s\n", text.Clean(agentText))
 		switch {
@@ -313,16 +298,9 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 			held = "held to the * group, which the file does not have (everything is allowed)"
 		}
 		ew.Printf("if unverified: a request that fails the check %s publishes (check sees no address) is logged as %q and %s:\n",
-			text.Clean(strings.TrimPrefix(u.BotName, impostorPrefix)), text.Clean(u.BotName), held)
+			text.Clean(strings.TrimPrefix(u.BotName, judge.ImpostorPrefix)), text.Clean(u.BotName), held)
 		for _, r := range u.Results {
-			verdict := r.Verdict
-			switch {
-			case r.Verdict == verdictNotJudged:
-			case r.Signal != "":
-				verdict += " by the usage preferences (" + r.Signal + ")"
-			case r.Verdict == judge.Disallowed.String() && s.Mode == config.ModeMonitor:
-				verdict += " (monitor mode: let through and logged as a violation)"
-			}
+			verdict := s.verdictText(r)
 			switch {
 			case r.Policy != "":
 				verdict += " (" + r.Policy + ")"
@@ -358,9 +336,26 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 	return code, ew.Err
 }
 
-// impostorPrefix starts the name logs give a client that fails the check
-// of the crawler it claims, as the handler's.
-const impostorPrefix = "impostor:"
+// verdictText is r's verdict as the text output says it: what the
+// handler does with the request.
+func (s *Subject) verdictText(r CheckResult) string {
+	verdict := r.Verdict
+	switch {
+	case verdict == verdictNotHeld && r.Rule != "" && strings.HasPrefix(r.Rule, "disallow"):
+		verdict += " to robots.txt (a bot would be disallowed)"
+	case verdict == verdictNotHeld:
+		verdict += " to robots.txt"
+	case verdict == verdictNotJudged && (r.Signal != "" || strings.HasPrefix(r.Rule, "disallow")):
+		verdict += " (the handler would disallow it if it got it)"
+	case r.Signal != "" && s.Signals == config.ModeMonitor:
+		verdict += " by the usage preferences (signals monitor: let through and logged as a violation)"
+	case r.Signal != "":
+		verdict += " by the usage preferences (signals enforce: refused)"
+	case r.Verdict == judge.Disallowed.String() && s.Mode == config.ModeMonitor:
+		verdict += " (monitor mode: let through and logged as a violation)"
+	}
+	return verdict
+}
 
 // judge is the verdict on target t, as the handler reaches it, for a
 // client that is a bot (or not) held to group g, selected by the file's
@@ -427,7 +422,7 @@ func (s *Subject) judge(t string, bot bool, g *robots.Group, name string, catego
 	}
 	// A refusal by the usage preferences names no allow rule: it did
 	// not decide the refusal (as the handler logs it).
-	if v.Rule != nil && res.Policy == "" && (res.Signal == "" || v.Rule.Directive != robots.Allow) {
+	if v.Rule != nil && res.Policy == "" && (res.Signal == "" || judge.NamedWithSignal(v.Rule)) {
 		res.Rule, res.Line = v.Rule.String(), v.Rule.Line
 	}
 	switch {

@@ -50,6 +50,9 @@ type Result struct {
 	// Body is the text of a Loaded answer, cut at the last whole line
 	// within robots.DefaultMaxSize bytes, as crawlers read it.
 	Body []byte
+	// File is Body parsed, which Get does to tell a robots.txt from
+	// a page, so that the caller need not parse it again.
+	File *robots.File
 	// Cut is set when the answer was longer than that.
 	Cut bool
 	// Status is the status code of the last answer; 0 without one.
@@ -99,14 +102,15 @@ func Get(ctx context.Context, client *http.Client, url string) Result {
 			// merged with included lists must be what is judged.
 			body, res.Cut = robots.Truncate(body, robots.DefaultMaxSize), true
 		}
-		if !robots.Parse(body).LooksLikeRobotsTxt() {
+		f := robots.Parse(body)
+		if !f.LooksLikeRobotsTxt() {
 			// An error page or a catch-all route answering 200:
 			// reading it as "no rules" would let every bot in and
 			// serve the page as /robots.txt.
 			res.Err = ErrNotRobotsTxt
 			return res
 		}
-		res.Outcome, res.Body = Loaded, body
+		res.Outcome, res.Body, res.File = Loaded, body, f
 		return res
 	case resp.StatusCode == http.StatusNotModified:
 		// The request carried no validators, so a 304 (a cache or a

@@ -10,6 +10,10 @@ import (
 // Generic names a bot that neither the file nor the classifier names.
 const Generic = "generic"
 
+// ImpostorPrefix starts the name of a client that claims a crawler which
+// publishes how to verify it and fails the check: "impostor:Googlebot".
+const ImpostorPrefix = "impostor:"
+
 // Identity is what a User-Agent header says about a client, against one
 // version of robots.txt.
 type Identity struct {

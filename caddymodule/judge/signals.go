@@ -59,3 +59,10 @@ func SignalDecides(v Verdict, a Action, enforce bool) (Action, bool) {
 	}
 	return Logged, true
 }
+
+// NamedWithSignal reports whether rule r, by which robots.txt judged a
+// request the usage preferences refuse, is named with that refusal: a
+// disallow rule is a reason too, an allow rule none.
+func NamedWithSignal(r *robots.Rule) bool {
+	return r != nil && r.Directive != robots.Allow
+}
