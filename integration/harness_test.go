@@ -60,15 +60,39 @@ func (b *syncBuffer) String() string {
 	return b.buf.String()
 }
 
-// freePort returns a TCP port that was free on 127.0.0.1 a moment ago.
+// handedOut holds every port freePort has returned in this run.
+var handedOut struct {
+	mu    sync.Mutex
+	ports map[int]bool
+}
+
+// freePort returns a TCP port that was free on 127.0.0.1 a moment ago and
+// that no other test of this run was given. Caddy listens with
+// SO_REUSEPORT, so two Caddys given the same port both start without an
+// error, and the kernel splits the connections between them: one test's
+// requests reach another's server. The kernel may hand a closed port out
+// again at once, so freePort remembers what it gave.
 func freePort(t testing.TB) int {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatalf("listen: %v", err)
+	handedOut.mu.Lock()
+	defer handedOut.mu.Unlock()
+	if handedOut.ports == nil {
+		handedOut.ports = make(map[int]bool)
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
+	for range 1000 {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatalf("listen: %v", err)
+		}
+		port := l.Addr().(*net.TCPAddr).Port
+		l.Close()
+		if !handedOut.ports[port] {
+			handedOut.ports[port] = true
+			return port
+		}
+	}
+	t.Fatalf("no port that was not handed out already after 1000 tries")
+	return 0
 }
 
 // instance is one running Caddy process.
