@@ -160,13 +160,11 @@ func TestRangeListKeepsLastGood(t *testing.T) {
 				t.Fatal(err)
 			}
 			srv.mode.Store(mode)
-			start := time.Now()
+			// "slow" answers a good list after 5 s: only a refresh that
+			// gave up at its 1.5 s timeout reports an error for it.
 			err = l.Refresh(context.Background())
 			if err == nil {
-				t.Fatalf("a failed refresh reported no error after %v", time.Since(start))
-			}
-			if mode == "slow" && time.Since(start) > 4*time.Second {
-				t.Errorf("slow fetch took %v with a 1.5s timeout", time.Since(start))
+				t.Fatal("a failed refresh reported no error")
 			}
 			if !l.Contains(googlebotAddr) {
 				t.Error("last good copy dropped")
