@@ -122,7 +122,7 @@ func TestBotMatrix(t *testing.T) {
 			if mode == "enforce" {
 				msg = "robots.txt violation blocked"
 			}
-			entries := inst.waitModuleLogs(t, msg, len(want), 5*time.Second)
+			entries := inst.waitModuleLogs(t, msg, len(want), 30*time.Second)
 			time.Sleep(100 * time.Millisecond) // let any stray entry arrive
 			entries = inst.moduleLogs(msg)
 			got := map[violationKey]bool{}

@@ -196,7 +196,7 @@ func TestExampleCaddyfile(t *testing.T) {
 	// "Every bot request's entry carries a robots_txt object: bot, group,
 	// verdict, rule, line, mode and action." The access log is stdout.
 	var botEntries int
-	eventually(t, 10*time.Second, "access log entries on stdout", func() bool {
+	eventually(t, 30*time.Second, "access log entries on stdout", func() bool {
 		botEntries = 0
 		for _, e := range parseJSONLines(inst.stdout.String()) {
 			if _, ok := e.obj("robots_txt"); ok {
@@ -284,7 +284,7 @@ func TestExampleMonitorReverseProxy(t *testing.T) {
 	if resp := inst.get(t, "/robots.txt", testfixtures.UAGPTBot); resp.status != http.StatusOK || resp.body != shop {
 		t.Errorf("/robots.txt: status %d body %q, want 200 and examples/shop-robots.txt", resp.status, resp.body)
 	}
-	inst.waitModuleLogs(t, "robots.txt violation", len(want), 5*time.Second)
+	inst.waitModuleLogs(t, "robots.txt violation", len(want), 30*time.Second)
 	time.Sleep(100 * time.Millisecond)
 	got := map[violationKey]bool{}
 	for _, e := range inst.moduleLogs("robots.txt violation") {
@@ -298,7 +298,7 @@ func TestExampleMonitorReverseProxy(t *testing.T) {
 		t.Error(d)
 	}
 	// "action "logged" in the access log"
-	eventually(t, 10*time.Second, "logged actions in the access log", func() bool {
+	eventually(t, 30*time.Second, "logged actions in the access log", func() bool {
 		n := 0
 		for _, e := range parseJSONLines(inst.stdout.String()) {
 			if rt, ok := e.obj("robots_txt"); ok && rt.str("action") == "logged" {
@@ -411,7 +411,7 @@ func TestExampleHosting(t *testing.T) {
 			t.Logf("refusals in the access log, by request: %v", seen)
 		}
 	})
-	eventually(t, 10*time.Second, "the refusals in the access log", func() bool {
+	eventually(t, 30*time.Second, "the refusals in the access log", func() bool {
 		for _, e := range parseJSONLines(inst.stdout.String()) {
 			uri, ua := accessURI(e)
 			if rt, ok := e.obj("robots_txt"); ok && rt.str("action") == "blocked" {

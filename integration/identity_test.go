@@ -191,7 +191,7 @@ func TestImpostorsBlock(t *testing.T) {
 			t.Errorf("%s as %q: %d, want %d", c.path, c.ua, got.status, c.status)
 		}
 	}
-	if e := inst.waitModuleLogs(t, "robots.txt impostor blocked", 1, 5*time.Second); !strings.Contains(e[0].str("bot"), "impostor:GPTBot") {
+	if e := inst.waitModuleLogs(t, "robots.txt impostor blocked", 1, 30*time.Second); !strings.Contains(e[0].str("bot"), "impostor:GPTBot") {
 		t.Errorf("impostor log entry %v, want bot impostor:GPTBot", e[0])
 	}
 }

@@ -126,7 +126,7 @@ func monReloadConfig(t testing.TB, inst *instance) {
 	if resp.status != http.StatusOK {
 		t.Fatalf("POST /load: status %d, body %q\nstderr:\n%s", resp.status, resp.body, inst.stderr.String())
 	}
-	eventually(t, 5*time.Second, "Caddy to log a completed config load", func() bool { return loads() > before })
+	eventually(t, 30*time.Second, "Caddy to log a completed config load", func() bool { return loads() > before })
 	// The old server closes its keep-alive connections as it shuts
 	// down; one the client picks up as it does is reset under it.
 	inst.client.CloseIdleConnections()
@@ -722,7 +722,7 @@ func monWithGraceSite(inst *instance) {
 func monAccessFor(t testing.TB, inst *instance, uri, ua string) logEntry {
 	t.Helper()
 	var found logEntry
-	eventually(t, 10*time.Second, "access log entry of "+uri+" by "+ua, func() bool {
+	eventually(t, 30*time.Second, "access log entry of "+uri+" by "+ua, func() bool {
 		for _, e := range readAccessLog(t, filepath.Join(inst.dir, "access.log")) {
 			if u, a := accessURI(e); u == uri && a == ua {
 				found = e
@@ -778,7 +778,7 @@ func TestGrace(t *testing.T) {
 				}
 				monCheckVerdict(t, "bot A /new/x.html", eA, "grace", "passed")
 				var graceLogs []logEntry
-				eventually(t, 5*time.Second, `the "robots.txt grace" log entry`, func() bool {
+				eventually(t, 30*time.Second, `the "robots.txt grace" log entry`, func() bool {
 					graceLogs = nil
 					for _, e := range inst.logs() {
 						if e.str("logger") == "http.handlers.robots_txt" && strings.HasPrefix(e.str("msg"), "robots.txt grace") {

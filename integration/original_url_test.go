@@ -133,7 +133,7 @@ func TestTemplateIncludesAreNotJudged(t *testing.T) {
 	if resp := inst.get(t, "/partials/h.html", testfixtures.UAPythonRequests); resp.status != http.StatusForbidden {
 		t.Errorf("a bot's GET /partials/h.html: status %d, want 403", resp.status)
 	}
-	logs := inst.waitModuleLogs(t, "robots.txt violation blocked", 1, 5*time.Second)
+	logs := inst.waitModuleLogs(t, "robots.txt violation blocked", 1, 30*time.Second)
 	time.Sleep(200 * time.Millisecond)
 	for _, e := range inst.moduleLogs("robots.txt violation blocked") {
 		if e.str("uri") != "/partials/h.html" {

@@ -149,7 +149,7 @@ func TestRobotsTxtMissing(t *testing.T) {
 			}
 		}
 	}
-	inst.waitModuleLogs(t, "robots.txt not found; every bot is allowed everywhere until it appears", 1, 5*time.Second)
+	inst.waitModuleLogs(t, "robots.txt not found; every bot is allowed everywhere until it appears", 1, 30*time.Second)
 	if n := len(inst.moduleLogs("robots.txt violation blocked")); n != 0 {
 		t.Errorf("%d violations logged without a robots.txt", n)
 	}

@@ -61,7 +61,7 @@ func TestSharedState(t *testing.T) {
 	if got := a.get(t, "/robots.txt", testfixtures.UAAhrefs); got.status != http.StatusOK {
 		t.Fatalf("/robots.txt from A: %d", got.status)
 	}
-	eventually(t, 10*time.Second, "B to learn of the fetch from A", func() bool {
+	eventually(t, 30*time.Second, "B to learn of the fetch from A", func() bool {
 		n := count(b)
 		b.get(t, "/about.html", testfixtures.UAAhrefs)
 		rt, _ := lastEntry(b, n+1).obj("robots_txt")
@@ -71,7 +71,7 @@ func TestSharedState(t *testing.T) {
 
 	// A change: the version the bot read from A excuses it on B.
 	writeFile(t, robotsPath, "User-agent: AhrefsBot\nCrawl-delay: 2\nDisallow: /private/\nDisallow: /drafts/\n\nUser-agent: *\nDisallow: /private/\n")
-	eventually(t, 10*time.Second, "B to load the change", func() bool {
+	eventually(t, 30*time.Second, "B to load the change", func() bool {
 		return strings.Contains(b.get(t, "/robots.txt", testfixtures.UAChrome).body, "/drafts/")
 	})
 	time.Sleep(2 * time.Second) // let the Crawl-delay schedule refill

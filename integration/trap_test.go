@@ -58,5 +58,5 @@ func TestTrap(t *testing.T) {
 	if trapped != 2 {
 		t.Errorf("%d access-log entries with identity trapped, want 2 (the trap, then the refusal)", trapped)
 	}
-	inst.waitModuleLogs(t, "robots.txt trap sprung: this address is now held to robots.txt", 1, 5*time.Second)
+	inst.waitModuleLogs(t, "robots.txt trap sprung: this address is now held to robots.txt", 1, 30*time.Second)
 }

@@ -245,7 +245,7 @@ func TestUpstream(t *testing.T) {
 		url := u.url("/robots.txt")
 		inst := upStart(t, url)
 		upEnforced(t, inst, "200")
-		e := inst.waitModuleLogs(t, upMsgLoaded, 1, 5*time.Second)[0]
+		e := inst.waitModuleLogs(t, upMsgLoaded, 1, 30*time.Second)[0]
 		if g, _ := e.num("groups"); e.str("file") != url || g != 2 {
 			t.Errorf("load log entry %v, want file %s and 2 groups", e, url)
 		}

@@ -108,7 +108,7 @@ func TestWgetCrawl(t *testing.T) {
 		// The access log may lag behind wget: wait until it has grown and
 		// then stayed the same for a few polls.
 		last, same := -1, 0
-		eventually(t, 10*time.Second, "the access log to settle", func() bool {
+		eventually(t, 30*time.Second, "the access log to settle", func() bool {
 			n := len(readAccessLog(t, accessLog))
 			if n == last {
 				same++
