@@ -297,7 +297,7 @@ func (inst *instance) stop() {
 func (inst *instance) waitReady() error {
 	t := inst.t
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	client := &http.Client{Timeout: time.Second}
 	defer client.CloseIdleConnections()
 	for {
@@ -325,7 +325,7 @@ func (inst *instance) waitReady() error {
 			}
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("caddy did not answer on port %d within 15s: %v", inst.port, err)
+			return fmt.Errorf("caddy did not answer on port %d within 30s: %v", inst.port, err)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
