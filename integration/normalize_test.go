@@ -125,6 +125,44 @@ func TestNormalizationNonASCII(t *testing.T) {
 	}
 }
 
+// TestRawBytesAsGoogleReads: "Disallow: /a|b" holds "|" raw. Google's
+// parser compares it with the URL byte for byte, so it refuses a bot that
+// sends "/a|b" raw, as browsers and crawlers send "|", and not one that
+// sends "/a%7Cb". The escaped rule refuses both spellings.
+func TestRawBytesAsGoogleReads(t *testing.T) {
+	t.Parallel()
+	inst := newInstance(t)
+	writeFile(t, inst.dir+"/site/robots.txt", "User-agent: *\nDisallow: /a|b\nDisallow: /*?q=x|y\nDisallow: /c%7Cd\n")
+	inst.start(`http://127.0.0.1:{{port}} {
+	root * {{dir}}/site
+	robots_txt {
+		` + verifiedHere + `
+	}
+	respond "ok {path}"
+}
+`)
+	for _, tc := range []struct {
+		target string
+		status int
+	}{
+		{"/a|b", http.StatusForbidden},
+		{"/a|b/x", http.StatusForbidden},
+		{"/s?q=x|y", http.StatusForbidden},
+		{"/a%7Cb", http.StatusOK},
+		{"/a%7cb", http.StatusOK},
+		{"/s?q=x%7Cy", http.StatusOK},
+		{"/c|d", http.StatusForbidden},
+		{"/c%7Cd", http.StatusForbidden},
+	} {
+		if resp := inst.rawGet(t, tc.target, testfixtures.UAFirefox); resp.status != http.StatusOK {
+			t.Fatalf("browser GET %s: status %d, want 200 (else the case proves nothing)", tc.target, resp.status)
+		}
+		if resp := inst.rawGet(t, tc.target, testfixtures.UAPythonRequests); resp.status != tc.status {
+			t.Errorf("bot GET %s: status %d, want %d", tc.target, resp.status, tc.status)
+		}
+	}
+}
+
 // TestFinalDotSegments: a target ending in "." or ".." names the directory
 // above it (RFC 3986 §5.2.4), and a backend that resolves it so (nginx,
 // Apache, an application) serves /private/ for "/private/." and

@@ -168,12 +168,13 @@
 // Google's parser does less: it encodes non-ASCII bytes and upper-cases
 // the escapes of a pattern only, and compares the rest byte for byte, so
 // to it "/%70rivate" is not "/private" and "/a%2fb" not "/a%2Fb". As in
-// Google's reading, an ASCII byte that clients send escaped (a space, a
+// Google's reading, an ASCII byte that a URL carries escaped (a space, a
 // quote, "<", "|") written raw in a disallow pattern stays raw, and so
-// matches no URL sent escaped: "Disallow: /my folder/" is not
-// "/my%20folder/" (lint says so: raw-byte); in an allow pattern it is
-// escaped, and matches either spelling, so that where the two readings
-// part this one allows. In a disallow pattern an escape of an unreserved
+// matches no URL sent escaped, only a target sent with it raw (see
+// Group.DecideSent): "Disallow: /a|b" refuses "/a|b" and not "/a%7Cb",
+// and "Disallow: /my folder/" is not "/my%20folder/" (lint says so:
+// raw-byte); in an allow pattern it matches either spelling, so that
+// where the two readings part this one allows. In a disallow pattern an escape of an unreserved
 // character ranks as the character it stands for; an allow pattern keeps
 // Google's length, so that where the readings part this one allows. A "%" that starts no escape stays "%" in a
 // pattern, where it matches the "%" of any escape, as it does to Google;

@@ -246,7 +246,15 @@ func addRules(gb *groupBuilder, rules []*Rule) {
 	for _, r := range rules {
 		gb.add(r, canonicalPattern(r.Pattern, r.Directive == Disallow))
 		if r.Directive == Allow {
-			addIndexRule(gb, r)
+			addIndexRule(gb, r, false)
+			if _, raw := rawEscapable(r.Pattern); raw {
+				// Matched escaped in a canonical path, and raw, as
+				// Google matches it, in a target read as sent (see
+				// Group.DecideSent), where a disallow pattern that
+				// holds such a byte raw matches too.
+				gb.add(r, canonicalPattern(r.Pattern, true))
+				addIndexRule(gb, r, true)
+			}
 		}
 	}
 }
@@ -254,14 +262,14 @@ func addRules(gb *groupBuilder, rules []*Rule) {
 // addIndexRule follows Google in reading "allow: /dir/index.html" (or
 // index.htm, or anything starting so) as also allowing "/dir/" itself,
 // the URL that usually serves that page.
-func addIndexRule(gb *groupBuilder, r *Rule) {
+func addIndexRule(gb *groupBuilder, r *Rule, raw bool) {
 	slash := strings.LastIndexByte(r.Pattern, '/')
 	if slash < 0 || !strings.HasPrefix(r.Pattern[slash:], "/index.htm") {
 		return
 	}
 	dir := r.Pattern[:slash+1]
 	implied := &Rule{Directive: Allow, Pattern: r.Pattern, Line: r.Line, priority: priority(dir, Allow) + 1}
-	gb.add(implied, canonicalPattern(dir, false)+"$")
+	gb.add(implied, canonicalPattern(dir, raw)+"$")
 }
 
 func upper(c byte) byte {

@@ -369,6 +369,16 @@ func fzCheckDecide(t *testing.T, f *File, body, path string) {
 			t.Fatalf("group %d %q: Decide(%q) = %v (rule %q), but with the path index %v (rule %q)\nrobots.txt:\n%s",
 				gi, g.Agents, path, fzVerdictOf(got), got.Rule, fzVerdictOf(indexed), indexed.Rule, body)
 		}
+		// Read as sent, a target is refused wherever its canonical
+		// spelling is, and read so only when it holds a raw byte.
+		sent := g.DecideSent(path)
+		if !got.Allowed && sent.Allowed || !HoldsRawEscapable(path) && sent != got {
+			t.Fatalf("group %d %q: DecideSent(%q) = %v (rule %q), Decide %v (rule %q)\nrobots.txt:\n%s",
+				gi, g.Agents, path, fzVerdictOf(sent), sent.Rule, fzVerdictOf(got), got.Rule, body)
+		}
+		if sent.Rule != nil && sent.Allowed != (sent.Rule.Directive == Allow) {
+			t.Fatalf("DecideSent(%q): Allowed=%v but deciding rule is %q", path, sent.Allowed, sent.Rule)
+		}
 
 		p := path
 		if !strings.HasPrefix(p, "/") {

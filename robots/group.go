@@ -146,6 +146,39 @@ func (g *Group) decideCanonicalized(pathAndQuery string) Verdict {
 	return g.decide(appendCanonical(buf[:0], pathAndQuery))
 }
 
+// DecideSent is Decide for a path and query exactly as a client sent
+// them, the request target, escapes and raw bytes as they came. Besides
+// the canonical spelling Decide reads, it reads the one that keeps raw
+// the ASCII bytes a URL should carry escaped ("|", "^", "{", "}", "`"),
+// which browsers and crawlers send raw: a disallow pattern that holds
+// such a byte raw ("Disallow: /a|b") matches in that spelling only, as in
+// Google's reading, which compares the pattern with the URL byte for
+// byte; so "/a|b" is refused by it and "/a%7Cb" is not. It is disallowed
+// if either spelling is. Only a target as sent may be given: a decoded
+// path has lost which bytes came escaped.
+func (g *Group) DecideSent(target string) Verdict {
+	v := g.Decide(target)
+	if !v.Allowed || g == nil {
+		return v
+	}
+	if _, raw := rawEscapable(target); !raw {
+		return v
+	}
+	if r := g.decideRaw(target); !r.Allowed {
+		return r
+	}
+	return v
+}
+
+// decideRaw decides on target in canonical form but for the ASCII bytes
+// canonical form escapes, which are left raw.
+//
+//go:noinline
+func (g *Group) decideRaw(target string) Verdict {
+	var buf [1024]byte
+	return g.decide(appendCanon(buf[:0], target, "%25", true))
+}
+
 func (g *Group) decide(p []byte) Verdict {
 	if isRobotsTxt(p) {
 		return Verdict{Allowed: true}

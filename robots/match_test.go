@@ -326,6 +326,54 @@ func TestRawASCIIInPatternMatchesItself(t *testing.T) {
 	}
 }
 
+// TestDecideSent: a target read as the client sent it is also matched
+// with its raw bytes raw, as Google compares it, so that a disallow
+// pattern holding "|" or "^" raw refuses the URL that sends it raw, and
+// only that one; an allow pattern holding one allows either spelling,
+// and an escape in a pattern still matches both.
+func TestDecideSent(t *testing.T) {
+	rules := "User-agent: *\nDisallow: /a|b\nDisallow: /c^d\nDisallow: /*?q=x|y\n" +
+		"Disallow: /filter\nAllow: /filter?tags=a|b\nDisallow: /sch/*%7C\nDisallow: /my folder/\n"
+	g := Parse([]byte(rules)).GroupFor("x")
+	for _, tc := range []struct {
+		target    string
+		decide    bool // Decide, the canonical reading only
+		sent      bool // DecideSent
+		byPattern string
+	}{
+		{"/a|b", true, false, "/a|b"},
+		{"/a|b/deeper", true, false, "/a|b"},
+		{"/a%7Cb", true, true, ""},
+		{"/a%7cb", true, true, ""},
+		{"/c^d", true, false, "/c^d"},
+		{"/s?q=x|y", true, false, "/*?q=x|y"},
+		{"/s?q=x%7Cy", true, true, ""},
+		{"/filter?tags=a|b", true, true, ""},
+		{"/filter?tags=a%7Cb", true, true, ""},
+		{"/filter?tags=c|d", false, false, "/filter"},
+		{"/sch/a|b", false, false, "/sch/*%7C"},
+		{"/sch/a%7Cb", false, false, "/sch/*%7C"},
+		{"/my folder/x", true, false, "/my folder/"}, // as to Google; HTTP has no raw space
+		{"/my%20folder/x", true, true, ""},
+		{"/plain", true, true, ""},
+	} {
+		if v := g.Decide(tc.target); v.Allowed != tc.decide {
+			t.Errorf("Decide(%q): allowed %v, want %v", tc.target, v.Allowed, tc.decide)
+		}
+		v := g.DecideSent(tc.target)
+		if v.Allowed != tc.sent {
+			t.Errorf("DecideSent(%q): allowed %v, want %v", tc.target, v.Allowed, tc.sent)
+		}
+		if !v.Allowed && (v.Rule == nil || v.Rule.Pattern != tc.byPattern) {
+			t.Errorf("DecideSent(%q): refused by %v, want the rule %q", tc.target, v.Rule, tc.byPattern)
+		}
+	}
+	var none *Group
+	if !none.DecideSent("/a|b").Allowed {
+		t.Error("a nil group refuses")
+	}
+}
+
 // TestRawASCIIInAllowMatchesBothSpellings: an allow rule with a byte some
 // clients send raw ("|", "^" in a query) matches the request whichever
 // way it spells it, so that the exception Google's reading grants a

@@ -178,13 +178,15 @@ func Canonical(s string) string {
 //     through what Google's reading calls disallowed;
 //   - in a disallow rule (raw set), an ASCII byte that canonical form
 //     escapes (a space, " < > \ ^ ` { | }, a control) stays raw, and so
-//     matches no canonical path, where it is always escaped. Google
-//     leaves it raw too and compares it with the URL as sent, which
-//     carries a space or a quote escaped: "Disallow: /my folder/" matches
-//     no URL to Google, and "/my%20folder/" is not refused for it. A "|"
-//     or "^" that a browser sends raw is matched by Google and not here:
-//     the reading that errs towards allowing. An allow rule's bytes are
-//     escaped, so that it matches both spellings, as errs the same way.
+//     matches no canonical path, where it is always escaped, but only the
+//     target as the client sent it, read with such bytes raw (see
+//     Group.DecideSent). Google leaves it raw too and compares it with
+//     the URL as sent: "Disallow: /a|b" refuses "/a|b", which browsers
+//     and crawlers send raw, and not "/a%7Cb"; "Disallow: /my folder/"
+//     matches no URL, since HTTP carries a space escaped. An allow rule's
+//     bytes are escaped, so that it matches both spellings, and kept raw
+//     as well for the target read as sent: where the readings part, this
+//     one allows.
 //
 // Non-ASCII bytes are escaped, as Google escapes them in a pattern.
 func canonicalPattern(p string, raw bool) string {

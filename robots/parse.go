@@ -449,7 +449,7 @@ func (p *parser) line(num int, s string) {
 			p.diag(num, Error, KindRelativePath, "pattern %q does not start with \"/\" or \"*\", so it matches no URL", value)
 		}
 		if c, ok := rawEscapable(value); ok && f == fieldDisallow {
-			p.diag(num, Warning, KindRawByte, "pattern %q holds %q raw, which clients send escaped (%%%02X): Google compares it byte for byte, so the rule matches no URL sent so, and is enforced on none; write %q", value, string(c), c, string(appendCanon(nil, value, "%", false)))
+			p.diag(num, Warning, KindRawByte, "pattern %q holds %q raw, which URLs carry escaped (%%%02X): Google compares it byte for byte, so the rule matches only a URL that sends it raw, and a client that sends it escaped gets the same page past it; write %q to match both", value, string(c), c, string(appendCanon(nil, value, "%", false)))
 		}
 		d := Disallow
 		if f == fieldAllow {
@@ -588,6 +588,14 @@ func nameLen(s string) int {
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// HoldsRawEscapable reports whether s holds raw an ASCII byte that a URL
+// carries escaped ("|", "^", a space, ...): a target the client sent so
+// is one for Group.DecideSent to read.
+func HoldsRawEscapable(s string) bool {
+	_, raw := rawEscapable(s)
+	return raw
+}
 
 // rawEscapable returns the first ASCII byte of pattern p that a URL
 // carries escaped (see canonicalPattern), if any.

@@ -17,6 +17,12 @@ type Paths struct {
 	// Alt is the path as the client escaped it, when decoding changes
 	// its meaning ("/a%2Fb"); "" otherwise.
 	Alt string
+	// Raw is the path (resolved) and query as the client sent them, when
+	// they hold raw an ASCII byte that a URL carries escaped ("/a|b");
+	// "" otherwise. Google compares a disallow pattern that holds such a
+	// byte raw with it byte for byte (see robots.Group.DecideSent); the
+	// other spellings, canonical, carry it escaped.
+	Raw string
 	// unresolved holds the spellings of a path with dot-segments or
 	// repeated slashes, which robots.txt rules do not resolve and servers
 	// read in several ways; nil for any other path, so that the common
@@ -89,6 +95,20 @@ func PathsOfServed(served string, u *url.URL) Paths {
 		query = "?" + u.RawQuery
 	}
 	p := Paths{Primary: served + query}
+	if u.RawPath != "" || robots.HoldsRawEscapable(u.RawQuery) {
+		// RawPath is set when the path as sent is not the one Go
+		// would escape, a raw "|" among the reasons; when it is
+		// empty, EscapedPath is the path as sent.
+		lit := u.RawPath
+		if lit == "" {
+			lit = u.EscapedPath()
+		}
+		if strings.HasPrefix(lit, "/") {
+			if raw := CleanPath(lit) + query; robots.HoldsRawEscapable(raw) {
+				p.Raw = raw
+			}
+		}
+	}
 	if u.RawPath != "" {
 		// Unreserved escapes decoded first: "%2E%2E" is a dot-segment
 		// to a WHATWG or GURL parser that keeps "%2F" (Node, Envoy), so
@@ -240,7 +260,7 @@ func PathsOfTarget(target string) Paths {
 // Decide judges every spelling against g: disallowed if any is. A nil
 // group allows everything.
 func (p Paths) Decide(g *robots.Group) robots.Verdict {
-	if p.Alt == "" && p.unresolved == nil {
+	if p.Alt == "" && p.Raw == "" && p.unresolved == nil {
 		return g.Decide(p.Primary)
 	}
 	v, _ := p.DecideSpelling(g)
@@ -303,6 +323,11 @@ func (p Paths) DecideSpelling(g *robots.Group) (robots.Verdict, string) {
 		}
 		if v2 := g.Decide(s); !v2.Allowed {
 			return v2, s
+		}
+	}
+	if p.Raw != "" {
+		if v2 := g.DecideSent(p.Raw); !v2.Allowed {
+			return v2, p.Raw
 		}
 	}
 	return v, p.Primary

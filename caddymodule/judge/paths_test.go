@@ -120,6 +120,45 @@ func TestPathsOfTarget(t *testing.T) {
 	}
 }
 
+// TestPathsOfRaw: a target that holds raw a byte a URL carries escaped
+// keeps a spelling with it raw, which a disallow pattern holding it raw
+// matches, as Google's reading does; the same target sent escaped has
+// none, and passes that pattern as it passes Google's.
+func TestPathsOfRaw(t *testing.T) {
+	g := robots.Parse([]byte("User-agent: *\nDisallow: /a|b\nDisallow: /*?q=x|y\nDisallow: /sch/*%7C\n")).GroupFor("*")
+	for _, tc := range []struct {
+		target, raw string
+		allowed     bool
+		by          string // the spelling that refused
+	}{
+		{"/a|b", "/a|b", false, "/a|b"},
+		{"/a|b?z=1", "/a|b?z=1", false, "/a|b?z=1"},
+		{"/x/../a|b", "/a|b", false, "/a|b"},
+		{"/a%7Cb", "", true, ""},
+		{"/a%7cb", "", true, ""},
+		{"/s?q=x|y", "/s?q=x|y", false, "/s?q=x|y"},
+		{"/s?q=x%7Cy", "", true, ""},
+		{"/sch/a|b", "/sch/a|b", false, "/sch/a|b"},
+		{"/plain/x", "", true, ""},
+	} {
+		u, err := url.ParseRequestURI(tc.target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := PathsOf(u)
+		if p.Raw != tc.raw {
+			t.Errorf("%s: raw spelling %q, want %q", tc.target, p.Raw, tc.raw)
+		}
+		v, by := p.DecideSpelling(g)
+		if v.Allowed != tc.allowed || !v.Allowed && by != tc.by {
+			t.Errorf("%s: allowed %v by %q, want %v by %q", tc.target, v.Allowed, by, tc.allowed, tc.by)
+		}
+		if p.Decide(g).Allowed != tc.allowed {
+			t.Errorf("%s: Decide disagrees with DecideSpelling", tc.target)
+		}
+	}
+}
+
 // FuzzPathsOf: a request target is the client's to write. Whatever it is,
 // the spellings are paths, at most three times the target's length (an
 // escape per byte), and a request is refused when any of them is.
@@ -127,10 +166,11 @@ func FuzzPathsOf(f *testing.F) {
 	for _, s := range []string{
 		"/private/x", "//private/x", "/public/../private/x", "/private%2F..%2Fpublic/", "/public%2Fx/%2E%2E/secret",
 		"/docs/a.pdf/.?x=1", "/a b/../c", "/%ff%00/..", "/wiki/Wikipedia%3AAfD/..", "/x?q=/../y", "*", "/robots.txt/.", "//evil.example/private/x", "/public/..;/private/x",
+		"/a|b", "/x/../a|b", "/s?q=x|y", "/a%7Cb",
 	} {
 		f.Add(s)
 	}
-	g := robots.Parse([]byte("User-agent: *\nDisallow: /private/\nDisallow: /*.pdf$\nAllow: /private/ok\nDisallow: /*//\n")).GroupFor("*")
+	g := robots.Parse([]byte("User-agent: *\nDisallow: /private/\nDisallow: /*.pdf$\nAllow: /private/ok\nDisallow: /*//\nDisallow: /a|b\nDisallow: /*?q=x|y\n")).GroupFor("*")
 	f.Fuzz(func(t *testing.T, target string) {
 		u, err := url.ParseRequestURI(target)
 		if err != nil {
@@ -149,12 +189,18 @@ func FuzzPathsOf(f *testing.F) {
 				disallowed = true
 			}
 		}
+		if len(p.Raw) > len(target)+2 {
+			t.Fatalf("%q: raw spelling %q is longer than the target", target, p.Raw)
+		}
+		if p.Raw != "" && !g.DecideSent(p.Raw).Allowed {
+			disallowed = true
+		}
 		v, by := p.DecideSpelling(g)
 		if v.Allowed == disallowed {
 			t.Fatalf("%q: decided allowed=%v, but a spelling disallowed=%v", target, v.Allowed, disallowed)
 		}
 		all := p.Spellings()
-		if !slices.Contains(all[:], by) {
+		if !slices.Contains(all[:], by) && by != p.Raw {
 			t.Fatalf("%q: decided by %q, which is none of its spellings", target, by)
 		}
 		if p.Decide(g).Allowed != v.Allowed {
