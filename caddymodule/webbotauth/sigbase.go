@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
@@ -432,21 +433,37 @@ func authority(r *http.Request) string {
 // (RFC 9113, section 9.1.1): one a subdomain of the other
 // ("example.com" on a connection to "www.example.com"), or two names
 // under one parent of at least two labels ("a.example.com" and
-// "b.example.com" under "*.example.com"). Case and a final dot do not
-// count. True without TLS or without a server name (a client that
-// connected by address).
+// "b.example.com" under "*.example.com"). Neither may be a public
+// suffix: no certificate covers "com" or "co.uk". Case and a final dot
+// do not count. True without TLS. Without a server name, only for an
+// authority that is an address: a client that connected by address
+// sends none, and one that sent none for a named site could have sent
+// the signature of any site a catch-all server answers.
 func authorityIsServerName(r *http.Request) bool {
-	if r.TLS == nil || r.TLS.ServerName == "" {
+	if r.TLS == nil {
 		return true
 	}
 	host := authority(r)
 	if h, _, err := net.SplitHostPort(host); err == nil {
 		host = h
 	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if r.TLS.ServerName == "" {
+		_, err := netip.ParseAddr(host)
+		return err == nil
+	}
 	a := strings.ToLower(strings.TrimSuffix(host, "."))
 	b := strings.ToLower(strings.TrimSuffix(r.TLS.ServerName, "."))
-	if a == b || strings.HasSuffix(a, "."+b) || strings.HasSuffix(b, "."+a) {
+	if a == b {
 		return true
+	}
+	if strings.HasSuffix(a, "."+b) || strings.HasSuffix(b, "."+a) {
+		parent := a
+		if len(b) < len(a) {
+			parent = b
+		}
+		ps, _ := publicsuffix.PublicSuffix(parent)
+		return ps != parent
 	}
 	// Siblings share a certificate only under a parent that is no
 	// public suffix: no certificate covers "alice.co.uk" and "bob.co.uk"

@@ -106,6 +106,19 @@ func TestVerify(t *testing.T) {
 			tweak: func(r *http.Request) { r.TLS = &tls.ConnectionState{ServerName: "victim.example"} }, wantErr: ErrInvalid},
 		{name: "authority is not the TLS server name, both under a top-level domain", signer: good, opts: valid,
 			tweak: func(r *http.Request) { r.TLS = &tls.ConnectionState{ServerName: "victim.com"} }, wantErr: ErrInvalid},
+		// A handshake that asked for no name ties the signature to no
+		// site, unless the authority is the address connected to; nor
+		// does a public suffix, which no certificate covers.
+		{name: "no server name, a named authority", signer: good, opts: valid,
+			tweak: func(r *http.Request) { r.TLS = &tls.ConnectionState{} }, wantErr: ErrInvalid},
+		{name: "no server name, an address as authority", signer: good, opts: with(func(o *signOpts) { o.authority = "192.0.2.7" }), host: "192.0.2.7",
+			tweak: func(r *http.Request) { r.TLS = &tls.ConnectionState{} }, wantAgent: testAgent},
+		{name: "no server name, an IPv6 address as authority", signer: good, opts: with(func(o *signOpts) { o.authority = "[2001:db8::7]" }), host: "[2001:db8::7]",
+			tweak: func(r *http.Request) { r.TLS = &tls.ConnectionState{} }, wantAgent: testAgent},
+		{name: "a top-level domain as server name", signer: good, opts: with(func(o *signOpts) { o.authority = "victim.test" }), host: "victim.test",
+			tweak: func(r *http.Request) { r.TLS = &tls.ConnectionState{ServerName: "test"} }, wantErr: ErrInvalid},
+		{name: "a country's public suffix as server name", signer: good, opts: with(func(o *signOpts) { o.authority = "bob.co.uk" }), host: "bob.co.uk",
+			tweak: func(r *http.Request) { r.TLS = &tls.ConnectionState{ServerName: "co.uk"} }, wantErr: ErrInvalid},
 		// Browsers reuse a connection for every name its certificate
 		// covers (RFC 9113, section 9.1.1).
 		{name: "a coalesced connection to www", signer: good, opts: valid,
