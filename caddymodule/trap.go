@@ -11,6 +11,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/crawlers"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/include"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/pace"
@@ -167,8 +168,21 @@ func isPrefetch(r *http.Request) bool {
 // or a headless browser sent to its href, sends none. Over plain HTTP
 // browsers send no metadata; then a Referer of another host, or an Accept
 // header that asks for an image or a style sheet and not a page, says the
-// same.
+// same, as does a method other than GET or HEAD, or an Origin of another
+// host.
 func notFollowedHere(r *http.Request) bool {
+	// A link followed is a GET (a HEAD from a link checker); any other
+	// method, a CORS preflight among them, is a page's script at work.
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		return true
+	}
+	// Browsers name the page's origin on a cross-origin fetch() even
+	// when its Referer is withheld; following a link sends none.
+	if o := r.Header.Get("Origin"); o != "" {
+		if u, err := url.Parse(o); err != nil || u.Host == "" || !strings.EqualFold(hostOf(u.Host), hostOf(r.Host)) {
+			return true
+		}
+	}
 	site, mode, dest := r.Header.Get("Sec-Fetch-Site"), r.Header.Get("Sec-Fetch-Mode"), r.Header.Get("Sec-Fetch-Dest")
 	if fetchSites[site] && fetchModes[mode] && isToken(dest) {
 		return site != "same-origin" || dest != "document" || r.Header.Get("Sec-Fetch-User") == "?1"
@@ -237,6 +251,11 @@ func (h *Handler) springTrap(w http.ResponseWriter, r *http.Request, snap *snaps
 		return true, trapNotFound(w)
 	}
 	now := time.Now()
+	// A chat app makes a link's preview from the device of the person
+	// who shared it (WhatsApp, iMessage), at that person's address: a
+	// preview that requests the trap is its own violation, and holds no
+	// address. It is held to robots.txt by its header anyway.
+	preview := id.Bot && id.claim != nil && id.claim.Category == crawlers.SocialPreview
 	res := verify.Result{}
 	if id.Bot || signed(r) {
 		id, res = h.verifyIdentity(r, id)
@@ -275,14 +294,18 @@ func (h *Handler) springTrap(w http.ResponseWriter, r *http.Request, snap *snaps
 	if f, ok := h.lastFetch(r, ua, &fetcher, outcome); ok {
 		j.Fetched, j.FetchedAgo = true, int64(now.Sub(f.At)/time.Second)
 	}
-	if res.Outcome == verify.Verified {
+	if res.Outcome == verify.Verified || preview {
 		j.Bot, j.Group = id.Name, snap.groupName(id.Group)
 		if !fromTrap {
 			j.Rule, j.RuleSource, j.ServedLine = v.Rule, snap.sourceLine(v.Rule.Line), h.servedLine(snap, v.Rule.Line)
 		}
 		id.counters.request(res.Outcome, j.Verdict, j.Action, now.UnixNano())
 		h.emit(r, EventViolation, j)
-		h.logger.Warn("robots.txt violation: a verified crawler requested the trap", violationFields(r, j)...)
+		msg := "robots.txt violation: a verified crawler requested the trap"
+		if res.Outcome != verify.Verified {
+			msg = "robots.txt violation: a link preview requested the trap; its address is not held, as chat apps make previews from the sharer's device"
+		}
+		h.logger.Warn(msg, violationFields(r, j)...)
 	} else {
 		h.tracker.trap(trapKey{site: siteOf(r), ip: trapAddr(r)}, now.Add(h.TrapTTLOrDefault()))
 		// Logged as the trapped client it now is: not the crawler it

@@ -302,32 +302,46 @@ func TestTrap(t *testing.T) {
 			name    string
 			headers map[string]string
 			springs bool
+			method  string // GET when empty
 		}{
-			{"cross-site image", meta("cross-site", "image"), false},
-			{"cross-site link", meta("cross-site", "document"), false},
-			{"same-site link", meta("same-site", "document"), false},
-			{"same-origin image", meta("same-origin", "image"), false},
-			{"same-origin script", meta("same-origin", "script"), false},
-			{"same-origin fetch()", meta("same-origin", "empty"), false},
-			{"typed, bookmarked or mailed", meta("none", "document"), false},
-			{"same-origin link", meta("same-origin", "document"), true},
-			{"same-origin link a person clicked", with(meta("same-origin", "document"), "Sec-Fetch-User", "?1"), false},
-			{"same-origin link, Sec-Fetch-User not ?1", with(meta("same-origin", "document"), "Sec-Fetch-User", "?0"), true},
-			{"Sec-Fetch-User alone", map[string]string{"Sec-Fetch-User": "?1"}, true},
-			{"Sec-Fetch-User without Sec-Fetch-Mode", map[string]string{"Sec-Fetch-Site": "same-origin", "Sec-Fetch-Dest": "document", "Sec-Fetch-User": "?1"}, true},
-			{"no headers", nil, true},
-			{"a destination browsers would not spell", meta("cross-site", "Image-1"), true},
-			{"a destination newer than this list", meta("cross-site", "speculationrules"), false},
-			{"a site outside the vocabulary", meta("elsewhere", "image"), true},
-			{"HTTP, another host's Referer", map[string]string{"Referer": "http://elsewhere.test/page"}, false},
-			{"HTTP, another host's Referer, a page", map[string]string{"Referer": "http://elsewhere.test/page", "Accept": page}, false},
-			{"HTTP, an image", map[string]string{"Accept": "image/avif,image/webp,image/apng,*/*;q=0.8"}, false},
-			{"HTTP, a style sheet", map[string]string{"Accept": "text/css,*/*;q=0.1"}, false},
-			{"HTTP, this host's Referer, a page", map[string]string{"Referer": "http://example.com/page", "Accept": page}, true},
-			{"HTTP, anything", map[string]string{"Accept": "*/*"}, true},
+			{"cross-site image", meta("cross-site", "image"), false, ""},
+			{"cross-site link", meta("cross-site", "document"), false, ""},
+			{"same-site link", meta("same-site", "document"), false, ""},
+			{"same-origin image", meta("same-origin", "image"), false, ""},
+			{"same-origin script", meta("same-origin", "script"), false, ""},
+			{"same-origin fetch()", meta("same-origin", "empty"), false, ""},
+			{"typed, bookmarked or mailed", meta("none", "document"), false, ""},
+			{"same-origin link", meta("same-origin", "document"), true, ""},
+			{"same-origin link a person clicked", with(meta("same-origin", "document"), "Sec-Fetch-User", "?1"), false, ""},
+			{"same-origin link, Sec-Fetch-User not ?1", with(meta("same-origin", "document"), "Sec-Fetch-User", "?0"), true, ""},
+			{"Sec-Fetch-User alone", map[string]string{"Sec-Fetch-User": "?1"}, true, ""},
+			{"Sec-Fetch-User without Sec-Fetch-Mode", map[string]string{"Sec-Fetch-Site": "same-origin", "Sec-Fetch-Dest": "document", "Sec-Fetch-User": "?1"}, true, ""},
+			{"no headers", nil, true, ""},
+			{"a destination browsers would not spell", meta("cross-site", "Image-1"), true, ""},
+			{"a destination newer than this list", meta("cross-site", "speculationrules"), false, ""},
+			{"a site outside the vocabulary", meta("elsewhere", "image"), true, ""},
+			{"HTTP, another host's Referer", map[string]string{"Referer": "http://elsewhere.test/page"}, false, ""},
+			{"HTTP, another host's Referer, a page", map[string]string{"Referer": "http://elsewhere.test/page", "Accept": page}, false, ""},
+			{"HTTP, an image", map[string]string{"Accept": "image/avif,image/webp,image/apng,*/*;q=0.8"}, false, ""},
+			{"HTTP, a style sheet", map[string]string{"Accept": "text/css,*/*;q=0.1"}, false, ""},
+			{"HTTP, this host's Referer, a page", map[string]string{"Referer": "http://example.com/page", "Accept": page}, true, ""},
+			{"HTTP, anything", map[string]string{"Accept": "*/*"}, true, ""},
+			// Over plain HTTP a page's script still shows itself: by
+			// its method, or by the Origin a cross-origin fetch() sends
+			// with its Referer withheld. A HEAD may be a link checker's.
+			{"HTTP, a CORS preflight", map[string]string{"Origin": "http://elsewhere.test", "Access-Control-Request-Method": "PUT"}, false, "OPTIONS"},
+			{"HTTP, a POST", map[string]string{"Accept": "*/*"}, false, "POST"},
+			{"HTTP, another origin's fetch() without Referer", map[string]string{"Origin": "http://elsewhere.test", "Accept": "*/*"}, false, ""},
+			{"HTTP, a null origin", map[string]string{"Origin": "null", "Accept": "*/*"}, false, ""},
+			{"HTTP, this origin's fetch()", map[string]string{"Origin": "http://example.com", "Accept": "*/*"}, true, ""},
+			{"HTTP, a HEAD", map[string]string{"Accept": "*/*"}, true, "HEAD"},
 		} {
 			ip := fmt.Sprintf("192.0.2.%d", 90+i)
-			r := withIP(newRequest("GET", trap, testfixtures.UAChrome), ip)
+			method := tc.method
+			if method == "" {
+				method = "GET"
+			}
+			r := withIP(newRequest(method, trap, testfixtures.UAChrome), ip)
 			for k, v := range tc.headers {
 				r.Header.Set(k, v)
 			}
@@ -499,6 +513,33 @@ func TestTrap(t *testing.T) {
 		}
 		if c, _ := status(h, "/robots.txt/", testfixtures.UAChrome, "192.0.2.1"); c != 403 {
 			t.Errorf("a blocked address on /robots.txt/, another resource: %d, want 403", c)
+		}
+	})
+	t.Run("a link preview holds no address", func(t *testing.T) {
+		// Chat apps make previews from the sharer's device: a person
+		// who pastes the trap's URL must not be held for it.
+		h, logs := newTestHandler(t, config.Config{Inline: robotsTxt, Trap: trap})
+		for i, ua := range []string{
+			"WhatsApp/2.23.20.0 A",
+			"Mozilla/5.0 (Macintosh; Intel Mac OS X 10_11_1) AppleWebKit/601.2.4 (KHTML, like Gecko) Version/9.0.1 Safari/601.2.4 facebookexternalhit/1.1 Facebot Twitterbot/1.0",
+		} {
+			ip := fmt.Sprintf("192.0.2.%d", 150+i)
+			if c, bot := status(h, trap, ua, ip); c != http.StatusNotFound || bot == "" || bot == "trapped" {
+				t.Errorf("%s in the trap: %d %q, want 404 under its own name", ua, c, bot)
+			}
+			if c, bot := status(h, "/private/x", testfixtures.UAChrome, ip); c != 200 || bot != "" {
+				t.Errorf("a browser at the address of %s's preview: %d %q, want 200, not trapped", ua, c, bot)
+			}
+		}
+		if n := logs.FilterMessageSnippet("a link preview requested the trap").Len(); n != 2 {
+			t.Errorf("%d link-preview violations logged, want 2: %v", n, logs.All())
+		}
+		if n := logs.FilterMessageSnippet("trap sprung").Len(); n != 0 {
+			t.Errorf("a preview sprang the trap: %v", logs.All())
+		}
+		// A bot of another kind still holds its address.
+		if c, bot := status(h, trap, testfixtures.UACurl, "192.0.2.160"); c != http.StatusNotFound || bot != "trapped" {
+			t.Errorf("curl in the trap: %d %q, want 404 trapped", c, bot)
 		}
 	})
 	t.Run("verified crawler", func(t *testing.T) {
