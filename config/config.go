@@ -486,6 +486,7 @@ func (c Config) Validate() error {
 				break
 			}
 		}
+		add(checkSharedAgent(c.Crawlers, i))
 	}
 	for i, r := range c.Resolvers {
 		if _, err := ResolverAddr(r); err != nil {
@@ -829,6 +830,26 @@ func (cr Crawler) check(where string) error {
 			names = append(names, string(c))
 		}
 		return fmt.Errorf("%s (%s): category: %q is not allowed; use one of %s", where, cr.Token, cr.Category, strings.Join(names, ", "))
+	}
+	return nil
+}
+
+// checkSharedAgent refuses a signature agent of crawlers[i] that an
+// earlier entry names too: a signed request names the directory, not the
+// crawler, so one of the two would silently take every such request.
+func checkSharedAgent(crs []Crawler, i int) error {
+	for _, a := range crs[i].SignatureAgents {
+		origin, err := webbotauth.AgentOrigin(a)
+		if err != nil {
+			continue // reported by check
+		}
+		for j, prev := range crs[:i] {
+			for _, b := range prev.SignatureAgents {
+				if o, err := webbotauth.AgentOrigin(b); err == nil && o == origin {
+					return fmt.Errorf("crawlers[%d] (%s): signature_agent %q is also crawlers[%d]'s (%s); a signed request names the directory, not the crawler, so give each directory to one crawler", i, crs[i].Token, a, j, prev.Token)
+				}
+			}
+		}
 	}
 	return nil
 }
