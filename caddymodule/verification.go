@@ -80,6 +80,10 @@ func newChecker(cfg config.Config, verifyOpts verify.Options, sigOpts webbotauth
 	if len(sigOpts.AllowedAgents) == 0 {
 		sigOpts.AllowedAgents = signers
 	}
+	// The operator's own signers may live in the operator's network.
+	for _, cr := range cfg.Crawlers {
+		sigOpts.TrustedAgents = append(sigOpts.TrustedAgents, cr.SignatureAgents...)
+	}
 	if len(sigOpts.AllowedAgents) > 0 {
 		c.sigs = webbotauth.New(sigOpts)
 	}

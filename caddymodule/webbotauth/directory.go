@@ -271,7 +271,10 @@ func cacheTTL(h http.Header, o Options) time.Duration {
 // connect to loopback, private, link-local and other non-public addresses
 // (server-side request forgery), checked on the resolved address at dial
 // time. It uses no proxy, since a proxy would dial on its behalf unchecked.
-func publicOnlyTransport(timeout time.Duration) *http.Transport {
+// The hosts in trusted (lower case), which the operator named, are dialled
+// whatever their addresses.
+func publicOnlyTransport(timeout time.Duration, trusted map[string]bool) *http.Transport {
+	plain := &net.Dialer{Timeout: timeout}
 	dialer := &net.Dialer{
 		Timeout: timeout,
 		Control: func(_, address string, _ syscall.RawConn) error {
@@ -286,8 +289,14 @@ func publicOnlyTransport(timeout time.Duration) *http.Transport {
 			return nil
 		},
 	}
+	dial := func(ctx context.Context, network, addr string) (net.Conn, error) {
+		if host, _, err := net.SplitHostPort(addr); err == nil && trusted[strings.ToLower(strings.TrimSuffix(host, "."))] {
+			return plain.DialContext(ctx, network, addr)
+		}
+		return dialer.DialContext(ctx, network, addr)
+	}
 	return &http.Transport{
-		DialContext:            dialer.DialContext,
+		DialContext:            dial,
 		ForceAttemptHTTP2:      true,
 		TLSHandshakeTimeout:    timeout,
 		ResponseHeaderTimeout:  timeout,

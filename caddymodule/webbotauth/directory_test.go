@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -442,5 +444,37 @@ func verifyOrHang(t *testing.T, ctx context.Context, v *Verifier, r *http.Reques
 	case <-time.After(30 * time.Second):
 		t.Fatal("Verify has not returned after 30 s; it waits for a directory that has not answered")
 		return false, nil
+	}
+}
+
+// TestPublicOnlyTransport: a directory that resolves to a loopback or
+// private address is not dialled, unless the operator named its host.
+func TestPublicOnlyTransport(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ok") }))
+	t.Cleanup(srv.Close)
+	_, port, _ := net.SplitHostPort(srv.Listener.Addr().String())
+	for _, tc := range []struct {
+		name    string
+		url     string
+		trusted map[string]bool
+		ok      bool
+	}{
+		{"loopback address", srv.URL, nil, false},
+		{"loopback by name", "http://localhost:" + port, nil, false},
+		{"another host named", srv.URL, map[string]bool{"signer.example": true}, false},
+		{"the address named", srv.URL, map[string]bool{"127.0.0.1": true}, true},
+		{"the name named", "http://localhost:" + port, map[string]bool{"localhost": true}, true},
+	} {
+		client := &http.Client{Transport: publicOnlyTransport(5*time.Second, tc.trusted)}
+		resp, err := client.Get(tc.url)
+		if err == nil {
+			resp.Body.Close()
+		}
+		if (err == nil) != tc.ok {
+			t.Errorf("%s: GET %s: %v, want ok %v", tc.name, tc.url, err, tc.ok)
+		}
+		if err != nil && !strings.Contains(err.Error(), "non-public address") {
+			t.Errorf("%s: %v, want the refusal to name the non-public address", tc.name, err)
+		}
 	}
 }

@@ -58,6 +58,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -107,6 +108,13 @@ type Options struct {
 	// directory is tried again. Default 1 minute (the draft advises at
 	// most 5 minutes).
 	NegativeTTL time.Duration
+
+	// TrustedAgents are origins (as AllowedAgents) whose hosts the
+	// default client dials whatever address they resolve to: the
+	// operator named them, and a signer inside the operator's own
+	// network (a monitor, a partner over a VPN) has a private address.
+	// Every other directory must resolve to a public address.
+	TrustedAgents []string
 
 	// MaxDirectorySize bounds a directory response body. Default 64 KiB.
 	MaxDirectorySize int64
@@ -193,7 +201,13 @@ func New(opts Options) *Verifier {
 	if opts.Client != nil {
 		client = *opts.Client
 	} else {
-		client = http.Client{Transport: publicOnlyTransport(opts.FetchTimeout)}
+		trusted := map[string]bool{}
+		for _, a := range opts.TrustedAgents {
+			if u, err := url.Parse(a); err == nil && u.Hostname() != "" {
+				trusted[strings.ToLower(u.Hostname())] = true
+			}
+		}
+		client = http.Client{Transport: publicOnlyTransport(opts.FetchTimeout, trusted)}
 	}
 	client.CheckRedirect = func(*http.Request, []*http.Request) error {
 		// The draft forbids following redirects: the key set must come from
