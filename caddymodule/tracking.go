@@ -334,11 +334,12 @@ func (t *fetchTracker) last(k fetchKey) (judge.Fetch, bool) {
 
 // trap remembers k's address as trapped on its site until the time given.
 // An IPv6 subscriber may take its /56 or /48 with it (see trapSet.add).
-func (t *fetchTracker) trap(k trapKey, until time.Time) {
+func (t *fetchTracker) trap(k trapKey, until time.Time) trapKey {
 	k = t.trapped.add(k, until, time.Now())
 	if t.sharer != nil {
 		t.sharer.RecordTrap(share.Trap{Addr: k.String(), Site: k.site, Until: until.UnixNano()})
 	}
+	return k
 }
 
 // isTrapped tells whether k's address, or an IPv6 network of it, is trapped on its

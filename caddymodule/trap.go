@@ -307,14 +307,25 @@ func (h *Handler) springTrap(w http.ResponseWriter, r *http.Request, snap *snaps
 		}
 		h.logger.Warn(msg, violationFields(r, j)...)
 	} else {
-		h.tracker.trap(trapKey{site: siteOf(r), ip: trapAddr(r)}, now.Add(h.TrapTTLOrDefault()))
+		held := h.tracker.trap(trapKey{site: siteOf(r), ip: trapAddr(r)}, now.Add(h.TrapTTLOrDefault()))
 		// Logged as the trapped client it now is: not the crawler it
 		// may have claimed to be, nor that crawler's category.
 		j.Bot, j.Group, j.Identity, j.Category = trappedName, "*", verify.Trapped, ""
 		h.countersFor(trappedName).request(verify.Trapped, j.Verdict, j.Action, now.UnixNano())
 		h.emit(r, EventTrapped, j)
-		h.logger.Warn("robots.txt trap sprung: this address is now held to robots.txt",
-			append(violationFields(r, j), zap.Duration("trap_ttl", h.TrapTTLOrDefault()), zap.String("trap_action", h.TrapActionOrDefault()))...)
+		// A spring can hold a whole network, or the client on every
+		// site: the operator must see that more than one address is.
+		msg := "robots.txt trap sprung: this address is now held to robots.txt"
+		switch {
+		case held.bits != 0 && held.site == anySite:
+			msg = "robots.txt trap sprung: this network is now held to robots.txt on every site"
+		case held.bits != 0:
+			msg = "robots.txt trap sprung: this network is now held to robots.txt"
+		case held.site == anySite:
+			msg = "robots.txt trap sprung: this address is now held to robots.txt on every site"
+		}
+		h.logger.Warn(msg, append(violationFields(r, j), zap.String("held", held.String()), zap.Bool("every_site", held.site == anySite),
+			zap.Duration("trap_ttl", h.TrapTTLOrDefault()), zap.String("trap_action", h.TrapActionOrDefault()))...)
 	}
 	return true, trapNotFound(w)
 }

@@ -80,7 +80,7 @@ func TestTrapNetwork(t *testing.T) {
 // TestTrapNetworkByHandler: a /60 customer that springs the trap from all
 // its /64s leaves the rest of its /56 alone, as served.
 func TestTrapNetworkByHandler(t *testing.T) {
-	h, _ := newTestHandler(t, config.Config{Inline: "User-agent: *\nDisallow: /private/\n", Trap: "/trap/"})
+	h, logs := newTestHandler(t, config.Config{Inline: "User-agent: *\nDisallow: /private/\n", Trap: "/trap/"})
 	refused := func(ip string) bool {
 		_, err := serve(h, withIP(newRequest("GET", "/private/x", testfixtures.UAChrome), ip))
 		return err != nil
@@ -93,6 +93,23 @@ func TestTrapNetworkByHandler(t *testing.T) {
 	}
 	if refused("2001:db8:1:ff::1") {
 		t.Error("a /64 of another customer of the /56 is held")
+	}
+	if n := logs.FilterMessageSnippet("this network is now held").Len(); n != 0 {
+		t.Errorf("16 /64s logged a network held: %v", logs.All())
+	}
+	// The 17th holds the /56, and the log says so, naming it.
+	serve(h, withIP(newRequest("GET", "/trap/", testfixtures.UAChrome), "2001:db8:1:20::1"))
+	if !refused("2001:db8:1:ff::1") {
+		t.Error("after 17 /64s, another /64 of the /56 is not held")
+	}
+	held := logs.FilterMessageSnippet("trap sprung: this network is now held to robots.txt").All()
+	if len(held) != 1 || held[0].ContextMap()["held"] != "2001:db8:1::/56" {
+		t.Errorf("the spring that held the /56 logged %v; want one entry naming 2001:db8:1::/56", held)
+	}
+	for _, e := range logs.FilterMessageSnippet("this address is now held").All() {
+		if _, ok := e.ContextMap()["held"]; !ok {
+			t.Errorf("a spring logged no held field: %v", e.ContextMap())
+		}
 	}
 }
 
