@@ -285,6 +285,33 @@ func TestGraceAcrossAReloadSetting(t *testing.T) {
 	}
 }
 
+// TestGraceOfEachHandler: two handlers on one file with different grace
+// each keep their own: the short one's must not drop the version a bot
+// read under the other's default grace (audit O-F1), and a config whose
+// grace differs, loaded and then dropped as a rejected reload is, leaves
+// the running one's alone (O-F2).
+func TestGraceOfEachHandler(t *testing.T) {
+	path := writeRobots(t, "User-agent: *\nDisallow: /v1/\n")
+	long, _ := newTestHandler(t, config.Config{File: path, DisableReload: true})
+	serve(long, withIP(newRequest("GET", "/robots.txt", testfixtures.UAAhrefs), "198.51.100.6"))
+	short := time.Duration(config.MinGrace)
+	g := caddy.Duration(short)
+	other, _ := newTestHandler(t, config.Config{File: path, DisableReload: true, Grace: &g})
+	if other.fixed == long.fixed {
+		t.Error("two grace settings share a source: the last one configured sets both")
+	}
+	for i, text := range []string{"User-agent: *\nDisallow: /v2/\n", "User-agent: *\nDisallow: /v2/\nDisallow: /x/\n"} {
+		os.WriteFile(path, []byte(text), 0o644)
+		bump(t, path, time.Duration(i+1)*time.Second)
+		long.fixed.refresh()
+		other.fixed.refresh()
+		time.Sleep(short + short/4)
+	}
+	if v, _ := verdictOf(t, long, "/x/y", testfixtures.UAAhrefs, "198.51.100.6"); v != "grace" {
+		t.Errorf("the bot that read v1 under the default grace, on /x/y: %q, want grace", v)
+	}
+}
+
 // TestSameFileKeepsItsDate: a new source of the same file, unchanged (a
 // reload setting changed), goes on from when the file came into force,
 // not from now: the versions before it stay in force no longer than they

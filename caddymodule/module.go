@@ -627,10 +627,13 @@ func (h *Handler) versionsKey() string {
 }
 
 // poolKey is the key of the source pool: where robots.txt comes from,
-// the lists included with it, and how often it is checked when that is
-// not the default. Handlers that read one file with different reload
-// settings ("reload off" on one site) get a source each: a shared one
-// would check the file as often as the last of them asked.
+// the lists included with it, and how often it is checked and how long
+// its versions give grace when those are not the defaults. Handlers that
+// read one file with different settings ("reload off", "grace 2s" on one
+// site) get a source each: a shared one would check the file as often,
+// and keep earlier versions as long, as the last of them asked, cutting
+// another site's grace short; and a config that a reload then rejects
+// would have changed the running one's.
 func (h *Handler) poolKey() string {
 	key := h.versionsKey()
 	switch {
@@ -638,6 +641,9 @@ func (h *Handler) poolKey() string {
 		key += "+reload:off"
 	case h.Reload != 0 && h.Reload != config.DefaultReload:
 		key += "+reload:" + time.Duration(h.Reload).String()
+	}
+	if g := h.GraceWindow(); g != time.Duration(config.DefaultGrace) {
+		key += "+grace:" + g.String()
 	}
 	return key
 }
