@@ -420,7 +420,8 @@ func (h *Handler) serveRobotsTxt(w http.ResponseWriter, r *http.Request, next ca
 	// the validators of the version it has: a HEAD, a Range answered
 	// with part of the file (206) or none of it (416), or a failed
 	// If-Match (412) gave it none to obey.
-	h.served(r, src, snap, f, r.Method == http.MethodGet && (sw.status == http.StatusOK || sw.status == http.StatusNotModified && namesVersion(r, etag, lm, now)))
+	h.served(r, src, snap, f, r.Method == http.MethodGet && (sw.status == http.StatusOK || sw.status == http.StatusNotModified &&
+		judge.NotModifiedNamesVersion(r.Header.Get("If-None-Match"), r.Header.Get("If-Modified-Since"), etag, now)))
 	return nil
 }
 
@@ -653,24 +654,4 @@ func lineField(j *judge.Judgment) zap.Field {
 		return zap.Int(judge.FieldLine, l)
 	}
 	return zap.Skip()
-}
-
-// namesVersion reports whether a conditional GET answered 304 named the
-// version served (etag, dated lm) by its validators, so that the client
-// has it: an entity-tag of it, or a date no earlier than lm and no later
-// than now. If-None-Match: * and a date in the future also get a 304
-// (RFC 9110, section 13.1), from a client that may never have read the
-// file; they are no fetch of it.
-func namesVersion(r *http.Request, etag string, lm, now time.Time) bool {
-	if inm := r.Header.Get("If-None-Match"); inm != "" {
-		for _, tag := range strings.Split(inm, ",") {
-			tag = strings.TrimPrefix(strings.TrimSpace(tag), "W/")
-			if tag == etag {
-				return true
-			}
-		}
-		return false
-	}
-	ims, err := http.ParseTime(r.Header.Get("If-Modified-Since"))
-	return err == nil && !lm.IsZero() && !ims.Before(lm) && !ims.After(now)
 }

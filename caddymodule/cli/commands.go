@@ -252,8 +252,10 @@ JSON schema ("caddy-robots-txt/report/v1"; times are RFC 3339 UTC strings,
       "blocked": int, "logged": int, "grace": int,
       "robots_txt_fetches": int,        requests for /robots.txt
       "fetched_robots_txt": bool,       fetched it in the log, or said so (a HEAD,
-                                        or a GET answered 206, 412 or 416, got
-                                        no rules and is no fetch)
+                                        a GET answered 206, 412 or 416, or a 304
+                                        to If-None-Match: * or to a date after
+                                        the entry's ts, got no rules and is no
+                                        fetch)
       "last_robots_txt_fetch": time?,
       "after_fetch_fraction": number?,  after_fetch_requests /
       "after_fetch_requests": int,      fetch_known_requests; null when no

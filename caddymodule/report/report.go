@@ -308,20 +308,73 @@ type logLine struct {
 		ClientIP string `json:"client_ip"`
 		RemoteIP string `json:"remote_ip"`
 		Method   string `json:"method"`
+		// Read only for a 304 to robots.txt (see validated), and
+		// kept raw until then: decoded here, a log filter's
+		// replacement of another shape would make every line
+		// malformed.
+		Headers json.RawMessage `json:"headers"`
 	} `json:"request"`
-	Status int           `json:"status"`
-	Robots *judge.Record `json:"robots_txt"`
+	RespHeaders json.RawMessage `json:"resp_headers"`
+	Status      int             `json:"status"`
+	Robots      *judge.Record   `json:"robots_txt"`
 }
 
 // gaveRules reports whether e, a request for robots.txt the handler
-// served, gave the bot its rules, as the handler reckons a fetch: not a
-// HEAD, nor a GET answered with part of the file or none (206, 416, 412).
-func (e *logLine) gaveRules() bool {
+// served at time ts, gave the bot its rules, as the handler reckons a
+// fetch: not a HEAD, nor a GET answered with part of the file or none
+// (206, 416, 412), nor one answered 304 to validators that name no
+// version (If-None-Match: *, a date in the future).
+func (e *logLine) gaveRules(ts float64) bool {
+	if e.Request.Method == http.MethodHead {
+		return false
+	}
 	switch e.Status {
 	case http.StatusPartialContent, http.StatusRequestedRangeNotSatisfiable, http.StatusPreconditionFailed:
 		return false
+	case http.StatusNotModified:
+		return e.validated(ts)
 	}
-	return e.Request.Method != http.MethodHead
+	return true
+}
+
+// validated reports whether the validators of e, a GET of robots.txt
+// answered 304 at time ts, name the version served, by the handler's rule.
+// Where a log leaves out what the rule reads (a filter deleted the
+// request's headers, or the response's ETag), the 304 is taken for the
+// fetch it almost always is, unless all it could have matched is *.
+func (e *logLine) validated(ts float64) bool {
+	// encoding/json matches the field names in any case.
+	var req struct {
+		IfNoneMatch     []string `json:"If-None-Match"`
+		IfModifiedSince []string `json:"If-Modified-Since"`
+	}
+	var resp struct {
+		ETag []string `json:"ETag"`
+	}
+	_ = json.Unmarshal(e.Request.Headers, &req)
+	_ = json.Unmarshal(e.RespHeaders, &resp)
+	inm, ims := first(req.IfNoneMatch), first(req.IfModifiedSince)
+	if inm == "" && ims == "" {
+		return true
+	}
+	etag := first(resp.ETag)
+	if inm != "" && etag == "" {
+		for _, tag := range strings.Split(inm, ",") {
+			if strings.TrimSpace(tag) != "*" {
+				return true
+			}
+		}
+		return false
+	}
+	return judge.NotModifiedNamesVersion(inm, ims, etag, unixTime(ts))
+}
+
+// first is a header field's first value, the one Go's server reads.
+func first(values []string) string {
+	if len(values) == 0 {
+		return ""
+	}
+	return values[0]
 }
 
 // countingReader counts the bytes read through it.
@@ -629,7 +682,7 @@ func (a *Aggregator) addLine(line []byte) {
 		b.logged++
 	case judge.Served:
 		b.fetches++
-		if e.gaveRules() {
+		if e.gaveRules(ts) {
 			b.fetched = true
 			b.lastFetch = math.Max(b.lastFetch, ts)
 		}

@@ -973,3 +973,55 @@ func TestReportHeadIsNoFetch(t *testing.T) {
 		}
 	}
 }
+
+// TestReport304NamingNoVersionIsNoFetch: a GET of /robots.txt answered
+// 304 is a fetch only when its validators name the version served, as
+// the handler reckons it: If-None-Match: * and an If-Modified-Since later
+// than the request get a 304 from a client that may never have read the
+// file. Where the log leaves the validators out, a 304 is still the
+// fetch it almost always is.
+func TestReport304NamingNoVersionIsNoFetch(t *testing.T) {
+	const at = 1735732800 // 2025-01-01T12:00:00Z
+	// The version served is "v1".
+	for _, tc := range []struct {
+		name, request, response string // the entry's headers, "" for none
+		fetched                 bool
+	}{
+		{"its entity-tag", `{"If-None-Match":["\"v1\""]}`, `{"Etag":["\"v1\""]}`, true},
+		{"its weak entity-tag, in a list", `{"If-None-Match":["\"v0\", W/\"v1\""]}`, `{"Etag":["\"v1\""]}`, true},
+		{"any entity-tag", `{"If-None-Match":["*"]}`, `{"Etag":["\"v1\""]}`, false},
+		{"any entity-tag, the response's left out", `{"If-None-Match":["*"]}`, "", false},
+		{"a date before the request", `{"If-Modified-Since":["Wed, 01 Jan 2025 11:00:00 GMT"]}`, `{"Etag":["\"v1\""]}`, true},
+		{"the request's second", `{"If-Modified-Since":["Wed, 01 Jan 2025 12:00:00 GMT"]}`, `{"Etag":["\"v1\""]}`, true},
+		{"a date in the future", `{"If-Modified-Since":["Tue, 01 Jan 2036 00:00:00 GMT"]}`, `{"Etag":["\"v1\""]}`, false},
+		{"names in lower case", `{"if-none-match":["*"]}`, `{"etag":["\"v1\""]}`, false},
+		// What a log filter leaves: the rule cannot be applied.
+		{"no headers", "", "", true},
+		{"an entity-tag, the response's left out", `{"If-None-Match":["\"v1\""]}`, "", true},
+		{"headers replaced by a filter", `"REDACTED"`, `"REDACTED"`, true},
+	} {
+		headers := func(key, v string) string {
+			if v == "" {
+				return ""
+			}
+			return `,"` + key + `":` + v
+		}
+		fetch := `{"level":"info","ts":` + strconv.Itoa(at) + `,"logger":"http.log.access","request":{"client_ip":"1.2.3.4","method":"GET","uri":"/robots.txt"` + headers("headers", tc.request) + `}` + headers("resp_headers", tc.response) + `,"status":304,"robots_txt":{"bot":"CondBot","group":"*","verdict":"allowed","action":"served"}}`
+		agg := NewAggregator(Options{Now: fixedNow})
+		if err := agg.Add("x", strings.NewReader(fetch)); err != nil {
+			t.Fatal(err)
+		}
+		r := agg.Report()
+		if r.Skipped != (Skipped{}) {
+			t.Errorf("%s: skipped %+v", tc.name, r.Skipped)
+			continue
+		}
+		b := findBot(t, r, "CondBot")
+		if b.RobotsTxtFetches != 1 {
+			t.Errorf("%s: %d requests for robots.txt, want 1", tc.name, b.RobotsTxtFetches)
+		}
+		if b.FetchedRobotsTxt != tc.fetched || (b.LastRobotsTxtFetch != nil) != tc.fetched {
+			t.Errorf("%s: fetched %v, last fetch %v; want fetched %v", tc.name, b.FetchedRobotsTxt, b.LastRobotsTxtFetch, tc.fetched)
+		}
+	}
+}
