@@ -204,12 +204,15 @@ pattern that matches no file is a usage error; a file named twice is
 read once.
 
 For each bot (robots_txt.bot) it counts requests, violations (verdict
-disallowed), blocked requests, grace verdicts, fetches of /robots.txt,
-the share of requests made after the client had fetched robots.txt (from
-the optional "fetched" field), the most broken rules with their lines
-(a content-signal violation counts under its signal, as
-"content-signal: ai-train=no"), when the bot was first and last seen and
-its distinct client IPs. Bots are sorted by violations, then requests.
+disallowed), crawl-delay violations (verdict too-fast; the table's DELAY
+column, shown when there are any), blocked requests, grace verdicts,
+fetches of /robots.txt, the share of requests made after the client had
+fetched robots.txt (from the optional "fetched" field), the most broken
+rules with their lines (a content-signal violation counts under its
+signal, as "content-signal: ai-train=no"; the table lists the
+Crawl-delay among them), when the bot was first and last seen and its
+distinct client IPs. Bots are sorted by violations of both kinds, then
+requests.
 
 Memory stays bounded whatever the size of the logs: at most 1000 bots
 (more are counted as "` + report.OtherBots + `"), 200 broken rules per bot, 10000

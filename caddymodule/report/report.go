@@ -860,8 +860,10 @@ func (a *Aggregator) Report() *Report {
 		r.TooFast += b.tooFast
 		r.Bots = append(r.Bots, s)
 	}
+	// By violations of both kinds: a bot that broke only the Crawl-delay
+	// is no better behaved than one that broke a Disallow as often.
 	slices.SortFunc(r.Bots, func(x, y BotStats) int {
-		return cmp.Or(cmp.Compare(y.Violations, x.Violations), cmp.Compare(y.Requests, x.Requests), cmp.Compare(x.Bot, y.Bot))
+		return cmp.Or(cmp.Compare(y.Violations+y.TooFast, x.Violations+x.TooFast), cmp.Compare(y.Requests, x.Requests), cmp.Compare(x.Bot, y.Bot))
 	})
 	r.Timeline = a.timeline()
 	return r

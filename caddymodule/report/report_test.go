@@ -1025,3 +1025,68 @@ func TestReport304NamingNoVersionIsNoFetch(t *testing.T) {
 		}
 	}
 }
+
+// TestReportTableShowsCrawlDelayViolators: a bot that broke only the
+// Crawl-delay has its violations in the table (DELAY), ranks above a bot
+// with fewer violations, and has its section under "Most broken rules",
+// the Crawl-delay standing among the rules by its count.
+func TestReportTableShowsCrawlDelayViolators(t *testing.T) {
+	var lines []string
+	for i := range 6 {
+		rt := rtObj("SlowBot", "SlowBot", "allowed", "", 0, "enforce", "passed")
+		status := 200
+		if i >= 3 {
+			rt, status = rtObj("SlowBot", "SlowBot", "too-fast", "", 0, "enforce", "blocked", "violation", "crawl-delay"), 429
+		}
+		lines = append(lines, logLineJSON(t0+float64(i), "10.0.0.1", "/pub/a.html", "SlowBot/1.0", status, rt))
+	}
+	lines = append(lines,
+		logLineJSON(t0+10, "10.0.0.2", "/private/x.html", "curl/8", 403, rtObj("curl", "*", "disallowed", "disallow: /private/", 2, "enforce", "blocked", "violation", "disallow")),
+		// Both kinds: the Crawl-delay (2) goes after the rule broken
+		// more often (3) and before the one broken less (1).
+		logLineJSON(t0+20, "10.0.0.3", "/a", "MixBot", 403, rtObj("MixBot", "*", "disallowed", "disallow: /a", 3, "enforce", "blocked")),
+		logLineJSON(t0+21, "10.0.0.3", "/a", "MixBot", 403, rtObj("MixBot", "*", "disallowed", "disallow: /a", 3, "enforce", "blocked")),
+		logLineJSON(t0+22, "10.0.0.3", "/a", "MixBot", 403, rtObj("MixBot", "*", "disallowed", "disallow: /a", 3, "enforce", "blocked")),
+		logLineJSON(t0+23, "10.0.0.3", "/b", "MixBot", 403, rtObj("MixBot", "*", "disallowed", "disallow: /b", 4, "enforce", "blocked")),
+		logLineJSON(t0+24, "10.0.0.3", "/c", "MixBot", 429, rtObj("MixBot", "*", "too-fast", "", 0, "enforce", "blocked")),
+		logLineJSON(t0+25, "10.0.0.3", "/c", "MixBot", 429, rtObj("MixBot", "*", "too-fast", "", 0, "enforce", "blocked")),
+	)
+	agg := NewAggregator(Options{Now: fixedNow})
+	if err := agg.Add("x", strings.NewReader(strings.Join(lines, "\n"))); err != nil {
+		t.Fatal(err)
+	}
+	r := agg.Report()
+	var order []string
+	for _, b := range r.Bots {
+		order = append(order, b.Bot)
+	}
+	if got := strings.Join(order, ","); got != "MixBot,SlowBot,curl" {
+		t.Errorf("bots in order %s, want MixBot,SlowBot,curl (violations of both kinds, then requests)", got)
+	}
+	var buf bytes.Buffer
+	if err := r.WriteTable(&buf); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for name, re := range map[string]*regexp.Regexp{
+		"header":                 regexp.MustCompile(`(?m)^BOT +REQS +VIOL +DELAY +BLOCK +GRACE +FETCH +LAST FETCH +AFTER +IPS +LAST SEEN$`),
+		"SlowBot":                regexp.MustCompile(`(?m)^SlowBot +6 +0 +3 +3 +0 +0 +never +- +1 +12:00:05$`),
+		"curl":                   regexp.MustCompile(`(?m)^curl +1 +1 +0 +1 +0 +0 +never +- +1 +12:00:10$`),
+		"MixBot":                 regexp.MustCompile(`(?m)^MixBot +6 +4 +2 +6 +0 +0 +never +- +1 +12:00:25$`),
+		"SlowBot's broken rules": regexp.MustCompile(`(?m)^SlowBot  \(group "SlowBot"; first seen 2025-01-01 12:00:00\)\n  3  Crawl-delay \(too fast\)\n\n`),
+		"MixBot's broken rules":  regexp.MustCompile(`(?m)^MixBot  \(group "\*"; first seen 2025-01-01 12:00:20\)\n  3  disallow: /a \(line 3\)\n  2  Crawl-delay \(too fast\)\n  1  disallow: /b \(line 4\)\n`),
+		"legend":                 regexp.MustCompile(`(?m)^VIOL: requests robots.txt disallows; DELAY: requests faster than the group's Crawl-delay allows;$`),
+	} {
+		if !re.MatchString(out) {
+			t.Errorf("table has no %s matching %s:\n%s", name, re, out)
+		}
+	}
+	// The table and its legend fit 100 columns with DELAY too (the
+	// summary above them is a sentence, and wraps).
+	_, table, _ := strings.Cut(out, "\n\n")
+	for _, l := range strings.Split(table, "\n") {
+		if utf8.RuneCountInString(l) > 100 {
+			t.Errorf("line wider than 100 columns (%d): %q", utf8.RuneCountInString(l), l)
+		}
+	}
+}

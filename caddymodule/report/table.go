@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -122,7 +123,14 @@ func (r *Report) WriteTable(w io.Writer) error {
 		}
 		return t.Format(layout)
 	}
+	// DELAY, the crawl-delay violations, only where there are some, as
+	// the summary names them: without it a bot that broke only the
+	// Crawl-delay would read VIOL 0.
+	delay := r.TooFast > 0
 	header := []string{"BOT", "REQS", "VIOL", "BLOCK", "GRACE", "FETCH", "LAST FETCH", "AFTER", "IPS", "LAST SEEN"}
+	if delay {
+		header = slices.Insert(header, 3, "DELAY")
+	}
 	rows := [][]string{header}
 	for i := range r.Bots {
 		b := &r.Bots[i]
@@ -131,10 +139,14 @@ func (r *Report) WriteTable(w io.Writer) error {
 			after = percent(*b.AfterFetchFraction)
 		}
 		last := b.LastSeen
-		rows = append(rows, []string{
+		row := []string{
 			fitName(text.Clean(b.Bot), 18), text.Group3(b.Requests), text.Group3(b.Violations), text.Group3(b.Blocked), text.Group3(b.Grace),
 			text.Group3(b.RobotsTxtFetches), when(b.LastRobotsTxtFetch), after, b.ClientIPsText(), when(&last),
-		})
+		}
+		if delay {
+			row = slices.Insert(row, 3, text.Group3(b.TooFast))
+		}
+		rows = append(rows, row)
 	}
 	widths := make([]int, len(header))
 	for _, row := range rows {
@@ -150,7 +162,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 			switch {
 			case i == 0:
 				b.WriteString(c + pad)
-			case i == 6 || i == 9: // times, left-aligned
+			case header[i] == "LAST FETCH" || header[i] == "LAST SEEN": // left-aligned
 				b.WriteString("  " + c + pad)
 			default:
 				b.WriteString("  " + pad + c)
@@ -158,13 +170,17 @@ func (r *Report) WriteTable(w io.Writer) error {
 		}
 		ew.Printf("%s\n", strings.TrimRight(b.String(), " "))
 	}
-	ew.Printf("\nVIOL: requests robots.txt disallows; BLOCK: refused (enforce); FETCH: /robots.txt fetches;\n" +
+	ew.Printf("\nVIOL: requests robots.txt disallows; ")
+	if delay {
+		ew.Printf("DELAY: requests faster than the group's Crawl-delay allows;\n")
+	}
+	ew.Printf("BLOCK: refused (enforce); FETCH: /robots.txt fetches;\n" +
 		"AFTER: share of requests made after the client fetched robots.txt; IPS: distinct client IPs\n")
 
 	shown, more := 0, 0
 	for i := range r.Bots {
 		b := &r.Bots[i]
-		if b.Violations == 0 {
+		if b.Violations == 0 && b.TooFast == 0 {
 			continue
 		}
 		if shown == maxRuleSections {
@@ -180,14 +196,28 @@ func (r *Report) WriteTable(w io.Writer) error {
 			category = "; category " + text.Clean(b.Category)
 		}
 		ew.Printf("\n%s  (group %s%s; first seen %s)\n", text.Clean(b.Bot), strings.Join(quoteAll(b.Groups), ", "), category, b.FirstSeen.Format("2006-01-02 15:04:05"))
-		numW := len(text.Group3(b.Violations))
+		numW := len(text.Group3(max(b.Violations, b.TooFast)))
+		// The Crawl-delay is no rule the log names (top_rules has none
+		// of it), but it was broken: it stands among the rules by its
+		// count.
+		delayShown := b.TooFast == 0
+		showDelay := func() {
+			ew.Printf("  %*s  Crawl-delay (too fast)\n", numW, text.Group3(b.TooFast))
+			delayShown = true
+		}
 		for _, rc := range b.TopRules {
+			if !delayShown && b.TooFast >= rc.Count {
+				showDelay()
+			}
 			// A rule of no line (the trap's) is logged without one.
 			line := ""
 			if rc.Line > 0 {
 				line = fmt.Sprintf(" (line %d)", rc.Line)
 			}
 			ew.Printf("  %*s  %s%s\n", numW, text.Group3(rc.Count), text.Clean(rc.Rule), line)
+		}
+		if !delayShown {
+			showDelay()
 		}
 		if b.OtherRuleViolations > 0 {
 			ew.Printf("  %*s  other rules\n", numW, text.Group3(b.OtherRuleViolations))
