@@ -28,7 +28,11 @@ type htmlPage struct {
 	// <script> it goes into (no "<", ">", "&", U+2028 or U+2029 stays
 	// raw); it is marshalled here rather than there so that an error is
 	// returned instead of written into the page as a comment.
-	Data      json.RawMessage
+	Data json.RawMessage
+	// Names are the chart's series names, cleaned as the table's are:
+	// the script shows them (legend, bot choice, tooltips) rather than
+	// the data's, which stays the report as it is.
+	Names     []string
 	AllOthers string
 }
 
@@ -43,7 +47,10 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		return err
 	}
 	span, counts := r.summary()
-	p := htmlPage{R: r, Span: span, Counts: counts, Skipped: r.Skipped.Text(), Data: data, AllOthers: AllOthers}
+	p := htmlPage{R: r, Span: span, Counts: counts, Skipped: r.Skipped.Text(), Data: data, Names: []string{}, AllOthers: AllOthers}
+	for _, s := range r.Timeline.Series {
+		p.Names = append(p.Names, text.Clean(s.Bot))
+	}
 	for i := range r.Bots {
 		b := &r.Bots[i]
 		row := htmlRow{BotStats: b, After: "–", LastFetch: "never"}

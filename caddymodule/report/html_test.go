@@ -97,3 +97,53 @@ func TestReportHTMLTableHoldsNoControls(t *testing.T) {
 		}
 	}
 }
+
+// TestReportHTMLChartNamesHoldNoControls: the chart's legend, its bot
+// choice and its tooltips show the series' names as the table does, with
+// control and bidirectional characters escaped; they took them raw from
+// the data, where an override reordered the legend.
+func TestReportHTMLChartNamesHoldNoControls(t *testing.T) {
+	bots := []string{"Evil\u202eTOBeviL", "\x1b[31mRED\x1b[0m\u009b2J", "Iso\u2066late", "PlainBot"}
+	agg := NewAggregator(Options{Now: fixedNow})
+	var in []string
+	for i, bot := range bots {
+		in = append(in, logLineJSON(t0+float64(i), "10.0.0.1", "/", "x", 403, rtObj(bot, "*", "disallowed", "disallow: /", 2, "enforce", "blocked")))
+	}
+	if err := agg.Add("x", strings.NewReader(strings.Join(in, "\n"))); err != nil {
+		t.Fatal(err)
+	}
+	r := agg.Report()
+	var buf bytes.Buffer
+	if err := r.WriteHTML(&buf); err != nil {
+		t.Fatal(err)
+	}
+	page := buf.String()
+	m := regexp.MustCompile(`(?m)^  var names = (.*);$`).FindStringSubmatch(page)
+	if m == nil {
+		t.Fatal("the script is given no names for the series")
+	}
+	var names []string
+	if err := json.Unmarshal([]byte(m[1]), &names); err != nil {
+		t.Fatalf("names %s: %v", m[1], err)
+	}
+	want := map[string]string{
+		"Evil\u202eTOBeviL":          `Evil\u202eTOBeviL`,
+		"\x1b[31mRED\x1b[0m\u009b2J": `\x1b[31mRED\x1b[0m\x9b2J`,
+		"Iso\u2066late":              `Iso\u2066late`,
+		"PlainBot":                   "PlainBot",
+	}
+	if len(names) != len(r.Timeline.Series) {
+		t.Fatalf("%d names for %d series", len(names), len(r.Timeline.Series))
+	}
+	for i, s := range r.Timeline.Series {
+		if names[i] != want[s.Bot] {
+			t.Errorf("series %q is shown as %q, want %q", s.Bot, names[i], want[s.Bot])
+		}
+	}
+	// Every name the script shows comes from those: it reads none from
+	// the data, which holds them raw.
+	script := regexp.MustCompile(`(?s)<script>(.*?)</script>`).FindStringSubmatch(page)
+	if script == nil || strings.Contains(script[1], ".bot") {
+		t.Error("the chart's script reads a series name from the data")
+	}
+}
