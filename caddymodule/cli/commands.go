@@ -215,7 +215,8 @@ distinct client IPs. Bots are sorted by violations of both kinds, then
 requests.
 
 Memory stays bounded whatever the size of the logs: at most 1000 bots
-(more are counted as "` + report.OtherBots + `"), 200 broken rules per bot, 10000
+(more are counted as "` + report.OtherBots + `", one row for all of them, and the
+summary says "more than 1,000 bots"), 200 broken rules per bot, 10000
 client IPs per bot (more show as "≥10000"), and a timeline whose time
 slots grow coarser as needed.
 
@@ -243,7 +244,8 @@ JSON schema ("caddy-robots-txt/report/v1"; times are RFC 3339 UTC strings,
     "violations": int, "crawl_delay_violations": int, "blocked": int, "grace": int,
     "skipped": {"malformed": int, "too_long": int, "not_access_log": int,
                 "before_since": int},
-    "bots_truncated": bool,  more than 1000 bots: the rest are "` + report.OtherBots + `"
+    "bots_truncated": bool,  more than 1000 bots: the rest are "` + report.OtherBots + `",
+                             one entry of "bots" for however many there were
     "bots": [{
       "bot": string, "category": string,
       "groups": [string],               the groups' agent names, "(no robots.txt)"

@@ -355,6 +355,44 @@ func TestReportBotCap(t *testing.T) {
 	}
 }
 
+// TestReportBotCountPastTheCap: past MaxBots the report does not know how
+// many bots there were, and says "more than 1,000"; its (other) row, which
+// holds them all, made it say 1,001.
+func TestReportBotCountPastTheCap(t *testing.T) {
+	for _, tc := range []struct {
+		bots    int
+		summary string
+		card    string
+	}{
+		{MaxBots, "from 1,000 bots,", "<b>1,000</b>"},
+		{MaxBots + 1, "from more than 1,000 bots,", "<b>more than 1,000</b>"},
+		{MaxBots + 200, "from more than 1,000 bots,", "<b>more than 1,000</b>"},
+	} {
+		var b strings.Builder
+		for i := range tc.bots {
+			fmt.Fprintln(&b, logLineJSON(t0+float64(i), "10.0.0.1", "/", "x", 200, rtObj(fmt.Sprintf("bot%04d", i), "*", "allowed", "", 0, "enforce", "passed")))
+		}
+		agg := NewAggregator(Options{Now: fixedNow})
+		if err := agg.Add("x", strings.NewReader(b.String())); err != nil {
+			t.Fatal(err)
+		}
+		r := agg.Report()
+		var table, page bytes.Buffer
+		if err := r.WriteTable(&table); err != nil {
+			t.Fatal(err)
+		}
+		if err := r.WriteHTML(&page); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(table.String(), tc.summary) || !strings.Contains(page.String(), tc.summary) {
+			t.Errorf("%d bots: the summary does not say %q:\n%s", tc.bots, tc.summary, strings.SplitN(table.String(), "\n", 3)[1])
+		}
+		if !strings.Contains(page.String(), `<span class="muted">bots</span>`+tc.card) {
+			t.Errorf("%d bots: the page's bots card does not show %s", tc.bots, tc.card)
+		}
+	}
+}
+
 func TestReportRuleAndIPCaps(t *testing.T) {
 	var b strings.Builder
 	for i := 0; i < MaxRulesPerBot+20; i++ {

@@ -70,7 +70,10 @@ func (r *Report) summary() (span, counts string) {
 	} else {
 		span = r.FirstSeen.Format("2006-01-02 15:04:05") + " to " + r.LastSeen.Format("2006-01-02 15:04:05") + " UTC"
 	}
-	bots := int64(len(r.Bots))
+	bots := text.Plural(int64(len(r.Bots)), "bot", "bots")
+	if r.BotsTruncated {
+		bots = r.BotCount() + " bots"
+	}
 	violations := text.Plural(r.Violations, "violation", "violations")
 	if r.TooFast > 0 {
 		// Before the blocked count, which holds their 429s too: "6
@@ -78,13 +81,23 @@ func (r *Report) summary() (span, counts string) {
 		violations += ", " + text.Plural(r.TooFast, "crawl-delay violation", "crawl-delay violations")
 	}
 	counts = fmt.Sprintf("%s: %s from %s, %s from people; %s (%s blocked), %s",
-		text.Plural(r.Requests, "request", "requests"), text.Group3(r.BotRequests), text.Plural(bots, "bot", "bots"),
+		text.Plural(r.Requests, "request", "requests"), text.Group3(r.BotRequests), bots,
 		text.Group3(r.HumanRequests), violations, text.Group3(r.Blocked),
 		text.Plural(r.Grace, "grace request", "grace requests"))
 	if r.BotsTruncated {
-		counts += fmt.Sprintf("; bots past the first %d counted as %s", MaxBots, OtherBots)
+		counts += fmt.Sprintf("; bots past the first %s counted as %s", text.Group3(MaxBots), OtherBots)
 	}
 	return span, counts
+}
+
+// BotCount is how many bots the report saw. Past MaxBots it is a lower
+// bound: the OtherBots row holds every further bot, and how many there
+// were is not kept, so its row is not one bot.
+func (r *Report) BotCount() string {
+	if r.BotsTruncated {
+		return "more than " + text.Group3(MaxBots)
+	}
+	return text.Group3(int64(len(r.Bots)))
 }
 
 // fitName cuts a name to n runes, ending it with "…" when cut.
