@@ -221,10 +221,11 @@ client IPs per bot (more show as "≥10000"), and a timeline whose time
 slots grow coarser as needed.
 
 Lines longer than 1 MiB, lines that are not JSON, have no "ts" or one
-before 1970 or after 9999, or give a verdict or action the handler never
-writes, and JSON lines that are not access-log entries are skipped and
-counted; the count goes to standard error. Progress goes to standard
-error once a second when it is a terminal, or with --progress.
+before 1970 or after 9999, or have a robots_txt object that lacks a
+verdict or an action or gives one the handler never writes, and JSON
+lines that are not access-log entries are skipped and counted; the count
+goes to standard error. Progress goes to standard error once a second
+when it is a terminal, or with --progress.
 
 Formats (--format):
   table  for a terminal (default)

@@ -1,6 +1,8 @@
 package judge
 
 import (
+	"encoding/json"
+	"errors"
 	"time"
 
 	"go.uber.org/zap/zapcore"
@@ -245,6 +247,29 @@ type Record struct {
 	Category   string   `json:"category"`
 	Violation  string   `json:"violation"`
 	Signal     string   `json:"signal"`
+}
+
+// UnmarshalJSON implements json.Unmarshaler. An object without a verdict
+// or an action is refused, as one with a verdict or action of no name is:
+// the handler writes both in every one, and their zero values (allowed,
+// passed) would count it as a request of a kind it never said.
+func (r *Record) UnmarshalJSON(b []byte) error {
+	type record Record // without this method
+	var v struct {
+		record
+		// Shallower than record's, so these get the fields.
+		Verdict *Verdict `json:"verdict"`
+		Action  *Action  `json:"action"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	if v.Verdict == nil || v.Action == nil {
+		return errors.New("robots_txt object without a verdict or an action")
+	}
+	*r = Record(v.record)
+	r.Verdict, r.Action = *v.Verdict, *v.Action
+	return nil
 }
 
 // Interface guards

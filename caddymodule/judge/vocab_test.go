@@ -45,3 +45,21 @@ func TestRecordReadsTypedValues(t *testing.T) {
 		t.Errorf("got %+v, want %+v", r, want)
 	}
 }
+
+func TestRecordRequiresVerdictAndAction(t *testing.T) {
+	for _, tc := range []struct {
+		name, object string
+		ok           bool
+	}{
+		{"both", `{"bot":"GPTBot","verdict":"allowed","action":"passed"}`, true},
+		{"empty", `{}`, false},
+		{"no verdict", `{"bot":"GPTBot","action":"passed"}`, false},
+		{"no action", `{"bot":"GPTBot","verdict":"allowed"}`, false},
+		{"a null action", `{"bot":"GPTBot","verdict":"allowed","action":null}`, false},
+	} {
+		var r Record
+		if err := json.Unmarshal([]byte(tc.object), &r); (err == nil) != tc.ok {
+			t.Errorf("%s: error %v, want ok %v", tc.name, err, tc.ok)
+		}
+	}
+}

@@ -125,8 +125,9 @@ func b2i(b bool) int64 {
 }
 
 // TestReportUnknownVocabularyIsMalformed: a verdict or action the
-// vocabulary does not know fails to decode, so its line is counted as
-// malformed rather than as a request of some guessed kind.
+// vocabulary does not know, or none, fails to decode, so its line is
+// counted as malformed rather than as a request of some guessed kind (an
+// empty object was a bot "(unnamed)", allowed and passed).
 func TestReportUnknownVocabularyIsMalformed(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -136,6 +137,11 @@ func TestReportUnknownVocabularyIsMalformed(t *testing.T) {
 		{"unknown action", rtObj("GPTBot", "*", "disallowed", "disallow: /", 2, "enforce", "teleported")},
 		{"verdict in capitals", rtObj("GPTBot", "*", "Disallowed", "disallow: /", 2, "enforce", "blocked")},
 		{"verdict not a string", rtObj("GPTBot", "*", "", "disallow: /", 2, "enforce", "blocked", "verdict", 1)},
+		// The handler writes both in every object.
+		{"an empty object", map[string]any{}},
+		{"no verdict", map[string]any{"bot": "GPTBot", "group": "*", "mode": "enforce", "action": "blocked"}},
+		{"no action", map[string]any{"bot": "GPTBot", "group": "*", "verdict": "disallowed", "mode": "enforce"}},
+		{"a null verdict", rtObj("GPTBot", "*", "", "", 0, "enforce", "passed", "verdict", nil)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			agg := NewAggregator(Options{Now: fixedNow})
