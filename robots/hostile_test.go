@@ -750,12 +750,48 @@ func hsIndexWorstCase() (body, path string) {
 	return hsFill(func(i int) string { return "disallow:/*" + segs[i%len(segs)] + "\n" }), path
 }
 
+// hsIndexWorstCaseLong is hsIndexWorstCase for segments of 8 bytes and
+// more, which the index finds by their rarest 8-gram: random 12- to 14-byte
+// strings over "ab" that a random 16 KB path over "ab" does not hold,
+// though it holds each of their 8-grams about 64 times.
+func hsIndexWorstCaseLong() (body, path string) {
+	rng := rand.New(rand.NewPCG(43, 47))
+	var pb strings.Builder
+	pb.WriteByte('/')
+	for pb.Len() < 16*1024 {
+		pb.WriteByte("ab"[rng.IntN(2)])
+	}
+	path = pb.String()
+	seg := func() string {
+		for {
+			b := make([]byte, 12+rng.IntN(3))
+			for i := range b {
+				b[i] = "ab"[rng.IntN(2)]
+			}
+			if !strings.Contains(path, string(b)) {
+				return string(b)
+			}
+		}
+	}
+	return hsFill(func(int) string { return "disallow:/*" + seg() + "\n" }), path
+}
+
 func BenchmarkDecideIndexWorstCase(b *testing.B) {
-	body, path := hsIndexWorstCase()
-	g := Parse([]byte(body)).GroupFor("x")
-	b.ReportAllocs()
-	for b.Loop() {
-		bnSinkVerdict = g.Decide(path)
+	for _, c := range []struct {
+		name string
+		make func() (string, string)
+	}{
+		{"5-7-bytes", hsIndexWorstCase},
+		{"12-14-bytes", hsIndexWorstCaseLong},
+	} {
+		body, path := c.make()
+		g := Parse([]byte(body)).GroupFor("x")
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				bnSinkVerdict = g.Decide(path)
+			}
+		})
 	}
 }
 
