@@ -22,18 +22,9 @@ func TestReportHTMLScriptsHoldHostileText(t *testing.T) {
 		{"named like the others series", AllOthers, "*", "disallow: /"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			agg := NewAggregator(Options{Now: fixedNow})
 			in := logLineJSON(t0, "10.0.0.1", "/", "x", 403, rtObj(tc.bot, tc.group, "disallowed", tc.rule, 3, "enforce", "blocked")) + "\n" +
 				logLineJSON(t0+60, "10.0.0.2", "/", "y", 200, rtObj("Other", "*", "allowed", "", 0, "enforce", "passed"))
-			if err := agg.Add("x", strings.NewReader(in)); err != nil {
-				t.Fatal(err)
-			}
-			r := agg.Report()
-			var buf bytes.Buffer
-			if err := r.WriteHTML(&buf); err != nil {
-				t.Fatal(err)
-			}
-			page := buf.String()
+			_, page := renderHTML(t, "x", in)
 			lower := strings.ToLower(page)
 			if n, m := strings.Count(lower, "<script"), strings.Count(lower, "</script"); n != 2 || m != 2 {
 				t.Errorf("page has %d <script and %d </script, want 2 each", n, m)
@@ -104,20 +95,11 @@ func TestReportHTMLTableHoldsNoControls(t *testing.T) {
 // the data, where an override reordered the legend.
 func TestReportHTMLChartNamesHoldNoControls(t *testing.T) {
 	bots := []string{"Evil\u202eTOBeviL", "\x1b[31mRED\x1b[0m\u009b2J", "Iso\u2066late", "PlainBot"}
-	agg := NewAggregator(Options{Now: fixedNow})
 	var in []string
 	for i, bot := range bots {
 		in = append(in, logLineJSON(t0+float64(i), "10.0.0.1", "/", "x", 403, rtObj(bot, "*", "disallowed", "disallow: /", 2, "enforce", "blocked")))
 	}
-	if err := agg.Add("x", strings.NewReader(strings.Join(in, "\n"))); err != nil {
-		t.Fatal(err)
-	}
-	r := agg.Report()
-	var buf bytes.Buffer
-	if err := r.WriteHTML(&buf); err != nil {
-		t.Fatal(err)
-	}
-	page := buf.String()
+	r, page := renderHTML(t, "x", strings.Join(in, "\n"))
 	m := regexp.MustCompile(`(?m)^  var names = (.*);$`).FindStringSubmatch(page)
 	if m == nil {
 		t.Fatal("the script is given no names for the series")
@@ -146,4 +128,22 @@ func TestReportHTMLChartNamesHoldNoControls(t *testing.T) {
 	if script == nil || strings.Contains(script[1], ".bot") {
 		t.Error("the chart's script reads a series name from the data")
 	}
+}
+
+// renderHTML aggregates each input in turn under name and returns the
+// report and its HTML page.
+func renderHTML(t *testing.T, name string, inputs ...string) (*Report, string) {
+	t.Helper()
+	agg := NewAggregator(Options{Now: fixedNow})
+	for _, in := range inputs {
+		if err := agg.Add(name, strings.NewReader(in)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := agg.Report()
+	var buf bytes.Buffer
+	if err := r.WriteHTML(&buf); err != nil {
+		t.Fatal(err)
+	}
+	return r, buf.String()
 }

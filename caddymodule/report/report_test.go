@@ -689,18 +689,7 @@ func TestReportHTMLFormat(t *testing.T) {
 	plain, second := sampleLog()
 	extra := logLineJSON(t0+100, "10.7.7.7", "/", "x", 403,
 		rtObj(hostileBot, `"><img src=x onerror=alert(2)>`, "disallowed", `disallow: /<i>`, 7, "enforce", "blocked"))
-	agg := NewAggregator(Options{Now: fixedNow})
-	for _, in := range []string{plain, second, extra} {
-		if err := agg.Add("in", strings.NewReader(in)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	r := agg.Report()
-	var buf bytes.Buffer
-	if err := r.WriteHTML(&buf); err != nil {
-		t.Fatal(err)
-	}
-	page := buf.String()
+	r, page := renderHTML(t, "in", plain, second, extra)
 
 	// Self-contained: nothing is loaded from anywhere.
 	for _, bad := range []string{`src="http`, `href="http`, `src='http`, `href='http`, "<link", "@import", "url(", "<iframe", "fetch(", "XMLHttpRequest", "//fonts."} {
