@@ -724,12 +724,7 @@ func TestPathIndexFind(t *testing.T) {
 // occurs, about 16 KB / 64.
 func hsIndexWorstCase() (body, path string) {
 	rng := rand.New(rand.NewPCG(37, 41))
-	var pb strings.Builder
-	pb.WriteByte('/')
-	for pb.Len() < 16*1024 {
-		pb.WriteByte("abcd"[rng.IntN(4)])
-	}
-	path = pb.String()
+	path = hsRandomPath(rng, "abcd")
 	var segs []string
 	var gen func(prefix string, n int)
 	gen = func(prefix string, n int) {
@@ -750,18 +745,23 @@ func hsIndexWorstCase() (body, path string) {
 	return hsFill(func(i int) string { return "disallow:/*" + segs[i%len(segs)] + "\n" }), path
 }
 
+// hsRandomPath is "/" and 16 KB of letters drawn at random.
+func hsRandomPath(rng *rand.Rand, letters string) string {
+	var pb strings.Builder
+	pb.WriteByte('/')
+	for pb.Len() < 16*1024 {
+		pb.WriteByte(letters[rng.IntN(len(letters))])
+	}
+	return pb.String()
+}
+
 // hsIndexWorstCaseLong is hsIndexWorstCase for segments of 8 bytes and
 // more, which the index finds by their rarest 8-gram: random 12- to 14-byte
 // strings over "ab" that a random 16 KB path over "ab" does not hold,
 // though it holds each of their 8-grams about 64 times.
 func hsIndexWorstCaseLong() (body, path string) {
 	rng := rand.New(rand.NewPCG(43, 47))
-	var pb strings.Builder
-	pb.WriteByte('/')
-	for pb.Len() < 16*1024 {
-		pb.WriteByte("ab"[rng.IntN(2)])
-	}
-	path = pb.String()
+	path = hsRandomPath(rng, "ab")
 	seg := func() string {
 		for {
 			b := make([]byte, 12+rng.IntN(3))
