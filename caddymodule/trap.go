@@ -315,16 +315,14 @@ func (h *Handler) springTrap(w http.ResponseWriter, r *http.Request, snap *snaps
 		h.emit(r, EventTrapped, j)
 		// A spring can hold a whole network, or the client on every
 		// site: the operator must see that more than one address is.
-		msg := "robots.txt trap sprung: this address is now held to robots.txt"
-		switch {
-		case held.bits != 0 && held.site == anySite:
-			msg = "robots.txt trap sprung: this network is now held to robots.txt on every site"
-		case held.bits != 0:
-			msg = "robots.txt trap sprung: this network is now held to robots.txt"
-		case held.site == anySite:
-			msg = "robots.txt trap sprung: this address is now held to robots.txt on every site"
+		what, where := "address", ""
+		if held.bits != 0 {
+			what = "network"
 		}
-		h.logger.Warn(msg, append(violationFields(r, j), zap.String("held", held.String()), zap.Bool("every_site", held.site == anySite),
+		if held.site == anySite {
+			where = " on every site"
+		}
+		h.logger.Warn("robots.txt trap sprung: this "+what+" is now held to robots.txt"+where, append(violationFields(r, j), zap.String("held", held.String()), zap.Bool("every_site", held.site == anySite),
 			zap.Duration("trap_ttl", h.TrapTTLOrDefault()), zap.String("trap_action", h.TrapActionOrDefault()))...)
 	}
 	return true, trapNotFound(w)

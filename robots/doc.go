@@ -171,7 +171,7 @@
 // Google's reading, an ASCII byte that a URL carries escaped (a space, a
 // quote, "<", "|") written raw in a disallow pattern stays raw, and so
 // matches no URL sent escaped, only a target sent with it raw (see
-// Group.DecideSent): "Disallow: /a|b" refuses "/a|b" and not "/a%7Cb",
+// Group.DecideRaw): "Disallow: /a|b" refuses "/a|b" and not "/a%7Cb",
 // and "Disallow: /my folder/" is not "/my%20folder/" (lint says so:
 // raw-byte); in an allow pattern it matches either spelling, so that
 // where the two readings part this one allows. In a disallow pattern an escape of an unreserved

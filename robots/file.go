@@ -250,7 +250,7 @@ func addRules(gb *groupBuilder, rules []*Rule) {
 			if _, raw := rawEscapable(r.Pattern); raw {
 				// Matched escaped in a canonical path, and raw, as
 				// Google matches it, in a target read as sent (see
-				// Group.DecideSent), where a disallow pattern that
+				// Group.DecideRaw), where a disallow pattern that
 				// holds such a byte raw matches too.
 				gb.add(r, canonicalPattern(r.Pattern, true))
 				addIndexRule(gb, r, true)

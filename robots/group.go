@@ -148,26 +148,32 @@ func (g *Group) decideCanonicalized(pathAndQuery string) Verdict {
 
 // DecideSent is Decide for a path and query exactly as a client sent
 // them, the request target, escapes and raw bytes as they came. Besides
-// the canonical spelling Decide reads, it reads the one that keeps raw
-// the ASCII bytes a URL should carry escaped ("|", "^", "{", "}", "`"),
-// which browsers and crawlers send raw: a disallow pattern that holds
-// such a byte raw ("Disallow: /a|b") matches in that spelling only, as in
-// Google's reading, which compares the pattern with the URL byte for
-// byte; so "/a|b" is refused by it and "/a%7Cb" is not. It is disallowed
-// if either spelling is. Only a target as sent may be given: a decoded
-// path has lost which bytes came escaped.
+// the canonical spelling Decide reads, it reads the one DecideRaw does,
+// and is disallowed if either spelling is. Only a target as sent may be
+// given: a decoded path has lost which bytes came escaped.
 func (g *Group) DecideSent(target string) Verdict {
 	v := g.Decide(target)
-	if !v.Allowed || g == nil {
-		return v
-	}
-	if _, raw := rawEscapable(target); !raw {
+	if !v.Allowed || g == nil || !HoldsRawEscapable(target) {
 		return v
 	}
 	if r := g.decideRaw(target); !r.Allowed {
 		return r
 	}
 	return v
+}
+
+// DecideRaw is Decide on a target as sent, read in canonical form but for
+// the ASCII bytes a URL should carry escaped ("|", "^", "{", "}", "`"),
+// which browsers and crawlers send raw, and which it leaves raw: a
+// disallow pattern that holds such a byte raw ("Disallow: /a|b") matches
+// in this reading only, as in Google's, which compares the pattern with
+// the URL byte for byte; so "/a|b" is refused by it and "/a%7Cb" is not.
+// A target without such a byte is read as Decide reads it.
+func (g *Group) DecideRaw(target string) Verdict {
+	if g == nil || !HoldsRawEscapable(target) {
+		return g.Decide(target)
+	}
+	return g.decideRaw(target)
 }
 
 // decideRaw decides on target in canonical form but for the ASCII bytes

@@ -180,7 +180,7 @@ func Canonical(s string) string {
 //     escapes (a space, " < > \ ^ ` { | }, a control) stays raw, and so
 //     matches no canonical path, where it is always escaped, but only the
 //     target as the client sent it, read with such bytes raw (see
-//     Group.DecideSent). Google leaves it raw too and compares it with
+//     Group.DecideRaw). Google leaves it raw too and compares it with
 //     the URL as sent: "Disallow: /a|b" refuses "/a|b", which browsers
 //     and crawlers send raw, and not "/a%7Cb"; "Disallow: /my folder/"
 //     matches no URL, since HTTP carries a space escaped. An allow rule's

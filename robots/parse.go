@@ -591,7 +591,7 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // HoldsRawEscapable reports whether s holds raw an ASCII byte that a URL
 // carries escaped ("|", "^", a space, ...): a target the client sent so
-// is one for Group.DecideSent to read.
+// is one for Group.DecideRaw to read.
 func HoldsRawEscapable(s string) bool {
 	_, raw := rawEscapable(s)
 	return raw

@@ -20,7 +20,7 @@ type Paths struct {
 	// Raw is the path (resolved) and query as the client sent them, when
 	// they hold raw an ASCII byte that a URL carries escaped ("/a|b");
 	// "" otherwise. Google compares a disallow pattern that holds such a
-	// byte raw with it byte for byte (see robots.Group.DecideSent); the
+	// byte raw with it byte for byte (see robots.Group.DecideRaw); the
 	// other spellings, canonical, carry it escaped.
 	Raw string
 	// unresolved holds the spellings of a path with dot-segments or
@@ -95,18 +95,16 @@ func PathsOfServed(served string, u *url.URL) Paths {
 		query = "?" + u.RawQuery
 	}
 	p := Paths{Primary: served + query}
-	if u.RawPath != "" || robots.HoldsRawEscapable(u.RawQuery) {
-		// RawPath is set when the path as sent is not the one Go
-		// would escape, a raw "|" among the reasons; when it is
-		// empty, EscapedPath is the path as sent.
+	// A path sent with such a byte raw is not the one Go would escape,
+	// so it is in RawPath; with RawPath empty, EscapedPath is the path as
+	// sent, and holds none.
+	if robots.HoldsRawEscapable(u.RawPath) || robots.HoldsRawEscapable(u.RawQuery) {
 		lit := u.RawPath
 		if lit == "" {
 			lit = u.EscapedPath()
 		}
 		if strings.HasPrefix(lit, "/") {
-			if raw := CleanPath(lit) + query; robots.HoldsRawEscapable(raw) {
-				p.Raw = raw
-			}
+			p.Raw = CleanPath(lit) + query
 		}
 	}
 	if u.RawPath != "" {
@@ -326,7 +324,8 @@ func (p Paths) DecideSpelling(g *robots.Group) (robots.Verdict, string) {
 		}
 	}
 	if p.Raw != "" {
-		if v2 := g.DecideSent(p.Raw); !v2.Allowed {
+		// Its canonical spelling is Primary's or Alt's, decided above.
+		if v2 := g.DecideRaw(p.Raw); !v2.Allowed {
 			return v2, p.Raw
 		}
 	}

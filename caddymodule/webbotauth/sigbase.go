@@ -462,19 +462,21 @@ func authorityIsServerName(r *http.Request) bool {
 		if len(b) < len(a) {
 			parent = b
 		}
-		ps, _ := publicsuffix.PublicSuffix(parent)
-		return ps != parent
+		return !isPublicSuffix(parent)
 	}
 	// Siblings share a certificate only under a parent that is no
 	// public suffix: no certificate covers "alice.co.uk" and "bob.co.uk"
 	// (nor "*.github.io"), so a connection for one is never reused for
 	// the other.
 	pa, pb := parentOf(a), parentOf(b)
-	if pa == "" || pa != pb {
-		return false
-	}
-	ps, _ := publicsuffix.PublicSuffix(pa)
-	return ps != pa
+	return pa != "" && pa == pb && !isPublicSuffix(pa)
+}
+
+// isPublicSuffix reports whether name is a public suffix ("com", "co.uk",
+// "github.io"), which no certificate covers the names under.
+func isPublicSuffix(name string) bool {
+	ps, _ := publicsuffix.PublicSuffix(name)
+	return ps == name
 }
 
 // parentOf is name without its first label, "" for a single label.
