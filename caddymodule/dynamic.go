@@ -256,7 +256,7 @@ func (d *dynamicSources) open(path string) *source {
 			d.set.logger.Warn("robots.txt not found; "+withoutFile(len(d.set.includes) > 0)+" until it appears", fields...)
 		}
 	case err != nil:
-		d.set.logger.Error("robots.txt could not be read; every bot is allowed until it can be",
+		d.set.logger.Error("robots.txt could not be read; "+withoutFile(len(d.set.includes) > 0)+" until it can be",
 			zap.String("file", path), zap.Error(err))
 		s = newSource(path, "", &set)
 		s.failing = true

@@ -365,9 +365,11 @@ func (h *Handler) asksRobotsTxt(r *http.Request, decoded, served string, snap *s
 }
 
 // answersRobotsTxt reports whether the handler answers a request for
-// robots.txt itself rather than passing it on.
+// robots.txt itself rather than passing it on: not while an upstream's
+// file is not known, even with included lists in force (see
+// source.standIn).
 func (h *Handler) answersRobotsTxt(r *http.Request, snap *snapshot) bool {
-	return h.ServeEnabled() && snap.File != nil && (r.Method == http.MethodGet || r.Method == http.MethodHead)
+	return h.ServeEnabled() && snap.File != nil && !snap.unknown && (r.Method == http.MethodGet || r.Method == http.MethodHead)
 }
 
 // serveRobotsTxt answers GET and HEAD for /robots.txt from the loaded file,
@@ -435,7 +437,7 @@ func (h *Handler) served(r *http.Request, src *source, snap *snapshot, f fetcher
 	// A version someone read is one grace must keep when the file
 	// changes often (see judge.Version.Follow).
 	snap.MarkServed()
-	if snap.File != nil && snap.kept.CompareAndSwap(false, true) {
+	if snap.File != nil && !snap.unknown && snap.kept.CompareAndSwap(false, true) {
 		// A version someone was served is one a bot may obey after a
 		// restart: keep it (once). A version never served needs no
 		// keeping, and "caddy validate", which serves nothing, writes

@@ -200,6 +200,16 @@ func (set *includeSet) pollURLs(ctx context.Context, client *http.Client, logger
 	}
 }
 
+// hasFiles reports whether some included list is a file.
+func (set *includeSet) hasFiles() bool {
+	for _, e := range set.entries {
+		if !e.isURL {
+			return true
+		}
+	}
+	return false
+}
+
 // hasURLs reports whether some included list is fetched over HTTP.
 func (set *includeSet) hasURLs() bool {
 	for _, e := range set.entries {
@@ -213,7 +223,12 @@ func (set *includeSet) hasURLs() bool {
 // merged returns snap with the included lists merged after the site's
 // own rules: what is served, parsed and judged. Its line map tells
 // diagnostics and violations which source a line came from.
-func (s *source) merged(snap *snapshot) *snapshot {
+func (s *source) merged(snap *snapshot) *snapshot { return s.merge(snap, true) }
+
+// merge is merged; findings says whether the lists' findings are logged,
+// which a stand-in for an upstream file not fetched yet leaves to the
+// version that replaces it.
+func (s *source) merge(snap *snapshot, findings bool) *snapshot {
 	if s.includes == nil {
 		return snap
 	}
@@ -234,9 +249,13 @@ func (s *source) merged(snap *snapshot) *snapshot {
 	out := &snapshot{
 		Version: judge.NewVersion(robots.Parse(m.Body), `"`+hex.EncodeToString(sum[:12])+`"`),
 		body:    m.Body, site: snap.site, siteETag: snap.siteETag, origin: m,
+		unknown: snap.unknown,
 	}
 	if memo != nil {
 		memo.put(lists, out)
+	}
+	if !findings {
+		return out
 	}
 	for _, w := range m.Warnings {
 		s.logger().Warn("robots.txt includes: "+w, zap.String("file", name))
@@ -306,7 +325,14 @@ func (s *source) remerge() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	cur := s.current()
-	if cur == nil || cur.unknown {
+	if cur == nil {
+		return
+	}
+	if cur.unknown {
+		// The upstream's file is not known yet: the lists apply
+		// alone, and the version that replaces the stand-in logs what
+		// is in force.
+		s.cur.Store(s.standIn())
 		return
 	}
 	next := s.merged(&snapshot{Version: judge.NewVersion(nil, ""), site: cur.site, siteETag: cur.siteETag})

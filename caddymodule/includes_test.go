@@ -119,6 +119,106 @@ func TestIncludedListsWithoutTheUpstream(t *testing.T) {
 	}
 }
 
+// TestIncludedListsWhileTheUpstreamFails: an upstream that fails (5xx)
+// at the first fetch leaves no file of the site's in force, but the
+// included lists are the operator's own and apply all the same, as they
+// do when it has no robots.txt. /robots.txt is not answered with the
+// lists alone, which a crawler would cache as the site's file; once the
+// upstream answers, its file and the lists are served and enforced.
+func TestIncludedListsWhileTheUpstreamFails(t *testing.T) {
+	var up atomic.Bool
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !up.Load() {
+			http.Error(w, "down", http.StatusServiceUnavailable)
+			return
+		}
+		fmt.Fprint(w, "User-agent: *\nDisallow: /own/\n")
+	}))
+	t.Cleanup(srv.Close)
+	list := filepath.Join(t.TempDir(), "list.txt")
+	os.WriteFile(list, []byte("User-agent: ListBot\nDisallow: /\n"), 0o644)
+	h, logs := newTestHandler(t, config.Config{URL: srv.URL + "/robots.txt", Include: []string{list}})
+	if _, err := serve(h, newRequest("GET", "/x", "ListBot/1.0")); err == nil {
+		t.Error("ListBot passed while the upstream fails; the included list disallows everything to it")
+	}
+	if _, err := serve(h, newRequest("GET", "/own/x", "OtherBot/1.0")); err != nil {
+		t.Errorf("OtherBot refused by a rule of an upstream file never fetched: %v", err)
+	}
+	if w, _ := serve(h, newRequest("GET", "/robots.txt", "ListBot/1.0")); w.Body.String() != "next" {
+		t.Errorf("/robots.txt answered %q while the upstream's file is not known; want it passed on", w.Body.String())
+	}
+	if logs.FilterMessageSnippet("only the included lists apply until it can be").Len() != 1 || logs.FilterMessageSnippet("every bot is allowed").Len() != 0 {
+		t.Errorf("want one error saying the included lists apply, got %v", logs.All())
+	}
+	up.Store(true)
+	h.fixed.refetch(time.Minute)
+	if _, err := serve(h, newRequest("GET", "/own/x", "OtherBot/1.0")); err == nil {
+		t.Error("OtherBot passed /own/ once the upstream answered")
+	}
+	if _, err := serve(h, newRequest("GET", "/x", "ListBot/1.0")); err == nil {
+		t.Error("ListBot passed once the upstream answered")
+	}
+	w, _ := serve(h, newRequest("GET", "/robots.txt", "ListBot/1.0"))
+	if body := w.Body.String(); !strings.Contains(body, "Disallow: /own/") || !strings.Contains(body, "User-agent: ListBot") {
+		t.Errorf("/robots.txt once the upstream answered: %q, want its file and the list", body)
+	}
+}
+
+// TestIncludedFilesReadAgain: an included file is checked at the reload
+// interval whatever the site's robots.txt is (a file, inline text, an
+// upstream's), and read again at a configuration load, which with reload
+// off is the only time it is.
+func TestIncludedFilesReadAgain(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, "User-agent: *\nDisallow: /own/\n")
+	}))
+	t.Cleanup(srv.Close)
+	for _, tc := range []struct {
+		name string
+		cfg  config.Config
+		// reload provisions a second handler on the same source, as
+		// a configuration load does, instead of waiting for a check.
+		reload bool
+	}{
+		{"inline", config.Config{Inline: "User-agent: *\nDisallow: /own/\n", Reload: config.MinInterval}, false},
+		{"url", config.Config{URL: srv.URL + "/robots.txt", Reload: config.MinInterval}, false},
+		{"file", config.Config{File: writeRobots(t, "User-agent: *\nDisallow: /own/\n"), Reload: config.MinInterval}, false},
+		{"inline, reload off", config.Config{Inline: "User-agent: *\nDisallow: /own/\n", DisableReload: true}, true},
+		{"url, reload off", config.Config{URL: srv.URL + "/robots.txt", DisableReload: true}, true},
+		{"file, reload off", config.Config{File: writeRobots(t, "User-agent: *\nDisallow: /own/\n"), DisableReload: true}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			list := filepath.Join(t.TempDir(), "list.txt")
+			os.WriteFile(list, []byte("User-agent: ListBot\nDisallow: /l1/\n"), 0o644)
+			tc.cfg.Include = []string{list}
+			h, _ := newTestHandler(t, tc.cfg)
+			if _, err := serve(h, newRequest("GET", "/l1/x", "ListBot/1.0")); err == nil {
+				t.Fatal("ListBot passed /l1/, which the list disallows")
+			}
+			os.WriteFile(list, []byte("User-agent: ListBot\nDisallow: /l2/\n"), 0o644)
+			if tc.reload {
+				h, _ = newTestHandler(t, tc.cfg)
+			}
+			refused := func(p string) bool {
+				_, err := serve(h, newRequest("GET", p, "ListBot/1.0"))
+				return err != nil
+			}
+			for deadline := time.Now().Add(30 * time.Second); !refused("/l2/x"); time.Sleep(20 * time.Millisecond) {
+				if tc.reload || time.Now().After(deadline) {
+					t.Fatal("the edit of the included list is not in force")
+				}
+			}
+			if refused("/l1/x") {
+				t.Error("/l1/ is still refused after the list's edit")
+			}
+			w, _ := serve(h, newRequest("GET", "/robots.txt", "ListBot/1.0"))
+			if body := w.Body.String(); !strings.Contains(body, "Disallow: /l2/") || strings.Contains(body, "Disallow: /l1/") {
+				t.Errorf("served %q, want the edited list", body)
+			}
+		})
+	}
+}
+
 // TestIncludedListGone: an included URL that answers 4xx after a good
 // fetch drops the list's rules, which the log says at WARN naming the
 // list, and is asked again within a minute, not a day.

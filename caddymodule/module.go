@@ -213,6 +213,9 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 			inForce := "the copy fetched before"
 			if cur := src.cur.Load(); cur == nil || cur.unknown {
 				inForce = "none yet: every bot is allowed"
+				if len(set.includes) > 0 {
+					inForce = "none yet: only the included lists apply"
+				}
 			}
 			h.logger.Warn("robots.txt is still being fetched from the upstream; the rules in force stay until it arrives ("+inForce+")",
 				zap.String("url", redactURL(h.URL)))
@@ -594,6 +597,9 @@ func (h *Handler) shareSource(set *sourceSettings, open func() (*source, error))
 	h.fixed = v.(*source)
 	if loaded {
 		h.fixed.configure(set)
+		// A configuration load reads the included files again, as
+		// it reads the site's: with reload off, the only time they are.
+		h.fixed.refreshIncludes()
 	}
 	return h.fixed, loaded, nil
 }

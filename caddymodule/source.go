@@ -39,7 +39,8 @@ type snapshot struct {
 	siteETag string
 	origin   *include.Merged
 	// unknown marks the stand-in of an upstream file not fetched yet,
-	// which was never in force as a version of the file.
+	// which was never in force as a version of the file (see
+	// source.standIn).
 	unknown bool
 	// scope is the source's scope (see sourceSettings.scope).
 	scope uint64
@@ -397,8 +398,19 @@ func newUpstreamSource(url string, set *sourceSettings) *source {
 	s := newSource("", url, set)
 	s.client = newUpstreamClient()
 	s.fetchNow = make(chan chan struct{})
-	s.cur.Store(&snapshot{Version: judge.NewVersion(nil, ""), unknown: true})
+	s.cur.Store(s.standIn())
 	return s
+}
+
+// standIn is what an upstream source judges by until its first fetch
+// answers (or while every fetch fails and none ever did): no file of the
+// site's, which allows everything, but the included lists, which are the
+// operator's own rules and apply whatever the upstream does, as they do
+// when it has no robots.txt. It is not served: the site's robots.txt is
+// not known, and a crawler that cached the lists alone as the site's
+// file would crawl what the file may disallow.
+func (s *source) standIn() *snapshot {
+	return s.merge(&snapshot{Version: judge.NewVersion(nil, ""), unknown: true}, false)
 }
 
 func newInlineSource(text string, set *sourceSettings) *source {
@@ -667,15 +679,26 @@ func (s *source) start() {
 	}
 	if s.url != "" {
 		go s.pollUpstream(ctx)
-		return
 	}
-	if s.path != "" {
+	// Included files are checked at the file's interval, whether the
+	// site's robots.txt is a file, inline text or an upstream's: an
+	// edited list must not wait for a restart.
+	if s.path != "" || s.includes != nil && s.includes.hasFiles() {
 		go s.watch(ctx)
 	}
 }
 
-// watch re-checks the file every reload interval of the newest settings;
-// with reloading off, it waits for settings that turn it on.
+// refreshIncludes reads the included files again, and merges them anew
+// when one changed.
+func (s *source) refreshIncludes() {
+	if s.includes != nil && s.includes.refreshFiles(s.logger()) {
+		s.remerge()
+	}
+}
+
+// watch re-checks the file and the included files every reload interval
+// of the newest settings; with reloading off, it waits for settings that
+// turn it on.
 func (s *source) watch(ctx context.Context) {
 	t := time.NewTimer(time.Hour)
 	defer t.Stop()
@@ -691,9 +714,9 @@ func (s *source) watch(ctx context.Context) {
 			continue
 		case <-t.C:
 		}
-		s.refresh()
-		if s.includes != nil && s.includes.refreshFiles(s.logger()) {
-			s.remerge()
+		if s.path != "" {
+			s.refresh()
 		}
+		s.refreshIncludes()
 	}
 }

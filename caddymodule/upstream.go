@@ -149,8 +149,8 @@ func (s *source) loadUpstream(ctx context.Context, failures int) (time.Duration,
 		// Until a good copy is fetched (at the first fetch, at each
 		// retry after it, after "no robots.txt") no rules are in force
 		// to stay.
-		if s.current().File == nil {
-			log.Error("robots.txt could not be fetched from the upstream; every bot is allowed until it can be", fields...)
+		if cur := s.current(); cur.File == nil || cur.unknown {
+			log.Error("robots.txt could not be fetched from the upstream; "+untilFetched(s.includes != nil), fields...)
 		} else {
 			log.Error("robots.txt could not be fetched from the upstream; the rules in force stay", fields...)
 		}
@@ -187,6 +187,15 @@ func (s *source) loadUpstream(ctx context.Context, failures int) (time.Duration,
 		s.logLoad()
 	}
 	return res.refresh, true
+}
+
+// untilFetched says what is enforced while an upstream robots.txt has
+// never been fetched: nothing, or the included lists alone.
+func untilFetched(includes bool) string {
+	if includes {
+		return "only the included lists apply until it can be"
+	}
+	return "every bot is allowed until it can be"
 }
 
 // lastFetch is the result of the last fetch: loaded, unreachable (no

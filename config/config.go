@@ -508,6 +508,11 @@ func (c Config) GraceWindow() time.Duration {
 // noReload names the source, inline or url, when it is no file to check
 // for changes, and says why; it returns "" for a file.
 func (c Config) noReload() (source, why string) {
+	for _, inc := range c.Include {
+		if !IsIncludeURL(inc) {
+			return "", "" // reload is how often the included files are checked
+		}
+	}
 	switch {
 	case c.Inline != "":
 		return "inline", "the text is in the configuration, not in a file to check for changes"

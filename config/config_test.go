@@ -702,6 +702,10 @@ func TestValidate(t *testing.T) {
 			[]string{"reload has no effect with inline", "drop reload"}},
 		{"disable_reload with url", Config{URL: "http://app/robots.txt", DisableReload: true},
 			[]string{"disable_reload has no effect with url", "drop disable_reload"}},
+		{"reload with inline and an included file", Config{Inline: "x", Include: []string{"/etc/caddy/list.txt"}, Reload: caddy.Duration(time.Second)}, nil},
+		{"disable_reload with url and an included file", Config{URL: "http://app/robots.txt", Include: []string{"https://lists.example/l.txt", "list.txt"}, DisableReload: true}, nil},
+		{"reload with url and an included URL only", Config{URL: "http://app/robots.txt", Include: []string{"https://lists.example/l.txt"}, Reload: caddy.Duration(time.Second)},
+			[]string{"reload has no effect with url", "drop reload"}},
 		{"several problems reported together", Config{Mode: "x", Status: 1, Cache: -1},
 			[]string{"mode:", "status:", "cache:"}},
 	}
