@@ -37,6 +37,13 @@ type includeEntry struct {
 	// gone counts the fetches in a row that found no list (4xx): the
 	// list is asked again as after a failure, sooner than a day.
 	gone int
+	// failures counts the failed fetches in a row: each is retried
+	// later than the one before, as the site's upstream is.
+	failures int
+	// refused says why a URL's last answer was no list at all (a 2xx
+	// HTML page, a 4xx), for strict; nil when it was one, or when the
+	// fetch failed for a while (a 5xx, a timeout).
+	refused error
 }
 
 func newIncludeSet(names []string) *includeSet {
@@ -97,7 +104,8 @@ func keeps(body []byte) string {
 }
 
 // strictErrors is strict for the included lists: a file that could not be
-// read when last checked, and the error findings of each list as parsed on
+// read when last checked, a URL whose last answer was no list (an HTML
+// page, a 4xx; not a failure that may pass, a 5xx), and the error findings of each list as parsed on
 // its own (m.Lists, in the order of the entries), named by list and line.
 func (set *includeSet) strictErrors(m *include.Merged) []string {
 	var errs []string
@@ -106,6 +114,9 @@ func (set *includeSet) strictErrors(m *include.Merged) []string {
 	for i, e := range set.entries {
 		if !e.isURL && e.err != nil {
 			errs = append(errs, fmt.Sprintf("included %s could not be read: %v", e.name, e.err))
+		}
+		if e.refused != nil {
+			errs = append(errs, fmt.Sprintf("included %s: %v", redactURL(e.name), withoutURL(e.refused)))
 		}
 		if m == nil || i >= len(m.Lists) {
 			continue
@@ -132,12 +143,18 @@ func readIncluded(path string) ([]byte, error) {
 // and when to fetch again.
 func (set *includeSet) fetchURL(ctx context.Context, client *http.Client, logger func() *zap.Logger, e *includeEntry) (bool, time.Duration) {
 	res := fetchUpstream(ctx, client, e.name)
+	if ctx.Err() != nil {
+		// The source stopped (caddy validate, a config unloaded):
+		// its fetch was cut, which says nothing of the list.
+		return false, retryFirst
+	}
 	set.mu.Lock()
 	defer set.mu.Unlock()
+	e.refused = nil
 	switch res.result {
 	case "loaded":
 		changed := !bytes.Equal(res.snap.body, e.body)
-		e.body, e.failed, e.gone = res.snap.body, false, 0
+		e.body, e.failed, e.gone, e.failures = res.snap.body, false, 0, 0
 		return changed, res.refresh
 	case "unreachable": // 4xx: the list is gone, and adds nothing
 		changed := e.body != nil
@@ -149,16 +166,22 @@ func (set *includeSet) fetchURL(ctx context.Context, client *http.Client, logger
 			logger().Warn("an included list's URL has no list (4xx); its rules are not in force until it has one",
 				zap.String("include", redactURL(e.name)), zap.Int("status", res.status), zap.Duration("retry_in", wait))
 		}
-		e.body, e.failed = nil, false
+		e.body, e.failed, e.failures = nil, false, 0
 		e.gone++
+		e.refused = fmt.Errorf("answered %d: no list there", res.status)
 		return changed, wait
 	}
-	if !e.failed {
-		logger().Error("an included robots.txt could not be fetched; "+keeps(e.body),
-			zap.String("include", redactURL(e.name)), zap.Int("status", res.status), zap.Error(withoutURL(res.err)))
+	if res.status >= 200 && res.status < 300 {
+		e.refused = res.err // an HTML page, say
 	}
-	e.failed = true
-	return false, retryFirst
+	// Each failure is logged, as the site's upstream's are: with the
+	// retries backing off, the log grows by a line an hour at most.
+	wait := retryAfter(e.failures)
+	logger().Error("an included robots.txt could not be fetched; "+keeps(e.body),
+		zap.String("include", redactURL(e.name)), zap.Int("status", res.status), zap.Error(withoutURL(res.err)), zap.Duration("retry_in", wait))
+	e.failed, e.gone = true, 0
+	e.failures++
+	return false, wait
 }
 
 // pollURLs fetches each included URL at once, closes first (if any) when

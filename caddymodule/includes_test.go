@@ -253,6 +253,44 @@ func TestIncludedListGone(t *testing.T) {
 	}
 }
 
+// TestIncludedListFailingBacksOff: an included URL that fails (5xx) is
+// asked again after a minute, doubling up to an hour, as the site's
+// upstream is, and each failure is logged with when it is retried.
+func TestIncludedListFailingBacksOff(t *testing.T) {
+	var down atomic.Bool
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if down.Load() {
+			http.Error(w, "down", http.StatusServiceUnavailable)
+			return
+		}
+		fmt.Fprint(w, "User-agent: EvilBot\nDisallow: /\n")
+	}))
+	t.Cleanup(srv.Close)
+	h, logs := newTestHandler(t, config.Config{Inline: "User-agent: *\nDisallow: /a\n", Include: []string{srv.URL + "/list.txt"}})
+	down.Store(true)
+	set, e := h.fixed.includes, h.fixed.includes.entries[0]
+	for i, want := range []time.Duration{retryFirst, 2 * retryFirst, 4 * retryFirst} {
+		if changed, wait := set.fetchURL(context.Background(), h.fixed.client, h.fixed.logger, e); changed || wait != want {
+			t.Errorf("failure %d: changed %v, asked again in %v; want unchanged, in %v", i+1, changed, wait, want)
+		}
+	}
+	failed := logs.FilterMessageSnippet("included robots.txt could not be fetched").All()
+	if len(failed) != 3 || failed[2].ContextMap()["retry_in"] != 4*retryFirst {
+		t.Errorf("logged %v; want each of 3 failures, the last with retry_in %v", failed, 4*retryFirst)
+	}
+	if _, err := serve(h, newRequest("GET", "/x", "EvilBot/1.0")); err == nil {
+		t.Error("EvilBot passed; the list's last good copy disallows everything to it")
+	}
+	down.Store(false)
+	if _, wait := set.fetchURL(context.Background(), h.fixed.client, h.fixed.logger, e); wait != refreshDefault {
+		t.Errorf("asked again in %v after a good answer, want %v", wait, refreshDefault)
+	}
+	down.Store(true)
+	if _, wait := set.fetchURL(context.Background(), h.fixed.client, h.fixed.logger, e); wait != retryFirst {
+		t.Errorf("the first failure after a good answer is asked again in %v, want %v", wait, retryFirst)
+	}
+}
+
 // TestIncludedListCutAtALine: an included list over the 500 KiB a crawler
 // reads is cut at the end of a line: "Disallow: /private" cut after its
 // "/" is not served, nor enforced, as "Disallow: /".

@@ -30,6 +30,7 @@ import (
 	"go.uber.org/zap/exp/zapslog"
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/botdetect"
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/include"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/verify"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/webbotauth"
@@ -207,7 +208,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		}
 		// Every configuration load fetches the file again, as a crawler
 		// would; a slow upstream does not hold up the load.
-		if !src.refetch(upstreamStartWait) {
+		if !src.refetch(h.startWait()) {
 			// A reload keeps the copy fetched before; only a first
 			// load has none.
 			inForce := "the copy fetched before"
@@ -269,13 +270,20 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	if h.fixed != nil && h.fixed.includesFetched != nil {
 		select {
 		case <-h.fixed.includesFetched:
-		case <-time.After(upstreamStartWait):
+		case <-time.After(h.startWait()):
 			h.logger.Warn("included robots.txt lists are still being fetched; they apply once they arrive")
 		}
 	}
 	if h.Strict && h.fixed != nil {
 		if err := strictCheck(h.fixed); err != nil {
 			return err
+		}
+		if h.fixed.current().unknown {
+			// A failing upstream is no configuration error: the
+			// site starts and fetches again, but strict did not see
+			// the file it promises to check.
+			h.configLog().Warn("strict could not check robots.txt: the upstream could not be fetched (see the error logged); it is checked by nothing when it arrives",
+				zap.String("url", redactURL(h.URL)))
 		}
 	}
 	if h.Strict && h.dynamic != nil {
@@ -284,11 +292,6 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		if err := config.StrictIncludes(h.Include); err != nil {
 			return err
 		}
-		// Nothing is known of the file yet: caddy validate passes
-		// whatever it holds, which strict must not let pass for a check.
-		h.configLog().Warn("strict cannot check robots.txt when the configuration loads: its path depends on the request " +
-			"(the site's root per request, or placeholders in file); its problems are logged when it is first read and fail nothing " +
-			"(the included lists are checked). Name the file with file <path>, or give root before robots_txt in the Caddyfile")
 	}
 	if h.dynamic != nil {
 		watchCtx, stop := context.WithCancel(ctx)
@@ -299,10 +302,24 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		if first := h.dynamic.fetchLists(watchCtx); first != nil {
 			select {
 			case <-first:
-			case <-time.After(upstreamStartWait):
+			case <-time.After(h.startWait()):
 				h.logger.Warn("included robots.txt lists are still being fetched; they apply once they arrive")
 			}
+			if h.Strict {
+				// The URLs among them, once fetched.
+				m := include.Merge(include.Source{}, h.dynamic.set.lists.sources()...)
+				if errs := h.dynamic.set.lists.strictErrors(m); len(errs) > 0 {
+					return fmt.Errorf("strict: included lists have errors: %s", strings.Join(errs, "; "))
+				}
+			}
 		}
+	}
+	if h.Strict && h.dynamic != nil {
+		// Nothing is known of the file yet: caddy validate passes
+		// whatever it holds, which strict must not let pass for a check.
+		h.configLog().Warn("strict cannot check robots.txt when the configuration loads: its path depends on the request " +
+			"(the site's root per request, or placeholders in file); its problems are logged when it is first read and fail nothing " +
+			"(the included lists are checked). Name the file with file <path>, or give root before robots_txt in the Caddyfile")
 	}
 	h.warnUnserved()
 	if h.fixed != nil {
@@ -559,15 +576,20 @@ func strictCheck(src *source) error {
 	if notFile {
 		return fmt.Errorf("strict: robots.txt %s is no robots.txt: it has no field robots.txt knows (an HTML page, a binary?)", src.name())
 	}
-	if snap.unknown {
-		return nil
-	}
-	if snap.File == nil {
+	// Not snap.File == nil: with included lists, a site without a file
+	// has their rules in force.
+	src.mu.Lock()
+	noFile := src.url != "" && src.lastResult == "unreachable" || src.url == "" && src.path != "" && !src.exists && !src.failing
+	src.mu.Unlock()
+	if noFile {
 		return fmt.Errorf("strict: robots.txt %s does not exist; create it, or drop strict to allow every bot until it appears", src.name())
 	}
-	// An included list's findings come from the list as parsed on its
-	// own, below.
-	errs := config.StrictErrors(snap.File, func(line int) bool { return !snap.origin.Included(line) })
+	var errs []string
+	if !snap.unknown && snap.File != nil {
+		// An included list's findings come from the list as parsed
+		// on its own, below.
+		errs = config.StrictErrors(snap.File, func(line int) bool { return !snap.origin.Included(line) })
+	}
 	if src.includes != nil {
 		errs = append(errs, src.includes.strictErrors(snap.origin)...)
 	}

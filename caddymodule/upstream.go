@@ -110,12 +110,29 @@ func maxAge(cc string) time.Duration {
 // with what it knows, and the fetch goes on in the background.
 const upstreamStartWait = time.Second
 
+// strictStartWait is upstreamStartWait with strict, which must see the
+// upstream's answer to check it: a fetch ends within fetch.Timeout.
+const strictStartWait = fetch.Timeout + time.Second
+
+// startWait is how long a configuration load waits for the first fetches.
+func (h *Handler) startWait() time.Duration {
+	if h.Strict {
+		return strictStartWait
+	}
+	return upstreamStartWait
+}
+
 // loadUpstream fetches the upstream robots.txt and puts the result in
 // force; it returns when to fetch again and whether a file is in force
 // (false after a failure, and after "no robots.txt", which are retried
 // sooner each time they repeat).
 func (s *source) loadUpstream(ctx context.Context, failures int) (time.Duration, bool) {
 	res := fetchUpstream(ctx, s.client, s.url)
+	if ctx.Err() != nil {
+		// The source stopped (caddy validate, a config unloaded): its
+		// fetch was cut, which says nothing of the upstream.
+		return retryFirst, false
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	log := s.logger()

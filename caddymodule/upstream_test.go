@@ -6,13 +6,18 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/caddyconfig"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 	"go.uber.org/zap/zaptest/observer"
@@ -477,5 +482,94 @@ func TestUpstreamURLPlaceholders(t *testing.T) {
 				t.Errorf("provision: %v; want an error saying %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestStrictWaitsForTheAnswers: strict checks what the upstream and the
+// included URLs answer, however slowly (within a fetch's timeout), and
+// with included lists too: an HTML page or a 4xx stops the load, a server
+// error does not but is said to have gone unchecked.
+func TestStrictWaitsForTheAnswers(t *testing.T) {
+	srv := upstream(t, func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/slow/") {
+			// Past the second a load waits without strict.
+			select {
+			case <-time.After(upstreamStartWait + 500*time.Millisecond):
+			case <-r.Context().Done():
+				return
+			}
+		}
+		switch path.Base(r.URL.Path) {
+		case "robots.txt":
+			fmt.Fprint(w, "User-agent: *\nDisallow: /private/\n")
+		case "list.txt":
+			fmt.Fprint(w, "User-agent: ListBot\nDisallow: /\n")
+		case "page.html":
+			fmt.Fprint(w, "<html><body>Welcome</body></html>")
+		case "down":
+			http.Error(w, "down", http.StatusServiceUnavailable)
+		default:
+			http.NotFound(w, r)
+		}
+	})
+	list := filepath.Join(t.TempDir(), "list.txt")
+	os.WriteFile(list, []byte("User-agent: ListBot\nDisallow: /\n"), 0o644)
+	missing := filepath.Join(t.TempDir(), "robots.txt")
+	for _, tc := range []struct {
+		name      string
+		cfg       config.Config
+		wantErr   string // "" for a load that succeeds
+		unchecked bool   // a WARN says strict could not check the upstream
+	}{
+		{"slow upstream answers 404", config.Config{URL: srv.URL + "/slow/gone.txt"}, "does not exist", false},
+		{"slow upstream answers HTML", config.Config{URL: srv.URL + "/slow/page.html"}, "not a robots.txt", false},
+		{"slow upstream answers a robots.txt", config.Config{URL: srv.URL + "/slow/robots.txt"}, "", false},
+		{"upstream 404 beside an included file", config.Config{URL: srv.URL + "/gone.txt", Include: []string{list}}, "does not exist", false},
+		{"no file beside an included file", config.Config{File: missing, Include: []string{list}}, "does not exist", false},
+		{"included URL answers HTML", config.Config{Inline: "User-agent: *\nDisallow: /a\n", Include: []string{srv.URL + "/slow/page.html"}}, "not a robots.txt", false},
+		{"included URL answers 404", config.Config{Inline: "User-agent: *\nDisallow: /a\n", Include: []string{srv.URL + "/gone.txt"}}, "answered 404", false},
+		{"included URL answers a list", config.Config{Inline: "User-agent: *\nDisallow: /a\n", Include: []string{srv.URL + "/slow/list.txt"}}, "", false},
+		{"{host} root, included URL answers HTML", config.Config{File: t.TempDir() + "/{http.request.host}/robots.txt", Include: []string{srv.URL + "/page.html"}}, "not a robots.txt", false},
+		{"upstream down", config.Config{URL: srv.URL + "/down"}, "", true},
+		{"upstream down, included URL answers HTML", config.Config{URL: srv.URL + "/down", Include: []string{srv.URL + "/page.html"}}, "not a robots.txt", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.cfg.Strict = true
+			h := &Handler{Config: tc.cfg, verifyOptions: offlineVerify}
+			ctx, cancel := caddy.NewContext(caddy.Context{Context: context.Background()})
+			defer cancel()
+			core, logs := observer.New(zapcore.WarnLevel)
+			h.logger = zap.New(core)
+			err := h.Provision(ctx)
+			defer h.Cleanup()
+			switch {
+			case tc.wantErr == "" && err != nil:
+				t.Fatalf("load failed: %v", err)
+			case tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)):
+				t.Fatalf("load: %v, want an error containing %q", err, tc.wantErr)
+			}
+			if n := logs.FilterMessageSnippet("strict could not check").Len(); (n > 0) != tc.unchecked {
+				t.Errorf("%d warnings that strict could not check the upstream, want them: %v", n, tc.unchecked)
+			}
+		})
+	}
+}
+
+// TestStoppedFetchSaysNothing: a fetch cut because its source stopped
+// (caddy validate cleans up right after the load) is no failure of the
+// upstream: nothing is logged, counted or put in force.
+func TestStoppedFetchSaysNothing(t *testing.T) {
+	srv := upstream(t, func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, "User-agent: *\nDisallow: /private/\n")
+	})
+	initMetrics()
+	core, logs := observer.New(zapcore.DebugLevel)
+	s := newUpstreamSource(srv.URL, &sourceSettings{logger: zap.New(core), grace: time.Hour})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	failed := testutil.ToFloat64(reloadsTotal.WithLabelValues("failed"))
+	s.loadUpstream(ctx, 0)
+	if logs.Len() != 0 || !s.current().unknown || s.lastFetch() != "" || testutil.ToFloat64(reloadsTotal.WithLabelValues("failed")) != failed {
+		t.Errorf("a cut fetch logged %v, left unknown %v, last fetch %q", logs.All(), s.current().unknown, s.lastFetch())
 	}
 }
