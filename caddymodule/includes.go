@@ -363,6 +363,11 @@ func (s *source) remerge() {
 		return
 	}
 	s.publishMerged(next)
+	if s.assembling {
+		// Part of the first load, which is not counted.
+		s.pendingLog = true
+		return
+	}
 	reloadsTotal.WithLabelValues("loaded").Inc()
 	s.logLoad()
 }

@@ -219,6 +219,43 @@ func TestIncludedFilesReadAgain(t *testing.T) {
 	}
 }
 
+// TestIncludedURLFirstLoadLoggedOnce: a site whose robots.txt includes a
+// URL logs its first load once, with the list, and counts no reload: the
+// list's first fetch is part of the first load, not a change after it.
+func TestIncludedURLFirstLoadLoggedOnce(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			fmt.Fprint(w, "User-agent: *\nDisallow: /own/\n")
+		default:
+			fmt.Fprint(w, "User-agent: ListBot\nDisallow: /\n")
+		}
+	}))
+	t.Cleanup(srv.Close)
+	initMetrics()
+	for _, tc := range []struct {
+		name string
+		cfg  config.Config
+	}{
+		{"file", config.Config{File: writeRobots(t, "User-agent: *\nDisallow: /own/\n")}},
+		{"inline", config.Config{Inline: "User-agent: *\nDisallow: /own/\n"}},
+		{"url", config.Config{URL: srv.URL + "/robots.txt"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.cfg.Include = []string{srv.URL + "/list.txt"}
+			before := testutil.ToFloat64(reloadsTotal.WithLabelValues("loaded"))
+			_, logs := newTestHandler(t, tc.cfg)
+			loaded := logs.FilterMessage("robots.txt loaded").All()
+			if len(loaded) != 1 || loaded[0].ContextMap()["groups"] != int64(2) {
+				t.Errorf("loads logged: %v; want one, of 2 groups (the site's and the list's)", loaded)
+			}
+			if n := testutil.ToFloat64(reloadsTotal.WithLabelValues("loaded")) - before; n != 0 {
+				t.Errorf("the first load counted %v reloads, want none", n)
+			}
+		})
+	}
+}
+
 // TestIncludedListGone: an included URL that answers 4xx after a good
 // fetch drops the list's rules, which the log says at WARN naming the
 // list, and is asked again within a minute, not a day.

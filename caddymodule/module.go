@@ -227,7 +227,9 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 			return err
 		}
 		if !loaded {
-			src.logLoad()
+			src.mu.Lock()
+			src.noteLoad()
+			src.mu.Unlock()
 		}
 	case h.File == "":
 		h.dynamic = newDynamicSources("", h.FileCache, set)
@@ -273,6 +275,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		case <-time.After(h.startWait()):
 			h.logger.Warn("included robots.txt lists are still being fetched; they apply once they arrive")
 		}
+		h.fixed.assembled()
 	}
 	if h.Strict && h.fixed != nil {
 		if err := strictCheck(h.fixed); err != nil {

@@ -210,8 +210,38 @@ type source struct {
 	// notRobots is why the upstream's last 2xx answer was refused (an
 	// HTML page, say), for strict; nil otherwise. Guarded by mu.
 	notRobots error
+	// assembling is set while the first version is put together from
+	// the site's file and the first fetches of included URLs: it is
+	// logged once, by assembled, not once without the lists and again
+	// with them; pendingLog says a load is to be logged then. Guarded
+	// by mu.
+	assembling, pendingLog bool
 
-	served servedDates // Last-Modified of what was served (see lastModified)
+	served *servedDates // Last-Modified of what was served (see lastModified)
+}
+
+// servedOf keeps, per state name (see sourceSettings.state), the dates of
+// what was served, as inForce keeps the version: a source made by a
+// config reload that changed how the file is checked (another reload or
+// grace) serves the same text, and must date it as before, or a crawler
+// revalidating by date would get the whole file again for the version it
+// has.
+var servedOf, _ = lru.New[string, *servedDates](256)
+
+// datesOf returns the served dates of state, new for "" (a {host} root's
+// file, not remembered beyond its source).
+func datesOf(state string) *servedDates {
+	if state == "" {
+		return new(servedDates)
+	}
+	if d, ok := servedOf.Get(state); ok {
+		return d
+	}
+	d := new(servedDates)
+	if prev, found, _ := servedOf.PeekOrAdd(state, d); found {
+		return prev
+	}
+	return d
 }
 
 // servedDates dates what a source serves; it has its own lock, since
@@ -260,7 +290,7 @@ const maxVariants = 64
 // given before it is earlier than any given after it, but in the very
 // second it ended.
 func (s *source) lastModified(variant, etag string, now time.Time) time.Time {
-	d := &s.served
+	d := s.served
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if v, ok := d.variants[variant]; ok && v.etag == etag {
@@ -283,7 +313,7 @@ func (s *source) lastModified(variant, etag string, now time.Time) time.Time {
 }
 
 func newSource(path, url string, set *sourceSettings) *source {
-	s := &source{path: path, url: url, kick: make(chan struct{}, 1)}
+	s := &source{path: path, url: url, kick: make(chan struct{}, 1), served: datesOf(set.state)}
 	s.settings.Store(set)
 	switch {
 	case set.lists != nil:
@@ -295,8 +325,35 @@ func newSource(path, url string, set *sourceSettings) *source {
 		s.includes = newIncludeSet(set.includes)
 		s.includes.refreshFiles(set.logger)
 		s.includesFetched = make(chan struct{})
+		s.assembling = s.includes.hasURLs()
 	}
 	return s
+}
+
+// noteLoad logs the version now in force, or leaves it to assembled while
+// the first version is put together. s.mu is held, or s not shared yet.
+func (s *source) noteLoad() {
+	if s.assembling {
+		s.pendingLog = true
+		return
+	}
+	s.logLoad()
+}
+
+// assembled ends the putting together of the first version (the included
+// URLs' first fetches ended, or were waited for long enough), and logs
+// the version in force if a load was left to it.
+func (s *source) assembled() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.assembling {
+		return
+	}
+	s.assembling = false
+	if s.pendingLog && !s.current().unknown {
+		s.logLoad()
+	}
+	s.pendingLog = false
 }
 
 func (s *source) current() *snapshot { return s.cur.Load() }
@@ -425,7 +482,7 @@ func newInlineSource(text string, set *sourceSettings) *source {
 func openFileSource(path string, set *sourceSettings) (*source, error) {
 	s, loaded, err := loadFileSource(path, set)
 	if loaded != nil {
-		s.logLoad()
+		s.noteLoad()
 	}
 	return s, err
 }

@@ -651,7 +651,7 @@ func TestLastModifiedFollowsWhatIsServed(t *testing.T) {
 }
 
 func TestLastModifiedDates(t *testing.T) {
-	s := &source{}
+	s := &source{served: new(servedDates)}
 	now := time.Date(2026, 11, 22, 10, 0, 0, 200e6, time.UTC)
 	a := s.lastModified("", `"a"`, now)
 	if want := now.Truncate(time.Second); !a.Equal(want) {
@@ -729,6 +729,46 @@ func TestReloadOffIsItsOwn(t *testing.T) {
 	}
 	if !blocked(off, "/a") || blocked(off, "/b") {
 		t.Error("the handler with reload off picked up the edit; it reads the file once")
+	}
+}
+
+// TestLastModifiedKeptByAnotherSource: a config reload that changes how
+// the file is checked (reload, grace) makes a source of its own, which
+// serves the same text with the same date: a crawler revalidating by date
+// gets 304 for the version it has.
+func TestLastModifiedKeptByAnotherSource(t *testing.T) {
+	path := writeRobots(t, "User-agent: *\nDisallow: /a\n")
+	get := func(h *Handler, ims string) (int, string) {
+		t.Helper()
+		r := newRequest("GET", "/robots.txt", testfixtures.UAAhrefs)
+		if ims != "" {
+			r.Header.Set("If-Modified-Since", ims)
+		}
+		w, _ := serve(h, r)
+		return w.Code, w.Header().Get("Last-Modified")
+	}
+	first, _ := newTestHandler(t, config.Config{File: path})
+	_, lm := get(first, "")
+	if lm == "" {
+		t.Fatal("no Last-Modified")
+	}
+	for _, cfg := range []config.Config{
+		{File: path, Reload: config.MinInterval},
+		{File: path, DisableReload: true, Grace: noGrace},
+	} {
+		h, _ := newTestHandler(t, cfg)
+		if h.fixed == first.fixed {
+			t.Fatal("the handlers share a source; the test needs two")
+		}
+		// A second later, which a new date would be.
+		tick := time.Now().Add(time.Second)
+		h.fixed.served.clock = func() time.Time { return tick }
+		if code, _ := get(h, lm); code != http.StatusNotModified {
+			t.Errorf("reload %v: If-Modified-Since %s: %d, want 304", cfg.Reload, lm, code)
+		}
+		if _, got := get(h, ""); got != lm {
+			t.Errorf("reload %v: Last-Modified %s, want %s, the date the text was first served", cfg.Reload, got, lm)
+		}
 	}
 }
 

@@ -201,8 +201,13 @@ func (s *source) loadUpstream(ctx context.Context, failures int) (time.Duration,
 		if res.err != nil {
 			log.Warn("robots.txt from the upstream was cut", fields...)
 		}
-		s.logLoad()
+		s.noteLoad()
+		return res.refresh, true
 	}
+	// The same file again is a load all the same, as reloads_total
+	// counts it: an alert on a stale last load must not fire on an
+	// upstream that answers, unchanged, at every refresh.
+	lastLoad.WithLabelValues(s.name()).SetToCurrentTime()
 	return res.refresh, true
 }
 

@@ -573,3 +573,25 @@ func TestStoppedFetchSaysNothing(t *testing.T) {
 		t.Errorf("a cut fetch logged %v, left unknown %v, last fetch %q", logs.All(), s.current().unknown, s.lastFetch())
 	}
 }
+
+// TestUnchangedFetchIsALoad: a refresh that fetches the same file again
+// counts as a load in reloads_total, and so moves the last load's time:
+// the two metrics must not contradict each other, and an alert on a stale
+// last load must not fire on an upstream that answers unchanged.
+func TestUnchangedFetchIsALoad(t *testing.T) {
+	srv := upstream(t, func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, "User-agent: *\nDisallow: /private/\n")
+	})
+	initMetrics()
+	s := newUpstreamSource(srv.URL, &sourceSettings{logger: zap.NewNop(), grace: time.Hour})
+	s.loadUpstream(context.Background(), 0)
+	lastLoad.WithLabelValues(s.name()).Set(0)
+	loaded := testutil.ToFloat64(reloadsTotal.WithLabelValues("loaded"))
+	s.loadUpstream(context.Background(), 0)
+	if n := testutil.ToFloat64(reloadsTotal.WithLabelValues("loaded")) - loaded; n != 1 {
+		t.Errorf("the refetch counted %v loads, want 1", n)
+	}
+	if at := testutil.ToFloat64(lastLoad.WithLabelValues(s.name())); at == 0 {
+		t.Error("the refetch of the same file did not move the last load's time")
+	}
+}
