@@ -308,11 +308,13 @@ func severity(j *judge.Judgment) int {
 // crawler, across the many addresses crawlers use, when the bot is a
 // verified crawler that a group names; one per address otherwise (unnamed
 // bots, impostors, and claims nobody verified), since anyone can send a
-// crawler's name and would use up its schedule.
+// crawler's name and would use up its schedule. The delay is in force
+// since the version of the file that sets it came in: a delay lowered by
+// an edit holds a bot to the new one from then, not from its next request.
 func (h *Handler) pace(r *http.Request, id identity, verified bool, site uint64, now time.Time) (bool, time.Duration) {
 	delay := pace.Clamp(id.crawlDelay())
 	if verified && id.Group != id.snap.File.GroupFor("*") {
-		ok, wait := h.tracker.pace.Named(site, id.Name, delay, now)
+		ok, wait := h.tracker.pace.Named(site, id.Name, delay, id.snap.Since, now)
 		if ok && h.tracker.sharer != nil {
 			h.tracker.sharer.RecordPaced(site, id.Name)
 		}
@@ -325,7 +327,7 @@ func (h *Handler) pace(r *http.Request, id identity, verified bool, site uint64,
 	if id.Group != nil && len(id.Group.Agents) > 0 {
 		group = uint32(fnv1a(id.Group.Agents[0], true))
 	}
-	return h.tracker.pace.Addr(site, clientAddr(r), group, delay, now)
+	return h.tracker.pace.Addr(site, clientAddr(r), group, delay, id.snap.Since, now)
 }
 
 // userAgent is the request's User-Agent header. A client that sends it

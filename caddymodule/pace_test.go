@@ -16,6 +16,7 @@ import (
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 	"go.uber.org/zap"
 
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/pace"
 	"github.com/robotsguard/caddy-robots-txt/config"
 	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
 )
@@ -347,5 +348,35 @@ func TestCrawlDelayAcrossEdits(t *testing.T) {
 	h.fixed.refresh()
 	if c := code(testfixtures.UACurl); c != http.StatusTooManyRequests {
 		t.Errorf("after an edit that moved the * group: %d, want 429 (the same schedule)", c)
+	}
+}
+
+// TestCrawlDelayLowered: a Crawl-delay lowered by an edit holds a bot to
+// the new delay from when the edit came into force, not from its first
+// request after it: a bot that used its burst under 30 s and waits 7 s
+// after an edit to 1 s owes nothing (the audit's case was a 429 with
+// Retry-After: 1). The clock is the versions' load times, not a wait.
+func TestCrawlDelayLowered(t *testing.T) {
+	path := writeRobots(t, "User-agent: *\nCrawl-delay: 30\n")
+	h, _ := newTestHandler(t, config.Config{File: path, DisableReload: true})
+	r := withIP(newRequest("GET", "/a", testfixtures.UACurl), "198.51.100.31")
+	before := h.fixed.current()
+	for i := range pace.Burst {
+		if ok, _ := h.pace(r, h.identify(testfixtures.UACurl, before), false, siteOf(r), before.Since); !ok {
+			t.Fatalf("request %d of the burst under 30 s refused", i)
+		}
+	}
+	os.WriteFile(path, []byte("User-agent: *\nCrawl-delay: 1\n"), 0o644)
+	bump(t, path, time.Second)
+	h.fixed.refresh()
+	after := h.fixed.current()
+	if after == before {
+		t.Fatal("the edit was not loaded")
+	}
+	id := h.identify(testfixtures.UACurl, after)
+	for i := range pace.Burst {
+		if ok, wait := h.pace(r, id, false, siteOf(r), after.Since.Add(7*time.Second)); !ok {
+			t.Errorf("request %d, 7 s after the delay was lowered to 1 s: refused, retry after %v", i, wait)
+		}
 	}
 }

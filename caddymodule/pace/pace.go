@@ -41,21 +41,23 @@ func Clamp(d time.Duration) time.Duration {
 }
 
 // slot is one key's schedule: the theoretical arrival time of its next
-// request, in unix nanoseconds (the generic cell rate algorithm), and the
-// delay it was last taken with.
+// request, in unix nanoseconds (the generic cell rate algorithm), the
+// delay it was last taken with, and when it last admitted a request.
 type slot struct {
 	tat   atomic.Int64
 	delay atomic.Int64
+	at    atomic.Int64
 }
 
 // take admits a request at now for a rate of one per delay with Burst,
-// and returns how long the client should wait when it does not.
-func (s *slot) take(now int64, delay time.Duration) (bool, time.Duration) {
+// and returns how long the client should wait when it does not. since is
+// when delay came into force (see rescale).
+func (s *slot) take(since, now int64, delay time.Duration) (bool, time.Duration) {
 	d := int64(delay)
 	if prev := s.delay.Load(); prev != d {
 		s.delay.Store(d)
 		if prev > 0 {
-			s.rescale(now, prev, d)
+			s.rescale(since, now, prev, d)
 		}
 	}
 	slack := int64(Burst-1) * d
@@ -66,6 +68,7 @@ func (s *slot) take(now int64, delay time.Duration) (bool, time.Duration) {
 			return false, time.Duration(tat - now - slack)
 		}
 		if s.tat.CompareAndSwap(old, tat+d) {
+			s.at.Store(now)
 			return true, 0
 		}
 	}
@@ -78,14 +81,31 @@ func (s *slot) take(now int64, delay time.Duration) (bool, time.Duration) {
 // second too, not three minutes, which it would be told to wait
 // (Retry-After) though the file asks for a second; raised, the burst it
 // used stays used.
-func (s *slot) rescale(now, prev, d int64) {
+//
+// Lowered, the schedule is converted as it stood at since, when the new
+// delay came into force, not at the first request to see it: a crawler
+// that used its burst under a delay of 30 s and waits 8 s after an edit
+// to 1 s owes nothing, though 8 s at the old delay would leave it most
+// of its burst ahead. That is so only if the slot admitted nothing after
+// since: such a request was held to prev (a trapped bot's own delay, a
+// request judged by the version before), and so is the time after it.
+// Raised, the conversion is at now: a crawler learns of the edit when it
+// reads the file again, and owes for the time before no more than the
+// old delay asked. Either way the schedule ends no further ahead than
+// converting at now puts it, so charges from other instances, counted at
+// prev, weigh no more than they did.
+func (s *slot) rescale(since, now, prev, d int64) {
+	from := now
+	if d < prev && since < now && s.at.Load() <= since {
+		from = since
+	}
 	for {
 		old := s.tat.Load()
-		if old <= now {
+		if old <= from {
 			return
 		}
-		ahead := min(float64(old-now)/float64(prev)*float64(d), float64(MaxAhead))
-		if s.tat.CompareAndSwap(old, now+int64(ahead)) {
+		ahead := min(float64(old-from)/float64(prev)*float64(d), float64(MaxAhead))
+		if s.tat.CompareAndSwap(old, from+int64(ahead)) {
 			return
 		}
 	}
@@ -131,8 +151,10 @@ func New(addrs int) *Limiter {
 // every crawler's.
 const maxNamed = 10_000
 
-// Named admits a request to site from the crawler called name.
-func (l *Limiter) Named(site uint64, name string, delay time.Duration, now time.Time) (bool, time.Duration) {
+// Named admits a request to site from the crawler called name. since is
+// when delay came into force (the load of the robots.txt version that
+// sets it; zero when not known).
+func (l *Limiter) Named(site uint64, name string, delay time.Duration, since, now time.Time) (bool, time.Duration) {
 	k := key{site, name}
 	s, ok := l.named.Get(k)
 	if !ok {
@@ -141,11 +163,12 @@ func (l *Limiter) Named(site uint64, name string, delay time.Duration, now time.
 			s = prev
 		}
 	}
-	return s.take(now.UnixNano(), delay)
+	return s.take(unixNano(since, now), now.UnixNano(), delay)
 }
 
 // Addr admits a request to site from the client at addr held to group
-// (any number that tells the groups of the site's file apart). An IPv6
+// (any number that tells the groups of the site's file apart), as Named
+// does. An IPv6
 // client is counted by its /64, which one subscriber or host holds whole
 // (else it would have a fresh schedule for each of its 2^64 addresses),
 // and an IPv4-mapped one as the IPv4 address it is.
@@ -156,7 +179,7 @@ func (l *Limiter) Named(site uint64, name string, delay time.Duration, now time.
 // bot of another that keeps to its own. Bots of one group at one address
 // share its schedule: an address is the client as far as a server can
 // tell, and a client could name itself afresh with every request.
-func (l *Limiter) Addr(site uint64, addr netip.Addr, group uint32, delay time.Duration, now time.Time) (bool, time.Duration) {
+func (l *Limiter) Addr(site uint64, addr netip.Addr, group uint32, delay time.Duration, since, now time.Time) (bool, time.Duration) {
 	k := addrKey{site, Subscriber(addr), group}
 	s, ok := l.addrs.Get(k)
 	if !ok {
@@ -165,7 +188,17 @@ func (l *Limiter) Addr(site uint64, addr netip.Addr, group uint32, delay time.Du
 			s = prev
 		}
 	}
-	return s.take(now.UnixNano(), delay)
+	return s.take(unixNano(since, now), now.UnixNano(), delay)
+}
+
+// unixNano is since in unix nanoseconds, or now's when since is zero
+// (not known, and out of int64's range): no time before the request is
+// then counted at a new delay.
+func unixNano(since, now time.Time) int64 {
+	if since.IsZero() {
+		return now.UnixNano()
+	}
+	return since.UnixNano()
 }
 
 // Subscriber is the address a client is remembered by: an IPv6 address's
