@@ -60,8 +60,12 @@ type Result struct {
 	// which is the server's to choose: clean it before a terminal.
 	Status     int
 	StatusLine string
-	// CacheControl is the answer's Cache-Control, its fields joined.
+	// CacheControl is the answer's Cache-Control, its fields joined;
+	// Expires and Date are its Expires and Date so (two fields of
+	// either make no date: RFC 9111 reads such an answer as stale).
 	CacheControl string
+	Expires      string
+	Date         string
 	// Err says why a fetch Failed, and why one found NoFile when no
 	// status says so (too many redirects).
 	Err error
@@ -89,7 +93,12 @@ func Get(ctx context.Context, client *http.Client, url string) Result {
 		return Result{Outcome: Failed, Err: err}
 	}
 	defer resp.Body.Close()
-	res := Result{Outcome: Failed, Status: resp.StatusCode, StatusLine: resp.Status, CacheControl: strings.Join(resp.Header.Values("Cache-Control"), ",")}
+	res := Result{
+		Outcome: Failed, Status: resp.StatusCode, StatusLine: resp.Status,
+		CacheControl: strings.Join(resp.Header.Values("Cache-Control"), ","),
+		Expires:      strings.Join(resp.Header.Values("Expires"), ","),
+		Date:         strings.Join(resp.Header.Values("Date"), ","),
+	}
 	switch {
 	case resp.StatusCode >= 200 && resp.StatusCode < 300:
 		body, err := io.ReadAll(io.LimitReader(resp.Body, robots.DefaultMaxSize+1))
