@@ -22,7 +22,8 @@ import (
 // includeSet holds the current bodies of the robots.txt lists included
 // beside a site's own file, and keeps them up to date: files are checked
 // with the site's file, URLs are fetched as an upstream robots.txt is
-// (redirects, size cap, last good copy, refreshed after max-age).
+// (redirects, size cap, last good copy, refreshed after max-age or
+// Expires).
 type includeSet struct {
 	mu      sync.Mutex
 	entries []*includeEntry

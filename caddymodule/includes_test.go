@@ -328,6 +328,22 @@ func TestIncludedListFailingBacksOff(t *testing.T) {
 	}
 }
 
+// TestIncludedListExpires: an included URL is fetched again when its
+// answer's Expires says, as the site's own upstream is.
+func TestIncludedListExpires(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Date", "Thu, 02 Jan 2025 03:04:05 GMT")
+		w.Header().Set("Expires", "Thu, 02 Jan 2025 05:04:05 GMT")
+		fmt.Fprint(w, "User-agent: EvilBot\nDisallow: /\n")
+	}))
+	t.Cleanup(srv.Close)
+	h, _ := newTestHandler(t, config.Config{Inline: "User-agent: *\nDisallow: /a\n", Include: []string{srv.URL + "/list.txt"}})
+	set := h.fixed.includes
+	if _, wait := set.fetchURL(context.Background(), h.fixed.client, h.fixed.logger, set.entries[0]); wait != 2*time.Hour {
+		t.Errorf("a list that expires 2 hours after its Date is asked again in %v", wait)
+	}
+}
+
 // TestIncludedListCutAtALine: an included list over the 500 KiB a crawler
 // reads is cut at the end of a line: "Disallow: /private" cut after its
 // "/" is not served, nor enforced, as "Disallow: /".

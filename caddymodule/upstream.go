@@ -19,7 +19,7 @@ import (
 // How robots.txt is fetched from the upstream (RFC 9309, section 2.3).
 const (
 	refreshDefault = 24 * time.Hour
-	refreshMin     = time.Minute // Cache-Control max-age is held within these
+	refreshMin     = time.Minute // max-age, or Expires, is held within these
 	refreshMax     = 24 * time.Hour
 	retryFirst     = time.Minute // after a failure; doubles up to retryMax
 	retryMax       = time.Hour
@@ -55,16 +55,17 @@ func retryAfter(n int) time.Duration { return min(retryFirst<<min(n, 6), retryMa
 // have seen.
 func fetchUpstream(ctx context.Context, client *http.Client, url string) fetchResult {
 	res := fetch.Get(ctx, client, url)
+	fresh := freshness(res.CacheControl, res.Expires, res.Date, time.Now())
 	out := fetchResult{status: res.Status, err: res.Err}
 	switch res.Outcome {
 	case fetch.Loaded:
-		out.snap, out.refresh, out.result = parsedSnapshot(res.Body, res.File), maxAge(res.CacheControl), "loaded"
+		out.snap, out.refresh, out.result = parsedSnapshot(res.Body, res.File), fresh, "loaded"
 		if res.Cut {
 			out.err = fmt.Errorf("longer than %d bytes; the rest is ignored, and so is the line the limit cuts", robots.DefaultMaxSize)
 		}
 	case fetch.NoFile:
 		out.snap, out.result = newEmptySnapshot(), "unreachable"
-		out.refresh = maxAge(res.CacheControl)
+		out.refresh = fresh
 		if res.Status == 0 {
 			out.refresh = refreshDefault // too many redirects: no answer to say how long
 		}
@@ -74,12 +75,17 @@ func fetchUpstream(ctx context.Context, client *http.Client, url string) fetchRe
 	return out
 }
 
-// maxAge reads Cache-Control's max-age, held within refreshMin and
-// refreshMax; without one, refreshDefault. no-cache and no-store ask that
-// no copy be used unchecked: the shortest refresh, whatever max-age says
-// (a day would keep a file its server said not to trust for a second).
-func maxAge(cc string) time.Duration {
-	age, found := refreshDefault, false
+// freshness is how long an answer received at now stays fresh (RFC
+// 9111, section 4.2.1, for a private cache): Cache-Control's max-age, or
+// else Expires minus the answer's Date (now without one), held within
+// refreshMin and refreshMax; without either, refreshDefault. An Expires
+// that is no date ("0" is common) means already expired (section 5.3):
+// the shortest refresh, not the default day. no-cache and no-store ask
+// that no copy be used unchecked: the shortest refresh, whatever max-age
+// or Expires says (a day would keep a file its server said not to trust
+// for a second).
+func freshness(cc, expires, date string, now time.Time) time.Duration {
+	age, found := time.Duration(0), false
 	for _, dir := range strings.Split(cc, ",") {
 		name, val, qualified := strings.Cut(strings.TrimSpace(dir), "=")
 		switch {
@@ -101,7 +107,22 @@ func maxAge(cc string) time.Duration {
 			age = max(time.Duration(secs)*time.Second, refreshMin)
 		}
 	}
-	return age
+	switch {
+	case age > 0:
+		return age
+	case expires == "":
+		return refreshDefault
+	}
+	exp, err := http.ParseTime(expires)
+	if err != nil {
+		return refreshMin
+	}
+	// A Date that is no date is replaced by the time the answer came
+	// (RFC 9110, section 6.6.1).
+	if d, err := http.ParseTime(date); err == nil {
+		now = d
+	}
+	return min(max(exp.Sub(now), refreshMin), refreshMax)
 }
 
 // upstreamStartWait is how long provisioning waits for the first fetch

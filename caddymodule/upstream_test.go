@@ -107,6 +107,15 @@ func TestFetchUpstream(t *testing.T) {
 	mux.HandleFunc("/empty", func(w http.ResponseWriter, r *http.Request) {})
 	mux.HandleFunc("/notmodified", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNotModified) })
 	mux.HandleFunc("/nolocation", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusFound) })
+	mux.HandleFunc("/expires", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Date", "Thu, 02 Jan 2025 03:04:05 GMT")
+		w.Header().Set("Expires", "Thu, 02 Jan 2025 05:04:05 GMT")
+		fmt.Fprint(w, body)
+	})
+	mux.HandleFunc("/expired", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Expires", "0")
+		http.NotFound(w, r)
+	})
 	srv := upstream(t, mux.ServeHTTP)
 	client := newUpstreamClient()
 	client.Timeout = 300 * time.Millisecond
@@ -140,6 +149,9 @@ func TestFetchUpstream(t *testing.T) {
 		{"/notmodified", "failed", "", retryFirst},
 		// A redirect with nowhere to go is read as "not found".
 		{"/nolocation", "unreachable", "", refreshDefault},
+		// Without max-age, Expires says how long either answer keeps.
+		{"/expires", "loaded", "/private/x", 2 * time.Hour},
+		{"/expired", "unreachable", "", refreshMin},
 	} {
 		res := fetchUpstream(context.Background(), client, srv.URL+tc.path)
 		if res.result != tc.result || res.refresh != tc.refresh {
@@ -173,25 +185,61 @@ func TestFetchUpstream(t *testing.T) {
 	}
 }
 
-func TestMaxAge(t *testing.T) {
-	for cc, want := range map[string]time.Duration{
-		"":                       refreshDefault,
-		"max-age=600":            10 * time.Minute,
-		"public, max-age=7200":   2 * time.Hour,
-		"max-age=5":              refreshMin,
-		"max-age=999999999":      refreshMax,
-		"no-cache":               refreshMin,
-		"no-store":               refreshMin,
-		"max-age=7200, no-cache": refreshMin,
-		`NO-CACHE="Set-Cookie"`:  refreshDefault, // the qualified form: those fields only
-		`max-age=3600, no-cache="Set-Cookie, Vary"`: time.Hour,
-		"private, max-age=600":                      10 * time.Minute,
-		"max-age=abc":                               refreshDefault,
-		`MAX-AGE="120"`:                             2 * time.Minute,
-		"s-maxage=10, max-age=":                     refreshDefault,
+// TestFreshness: an answer is fresh for Cache-Control's max-age, or else
+// for Expires minus its Date (RFC 9111, section 4.2.1), within refreshMin
+// and refreshMax.
+func TestFreshness(t *testing.T) {
+	now := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
+	at := func(d time.Duration) string { return now.Add(d).Format(http.TimeFormat) }
+	for _, tc := range []struct {
+		cc, expires, date string
+		want              time.Duration
+	}{
+		{"", "", "", refreshDefault},
+		{"max-age=600", "", "", 10 * time.Minute},
+		{"public, max-age=7200", "", "", 2 * time.Hour},
+		{"max-age=5", "", "", refreshMin},
+		{"max-age=999999999", "", "", refreshMax},
+		{"no-cache", "", "", refreshMin},
+		{"no-store", "", "", refreshMin},
+		{"max-age=7200, no-cache", "", "", refreshMin},
+		{`NO-CACHE="Set-Cookie"`, "", "", refreshDefault}, // the qualified form: those fields only
+		{`max-age=3600, no-cache="Set-Cookie, Vary"`, "", "", time.Hour},
+		{"private, max-age=600", "", "", 10 * time.Minute},
+		{"max-age=abc", "", "", refreshDefault},
+		{`MAX-AGE="120"`, "", "", 2 * time.Minute},
+		{"s-maxage=10, max-age=", "", "", refreshDefault},
+
+		// The audit's case: 15 s, held to the shortest refresh, not
+		// the default day.
+		{"", at(15 * time.Second), at(0), refreshMin},
+		{"", at(2 * time.Hour), at(0), 2 * time.Hour},
+		{"", at(2 * time.Hour), "", 2 * time.Hour}, // no Date: when it came
+		{"", at(48 * time.Hour), at(0), refreshMax},
+		// Expires minus Date, not minus now: the server's clock is
+		// half an hour ahead of ours.
+		{"", at(150 * time.Minute), at(30 * time.Minute), 2 * time.Hour},
+		{"", at(2 * time.Hour), "yesterday", 2 * time.Hour},
+		// RFC 850 and asctime dates are dates too.
+		{"", "Sunday, 06-Nov-94 10:49:37 GMT", "Sun, 06 Nov 1994 08:49:37 GMT", 2 * time.Hour},
+		{"", "Sun Nov  6 10:49:37 1994", "Sun, 06 Nov 1994 08:49:37 GMT", 2 * time.Hour},
+		// Expired, or no date at all, which means expired.
+		{"", at(-time.Hour), at(0), refreshMin},
+		{"", "0", at(0), refreshMin},
+		{"", "-1", "", refreshMin},
+		{"", "soon", "", refreshMin},
+		{"", at(2*time.Hour) + "," + at(3*time.Hour), at(0), refreshMin}, // two fields
+		// max-age wins over Expires, whichever is longer; no-cache
+		// over both; s-maxage is a shared cache's, and an invalid
+		// max-age is none.
+		{"max-age=600", at(2 * time.Hour), at(0), 10 * time.Minute},
+		{"max-age=7200", "0", at(0), 2 * time.Hour},
+		{"no-cache", at(2 * time.Hour), at(0), refreshMin},
+		{"s-maxage=600", at(2 * time.Hour), at(0), 2 * time.Hour},
+		{"max-age=abc", at(2 * time.Hour), at(0), 2 * time.Hour},
 	} {
-		if got := maxAge(cc); got != want {
-			t.Errorf("maxAge(%q) = %v, want %v", cc, got, want)
+		if got := freshness(tc.cc, tc.expires, tc.date, now); got != tc.want {
+			t.Errorf("freshness(%q, Expires %q, Date %q) = %v, want %v", tc.cc, tc.expires, tc.date, got, tc.want)
 		}
 	}
 }

@@ -158,7 +158,8 @@ type Config struct {
 	// 4xx answer means no robots.txt (every bot allowed everywhere); a 5xx
 	// answer, a timeout or a network error keeps the last good copy (or,
 	// with none yet, allows all). The refresh interval is the answer's
-	// Cache-Control max-age within 1 minute and 24 hours, else 24 hours.
+	// Cache-Control max-age, else its Expires less its Date, within 1
+	// minute and 24 hours; 24 hours without either.
 	// The default is empty; only http and https URLs are allowed. Global
 	// placeholders ({env.*}, {system.*}, {time.*}, {file.*}), in the host
 	// too, are replaced when the configuration loads; one of the request
@@ -235,12 +236,12 @@ type Config struct {
 	// robots.txt lists served and enforced after the site's own rules,
 	// such as a community list of AI crawlers: file paths, or http(s)
 	// URLs fetched as "url" is (redirects, size cap, the last good copy
-	// kept, refreshed after max-age). The site's own file wins: an
-	// included group adds only agents that neither the site's file nor
-	// an earlier list names. The served /robots.txt is the merged text,
-	// each list under a comment naming it. A file path may hold global
-	// placeholders ({env.*}), resolved when the configuration loads. The
-	// default is none.
+	// kept, refreshed after max-age or Expires). The site's own file
+	// wins: an included group adds only agents that neither the site's
+	// file nor an earlier list names. The served /robots.txt is the
+	// merged text, each list under a comment naming it. A file path may
+	// hold global placeholders ({env.*}), resolved when the
+	// configuration loads. The default is none.
 	Include []string `json:"include,omitempty"`
 
 	// Whether every response carries a Content-Usage header with the
@@ -517,7 +518,7 @@ func (c Config) noReload() (source, why string) {
 	case c.Inline != "":
 		return "inline", "the text is in the configuration, not in a file to check for changes"
 	case c.URL != "":
-		return "url", "the upstream's copy is refreshed as its Cache-Control max-age says, not by reload"
+		return "url", "the upstream's copy is refreshed as its Cache-Control max-age or Expires says, not by reload"
 	}
 	return "", ""
 }
