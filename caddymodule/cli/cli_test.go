@@ -796,6 +796,10 @@ func TestCheckConfigNotReached(t *testing.T) {
 		// not take it.
 		{"a path that starts with two slashes", config(handle(`{"path": ["/x*"]}`, respond), handle("", self)), nil, "", "", "//private/x", ""},
 		{"an escaped question mark after a rewrite", config(`{"handle": [{"handler": "rewrite", "strip_path_prefix": "/pre"}]}`, handle(`{"path": ["/private"]}`, respond), handle("", self)), nil, "", "", "/private%3Fq", ""},
+		// The handler's own block does not take the path: what answers
+		// it after the block answers instead of the handler, not first.
+		{"the handler's block does not take the path", config(handle(`{"path": ["/app/*", "/robots.txt"]}`, self, respond), `{"handle": [`+respond+`]}`), nil, "", "the handler's route does not match it; static_response answers it", "/private/x", ""},
+		{"the handler's block does not take the path, nothing after it", config(handle(`{"path": ["/app/*", "/robots.txt"]}`, self, respond)), nil, "", "no route takes it to the handler, which sits in routes for path /app/* /robots.txt", "/private/x", ""},
 		// Caddy's not with no sets takes every request.
 		{"not of no sets", config(`{"match": [{"not": []}], "handle": [` + self + `]}`), nil, "", "", "", ""},
 		// A terminal route ends the request, even inside a subroute.

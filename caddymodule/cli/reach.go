@@ -169,6 +169,28 @@ type follower struct {
 	// gaveUp is set when the answer depends on more than check can
 	// follow: too many ways, too deep, or a subroute's error routes.
 	gaveUp bool
+	// passedBy is set when a route that holds target did not take the
+	// request: what answers it then answers instead, not first.
+	passedBy bool
+}
+
+// holds reports whether target is among handlers, or in a subroute of
+// theirs.
+func (f *follower) holds(handlers []*handlerNode, depth int) bool {
+	if depth > maxDepth {
+		return false
+	}
+	for _, h := range handlers {
+		if h == f.target {
+			return true
+		}
+		for _, r := range h.routes {
+			if f.holds(r.handle, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // notReached follows a request for path, to each of hosts (none: the
@@ -187,6 +209,12 @@ func (srv *server) notReached(target *handlerNode, hosts []string, path string) 
 		}
 		if why == "" {
 			why = outs[0].describe()
+			if f.passedBy && outs[0].kind == kindAnswered {
+				// "Answers it first" would blame what comes after
+				// the handler for what the handler's own matcher
+				// leaves.
+				why = "the handler's route does not match it; " + outs[0].by + " answers it"
+			}
 		}
 	}
 	return why, true
@@ -232,6 +260,9 @@ func (f *follower) list(routes []*route, st state) []outcome {
 				goOn(st) // not taken
 			}
 			if !takes {
+				if known && f.holds(r.handle, 0) {
+					f.passedBy = true
+				}
 				continue
 			}
 			for _, o := range f.chain(r.handle, st.taking(r.group)) {
