@@ -128,11 +128,13 @@ func TestNormalizationNonASCII(t *testing.T) {
 // TestRawBytesAsGoogleReads: "Disallow: /a|b" holds "|" raw. Google's
 // parser compares it with the URL byte for byte, so it refuses a bot that
 // sends "/a|b" raw, as browsers and crawlers send "|", and not one that
-// sends "/a%7Cb". The escaped rule refuses both spellings.
+// sends "/a%7Cb". The escaped rule refuses both spellings. A "%" that
+// starts no escape ("Disallow: /t/*%") matches the "%" of any escape as
+// sent, "/t/%7Ejoe/" too, though a server reads it as "/t/~joe/".
 func TestRawBytesAsGoogleReads(t *testing.T) {
 	t.Parallel()
 	inst := newInstance(t)
-	writeFile(t, inst.dir+"/site/robots.txt", "User-agent: *\nDisallow: /a|b\nDisallow: /*?q=x|y\nDisallow: /c%7Cd\n")
+	writeFile(t, inst.dir+"/site/robots.txt", "User-agent: *\nDisallow: /a|b\nDisallow: /*?q=x|y\nDisallow: /c%7Cd\nDisallow: /t/*%\nAllow: /t/%7Eann/\n")
 	inst.start(`http://127.0.0.1:{{port}} {
 	root * {{dir}}/site
 	robots_txt {
@@ -153,6 +155,10 @@ func TestRawBytesAsGoogleReads(t *testing.T) {
 		{"/s?q=x%7Cy", http.StatusOK},
 		{"/c|d", http.StatusForbidden},
 		{"/c%7Cd", http.StatusForbidden},
+		{"/t/%7Ejoe/", http.StatusForbidden},
+		{"/t/%7ejoe/", http.StatusForbidden},
+		{"/t/~joe/", http.StatusOK},
+		{"/t/%7Eann/", http.StatusOK},
 	} {
 		if resp := inst.rawGet(t, tc.target, testfixtures.UAFirefox); resp.status != http.StatusOK {
 			t.Fatalf("browser GET %s: status %d, want 200 (else the case proves nothing)", tc.target, resp.status)

@@ -177,7 +177,9 @@
 // where the two readings part this one allows. In a disallow pattern an escape of an unreserved
 // character ranks as the character it stands for; an allow pattern keeps
 // Google's length, so that where the readings part this one allows. A "%" that starts no escape stays "%" in a
-// pattern, where it matches the "%" of any escape, as it does to Google;
+// pattern, where it matches the "%" of any escape, as it does to Google
+// (a target that escapes an unreserved character, "/%7Ejoe/", is read as
+// sent for it: see Group.DecideRaw);
 // an escape right after it is kept as written, so that "/%%41" does not
 // become "/%A", the start of "/%AB". In a path such a "%" (which no server
 // accepts in a request) is "%25", the character itself. One canonical spelling makes every spelling

@@ -244,17 +244,34 @@ func (mg *mergedGroups) lenderOf(i int) *srcGroup {
 
 func addRules(gb *groupBuilder, rules []*Rule) {
 	for _, r := range rules {
-		gb.add(r, canonicalPattern(r.Pattern, r.Directive == Disallow))
-		if r.Directive == Allow {
-			addIndexRule(gb, r, false)
-			if _, raw := rawEscapable(r.Pattern); raw {
-				// Matched escaped in a canonical path, and raw, as
-				// Google matches it, in a target read as sent (see
-				// Group.DecideRaw), where a disallow pattern that
-				// holds such a byte raw matches too.
-				gb.add(r, canonicalPattern(r.Pattern, true))
-				addIndexRule(gb, r, true)
+		canon := canonicalPattern(r.Pattern, r.Directive == Disallow)
+		gb.add(r, canon)
+		if r.Directive == Disallow {
+			if hasLonePercent(r.Pattern) {
+				gb.lonePercent = true
+				if holdsUnreservedEscape(r.Pattern) {
+					// "/%7E%" matches "/%7E%41" as sent, where its
+					// canonical "/~%" cannot.
+					gb.add(r, string(appendCanon(make([]byte, 0, len(r.Pattern)+16), r.Pattern, "%", true, true)))
+				}
 			}
+			continue
+		}
+		addIndexRule(gb, r, false, false)
+		// Matched escaped in a canonical path, and as Google matches
+		// it in a target read as sent (see Group.DecideRaw): raw where
+		// it holds a byte URLs carry escaped, where a disallow pattern
+		// that holds such a byte raw matches too; with its escapes of
+		// unreserved characters kept, where a disallow pattern's lone
+		// "%" matches theirs.
+		_, raw := rawEscapable(r.Pattern)
+		kept := holdsUnreservedEscape(r.Pattern)
+		if !raw && !kept {
+			continue
+		}
+		if sent := string(appendCanon(make([]byte, 0, len(r.Pattern)+16), r.Pattern, "%", true, kept)); sent != canon {
+			gb.add(r, sent)
+			addIndexRule(gb, r, true, kept)
 		}
 	}
 }
@@ -262,14 +279,18 @@ func addRules(gb *groupBuilder, rules []*Rule) {
 // addIndexRule follows Google in reading "allow: /dir/index.html" (or
 // index.htm, or anything starting so) as also allowing "/dir/" itself,
 // the URL that usually serves that page.
-func addIndexRule(gb *groupBuilder, r *Rule, raw bool) {
+func addIndexRule(gb *groupBuilder, r *Rule, raw, kept bool) {
 	slash := strings.LastIndexByte(r.Pattern, '/')
 	if slash < 0 || !strings.HasPrefix(r.Pattern[slash:], "/index.htm") {
 		return
 	}
 	dir := r.Pattern[:slash+1]
 	implied := &Rule{Directive: Allow, Pattern: r.Pattern, Line: r.Line, priority: priority(dir, Allow) + 1}
-	gb.add(implied, canonicalPattern(dir, raw)+"$")
+	form := canonicalPattern(dir, raw)
+	if kept {
+		form = string(appendCanon(make([]byte, 0, len(dir)+16), dir, "%", raw, true))
+	}
+	gb.add(implied, form+"$")
 }
 
 func upper(c byte) byte {

@@ -370,9 +370,10 @@ func fzCheckDecide(t *testing.T, f *File, body, path string) {
 				gi, g.Agents, path, fzVerdictOf(got), got.Rule, fzVerdictOf(indexed), indexed.Rule, body)
 		}
 		// Read as sent, a target is refused wherever its canonical
-		// spelling is, and read so only when it holds a raw byte.
+		// spelling is, and read so only when it holds a raw byte, or
+		// an escape the group's lone "%" may match.
 		sent := g.DecideSent(path)
-		if !got.Allowed && sent.Allowed || !HoldsRawEscapable(path) && sent != got {
+		if !got.Allowed && sent.Allowed || !g.ReadsSent(path) && sent != got {
 			t.Fatalf("group %d %q: DecideSent(%q) = %v (rule %q), Decide %v (rule %q)\nrobots.txt:\n%s",
 				gi, g.Agents, path, fzVerdictOf(sent), sent.Rule, fzVerdictOf(got), got.Rule, body)
 		}

@@ -153,10 +153,10 @@ func (g *Group) decideCanonicalized(pathAndQuery string) Verdict {
 // given: a decoded path has lost which bytes came escaped.
 func (g *Group) DecideSent(target string) Verdict {
 	v := g.Decide(target)
-	if !v.Allowed || g == nil || !HoldsRawEscapable(target) {
+	if !v.Allowed || !g.ReadsSent(target) {
 		return v
 	}
-	if r := g.decideRaw(target); !r.Allowed {
+	if r := g.DecideRaw(target); !r.Allowed {
 		return r
 	}
 	return v
@@ -168,21 +168,50 @@ func (g *Group) DecideSent(target string) Verdict {
 // disallow pattern that holds such a byte raw ("Disallow: /a|b") matches
 // in this reading only, as in Google's, which compares the pattern with
 // the URL byte for byte; so "/a|b" is refused by it and "/a%7Cb" is not.
-// A target without such a byte is read as Decide reads it.
+// When a disallow pattern of the group holds a "%" that starts no escape
+// ("Disallow: /*%"), the target's escapes of unreserved characters are
+// kept too, as Google's reading sees them: the lone "%" matches the "%"
+// of "/%7Ejoe/", which canonical form reads as "/~joe/". A target that
+// needs neither (see ReadsSent) is read as Decide reads it.
 func (g *Group) DecideRaw(target string) Verdict {
-	if g == nil || !HoldsRawEscapable(target) {
+	if !g.ReadsSent(target) {
 		return g.Decide(target)
 	}
-	return g.decideRaw(target)
+	return g.decideRaw(target, g.lonePercent() && holdsUnreservedEscape(target))
+}
+
+// ReadsSent reports whether DecideRaw reads target otherwise than Decide:
+// it holds raw a byte URLs carry escaped, or an escape of an unreserved
+// character while the group has a disallow pattern with a lone "%".
+func (g *Group) ReadsSent(target string) bool {
+	if g == nil {
+		return false
+	}
+	return HoldsRawEscapable(target) || holdsUnreservedEscape(target) && g.lonePercent()
+}
+
+// lonePercent reports whether a disallow pattern of g holds a "%" that
+// starts no escape.
+func (g *Group) lonePercent() bool {
+	if m := g.matcher(); m != nil {
+		return m.lonePercent
+	}
+	for _, s := range g.parts {
+		if s.matcher().lonePercent {
+			return true
+		}
+	}
+	return false
 }
 
 // decideRaw decides on target in canonical form but for the ASCII bytes
-// canonical form escapes, which are left raw.
+// canonical form escapes, which are left raw, and with keep, for the
+// escapes of unreserved characters, which are kept.
 //
 //go:noinline
-func (g *Group) decideRaw(target string) Verdict {
+func (g *Group) decideRaw(target string, keep bool) Verdict {
 	var buf [1024]byte
-	return g.decide(appendCanon(buf[:0], target, "%25", true))
+	return g.decide(appendCanon(buf[:0], target, "%25", true, keep))
 }
 
 func (g *Group) decide(p []byte) Verdict {

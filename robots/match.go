@@ -36,6 +36,9 @@ type matcher struct {
 	// segIDs[wilds[i].idLo+k]. nil for a small matcher.
 	segIDs []int32
 	nseg   int
+	// lonePercent is set when a disallow pattern holds a "%" that
+	// starts no escape (see Group.ReadsSent).
+	lonePercent bool
 }
 
 // nodeRules are the rules whose literal prefix ends at one trie node.
@@ -648,6 +651,8 @@ type groupBuilder struct {
 	wilds    []wildRule
 	trie     trie
 	segIndex map[string]int32
+	// lonePercent is set by a disallow pattern with a lone "%".
+	lonePercent bool
 }
 
 // pendingRule is a rule split into its literal prefix and the rest.
@@ -673,7 +678,9 @@ func (gb *groupBuilder) reserve(n int) {
 }
 
 // reset empties the builder for the next group, keeping its buffer.
-func (gb *groupBuilder) reset() { gb.pend, gb.segs = gb.pend[:0], gb.segs[:0] }
+func (gb *groupBuilder) reset() {
+	gb.pend, gb.segs, gb.lonePercent = gb.pend[:0], gb.segs[:0], false
+}
 
 // add adds one rule, with its pattern already in canonical form.
 func (gb *groupBuilder) add(r *Rule, canon string) {
@@ -789,7 +796,7 @@ func sortByLit(order []int32, pend []pendingRule, depth, budget int) {
 }
 
 func (gb *groupBuilder) compile() matcher {
-	var m matcher
+	m := matcher{lonePercent: gb.lonePercent}
 	if len(gb.pend) == 0 {
 		return m
 	}

@@ -374,6 +374,48 @@ func TestDecideSent(t *testing.T) {
 	}
 }
 
+// TestLonePercentReadsEscapesAsSent: a "%" that starts no escape in a
+// disallow pattern matches the "%" of any escape in the URL as sent, as
+// Google compares them byte for byte: "/%7Ejoe/" is refused by
+// "Disallow: /*%" though canonical form reads it as "/~joe/". An allow
+// pattern written with such an escape matches it in that reading too, as
+// in Google's; one written decoded does not, as in Google's. A group
+// without such a pattern reads every target canonically.
+func TestLonePercentReadsEscapesAsSent(t *testing.T) {
+	for _, tc := range []struct {
+		name, rules, target string
+		sent                bool // DecideSent: allowed
+		byPattern           string
+	}{
+		{"escaped tilde", "Disallow: /*%", "/%7Ejoe/", false, "/*%"},
+		{"lower-case escape", "Disallow: /*%", "/%7ejoe/", false, "/*%"},
+		{"escaped letter", "Disallow: /*%", "/a%41", false, "/*%"},
+		{"escaped letter in the query", "Disallow: /*%", "/a?q=%41", false, "/*%"},
+		{"escaped hyphen", "Disallow: /*%", "/x%2D", false, "/*%"},
+		{"no escape", "Disallow: /*%", "/~joe/", true, ""},
+		{"reserved escape, read so canonically", "Disallow: /*%", "/a%2F", false, "/*%"},
+		{"partial escape", "Disallow: /*%7", "/%7Ejoe/", false, "/*%7"},
+		{"partial escape, another digit", "Disallow: /*%7", "/%41", true, ""},
+		{"escape then lone", "Disallow: /%7E%", "/%7E%41", false, "/%7E%"},
+		{"allow written escaped wins", "Disallow: /*%\nAllow: /%7Ejoe/", "/%7Ejoe/", true, ""},
+		{"allow written decoded does not", "Disallow: /*%\nAllow: /~joe/", "/%7Ejoe/", false, "/*%"},
+		{"index.html written escaped", "Disallow: /*%\nAllow: /%7Ejoe/index.html", "/%7Ejoe/", true, ""},
+		{"no lone percent: canonical", "Disallow: /\nAllow: /~joe/", "/%7Ejoe/", true, ""},
+		{"no lone percent, escape in the rule", "Disallow: /%7Ejoe", "/%7Ejoe/", false, "/%7Ejoe"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := Parse([]byte("User-agent: *\n" + tc.rules + "\n")).GroupFor("x")
+			v := g.DecideSent(tc.target)
+			if v.Allowed != tc.sent {
+				t.Errorf("DecideSent(%q): allowed %v, want %v", tc.target, v.Allowed, tc.sent)
+			}
+			if !v.Allowed && (v.Rule == nil || v.Rule.Pattern != tc.byPattern) {
+				t.Errorf("DecideSent(%q): refused by %v, want the rule %q", tc.target, v.Rule, tc.byPattern)
+			}
+		})
+	}
+}
+
 // TestRawASCIIInAllowMatchesBothSpellings: an allow rule with a byte some
 // clients send raw ("|", "^" in a query) matches the request whichever
 // way it spells it, so that the exception Google's reading grants a

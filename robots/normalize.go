@@ -1,6 +1,9 @@
 package robots
 
-import "unsafe"
+import (
+	"strings"
+	"unsafe"
+)
 
 // Both patterns and request paths are brought to one canonical spelling before
 // they are compared, so that every spelling of a URL that RFC 3986 calls
@@ -96,13 +99,14 @@ func isCanonical(s string) bool {
 
 // appendCanonical appends the canonical form of path s to dst.
 func appendCanonical(dst []byte, s string) []byte {
-	return appendCanon(dst, s, "%25", false)
+	return appendCanon(dst, s, "%25", false, false)
 }
 
 // appendCanon appends the canonical form of s to dst, writing lone for a
-// "%" that does not start an escape, and with rawASCII leaving as they
-// are the ASCII bytes canonical form escapes.
-func appendCanon(dst []byte, s string, lone string, rawASCII bool) []byte {
+// "%" that does not start an escape, with rawASCII leaving as they are
+// the ASCII bytes canonical form escapes, and with keep leaving escaped
+// the unreserved characters canonical form decodes (in upper-case hex).
+func appendCanon(dst []byte, s string, lone string, rawASCII, keep bool) []byte {
 	lastLone := -1 // where the last lone "%" written as "%" is in dst
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -115,7 +119,7 @@ func appendCanon(dst []byte, s string, lone string, rawASCII bool) []byte {
 				lo, ok2 := unhex(s[i+2])
 				if ok1 && ok2 {
 					v := hi<<4 | lo
-					if byteClass[v] == classUnreserved && !(lastLone >= 0 && completesEscape(dst, lastLone, v)) {
+					if !keep && byteClass[v] == classUnreserved && !(lastLone >= 0 && completesEscape(dst, lastLone, v)) {
 						dst = append(dst, v)
 					} else {
 						dst = append(dst, '%', upperHex[v>>4], upperHex[v&15])
@@ -193,7 +197,7 @@ func canonicalPattern(p string, raw bool) string {
 	if isCanonical(p) {
 		return p
 	}
-	return string(appendCanon(make([]byte, 0, len(p)+16), p, "%", raw))
+	return string(appendCanon(make([]byte, 0, len(p)+16), p, "%", raw, false))
 }
 
 // priority is a rule's match priority, so that where this reading and
@@ -285,4 +289,44 @@ func indexString(s string, from int, sub string) int {
 		}
 	}
 	return -1
+}
+
+// hasLonePercent reports whether pattern p holds a "%" that starts no
+// escape ("/*%", "/a%4"): Google matches it with the "%" of any escape in
+// the URL as sent, which canonical form decodes when it escapes an
+// unreserved character (see Group.ReadsSent).
+func hasLonePercent(p string) bool {
+	for i := 0; i < len(p); i++ {
+		if p[i] != '%' {
+			continue
+		}
+		if i+2 >= len(p) {
+			return true
+		}
+		_, ok1 := unhex(p[i+1])
+		_, ok2 := unhex(p[i+2])
+		if !ok1 || !ok2 {
+			return true
+		}
+		i += 2
+	}
+	return false
+}
+
+// holdsUnreservedEscape reports whether s holds an escape of an
+// unreserved character ("%7E", "%41"), which canonical form decodes.
+func holdsUnreservedEscape(s string) bool {
+	for i := strings.IndexByte(s, '%'); i >= 0 && i+2 < len(s); {
+		hi, ok1 := unhex(s[i+1])
+		lo, ok2 := unhex(s[i+2])
+		if ok1 && ok2 && byteClass[hi<<4|lo] == classUnreserved {
+			return true
+		}
+		next := strings.IndexByte(s[i+1:], '%')
+		if next < 0 {
+			break
+		}
+		i += 1 + next
+	}
+	return false
 }

@@ -449,7 +449,7 @@ func (p *parser) line(num int, s string) {
 			p.diag(num, Error, KindRelativePath, "pattern %q does not start with \"/\" or \"*\", so it matches no URL", value)
 		}
 		if c, ok := rawEscapable(value); ok && f == fieldDisallow {
-			p.diag(num, Warning, KindRawByte, "pattern %q holds %q raw, which URLs carry escaped (%%%02X): Google compares it byte for byte, so the rule matches only a URL that sends it raw, and a client that sends it escaped gets the same page past it; write %q to match both", value, string(c), c, string(appendCanon(nil, value, "%", false)))
+			p.diag(num, Warning, KindRawByte, "pattern %q holds %q raw, which URLs carry escaped (%%%02X): Google compares it byte for byte, so the rule matches only a URL that sends it raw, and a client that sends it escaped gets the same page past it; write %q to match both", value, string(c), c, string(appendCanon(nil, value, "%", false, false)))
 		}
 		d := Disallow
 		if f == fieldAllow {
@@ -595,6 +595,14 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 func HoldsRawEscapable(s string) bool {
 	_, raw := rawEscapable(s)
 	return raw
+}
+
+// HoldsSentSpelling reports whether s holds what a reading of it as sent
+// may see otherwise than its canonical form: a raw ASCII byte that URLs
+// carry escaped, or an escape of an unreserved character ("%7E"), which
+// a disallow pattern's lone "%" matches (see Group.DecideRaw).
+func HoldsSentSpelling(s string) bool {
+	return HoldsRawEscapable(s) || holdsUnreservedEscape(s)
 }
 
 // rawEscapable returns the first ASCII byte of pattern p that a URL

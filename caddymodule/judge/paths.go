@@ -18,10 +18,12 @@ type Paths struct {
 	// its meaning ("/a%2Fb"); "" otherwise.
 	Alt string
 	// Raw is the path (resolved) and query as the client sent them, when
-	// they hold raw an ASCII byte that a URL carries escaped ("/a|b");
-	// "" otherwise. Google compares a disallow pattern that holds such a
-	// byte raw with it byte for byte (see robots.Group.DecideRaw); the
-	// other spellings, canonical, carry it escaped.
+	// they hold raw an ASCII byte that a URL carries escaped ("/a|b"), or
+	// an escape of an unreserved character ("/%7Ejoe/"); "" otherwise.
+	// Google compares a disallow pattern that holds such a byte raw, or a
+	// "%" that starts no escape ("/*%"), with it byte for byte (see
+	// robots.Group.DecideRaw); the other spellings, canonical, carry the
+	// byte escaped and the character decoded.
 	Raw string
 	// unresolved holds the spellings of a path with dot-segments or
 	// repeated slashes, which robots.txt rules do not resolve and servers
@@ -95,10 +97,10 @@ func PathsOfServed(served string, u *url.URL) Paths {
 		query = "?" + u.RawQuery
 	}
 	p := Paths{Primary: served + query}
-	// A path sent with such a byte raw is not the one Go would escape,
-	// so it is in RawPath; with RawPath empty, EscapedPath is the path as
-	// sent, and holds none.
-	if robots.HoldsRawEscapable(u.RawPath) || robots.HoldsRawEscapable(u.RawQuery) {
+	// A path sent with such a byte raw, or such an escape, is not the one
+	// Go would escape, so it is in RawPath; with RawPath empty,
+	// EscapedPath is the path as sent, and holds neither.
+	if robots.HoldsSentSpelling(u.RawPath) || robots.HoldsSentSpelling(u.RawQuery) {
 		lit := u.RawPath
 		if lit == "" {
 			lit = u.EscapedPath()
@@ -323,7 +325,7 @@ func (p Paths) DecideSpelling(g *robots.Group) (robots.Verdict, string) {
 			return v2, s
 		}
 	}
-	if p.Raw != "" {
+	if p.Raw != "" && g.ReadsSent(p.Raw) {
 		// Its canonical spelling is Primary's or Alt's, decided above.
 		if v2 := g.DecideRaw(p.Raw); !v2.Allowed {
 			return v2, p.Raw

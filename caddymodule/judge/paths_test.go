@@ -159,6 +159,39 @@ func TestPathsOfRaw(t *testing.T) {
 	}
 }
 
+// TestPathsOfEscapesAsSent: a target that escapes an unreserved
+// character keeps its spelling as sent, which a disallow pattern's lone
+// "%" matches, as in Google's reading; a group without such a pattern
+// judges it canonically, so that "/%7Ejoe/" is "/~joe/" to it.
+func TestPathsOfEscapesAsSent(t *testing.T) {
+	lone := robots.Parse([]byte("User-agent: *\nDisallow: /*%\n")).GroupFor("*")
+	plain := robots.Parse([]byte("User-agent: *\nDisallow: /\nAllow: /~joe/\n")).GroupFor("*")
+	for _, tc := range []struct {
+		target, raw string
+		g           *robots.Group
+		allowed     bool
+	}{
+		{"/%7Ejoe/", "/%7Ejoe/", lone, false},
+		{"/x/../%7Ejoe/", "/%7Ejoe/", lone, false},
+		{"/a?q=%41", "/a?q=%41", lone, false},
+		{"/~joe/", "", lone, true},
+		{"/%7Ejoe/", "/%7Ejoe/", plain, true},
+		{"/~joe/", "", plain, true},
+	} {
+		u, err := url.ParseRequestURI(tc.target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := PathsOf(u)
+		if p.Raw != tc.raw {
+			t.Errorf("%s: spelling as sent %q, want %q", tc.target, p.Raw, tc.raw)
+		}
+		if v := p.Decide(tc.g); v.Allowed != tc.allowed {
+			t.Errorf("%s: allowed %v, want %v", tc.target, v.Allowed, tc.allowed)
+		}
+	}
+}
+
 // FuzzPathsOf: a request target is the client's to write. Whatever it is,
 // the spellings are paths, at most three times the target's length (an
 // escape per byte), and a request is refused when any of them is.
