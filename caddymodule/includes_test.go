@@ -181,6 +181,7 @@ func TestIncludedFilesReadAgain(t *testing.T) {
 		reload bool
 	}{
 		{"inline", config.Config{Inline: "User-agent: *\nDisallow: /own/\n", Reload: config.MinInterval}, false},
+		{"inline, the default interval", config.Config{Inline: "User-agent: *\nDisallow: /own/\n"}, false},
 		{"url", config.Config{URL: srv.URL + "/robots.txt", Reload: config.MinInterval}, false},
 		{"file", config.Config{File: writeRobots(t, "User-agent: *\nDisallow: /own/\n"), Reload: config.MinInterval}, false},
 		{"inline, reload off", config.Config{Inline: "User-agent: *\nDisallow: /own/\n", DisableReload: true}, true},

@@ -141,14 +141,17 @@ type Config struct {
 	// duration string such as "5s" or "1m" (an integer is read as
 	// nanoseconds). The default is 5s; any duration of 100ms or more is
 	// allowed.
+	// It is also how often the included files ("include") are checked.
 	// It cannot be set with "inline" or "url", which are no file to
-	// check, nor together with "disable_reload".
+	// check, unless an included list is a file, nor together with
+	// "disable_reload".
 	Reload caddy.Duration `json:"reload,omitempty"`
 
-	// Turns off checking the robots.txt file for changes,
-	// so it is read once when the configuration loads. The default is
-	// false. In the Caddyfile it is written "reload off". It cannot be
-	// set with "inline" or "url", which are no file to check.
+	// Turns off checking the robots.txt file, and the included files,
+	// for changes, so they are read when the configuration loads. The
+	// default is false. In the Caddyfile it is written "reload off". It
+	// cannot be set with "inline" or "url", which are no file to check,
+	// unless an included list is a file.
 	DisableReload bool `json:"disable_reload,omitempty"`
 
 	// The address of robots.txt on the upstream, for sites whose
@@ -364,7 +367,9 @@ func (c *Config) SetDefaults() {
 	if c.Status == 0 {
 		c.Status = DefaultStatus
 	}
-	if c.Reload == 0 && !c.DisableReload && c.Inline == "" && c.URL == "" {
+	if src, _ := c.noReload(); c.Reload == 0 && !c.DisableReload && src == "" {
+		// A file's, or the included files' beside inline text or
+		// an upstream's.
 		c.Reload = DefaultReload
 	}
 	if c.Cache == 0 {

@@ -595,6 +595,29 @@ func TestSetDefaults(t *testing.T) {
 		t.Error("SetDefaults is not idempotent")
 	}
 
+	// The included files beside inline text or an upstream's are
+	// checked at the default interval; with included URLs only there is
+	// nothing to check.
+	for _, tc := range []struct {
+		name   string
+		c      Config
+		reload caddy.Duration
+	}{
+		{"inline", Config{Inline: "x"}, 0},
+		{"inline, an included file", Config{Inline: "x", Include: []string{"list.txt"}}, DefaultReload},
+		{"url, an included file", Config{URL: "http://app/robots.txt", Include: []string{"https://l.example/l.txt", "list.txt"}}, DefaultReload},
+		{"url, an included URL", Config{URL: "http://app/robots.txt", Include: []string{"https://l.example/l.txt"}}, 0},
+		{"url, an included file, reload off", Config{URL: "http://app/robots.txt", Include: []string{"list.txt"}, DisableReload: true}, 0},
+	} {
+		tc.c.SetDefaults()
+		if tc.c.Reload != tc.reload {
+			t.Errorf("%s: reload %v, want %v", tc.name, time.Duration(tc.c.Reload), time.Duration(tc.reload))
+		}
+		if err := tc.c.Validate(); err != nil {
+			t.Errorf("%s: the defaults do not validate: %v", tc.name, err)
+		}
+	}
+
 	set := Config{Mode: ModeMonitor, Status: 451, Reload: caddy.Duration(time.Minute), Cache: 7, FileCache: 3, Serve: new(false)}
 	kept := set
 	kept.SetDefaults()
