@@ -45,6 +45,8 @@ type includeEntry struct {
 	// HTML page, a 4xx), for strict; nil when it was one, or when the
 	// fetch failed for a while (a 5xx, a timeout).
 	refused error
+	// fetched is set once a URL's first fetch has ended.
+	fetched bool
 }
 
 func newIncludeSet(names []string) *includeSet {
@@ -151,7 +153,7 @@ func (set *includeSet) fetchURL(ctx context.Context, client *http.Client, logger
 	}
 	set.mu.Lock()
 	defer set.mu.Unlock()
-	e.refused = nil
+	e.refused, e.fetched = nil, true
 	switch res.result {
 	case "loaded":
 		changed := !bytes.Equal(res.snap.body, e.body)
@@ -222,6 +224,39 @@ func (set *includeSet) pollURLs(ctx context.Context, client *http.Client, logger
 	if first != nil {
 		close(first)
 	}
+}
+
+// pending names the included URLs whose first fetch has not ended.
+func (set *includeSet) pending() []string {
+	if set == nil {
+		return nil
+	}
+	set.mu.Lock()
+	defer set.mu.Unlock()
+	var names []string
+	for _, e := range set.entries {
+		if e.isURL && !e.fetched {
+			names = append(names, redactURL(e.name))
+		}
+	}
+	return names
+}
+
+// unchecked names the included URLs strict could not check: their last
+// fetch failed for a while (a 5xx, a timeout), or has not ended.
+func (set *includeSet) unchecked() []string {
+	if set == nil {
+		return nil
+	}
+	set.mu.Lock()
+	defer set.mu.Unlock()
+	var names []string
+	for _, e := range set.entries {
+		if e.isURL && (!e.fetched || e.failed && e.refused == nil) {
+			names = append(names, redactURL(e.name))
+		}
+	}
+	return names
 }
 
 // hasFiles reports whether some included list is a file.

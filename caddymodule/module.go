@@ -133,6 +133,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	if h.logger == nil { // tests observe the log from the first load on
 		h.logger = ctx.Logger()
 	}
+	defaultReload := h.Reload == 0 && !h.DisableReload
 	h.SetDefaults()
 	if err := h.Config.Validate(); err != nil {
 		return err
@@ -144,6 +145,12 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		return err
 	}
 	h.Include = resolved
+	if defaultReload {
+		// Whether the default applies depends on which lists are
+		// files, known now: "{env.LIST}" may be a URL.
+		h.Reload = 0
+		h.SetDefaults()
+	}
 	// The upstream's URL too: a placeholder sent as written would fetch
 	// a 404, and a 404 allows every bot.
 	if h.URL != "" {
@@ -200,12 +207,25 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		set.reload = time.Duration(h.Reload)
 	}
 
+	// first says this load made its source afresh, with nothing read
+	// before: strict refuses an upstream's "no robots.txt" only then.
+	first := true
 	switch {
 	case h.URL != "":
-		src, _, err := h.shareSource(set, func() (*source, error) { return newUpstreamSource(h.URL, set), nil })
+		// Looked for before the pool is: a source being made holds its
+		// entry until it is.
+		before, seen := liveUpstreamCopy(h.URL)
+		src, loaded, err := h.shareSource(set, func() (*source, error) {
+			s := newUpstreamSource(h.URL, set)
+			if seen {
+				s.adopt(before)
+			}
+			return s, nil
+		})
 		if err != nil {
 			return err
 		}
+		first = !loaded && !seen
 		// Every configuration load fetches the file again, as a crawler
 		// would; a slow upstream does not hold up the load.
 		if !src.refetch(h.startWait()) {
@@ -273,14 +293,16 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		select {
 		case <-h.fixed.includesFetched:
 		case <-time.After(h.startWait()):
-			h.logger.Warn("included robots.txt lists are still being fetched; they apply once they arrive")
+			h.logger.Warn("included robots.txt lists are still being fetched; they apply once they arrive",
+				zap.String("file", h.fixed.name()), zap.Strings("lists", h.fixed.includes.pending()))
 		}
 		h.fixed.assembled()
 	}
 	if h.Strict && h.fixed != nil {
-		if err := strictCheck(h.fixed); err != nil {
+		if err := strictCheck(h.fixed, first); err != nil {
 			return err
 		}
+		h.warnUncheckedLists(h.fixed.includes)
 		if h.fixed.current().unknown {
 			// A failing upstream is no configuration error: the
 			// site starts and fetches again, but strict did not see
@@ -306,9 +328,11 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 			select {
 			case <-first:
 			case <-time.After(h.startWait()):
-				h.logger.Warn("included robots.txt lists are still being fetched; they apply once they arrive")
+				h.logger.Warn("included robots.txt lists are still being fetched; they apply once they arrive",
+					zap.Strings("lists", h.dynamic.set.lists.pending()))
 			}
 			if h.Strict {
+				h.warnUncheckedLists(h.dynamic.set.lists)
 				// The URLs among them, once fetched.
 				m := include.Merge(include.Source{}, h.dynamic.set.lists.sources()...)
 				if errs := h.dynamic.set.lists.strictErrors(m); len(errs) > 0 {
@@ -565,7 +589,21 @@ func storageOf(ctx caddy.Context) (st certmagic.Storage) {
 // included file that cannot be read or an included list with such
 // findings. An upstream that has
 // not answered yet is not: nothing is known of its file.
-func strictCheck(src *source) error {
+// warnUncheckedLists says which included URLs strict could not check:
+// their fetch failed (a 5xx, a timeout), which is no configuration error.
+func (h *Handler) warnUncheckedLists(set *includeSet) {
+	if names := set.unchecked(); len(names) > 0 {
+		h.configLog().Warn("strict could not check included lists: they could not be fetched (see the errors logged); they are checked by nothing when they arrive",
+			zap.Strings("lists", names))
+	}
+}
+
+// strictCheck is strict for a source known at load; first says the load
+// made it afresh, with nothing read before, when an upstream's "no
+// robots.txt" is refused (at a reload it is what the running
+// configuration has in force already, which a refused reload must not
+// change).
+func strictCheck(src *source, first bool) error {
 	snap := src.current()
 	src.mu.Lock()
 	notRobots := src.notRobots
@@ -582,7 +620,7 @@ func strictCheck(src *source) error {
 	// Not snap.File == nil: with included lists, a site without a file
 	// has their rules in force.
 	src.mu.Lock()
-	noFile := src.url != "" && src.lastResult == "unreachable" || src.url == "" && src.path != "" && !src.exists && !src.failing
+	noFile := first && src.url != "" && src.lastResult == "unreachable" || src.url == "" && src.path != "" && !src.exists && !src.failing
 	src.mu.Unlock()
 	if noFile {
 		return fmt.Errorf("strict: robots.txt %s does not exist; create it, or drop strict to allow every bot until it appears", src.name())

@@ -384,7 +384,27 @@ func (s *source) Destruct() error {
 	if s.stop != nil {
 		s.stop()
 	}
+	s.dropGauges()
 	return nil
+}
+
+// dropGauges removes the gauges of what s had in force, unless another
+// source of a running configuration reads from the same place: a site
+// removed, or its url changed, must not leave a series that says rules
+// are in force, or a last load that a staleness alert fires on forever.
+func (s *source) dropGauges() {
+	name := s.name()
+	shared := false
+	sources.Range(func(_, v any) bool {
+		o, ok := v.(*source)
+		shared = ok && o != s && o.name() == name
+		return !shared
+	})
+	if !shared {
+		groupsInForce.DeleteLabelValues(name)
+		rulesInForce.DeleteLabelValues(name)
+		lastLoad.DeleteLabelValues(name)
+	}
 }
 
 // sources holds the fixed sources, keyed by where they read from.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
@@ -951,5 +952,30 @@ func TestMissingRelativeFileSaysWhere(t *testing.T) {
 	if len(warned) != 1 || warned[0].ContextMap()["looked_for"] != filepath.Join(wd, "no-such-robots-for-this-test.txt") ||
 		!strings.Contains(warned[0].Message, "not from the site's root") {
 		t.Errorf("warnings %v; want one naming %s in full and the working directory", warned, filepath.Join(wd, "no-such-robots-for-this-test.txt"))
+	}
+}
+
+// TestGaugesGoWithTheSource: the gauges of what a source has in force
+// are removed when the last configuration that uses it is unloaded (a
+// site removed, its file changed), unless another running source reads
+// the same place; otherwise they would say rules are in force, and a
+// staleness alert on the last load would fire forever.
+func TestGaugesGoWithTheSource(t *testing.T) {
+	initMetrics()
+	path := writeRobots(t, "User-agent: *\nDisallow: /a\n")
+	a, _ := newTestHandler(t, config.Config{File: path})
+	b, _ := newTestHandler(t, config.Config{File: path, Grace: noGrace})
+	if a.fixed == b.fixed {
+		t.Fatal("the handlers share a source; the test needs two")
+	}
+	a.Cleanup()
+	if n := testutil.ToFloat64(groupsInForce.WithLabelValues(path)); n != 1 {
+		t.Errorf("groups gauge %v while another source reads the file, want 1", n)
+	}
+	b.Cleanup()
+	for name, g := range map[string]*prometheus.GaugeVec{"groups": groupsInForce, "rules": rulesInForce, "last load": lastLoad} {
+		if g.DeleteLabelValues(path) {
+			t.Errorf("the %s gauge of %s is left after its last source was unloaded", name, path)
+		}
 	}
 }

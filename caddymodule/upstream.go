@@ -232,6 +232,56 @@ func (s *source) loadUpstream(ctx context.Context, failures int) (time.Duration,
 	return res.refresh, true
 }
 
+// upstreamCopy is what a source last fetched from an upstream: a file,
+// or (nil body and result "unreachable") that there is none.
+type upstreamCopy struct {
+	site   []byte
+	result string
+}
+
+// liveUpstreamCopy returns what a source of a running configuration last
+// fetched from url, if one did. A configuration reload that changes a
+// setting a source is made with (grace, an included list) makes a new
+// source for the same url; it starts from this copy, as the one it
+// replaces goes on from its own, rather than from nothing: an upstream
+// that fails during the reload must not turn the rules off.
+func liveUpstreamCopy(url string) (upstreamCopy, bool) {
+	var c upstreamCopy
+	found := false
+	sources.Range(func(_, v any) bool {
+		s, ok := v.(*source)
+		if !ok || s.url != url {
+			return true
+		}
+		cur := s.current()
+		if cur == nil || cur.unknown {
+			return true
+		}
+		c.result = "unreachable"
+		if cur.siteETag != "" {
+			c.site, c.result = cur.site, "loaded"
+		}
+		found = true
+		return false
+	})
+	return c, found
+}
+
+// adopt puts c in force in a new upstream source, as the first fetch
+// would have: the fetch the load makes then changes it as any refresh
+// does, and a failed one keeps it.
+func (s *source) adopt(c upstreamCopy) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	snap := newEmptySnapshot()
+	if c.result == "loaded" {
+		snap = parsedSnapshot(c.site, robots.Parse(c.site))
+	}
+	s.publish(snap)
+	s.setGauges(s.current())
+	s.exists, s.lastResult = true, c.result
+}
+
 // untilFetched says what is enforced while an upstream robots.txt has
 // never been fetched: nothing, or the included lists alone.
 func untilFetched(includes bool) string {

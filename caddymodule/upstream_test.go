@@ -432,12 +432,12 @@ func TestStrictUpstreamNotRobots(t *testing.T) {
 	initMetrics()
 	s := newUpstreamSource(srv.URL, &sourceSettings{logger: zap.NewNop(), grace: time.Hour})
 	s.loadUpstream(context.Background(), 0)
-	if err := strictCheck(s); err == nil || !strings.Contains(err.Error(), "not a robots.txt") {
+	if err := strictCheck(s, true); err == nil || !strings.Contains(err.Error(), "not a robots.txt") {
 		t.Errorf("strict, upstream answers HTML: %v, want an error saying it is not a robots.txt", err)
 	}
 	status.Store(503)
 	s.loadUpstream(context.Background(), 0)
-	if err := strictCheck(s); err != nil {
+	if err := strictCheck(s, true); err != nil {
 		t.Errorf("strict, upstream down: %v, want none", err)
 	}
 	// No robots.txt at all at the first fetch: strict refuses that, as
@@ -445,7 +445,7 @@ func TestStrictUpstreamNotRobots(t *testing.T) {
 	status.Store(404)
 	s = newUpstreamSource(srv.URL, &sourceSettings{logger: zap.NewNop(), grace: time.Hour})
 	s.loadUpstream(context.Background(), 0)
-	if err := strictCheck(s); err == nil || !strings.Contains(err.Error(), "does not exist") {
+	if err := strictCheck(s, true); err == nil || !strings.Contains(err.Error(), "does not exist") {
 		t.Errorf("strict, upstream answers 404: %v, want an error saying there is no robots.txt", err)
 	}
 }
@@ -579,6 +579,7 @@ func TestStrictWaitsForTheAnswers(t *testing.T) {
 		{"included URL answers a list", config.Config{Inline: "User-agent: *\nDisallow: /a\n", Include: []string{srv.URL + "/slow/list.txt"}}, "", false},
 		{"{host} root, included URL answers HTML", config.Config{File: t.TempDir() + "/{http.request.host}/robots.txt", Include: []string{srv.URL + "/page.html"}}, "not a robots.txt", false},
 		{"upstream down", config.Config{URL: srv.URL + "/down"}, "", true},
+		{"included URL down", config.Config{Inline: "User-agent: *\nDisallow: /a\n", Include: []string{srv.URL + "/down"}}, "", true},
 		{"upstream down, included URL answers HTML", config.Config{URL: srv.URL + "/down", Include: []string{srv.URL + "/page.html"}}, "not a robots.txt", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -641,5 +642,49 @@ func TestUnchangedFetchIsALoad(t *testing.T) {
 	}
 	if at := testutil.ToFloat64(lastLoad.WithLabelValues(s.name())); at == 0 {
 		t.Error("the refetch of the same file did not move the last load's time")
+	}
+}
+
+// TestReloadKeepsTheUpstreamCopy: a configuration reload that changes a
+// setting its source is made with (grace) makes a new source for the same
+// url, which starts from the copy the running one fetched: an upstream
+// that fails during the reload keeps the rules in force and served.
+func TestReloadKeepsTheUpstreamCopy(t *testing.T) {
+	status, srv := statusUpstream(t, func() string { return "User-agent: *\nDisallow: /up/\n" })
+	old, _ := newTestHandler(t, config.Config{URL: srv.URL + "/robots.txt"})
+	if _, err := serve(old, newRequest("GET", "/up/x", testfixtures.UACurl)); err == nil {
+		t.Fatal("/up/x passed before the reload")
+	}
+	status.Store(503)
+	h, logs := newTestHandler(t, config.Config{URL: srv.URL + "/robots.txt", Grace: noGrace})
+	if h.fixed == old.fixed {
+		t.Fatal("the handlers share a source; the test needs two")
+	}
+	old.Cleanup()
+	if _, err := serve(h, newRequest("GET", "/up/x", testfixtures.UACurl)); err == nil {
+		t.Error("/up/x passed after a reload while the upstream is down; the copy fetched before disallows it")
+	}
+	if w, _ := serve(h, newRequest("GET", "/robots.txt", testfixtures.UACurl)); !strings.Contains(w.Body.String(), "Disallow: /up/") {
+		t.Errorf("/robots.txt after the reload: %q, want the copy fetched before", w.Body.String())
+	}
+	if logs.FilterMessageSnippet("every bot is allowed").Len() != 0 || logs.FilterMessageSnippet("the rules in force stay").Len() == 0 {
+		t.Errorf("the log does not say the rules in force stay: %v", logs.All())
+	}
+}
+
+// TestStrictReloadNoRobotsTxt: strict refuses an upstream's "no
+// robots.txt" at the first fetch only. At a reload it is what the running
+// configuration has in force once fetched; refusing the reload would not
+// undo that.
+func TestStrictReloadNoRobotsTxt(t *testing.T) {
+	status, srv := statusUpstream(t, func() string { return "User-agent: *\nDisallow: /up/\n" })
+	cfg := config.Config{URL: srv.URL + "/robots.txt", Strict: true}
+	newTestHandler(t, cfg)
+	status.Store(404)
+	newTestHandler(t, cfg)         // the same source
+	cfg.Grace = noGrace            // a source of its own, from the copy before
+	h, _ := newTestHandler(t, cfg) // fails the test if refused
+	if _, err := serve(h, newRequest("GET", "/up/x", testfixtures.UACurl)); err != nil {
+		t.Errorf("/up/x refused, though the upstream now has no robots.txt: %v", err)
 	}
 }
