@@ -218,6 +218,16 @@ type source struct {
 	assembling, pendingLog bool
 
 	served *servedDates // Last-Modified of what was served (see lastModified)
+	// clock is when a version comes into force; nil is time.Now. Tests
+	// set it to load versions seconds apart without waiting.
+	clock func() time.Time
+}
+
+func (s *source) now() time.Time {
+	if s.clock != nil {
+		return s.clock()
+	}
+	return time.Now()
 }
 
 // servedOf keeps, per state name (see sourceSettings.state), the dates of
@@ -434,7 +444,7 @@ func (s *source) publishMerged(next *snapshot) {
 		prev = old.Version
 	}
 	set := s.settings.Load()
-	now := time.Now()
+	now := s.now()
 	next.scope = set.scope
 	next.from = s.name()
 	next.Follow(prev, now, set.grace)
