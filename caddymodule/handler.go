@@ -309,12 +309,14 @@ func severity(j *judge.Judgment) int {
 // verified crawler that a group names; one per address otherwise (unnamed
 // bots, impostors, and claims nobody verified), since anyone can send a
 // crawler's name and would use up its schedule. The delay is in force
-// since the version of the file that sets it came in: a delay lowered by
-// an edit holds a bot to the new one from then, not from its next request.
+// since the first of the versions of the file that set the delays in
+// force came in: a delay lowered by an edit holds a bot to the new one
+// from then, not from its next request, nor from a later edit that left
+// the delays alone.
 func (h *Handler) pace(r *http.Request, id identity, verified bool, site uint64, now time.Time) (bool, time.Duration) {
 	delay := pace.Clamp(id.crawlDelay())
 	if verified && id.Group != id.snap.File.GroupFor("*") {
-		ok, wait := h.tracker.pace.Named(site, id.Name, delay, id.snap.Since, now)
+		ok, wait := h.tracker.pace.Named(site, id.Name, delay, id.snap.DelaySince, now)
 		if ok && h.tracker.sharer != nil {
 			h.tracker.sharer.RecordPaced(site, id.Name)
 		}
@@ -327,7 +329,7 @@ func (h *Handler) pace(r *http.Request, id identity, verified bool, site uint64,
 	if id.Group != nil && len(id.Group.Agents) > 0 {
 		group = uint32(fnv1a(id.Group.Agents[0], true))
 	}
-	return h.tracker.pace.Addr(site, clientAddr(r), group, delay, id.snap.Since, now)
+	return h.tracker.pace.Addr(site, clientAddr(r), group, delay, id.snap.DelaySince, now)
 }
 
 // userAgent is the request's User-Agent header. A client that sends it

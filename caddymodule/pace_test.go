@@ -380,3 +380,96 @@ func TestCrawlDelayLowered(t *testing.T) {
 		}
 	}
 }
+
+// TestCrawlDelayLoweredThenEdited: a version that changes no delay (a
+// Disallow line added 6 s after the delay was lowered) does not date the
+// lowered delay anew: the bot that used its burst under 30 s and comes
+// back 1.5 s after the second edit owes nothing, as it would without
+// that edit (the audit's case was 200, then 429s with Retry-After: 1,
+// the 6 s between the edits counted at 30 s). An edit that changes the
+// delay again dates the new delay from itself. The clock is the
+// versions' load times, not a wait.
+func TestCrawlDelayLoweredThenEdited(t *testing.T) {
+	const lowered = "User-agent: *\nCrawl-delay: 1\n"
+	for _, tc := range []struct {
+		name   string
+		second string // the file of the second edit, 6 s after the first
+		want   []bool // admitted, 1.5 s after the second edit
+	}{
+		{"no delay changed", lowered + "Disallow: /private/\n", []bool{true, true, true, false}},
+		{"a group without a delay added", lowered + "\nUser-agent: GPTBot\nDisallow: /\n", []bool{true, true, true, false}},
+		// Converted at the second edit, when 5 s came in: 83 s at 30 s
+		// are 13.8 s at 5 s, 12.3 s ahead at the bot's return, over the
+		// burst's 10. Converted at the first, it would be 7.3 s ahead.
+		{"the delay changed again", "User-agent: *\nCrawl-delay: 5\n", []bool{false}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := writeRobots(t, "User-agent: *\nCrawl-delay: 30\n")
+			h, _ := newTestHandler(t, config.Config{File: path, DisableReload: true})
+			r := withIP(newRequest("GET", "/a", testfixtures.UACurl), "198.51.100.32")
+			start := h.fixed.current().Since
+			tick := start
+			h.fixed.clock = func() time.Time { return tick }
+			load := func(body string, at time.Duration) *snapshot {
+				t.Helper()
+				before := h.fixed.current()
+				os.WriteFile(path, []byte(body), 0o644)
+				bump(t, path, at+time.Second)
+				tick = start.Add(at)
+				h.fixed.refresh()
+				if h.fixed.current() == before {
+					t.Fatalf("the edit at %v was not loaded", at)
+				}
+				return h.fixed.current()
+			}
+			for i := range pace.Burst {
+				if ok, _ := h.pace(r, h.identify(testfixtures.UACurl, h.fixed.current()), false, siteOf(r), start); !ok {
+					t.Fatalf("request %d of the burst under 30 s refused", i)
+				}
+			}
+			load(lowered, time.Second)
+			now := start.Add(8500 * time.Millisecond)
+			id := h.identify(testfixtures.UACurl, load(tc.second, 7*time.Second))
+			var got []bool
+			for range tc.want {
+				ok, _ := h.pace(r, id, false, siteOf(r), now)
+				got = append(got, ok)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Errorf("requests 1.5 s after the second edit admitted %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestCrawlDelayDateAcrossAReloadSetting: a new source of the same file
+// (a reload setting changed) goes on from when its delays came into
+// force, as from when the file did: else a bot that used its burst
+// before the delay was lowered owes for the time until the config reload
+// at the old delay.
+func TestCrawlDelayDateAcrossAReloadSetting(t *testing.T) {
+	const lowered = "User-agent: *\nCrawl-delay: 1\n"
+	path := writeRobots(t, "User-agent: *\nCrawl-delay: 30\n")
+	before, _ := newTestHandler(t, config.Config{File: path, DisableReload: true})
+	// An hour back, so that the new source's own load is later.
+	start := before.fixed.current().Since.Add(-time.Hour)
+	var tick time.Time
+	before.fixed.clock = func() time.Time { return tick }
+	for i, body := range []string{lowered, lowered + "Disallow: /private/\n"} {
+		os.WriteFile(path, []byte(body), 0o644)
+		bump(t, path, time.Duration(i+1)*time.Second)
+		tick = start.Add(time.Duration(1+6*i) * time.Second)
+		before.fixed.refresh()
+	}
+	want := before.fixed.current()
+	if !want.DelaySince.Equal(start.Add(time.Second)) {
+		t.Fatalf("delays in force since %v, want the first edit's load", want.DelaySince.Sub(start))
+	}
+	after, _ := newTestHandler(t, config.Config{File: path, Reload: config.MinInterval})
+	if after.fixed == before.fixed {
+		t.Fatal("the two reload settings share a source; the test needs two")
+	}
+	if got := after.fixed.current(); got.ETag != want.ETag || !got.DelaySince.Equal(want.DelaySince) {
+		t.Errorf("the same file read anew: delays in force since %v, want %v", got.DelaySince.Sub(start), want.DelaySince.Sub(start))
+	}
+}

@@ -456,7 +456,7 @@ func (s *source) publishMerged(next *snapshot) {
 			// configuration: its history goes on, from when it came
 			// into force. A text served before is served still:
 			// grace keeps it past the unserved ones.
-			next.Since, next.Earlier = before.Since, before.Earlier
+			next.Since, next.DelaySince, next.Earlier = before.Since, before.DelaySince, before.Earlier
 			if before.Served() {
 				next.MarkServed()
 			}

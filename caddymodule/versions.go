@@ -140,7 +140,10 @@ func storedEarlier(logger *zap.Logger, store share.Storage, site, etag string, n
 		served = served || v.ETag == etag
 		if v.ETag != etag && until.After(now.Add(-window)) {
 			jv := judge.NewVersion(robots.Parse(v.Body), v.ETag)
+			// When its delays came in is not stored: an earlier
+			// version judges grace, never pace.
 			jv.Since = time.Unix(0, v.Since)
+			jv.DelaySince = jv.Since
 			jv.MarkServed() // only versions served are stored
 			out = append(out, jv)
 		}

@@ -20,6 +20,13 @@ type Version struct {
 	ETag string
 	// Since is when the version came into force.
 	Since time.Time
+	// DelaySince is when the Crawl-delays of the version came into
+	// force: the Since of the first of the versions in a row that set
+	// the same delays. A delay lowered by an edit is converted as the
+	// schedule stood then (see pace.Limiter.Named), and a later edit that
+	// leaves the delays alone (a Disallow line, an included list that
+	// changed) must not count the time between the two at the old delay.
+	DelaySince time.Time
 	// Earlier are the versions before this one that were in force within
 	// the grace window, newest first, one per text: Earlier[0] until
 	// Since, Earlier[i] until Earlier[i-1].Since at the latest (later when
@@ -94,7 +101,10 @@ const MaxEarlier = 32
 // for; a moment without a file excuses nobody who did not) may go where
 // it allowed. It must be called before v is published.
 func (v *Version) Follow(prev *Version, now time.Time, window time.Duration) {
-	v.Since = now
+	v.Since, v.DelaySince = now, now
+	if prev != nil && sameDelays(prev.File, v.File) {
+		v.DelaySince = prev.DelaySince
+	}
 	if prev == nil || window <= 0 {
 		return
 	}
@@ -112,6 +122,39 @@ func (v *Version) Follow(prev *Version, now time.Time, window time.Duration) {
 		kept = append(kept, old)
 	}
 	v.Earlier = v.bound(kept)
+}
+
+// sameDelays reports whether every agent of a and b has the same
+// Crawl-delay in both. Agents without one are left out: a bot held to
+// such a group is not paced, and its schedule waits as it stood for a
+// version that gives it a delay again, which differs here. An included
+// list that adds agents with no delay (ai.robots.txt's) then changes no
+// delay in force.
+// Agents are compared without regard to case, as a client's name
+// selects its group.
+func sameDelays(a, b *robots.File) bool {
+	delays := make(map[string]time.Duration)
+	for _, g := range a.Groups() {
+		if g.CrawlDelay > 0 {
+			for _, agent := range g.Agents {
+				delays[strings.ToLower(agent)] = g.CrawlDelay
+			}
+		}
+	}
+	n := 0
+	for _, g := range b.Groups() {
+		if g.CrawlDelay <= 0 {
+			continue
+		}
+		for _, agent := range g.Agents {
+			d, ok := delays[strings.ToLower(agent)]
+			if !ok || d != g.CrawlDelay {
+				return false
+			}
+			n++
+		}
+	}
+	return n == len(delays)
 }
 
 // bound trims earlier versions, newest first, to what grace can use
@@ -156,7 +199,7 @@ func (v *Version) withoutHistory() *Version {
 	if len(v.Earlier) == 0 {
 		return v
 	}
-	return &Version{File: v.File, ETag: v.ETag, Since: v.Since, groupNames: v.groupNames, served: v.served}
+	return &Version{File: v.File, ETag: v.ETag, Since: v.Since, DelaySince: v.DelaySince, groupNames: v.groupNames, served: v.served}
 }
 
 // Fetch is a client's last fetch of robots.txt: when, and which version.

@@ -218,3 +218,61 @@ func TestGroupNameBounded(t *testing.T) {
 		t.Errorf("small group name = %q, want every agent", got)
 	}
 }
+
+// TestDelaySince: a version whose Crawl-delays are those of the version
+// before keeps when they came into force; any change to them dates them
+// from the version's own load. Else a bot that used its burst before a
+// delay was lowered would owe, after a second edit that changed no delay,
+// for the time between the edits at the old delay.
+func TestDelaySince(t *testing.T) {
+	const star1 = "User-agent: *\nCrawl-delay: 1\n"
+	for _, tc := range []struct {
+		name          string
+		before, after string // "-": no robots.txt
+		inherited     bool
+	}{
+		{"a Disallow line added", star1, star1 + "Disallow: /x\n", true},
+		{"a group without a delay added", star1, star1 + "\nUser-agent: GPTBot\nDisallow: /\n", true},
+		{"no file, then one without delays", "-", "User-agent: *\nDisallow: /x\n", true},
+		{"groups reordered, agents in another case",
+			"User-agent: ABot\nCrawl-delay: 5\n\nUser-agent: BBot\nCrawl-delay: 2\n",
+			"User-agent: bbot\nCrawl-delay: 2\n\nUser-agent: abot\nCrawl-delay: 5\n", true},
+		{"a delay lowered", "User-agent: *\nCrawl-delay: 30\n", star1, false},
+		{"a delay raised", star1, "User-agent: *\nCrawl-delay: 2\n", false},
+		{"a group added with a delay", star1, star1 + "\nUser-agent: SlowBot\nCrawl-delay: 10\n", false},
+		{"a delay removed", star1 + "\nUser-agent: SlowBot\nCrawl-delay: 10\n", star1 + "\nUser-agent: SlowBot\nDisallow: /x\n", false},
+		{"a group with a delay removed", star1 + "\nUser-agent: SlowBot\nCrawl-delay: 10\n", star1, false},
+		{"an agent moved to a group with another delay",
+			"User-agent: ABot\nUser-agent: BBot\nCrawl-delay: 5\n\n" + star1,
+			"User-agent: ABot\nCrawl-delay: 5\n\nUser-agent: BBot\n" + star1, false},
+		{"no file, then one with a delay", "-", star1, false},
+	} {
+		for _, window := range []time.Duration{time.Hour, 0} {
+			start := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+			vs := history(start, window, "User-agent: *\nCrawl-delay: 60\n", tc.before, tc.after)
+			want := vs[2].Since
+			if tc.inherited {
+				want = vs[1].Since
+			}
+			if got := vs[2].DelaySince; !got.Equal(want) {
+				t.Errorf("%s (grace %v): delays in force since %v, want %v", tc.name, window, got.Sub(start), want.Sub(start))
+			}
+		}
+	}
+}
+
+// TestDelaySinceCarriesOn: the time the delays came in is carried
+// through any number of versions that keep them, and into the earlier
+// versions kept for grace.
+func TestDelaySinceCarriesOn(t *testing.T) {
+	start := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	const lowered = "User-agent: *\nCrawl-delay: 1\n"
+	vs := history(start, time.Hour, "User-agent: *\nCrawl-delay: 30\n", lowered, lowered+"Disallow: /a\n", lowered+"Disallow: /b\n")
+	last := vs[len(vs)-1]
+	if !last.DelaySince.Equal(vs[1].Since) {
+		t.Errorf("two edits after the delay was lowered: delays in force since %v, want %v", last.DelaySince.Sub(start), vs[1].Since.Sub(start))
+	}
+	if e := last.Earlier[0]; !e.DelaySince.Equal(vs[1].Since) {
+		t.Errorf("the version before kept for grace: delays in force since %v, want %v", e.DelaySince.Sub(start), vs[1].Since.Sub(start))
+	}
+}

@@ -152,8 +152,8 @@ func New(addrs int) *Limiter {
 const maxNamed = 10_000
 
 // Named admits a request to site from the crawler called name. since is
-// when delay came into force (the load of the robots.txt version that
-// sets it; zero when not known).
+// when delay came into force (the load of the first robots.txt version
+// in a row that set it, judge.Version.DelaySince; zero when not known).
 func (l *Limiter) Named(site uint64, name string, delay time.Duration, since, now time.Time) (bool, time.Duration) {
 	k := key{site, name}
 	s, ok := l.named.Get(k)
