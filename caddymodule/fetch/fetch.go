@@ -61,11 +61,13 @@ type Result struct {
 	Status     int
 	StatusLine string
 	// CacheControl is the answer's Cache-Control, its fields joined;
-	// Expires and Date are its Expires and Date so (two fields of
-	// either make no date: RFC 9111 reads such an answer as stale).
+	// Expires, Date and Age are its Expires, Date and Age so (two fields
+	// of one make no date, nor a number of seconds: RFC 9111 reads such
+	// an answer as stale, and such an Age is ignored).
 	CacheControl string
 	Expires      string
 	Date         string
+	Age          string
 	// Err says why a fetch Failed, and why one found NoFile when no
 	// status says so (too many redirects).
 	Err error
@@ -98,6 +100,7 @@ func Get(ctx context.Context, client *http.Client, url string) Result {
 		CacheControl: strings.Join(resp.Header.Values("Cache-Control"), ","),
 		Expires:      strings.Join(resp.Header.Values("Expires"), ","),
 		Date:         strings.Join(resp.Header.Values("Date"), ","),
+		Age:          strings.Join(resp.Header.Values("Age"), ","),
 	}
 	switch {
 	case resp.StatusCode >= 200 && resp.StatusCode < 300:
