@@ -333,8 +333,11 @@ func TestIncludedListFailingBacksOff(t *testing.T) {
 // answer's Expires says, as the site's own upstream is.
 func TestIncludedListExpires(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Date", "Thu, 02 Jan 2025 03:04:05 GMT")
-		w.Header().Set("Expires", "Thu, 02 Jan 2025 05:04:05 GMT")
+		// The server's clock is an hour ahead: its answer is no
+		// older for that, whenever the test runs.
+		date := time.Now().Add(time.Hour)
+		w.Header().Set("Date", date.UTC().Format(http.TimeFormat))
+		w.Header().Set("Expires", date.Add(2*time.Hour).UTC().Format(http.TimeFormat))
 		fmt.Fprint(w, "User-agent: EvilBot\nDisallow: /\n")
 	}))
 	t.Cleanup(srv.Close)

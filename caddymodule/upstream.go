@@ -19,7 +19,7 @@ import (
 // How robots.txt is fetched from the upstream (RFC 9309, section 2.3).
 const (
 	refreshDefault = 24 * time.Hour
-	refreshMin     = time.Minute // max-age, or Expires, is held within these
+	refreshMin     = time.Minute // what is left of max-age, or Expires, is held within these
 	refreshMax     = 24 * time.Hour
 	retryFirst     = time.Minute // after a failure; doubles up to retryMax
 	retryMax       = time.Hour
@@ -55,7 +55,7 @@ func retryAfter(n int) time.Duration { return min(retryFirst<<min(n, 6), retryMa
 // have seen.
 func fetchUpstream(ctx context.Context, client *http.Client, url string) fetchResult {
 	res := fetch.Get(ctx, client, url)
-	fresh := freshness(res.CacheControl, res.Expires, res.Date, time.Now())
+	fresh := freshness(res.CacheControl, res.Expires, res.Date, res.Age, time.Now())
 	out := fetchResult{status: res.Status, err: res.Err}
 	switch res.Outcome {
 	case fetch.Loaded:
@@ -76,16 +76,19 @@ func fetchUpstream(ctx context.Context, client *http.Client, url string) fetchRe
 }
 
 // freshness is how long an answer received at now stays fresh (RFC
-// 9111, section 4.2.1, for a private cache): Cache-Control's max-age, or
-// else Expires minus the answer's Date (now without one), held within
-// refreshMin and refreshMax; without either, refreshDefault. An Expires
-// that is no date ("0" is common) means already expired (section 5.3):
-// the shortest refresh, not the default day. no-cache and no-store ask
-// that no copy be used unchecked: the shortest refresh, whatever max-age
-// or Expires says (a day would keep a file its server said not to trust
-// for a second).
-func freshness(cc, expires, date string, now time.Time) time.Duration {
-	age, found := time.Duration(0), false
+// 9111, section 4.2, for a private cache): its freshness lifetime,
+// Cache-Control's max-age or else Expires minus the answer's Date (now
+// without one), less its current age, the larger of its Age and the time
+// since its Date, held within refreshMin and refreshMax; without max-age
+// or Expires, refreshDefault. A CDN's copy of a max-age of 100 s that it
+// held for 30 s (Age: 30) is stale 70 s after it came, not 100. An
+// Expires that is no date ("0" is common) means already expired (section
+// 5.3): the shortest refresh, not the default day. no-cache and no-store
+// ask that no copy be used unchecked: the shortest refresh, whatever
+// max-age or Expires says (a day would keep a file its server said not
+// to trust for a second).
+func freshness(cc, expires, date, age string, now time.Time) time.Duration {
+	lifetime, found, valid := time.Duration(0), false, false
 	for _, dir := range strings.Split(cc, ",") {
 		name, val, qualified := strings.Cut(strings.TrimSpace(dir), "=")
 		switch {
@@ -98,31 +101,54 @@ func freshness(cc, expires, date string, now time.Time) time.Duration {
 			continue
 		}
 		found = true
-		secs, err := strconv.ParseInt(strings.Trim(val, `"`), 10, 64)
-		if err != nil || secs < 0 {
-			continue
-		}
-		age = refreshMax
-		if secs < int64(refreshMax/time.Second) {
-			age = max(time.Duration(secs)*time.Second, refreshMin)
-		}
-	}
-	switch {
-	case age > 0:
-		return age
-	case expires == "":
-		return refreshDefault
-	}
-	exp, err := http.ParseTime(expires)
-	if err != nil {
-		return refreshMin
+		lifetime, valid = deltaSeconds(strings.Trim(val, `"`))
 	}
 	// A Date that is no date is replaced by the time the answer came
 	// (RFC 9110, section 6.6.1).
-	if d, err := http.ParseTime(date); err == nil {
-		now = d
+	dated, err := http.ParseTime(date)
+	if err != nil {
+		dated = now
 	}
-	return min(max(exp.Sub(now), refreshMin), refreshMax)
+	if !valid {
+		if expires == "" {
+			return refreshDefault
+		}
+		exp, err := http.ParseTime(expires)
+		if err != nil {
+			return refreshMin
+		}
+		lifetime = exp.Sub(dated)
+	}
+	// A Date ahead of the clock makes no age: the server's clock is
+	// ahead, and Age, if any, says how old the copy is.
+	current := max(now.Sub(dated), 0)
+	if a, ok := deltaSeconds(age); ok {
+		current = max(current, a)
+	}
+	if current >= lifetime {
+		return refreshMin
+	}
+	return min(max(lifetime-current, refreshMin), refreshMax)
+}
+
+// deltaSeconds reads a delta-seconds value (RFC 9111, section 1.2.2):
+// digits only, and one too large to hold read as 2^31 seconds, as the RFC
+// asks, so that a max-age or Age of any length is a time.
+func deltaSeconds(s string) (time.Duration, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, false
+	}
+	for i := range len(s) {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, false
+		}
+	}
+	secs, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || secs > 1<<31 {
+		secs = 1 << 31 // digits only: err is out of range
+	}
+	return time.Duration(secs) * time.Second, true
 }
 
 // upstreamStartWait is how long provisioning waits for the first fetch

@@ -28,10 +28,16 @@ import (
 	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
-// upstream is a real HTTP server whose answer the test sets.
+// upstream is a real HTTP server whose answer the test sets. Its answers
+// carry no Date unless the test sets one: Go's server dates each to the
+// second, and the fraction of a second that makes an answer seem old
+// would take as much off its freshness.
 func upstream(t *testing.T, h http.HandlerFunc) *httptest.Server {
 	t.Helper()
-	srv := httptest.NewServer(h)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header()["Date"] = nil
+		h(w, r)
+	}))
 	t.Cleanup(srv.Close)
 	return srv
 }
@@ -108,8 +114,16 @@ func TestFetchUpstream(t *testing.T) {
 	mux.HandleFunc("/notmodified", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNotModified) })
 	mux.HandleFunc("/nolocation", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusFound) })
 	mux.HandleFunc("/expires", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Date", "Thu, 02 Jan 2025 03:04:05 GMT")
-		w.Header().Set("Expires", "Thu, 02 Jan 2025 05:04:05 GMT")
+		// The server's clock is an hour ahead: its answer is no
+		// older for that, whenever the test runs.
+		date := time.Now().Add(time.Hour)
+		w.Header().Set("Date", date.UTC().Format(http.TimeFormat))
+		w.Header().Set("Expires", date.Add(2*time.Hour).UTC().Format(http.TimeFormat))
+		fmt.Fprint(w, body)
+	})
+	mux.HandleFunc("/aged", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "max-age=3600")
+		w.Header().Set("Age", "600") // a CDN's copy, 10 minutes old
 		fmt.Fprint(w, body)
 	})
 	mux.HandleFunc("/expired", func(w http.ResponseWriter, r *http.Request) {
@@ -152,6 +166,8 @@ func TestFetchUpstream(t *testing.T) {
 		// Without max-age, Expires says how long either answer keeps.
 		{"/expires", "loaded", "/private/x", 2 * time.Hour},
 		{"/expired", "unreachable", "", refreshMin},
+		// A copy a cache held for 10 minutes of an hour has 50 left.
+		{"/aged", "loaded", "/private/x", 50 * time.Minute},
 	} {
 		res := fetchUpstream(context.Background(), client, srv.URL+tc.path)
 		if res.result != tc.result || res.refresh != tc.refresh {
@@ -200,6 +216,7 @@ func TestFreshness(t *testing.T) {
 		{"public, max-age=7200", "", "", 2 * time.Hour},
 		{"max-age=5", "", "", refreshMin},
 		{"max-age=999999999", "", "", refreshMax},
+		{"max-age=99999999999999999999", "", "", refreshMax}, // 2^31 s, as RFC 9111 reads one too long to hold
 		{"no-cache", "", "", refreshMin},
 		{"no-store", "", "", refreshMin},
 		{"max-age=7200, no-cache", "", "", refreshMin},
@@ -221,8 +238,8 @@ func TestFreshness(t *testing.T) {
 		{"", at(150 * time.Minute), at(30 * time.Minute), 2 * time.Hour},
 		{"", at(2 * time.Hour), "yesterday", 2 * time.Hour},
 		// RFC 850 and asctime dates are dates too.
-		{"", "Sunday, 06-Nov-94 10:49:37 GMT", "Sun, 06 Nov 1994 08:49:37 GMT", 2 * time.Hour},
-		{"", "Sun Nov  6 10:49:37 1994", "Sun, 06 Nov 1994 08:49:37 GMT", 2 * time.Hour},
+		{"", "Thursday, 02-Jan-25 05:04:05 GMT", at(0), 2 * time.Hour},
+		{"", "Thu Jan  2 05:04:05 2025", at(0), 2 * time.Hour},
 		// Expired, or no date at all, which means expired.
 		{"", at(-time.Hour), at(0), refreshMin},
 		{"", "0", at(0), refreshMin},
@@ -238,8 +255,60 @@ func TestFreshness(t *testing.T) {
 		{"s-maxage=600", at(2 * time.Hour), at(0), 2 * time.Hour},
 		{"max-age=abc", at(2 * time.Hour), at(0), 2 * time.Hour},
 	} {
-		if got := freshness(tc.cc, tc.expires, tc.date, now); got != tc.want {
+		if got := freshness(tc.cc, tc.expires, tc.date, "", now); got != tc.want {
 			t.Errorf("freshness(%q, Expires %q, Date %q) = %v, want %v", tc.cc, tc.expires, tc.date, got, tc.want)
+		}
+	}
+}
+
+// TestFreshnessLessAge: what an answer has of its freshness lifetime is
+// what is left after its current age (RFC 9111, section 4.2.3): the
+// larger of its Age and the time since its Date, ignoring an Age that is
+// no number of seconds. A CDN's copy of a max-age of 100 s held 30 s was
+// refetched after 100 s, and an Expires 65 s ahead of an answer dated a
+// minute ago after 125.
+func TestFreshnessLessAge(t *testing.T) {
+	now := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
+	at := func(d time.Duration) string { return now.Add(d).Format(http.TimeFormat) }
+	for _, tc := range []struct {
+		name                   string
+		cc, expires, date, age string
+		want                   time.Duration
+	}{
+		{"max-age with Age", "max-age=100", "", "", "30", 70 * time.Second},
+		{"max-age with Age, no Date", "max-age=600", "", "", "120", 8 * time.Minute},
+		{"max-age with a past Date", "max-age=600", "", at(-2 * time.Minute), "", 8 * time.Minute},
+		{"Age older than the Date", "max-age=600", "", at(-time.Minute), "300", 5 * time.Minute},
+		{"the Date older than Age", "max-age=600", "", at(-5 * time.Minute), "60", 5 * time.Minute},
+		{"Expires with a past Date", "", at(65 * time.Second), at(-time.Minute), "", 65 * time.Second},
+		{"Expires with a past Date and Age", "", at(2 * time.Hour), at(-time.Minute), "1800", 91 * time.Minute},
+		{"Expires with Age, no Date", "", at(2 * time.Hour), "", "600", 110 * time.Minute},
+		{"a Date that is no date, with Age", "max-age=600", "", "yesterday", "60", 9 * time.Minute},
+		// The server's clock is ahead of ours: no age from the Date.
+		{"a Date ahead", "max-age=600", "", at(30 * time.Minute), "", 10 * time.Minute},
+		{"a Date ahead, with Age", "max-age=600", "", at(30 * time.Minute), "120", 8 * time.Minute},
+		// Past the lifetime: stale, the shortest refresh.
+		{"Age larger than max-age", "max-age=600", "", "", "900", refreshMin},
+		{"Age as large as max-age", "max-age=600", "", "", "600", refreshMin},
+		{"less than refreshMin left", "max-age=600", "", "", "570", refreshMin},
+		{"an answer a day old", "max-age=3600", "", at(-24 * time.Hour), "", refreshMin},
+		{"Age past Expires", "", at(time.Hour), at(0), "7200", refreshMin},
+		{"an Age too long to hold", "max-age=600", "", "", "99999999999999999999", refreshMin},
+		// The age comes off the whole lifetime, then refreshMax holds.
+		{"a lifetime over refreshMax, with Age", "max-age=90000", "", "", "7200", 23 * time.Hour},
+		{"a lifetime far over refreshMax, with Age", "max-age=172800", "", "", "3600", refreshMax},
+		// An Age that is no delta-seconds is none.
+		{"an Age that is no number", "max-age=600", "", "", "abc", 10 * time.Minute},
+		{"a negative Age", "max-age=600", "", "", "-300", 10 * time.Minute},
+		{"a fractional Age", "max-age=600", "", "", "1.5", 10 * time.Minute},
+		{"two Age fields", "max-age=600", "", "", "300,400", 10 * time.Minute},
+		{"an empty Age", "max-age=600", "", "", "", 10 * time.Minute},
+		// Age shortens no heuristic day, nor lengthens no-cache.
+		{"no max-age or Expires", "", "", at(-time.Hour), "3600", refreshDefault},
+		{"no-cache with Age", "no-cache, max-age=600", "", "", "30", refreshMin},
+	} {
+		if got := freshness(tc.cc, tc.expires, tc.date, tc.age, now); got != tc.want {
+			t.Errorf("%s: freshness(%q, Expires %q, Date %q, Age %q) = %v, want %v", tc.name, tc.cc, tc.expires, tc.date, tc.age, got, tc.want)
 		}
 	}
 }

@@ -161,8 +161,9 @@ type Config struct {
 	// 4xx answer means no robots.txt (every bot allowed everywhere); a 5xx
 	// answer, a timeout or a network error keeps the last good copy (or,
 	// with none yet, allows all). The refresh interval is the answer's
-	// Cache-Control max-age, else its Expires less its Date, within 1
-	// minute and 24 hours; 24 hours without either.
+	// Cache-Control max-age, else its Expires less its Date, less the
+	// answer's age (its Age, or the time since its Date when longer),
+	// within 1 minute and 24 hours; 24 hours without either.
 	// The default is empty; only http and https URLs are allowed. Global
 	// placeholders ({env.*}, {system.*}, {time.*}, {file.*}), in the host
 	// too, are replaced when the configuration loads; one of the request
