@@ -190,6 +190,11 @@ func (g *Group) ReadsSent(target string) bool {
 	return HoldsRawEscapable(target) || holdsUnreservedEscape(target) && g.lonePercent()
 }
 
+// HasLonePercent reports whether a disallow pattern of g holds a "%"
+// that starts no escape ("/*%"), for which DecideRaw reads a target's
+// escapes of unreserved characters as sent.
+func (g *Group) HasLonePercent() bool { return g != nil && g.lonePercent() }
+
 // lonePercent reports whether a disallow pattern of g holds a "%" that
 // starts no escape.
 func (g *Group) lonePercent() bool {

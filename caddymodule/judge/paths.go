@@ -18,13 +18,18 @@ type Paths struct {
 	// its meaning ("/a%2Fb"); "" otherwise.
 	Alt string
 	// Raw is the path (resolved) and query as the client sent them, when
-	// they hold raw an ASCII byte that a URL carries escaped ("/a|b"), or
-	// an escape of an unreserved character ("/%7Ejoe/"); "" otherwise.
-	// Google compares a disallow pattern that holds such a byte raw, or a
-	// "%" that starts no escape ("/*%"), with it byte for byte (see
-	// robots.Group.DecideRaw); the other spellings, canonical, carry the
-	// byte escaped and the character decoded.
+	// they hold raw an ASCII byte that a URL carries escaped ("/a|b");
+	// "" otherwise. Google compares a disallow pattern that holds such a
+	// byte raw with it byte for byte (see robots.Group.DecideRaw); the
+	// other spellings, canonical, carry it escaped.
 	Raw string
+	// sent and sentQuery are the path (unresolved) and query as the
+	// client sent them, when Raw is "" and they hold an escape of an
+	// unreserved character ("/%7Ejoe/"), which canonical spellings
+	// decode; "" otherwise. Only a group with a disallow pattern whose
+	// "%" starts no escape ("/*%") reads them, as Google does, so the
+	// spelling is made from them only then.
+	sent, sentQuery string
 	// unresolved holds the spellings of a path with dot-segments or
 	// repeated slashes, which robots.txt rules do not resolve and servers
 	// read in several ways; nil for any other path, so that the common
@@ -100,13 +105,20 @@ func PathsOfServed(served string, u *url.URL) Paths {
 	// A path sent with such a byte raw, or such an escape, is not the one
 	// Go would escape, so it is in RawPath; with RawPath empty,
 	// EscapedPath is the path as sent, and holds neither.
-	if robots.HoldsSentSpelling(u.RawPath) || robots.HoldsSentSpelling(u.RawQuery) {
+	switch {
+	case robots.HoldsRawEscapable(u.RawPath) || robots.HoldsRawEscapable(u.RawQuery):
 		lit := u.RawPath
 		if lit == "" {
 			lit = u.EscapedPath()
 		}
 		if strings.HasPrefix(lit, "/") {
 			p.Raw = CleanPath(lit) + query
+		}
+	case robots.HoldsSentSpelling(u.RawPath) || robots.HoldsSentSpelling(u.RawQuery):
+		// RawPath, or with none the path, which then holds no escape.
+		p.sent, p.sentQuery = u.RawPath, query
+		if p.sent == "" {
+			p.sent = u.Path
 		}
 	}
 	if u.RawPath != "" {
@@ -260,7 +272,7 @@ func PathsOfTarget(target string) Paths {
 // Decide judges every spelling against g: disallowed if any is. A nil
 // group allows everything.
 func (p Paths) Decide(g *robots.Group) robots.Verdict {
-	if p.Alt == "" && p.Raw == "" && p.unresolved == nil {
+	if p.Alt == "" && p.Raw == "" && p.sent == "" && p.unresolved == nil {
 		return g.Decide(p.Primary)
 	}
 	v, _ := p.DecideSpelling(g)
@@ -325,10 +337,14 @@ func (p Paths) DecideSpelling(g *robots.Group) (robots.Verdict, string) {
 			return v2, s
 		}
 	}
-	if p.Raw != "" && g.ReadsSent(p.Raw) {
+	raw := p.Raw
+	if raw == "" && p.sent != "" && g.HasLonePercent() && strings.HasPrefix(p.sent, "/") {
+		raw = CleanPath(p.sent) + p.sentQuery
+	}
+	if raw != "" && g.ReadsSent(raw) {
 		// Its canonical spelling is Primary's or Alt's, decided above.
-		if v2 := g.DecideRaw(p.Raw); !v2.Allowed {
-			return v2, p.Raw
+		if v2 := g.DecideRaw(raw); !v2.Allowed {
+			return v2, raw
 		}
 	}
 	return v, p.Primary

@@ -167,7 +167,7 @@ func TestPathsOfEscapesAsSent(t *testing.T) {
 	lone := robots.Parse([]byte("User-agent: *\nDisallow: /*%\n")).GroupFor("*")
 	plain := robots.Parse([]byte("User-agent: *\nDisallow: /\nAllow: /~joe/\n")).GroupFor("*")
 	for _, tc := range []struct {
-		target, raw string
+		target, raw string // raw: the spelling as sent, which refuses
 		g           *robots.Group
 		allowed     bool
 	}{
@@ -183,11 +183,11 @@ func TestPathsOfEscapesAsSent(t *testing.T) {
 			t.Fatal(err)
 		}
 		p := PathsOf(u)
-		if p.Raw != tc.raw {
-			t.Errorf("%s: spelling as sent %q, want %q", tc.target, p.Raw, tc.raw)
-		}
 		if v := p.Decide(tc.g); v.Allowed != tc.allowed {
 			t.Errorf("%s: allowed %v, want %v", tc.target, v.Allowed, tc.allowed)
+		}
+		if v, by := p.DecideSpelling(tc.g); !v.Allowed && by != tc.raw {
+			t.Errorf("%s: refused by the spelling %q, want %q", tc.target, by, tc.raw)
 		}
 	}
 }
