@@ -228,23 +228,17 @@ func (set *includeSet) pollURLs(ctx context.Context, client *http.Client, logger
 
 // pending names the included URLs whose first fetch has not ended.
 func (set *includeSet) pending() []string {
-	if set == nil {
-		return nil
-	}
-	set.mu.Lock()
-	defer set.mu.Unlock()
-	var names []string
-	for _, e := range set.entries {
-		if e.isURL && !e.fetched {
-			names = append(names, redactURL(e.name))
-		}
-	}
-	return names
+	return set.urlsWhere(func(e *includeEntry) bool { return !e.fetched })
 }
 
 // unchecked names the included URLs strict could not check: their last
 // fetch failed for a while (a 5xx, a timeout), or has not ended.
 func (set *includeSet) unchecked() []string {
+	return set.urlsWhere(func(e *includeEntry) bool { return !e.fetched || e.failed && e.refused == nil })
+}
+
+// urlsWhere names, redacted, the included URLs whose entry is so.
+func (set *includeSet) urlsWhere(is func(*includeEntry) bool) []string {
 	if set == nil {
 		return nil
 	}
@@ -252,7 +246,7 @@ func (set *includeSet) unchecked() []string {
 	defer set.mu.Unlock()
 	var names []string
 	for _, e := range set.entries {
-		if e.isURL && (!e.fetched || e.failed && e.refused == nil) {
+		if e.isURL && is(e) {
 			names = append(names, redactURL(e.name))
 		}
 	}
