@@ -393,13 +393,10 @@ func (s *source) remerge() {
 		return
 	}
 	s.publishMerged(next)
-	if s.assembling {
-		// Part of the first load, which is not counted.
-		s.pendingLog = true
-		return
+	if !s.assembling { // else part of the first load, which is not counted
+		reloadsTotal.WithLabelValues("loaded").Inc()
 	}
-	reloadsTotal.WithLabelValues("loaded").Inc()
-	s.logLoad()
+	s.noteLoad()
 }
 
 // servedLine is the line of the served robots.txt that line of snap's

@@ -233,10 +233,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 			// load has none.
 			inForce := "the copy fetched before"
 			if cur := src.cur.Load(); cur == nil || cur.unknown {
-				inForce = "none yet: every bot is allowed"
-				if len(set.includes) > 0 {
-					inForce = "none yet: only the included lists apply"
-				}
+				inForce = "none yet: " + withoutFile(len(set.includes) > 0)
 			}
 			h.logger.Warn("robots.txt is still being fetched from the upstream; the rules in force stay until it arrives ("+inForce+")",
 				zap.String("url", redactURL(h.URL)))
@@ -340,13 +337,13 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 				}
 			}
 		}
-	}
-	if h.Strict && h.dynamic != nil {
-		// Nothing is known of the file yet: caddy validate passes
-		// whatever it holds, which strict must not let pass for a check.
-		h.configLog().Warn("strict cannot check robots.txt when the configuration loads: its path depends on the request " +
-			"(the site's root per request, or placeholders in file); its problems are logged when it is first read and fail nothing " +
-			"(the included lists are checked). Name the file with file <path>, or give root before robots_txt in the Caddyfile")
+		if h.Strict {
+			// Nothing is known of the file yet: caddy validate passes
+			// whatever it holds, which strict must not let pass for a check.
+			h.configLog().Warn("strict cannot check robots.txt when the configuration loads: its path depends on the request " +
+				"(the site's root per request, or placeholders in file); its problems are logged when it is first read and fail nothing " +
+				"(the included lists are checked). Name the file with file <path>, or give root before robots_txt in the Caddyfile")
+		}
 	}
 	h.warnUnserved()
 	if h.fixed != nil {
@@ -584,11 +581,6 @@ func storageOf(ctx caddy.Context) (st certmagic.Storage) {
 	return nil
 }
 
-// strictCheck is the strict option: a missing file, or one with
-// error-severity findings, is a configuration error, and so is an
-// included file that cannot be read or an included list with such
-// findings. An upstream that has
-// not answered yet is not: nothing is known of its file.
 // warnUncheckedLists says which included URLs strict could not check:
 // their fetch failed (a 5xx, a timeout), which is no configuration error.
 func (h *Handler) warnUncheckedLists(set *includeSet) {
@@ -598,30 +590,30 @@ func (h *Handler) warnUncheckedLists(set *includeSet) {
 	}
 }
 
-// strictCheck is strict for a source known at load; first says the load
-// made it afresh, with nothing read before, when an upstream's "no
-// robots.txt" is refused (at a reload it is what the running
-// configuration has in force already, which a refused reload must not
-// change).
+// strictCheck is the strict option for a source known at load: a missing
+// file, one that is no robots.txt or has error-severity findings, an
+// included file that cannot be read, an included URL that answers no list
+// and an included list with such findings are configuration errors. An
+// upstream that has not answered yet is not: nothing is known of its
+// file. first says the load made the source afresh, with nothing read
+// before, when an upstream's "no robots.txt" is refused (at a reload it
+// is what the running configuration has in force already, which a
+// refused reload must not change).
 func strictCheck(src *source, first bool) error {
 	snap := src.current()
 	src.mu.Lock()
 	notRobots := src.notRobots
+	notFile := src.failing && src.failedWith == errNotRobotsTxt.Error()
+	// Not snap.File == nil: with included lists, a site without a file
+	// has their rules in force.
+	noFile := first && src.url != "" && src.lastResult == "unreachable" || src.url == "" && src.path != "" && !src.exists && !src.failing
 	src.mu.Unlock()
 	if notRobots != nil {
 		return fmt.Errorf("strict: robots.txt %s: the upstream answered, but %v", src.name(), notRobots)
 	}
-	src.mu.Lock()
-	notFile := src.failing && src.failedWith == errNotRobotsTxt.Error()
-	src.mu.Unlock()
 	if notFile {
 		return fmt.Errorf("strict: robots.txt %s is no robots.txt: it has no field robots.txt knows (an HTML page, a binary?)", src.name())
 	}
-	// Not snap.File == nil: with included lists, a site without a file
-	// has their rules in force.
-	src.mu.Lock()
-	noFile := first && src.url != "" && src.lastResult == "unreachable" || src.url == "" && src.path != "" && !src.exists && !src.failing
-	src.mu.Unlock()
 	if noFile {
 		return fmt.Errorf("strict: robots.txt %s does not exist; create it, or drop strict to allow every bot until it appears", src.name())
 	}

@@ -252,7 +252,7 @@ func addRules(gb *groupBuilder, rules []*Rule) {
 				if holdsUnreservedEscape(r.Pattern) {
 					// "/%7E%" matches "/%7E%41" as sent, where its
 					// canonical "/~%" cannot.
-					gb.add(r, string(appendCanon(make([]byte, 0, len(r.Pattern)+16), r.Pattern, "%", true, true)))
+					gb.add(r, patternForm(r.Pattern, true, true))
 				}
 			}
 			continue
@@ -269,7 +269,7 @@ func addRules(gb *groupBuilder, rules []*Rule) {
 		if !raw && !kept {
 			continue
 		}
-		if sent := string(appendCanon(make([]byte, 0, len(r.Pattern)+16), r.Pattern, "%", true, kept)); sent != canon {
+		if sent := patternForm(r.Pattern, true, kept); sent != canon {
 			gb.add(r, sent)
 			addIndexRule(gb, r, true, kept)
 		}
@@ -286,11 +286,7 @@ func addIndexRule(gb *groupBuilder, r *Rule, raw, kept bool) {
 	}
 	dir := r.Pattern[:slash+1]
 	implied := &Rule{Directive: Allow, Pattern: r.Pattern, Line: r.Line, priority: priority(dir, Allow) + 1}
-	form := canonicalPattern(dir, raw)
-	if kept {
-		form = string(appendCanon(make([]byte, 0, len(dir)+16), dir, "%", raw, true))
-	}
-	gb.add(implied, form+"$")
+	gb.add(implied, patternForm(dir, raw, kept)+"$")
 }
 
 func upper(c byte) byte {

@@ -193,11 +193,16 @@ func Canonical(s string) string {
 //     one allows.
 //
 // Non-ASCII bytes are escaped, as Google escapes them in a pattern.
-func canonicalPattern(p string, raw bool) string {
+func canonicalPattern(p string, raw bool) string { return patternForm(p, raw, false) }
+
+// patternForm is canonicalPattern, and with keep the form a target read
+// as sent is matched with (see Group.DecideRaw): escapes of unreserved
+// characters kept. A canonical pattern has none, and is either.
+func patternForm(p string, raw, keep bool) string {
 	if isCanonical(p) {
 		return p
 	}
-	return string(appendCanon(make([]byte, 0, len(p)+16), p, "%", raw, false))
+	return string(appendCanon(make([]byte, 0, len(p)+16), p, "%", raw, keep))
 }
 
 // priority is a rule's match priority, so that where this reading and
