@@ -142,7 +142,8 @@ func (h *Handler) refusesAnyway(id identity, res verify.Result, paths judge.Path
 	if res.Outcome == verify.Impostor && h.ImpostorPolicy() == config.ImpostorsBlock {
 		return true
 	}
-	return !paths.Decide(id.Group).Allowed || h.Signals == config.ModeEnforce && h.signalRefuses(id, paths) != ""
+	v, _ := id.decide(paths)
+	return !v.Allowed || h.Signals == config.ModeEnforce && h.signalRefuses(id, paths) != ""
 }
 
 // notStored marks a response no shared cache may keep, whatever
@@ -205,7 +206,7 @@ func (h *Handler) judge(r *http.Request, ua string, paths judge.Paths, id identi
 	snap := id.snap
 	req := judge.Request{UA: ua, Choice: id.choice(), Paths: paths, Now: now}
 	req.Fetch, req.Fetched = h.lastFetch(r, ua, &id, res.Outcome)
-	v := req.Paths.Decide(id.Group)
+	v, group := id.decide(req.Paths)
 	if snap != noRobotsTxt && (res.Outcome == verify.Impostor && h.ImpostorPolicy() == config.ImpostorsBlock ||
 		res.Outcome == verify.Trapped && h.TrapActionOrDefault() == config.TrapBlock) {
 		// Refused everywhere, whatever the rules say: no rule decided.
@@ -221,7 +222,7 @@ func (h *Handler) judge(r *http.Request, ua string, paths judge.Paths, id identi
 	}
 	j := record
 	*j = judge.Judgment{
-		Bot: id.Name, Group: snap.groupName(id.Group), Verdict: judge.Allowed, Action: judge.Passed,
+		Bot: id.Name, Group: snap.groupName(group), Verdict: judge.Allowed, Action: judge.Passed,
 		Mode: h.Mode, Rule: v.Rule, Judged: true, Fetched: req.Fetched,
 		Identity: res.Outcome, VerifiedBy: res.By, Category: id.category,
 	}

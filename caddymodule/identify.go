@@ -6,6 +6,7 @@ import (
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/crawlers"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
+	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
 // identity is what the handler concluded about one User-Agent header
@@ -21,6 +22,10 @@ type identity struct {
 	claim    *crawlers.Crawler
 	category string
 	impostor *identity
+	// also is, for an impostor, the group its header chooses with the
+	// claim, which it is held to besides the * group where that refuses
+	// more (judge.ImpostorOf); nil for others.
+	also *robots.Group
 	// chosenBy says how Group was chosen (see choice): an earlier
 	// version's group, for grace, is chosen the same way.
 	chosenBy chooser
@@ -55,9 +60,10 @@ func (id *identity) crawlDelay() time.Duration {
 type chooser uint8
 
 const (
-	byHeader chooser = iota // the header, then the claimed crawler's own groups
-	byStar                  // the * group, whatever the header claims
-	byClaim                 // the crawler a signature proved, not the header
+	byHeader   chooser = iota // the header, then the claimed crawler's own groups
+	byStar                    // the * group, whatever the header claims
+	byClaim                   // the crawler a signature proved, not the header
+	byImpostor                // the * group, and the group the failed claim chooses
 )
 
 // choice is how judge chooses id's group in any version of the file.
@@ -67,8 +73,17 @@ func (id *identity) choice() judge.Choice {
 		return judge.ByStar
 	case byClaim:
 		return judge.ChoiceFor(id.claim, false)
+	case byImpostor:
+		return judge.ImpostorOf(id.claim)
 	}
 	return judge.ChoiceFor(id.claim, true)
+}
+
+// decide judges paths for id: against its group, and for an impostor also
+// against the group its header chooses; it returns the verdict and the
+// group that decided.
+func (id *identity) decide(paths judge.Paths) (robots.Verdict, *robots.Group) {
+	return paths.DecideHeld(id.Group, id.also)
 }
 
 // maxCachedUserAgent is the longest header kept in the cache; longer ones
@@ -98,7 +113,7 @@ func (h *Handler) identify(ua string, snap *snapshot) identity {
 		if cr != nil {
 			id.counters.setCategory(id.category)
 			if cr.Verifiable() {
-				id.impostor = h.impostorOf(cr, snap)
+				id.impostor = h.impostorOf(cr, snap, id.Group)
 			}
 		}
 	}

@@ -82,7 +82,16 @@ func TestFollows(t *testing.T) {
 		{"a generic bot: the * group", others, testfixtures.UACurl, "/star/x", "", true},
 		{"a generic bot: not Googlebot's", others, testfixtures.UACurl, "/g/x", "", false},
 		{"an unverified Applebot is an impostor, held to *", others, applebot, "/star/x", config.ImpostorsJudge, true},
-		{"an impostor does not get Googlebot's group", others, applebot, "/g/x", config.ImpostorsJudge, false},
+		// A claim nobody verified buys no group's permissions, and sheds
+		// none of its restrictions: an impostor is held to the * group
+		// and to the group its header chooses, whichever refuses.
+		{"an impostor gets nothing from Googlebot's group", "User-agent: Googlebot\nAllow: /\n\nUser-agent: *\nDisallow: /star/\n", applebot, "/star/x", config.ImpostorsJudge, true},
+		{"an impostor is still held to the group its claim follows", others, applebot, "/g/x", config.ImpostorsJudge, true},
+		{"an impostor is held to its crawler's group", "User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nDisallow: /star/\n", "GPTBot/1.1", "/page", config.ImpostorsJudge, true},
+		{"an impostor is held to the group of the product it names", "User-agent: AcmeBot\nDisallow: /\n\nUser-agent: *\nDisallow: /star/\n",
+			"AcmeBot/1.0 (compatible; ClaudeBot/1.0)", "/page", config.ImpostorsJudge, true},
+		{"an impostor: what both groups allow", "User-agent: AcmeBot\nDisallow: /a/\n\nUser-agent: *\nDisallow: /star/\n",
+			"AcmeBot/1.0 (compatible; ClaudeBot/1.0)", "/page", config.ImpostorsJudge, false},
 		// Google says Googlebot-Image obeys a googlebot group when none
 		// names it; a token that merely extends a named one does not.
 		{"Googlebot-Image: Googlebot's rules", others, "Googlebot-Image/1.0", "/g/x", "", true},

@@ -17,6 +17,7 @@ import (
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/verify"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/webbotauth"
 	"github.com/robotsguard/caddy-robots-txt/config"
+	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
 // checker verifies claims to be known crawlers. It holds the range lists
@@ -203,12 +204,19 @@ func (h *Handler) identityOf(cr *crawlers.Crawler, snap *snapshot) identity {
 }
 
 // impostorOf is how a client that failed its claim to be cr is judged
-// (with impostors judge or block): an unnamed bot, held to the * group,
-// named apart from the crawler so that no log, metric or report blames
-// the crawler for it.
-func (h *Handler) impostorOf(cr *crawlers.Crawler, snap *snapshot) *identity {
-	id := &identity{snap: snap, category: string(cr.Category), chosenBy: byStar}
+// (with impostors judge or block): held to the * group, and to own, the
+// group its header chose with the claim, where that refuses more or asks
+// for a longer Crawl-delay (judge.ImpostorOf); named apart from the
+// crawler so that no log, metric or report blames the crawler for it.
+func (h *Handler) impostorOf(cr *crawlers.Crawler, snap *snapshot, own *robots.Group) *identity {
+	id := &identity{snap: snap, claim: cr, category: string(cr.Category), chosenBy: byImpostor}
 	id.Identity = judge.Identity{Bot: true, Name: judge.ImpostorPrefix + cr.Name, Group: snap.File.GroupFor("*")}
+	if own != id.Group {
+		id.also = own
+		if own != nil {
+			id.ownDelay = own.CrawlDelay
+		}
+	}
 	id.counters = h.countersFor(id.Name)
 	id.counters.setCategory(id.category)
 	return id

@@ -195,3 +195,55 @@ func TestImpostorsBlock(t *testing.T) {
 		t.Errorf("impostor log entry %v, want bot impostor:GPTBot", e[0])
 	}
 }
+
+// TestImpostorKeepsItsRestrictions: a claim nobody verified sheds none of
+// the restrictions its header declares. A client sending GPTBot's token
+// from an address GPTBot's list does not hold is refused what the GPTBot
+// group disallows, and one that appends a crawler's name to its own
+// product is refused what its product's group disallows, where the *
+// group would allow both.
+func TestImpostorKeepsItsRestrictions(t *testing.T) {
+	t.Parallel()
+	const robotsTxt = "User-agent: GPTBot\nDisallow: /\n\nUser-agent: AcmeBot\nDisallow: /\n\nUser-agent: *\nDisallow: /private/\n"
+	inst := startCaddy(t, `http://127.0.0.1:{{port}} {
+	root * {{dir}}/site
+	robots_txt {
+		crawler GPTBot {
+			ranges 203.0.113.0/24
+		}
+	}
+	file_server
+	log {
+		output file {{dir}}/access.log
+		format json
+	}
+}
+`, func(inst *instance) {
+		writeTestSite(t, inst.dir, false)
+		writeFile(t, filepath.Join(inst.dir, "site", "robots.txt"), robotsTxt)
+	})
+	logPath := filepath.Join(inst.dir, "access.log")
+	for _, c := range []struct {
+		name, ua         string
+		status           int
+		bot, group, rule string
+	}{
+		{"GPTBot's token from elsewhere", "GPTBot/1.1", 403, "impostor:GPTBot", "GPTBot", "disallow: /"},
+		{"a product with a crawler's name appended", "AcmeBot/1.0 (compatible; ClaudeBot/1.0)", 403, "impostor:ClaudeBot", "AcmeBot", "disallow: /"},
+		{"a product with Googlebot's name appended", "AcmeBot/1.0 Googlebot/2.1", 403, "impostor:Googlebot", "AcmeBot", "disallow: /"},
+		{"an impostor of a crawler the file does not name", "Mozilla/5.0 (compatible; ClaudeBot/1.0)", 200, "impostor:ClaudeBot", "*", ""},
+	} {
+		n := len(readAccessLog(t, logPath))
+		got := inst.get(t, "/about.html", c.ua)
+		e := waitAccessLog(t, logPath, n+1, 10*time.Second)[n]
+		rt, _ := e.obj("robots_txt")
+		if got.status != c.status {
+			t.Errorf("%s: status %d, want %d (robots_txt %v)", c.name, got.status, c.status, rt)
+		}
+		for _, f := range []struct{ key, want string }{{"bot", c.bot}, {"group", c.group}, {"rule", c.rule}, {"identity", "impostor"}} {
+			if g := rt.str(f.key); g != f.want {
+				t.Errorf("%s: robots_txt.%s = %q, want %q", c.name, f.key, g, f.want)
+			}
+		}
+	}
+}

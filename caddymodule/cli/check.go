@@ -67,7 +67,11 @@ type Unverified struct {
 	BotName   string        `json:"bot_name"`  // how logs and metrics name it: "impostor:Googlebot"
 	Impostors string        `json:"impostors"` // the handler's setting: "judge" (by the * group) or "block"
 	Group     []string      `json:"group"`     // the * group's agent names; null: none
-	Results   []CheckResult `json:"results"`
+	// Also is the agent names of the group the header chooses with the
+	// claim, which the client is held to as well where it refuses more;
+	// null when it is the * group (or none).
+	Also    []string      `json:"also,omitempty"`
+	Results []CheckResult `json:"results"`
 }
 
 // CheckOutput is the JSON form of `caddy robots check --json`.
@@ -227,8 +231,18 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 		if star != nil {
 			u.Group = append([]string{}, star.Agents...)
 		}
+		also := judge.ImpostorOf(cr).Also(s.File, ua)
+		if also != nil {
+			u.Also = append([]string{}, also.Agents...)
+		}
 		for _, t := range targets {
-			res, _ := s.judge(t, true, star, "", category, s.Impostors == config.ImpostorsBlock)
+			res, disallowed := s.judge(t, true, star, "", category, s.Impostors == config.ImpostorsBlock)
+			if !disallowed && also != nil {
+				// As the handler holds an impostor (judge.ImpostorOf).
+				if res2, d2 := s.judge(t, true, also, name, category, false); d2 {
+					res = res2
+				}
+			}
 			u.Results = append(u.Results, res)
 		}
 		out.Unverified = u
@@ -294,8 +308,12 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 		switch {
 		case u.Impostors == config.ImpostorsBlock:
 			held = "refused everywhere but /robots.txt (impostors block)"
+		case u.Group == nil && u.Also != nil:
+			held = "held to the group its header names (" + strings.Join(u.Also, ", ") + "), the file having no * group"
 		case u.Group == nil:
 			held = "held to the * group, which the file does not have (everything is allowed)"
+		case u.Also != nil:
+			held += ", and to the group its header names (" + strings.Join(u.Also, ", ") + ") where that refuses more"
 		}
 		ew.Printf("if unverified: a request that fails the check %s publishes (check sees no address) is logged as %q and %s:\n",
 			text.Clean(strings.TrimPrefix(u.BotName, judge.ImpostorPrefix)), text.Clean(u.BotName), held)

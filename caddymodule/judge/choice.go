@@ -22,11 +22,27 @@ type Choice struct {
 	// IgnoreHeader skips the header: a signature proved who the crawler
 	// is, or the client is held to the * group whatever it claims.
 	IgnoreHeader bool
+	// Claimed is, for a client that failed its claim to be this crawler
+	// (an impostor), the crawler it claimed: it is held to the * group,
+	// and also to the group its header chooses with the claim where that
+	// refuses more (see Also).
+	Claimed *crawlers.Crawler
 }
 
 // ByStar is the Choice for a client held to the * group whatever it
 // claims (an impostor, a trapped address).
 var ByStar = Choice{IgnoreHeader: true}
+
+// ImpostorOf is the Choice for a client that claims crawler cr and fails
+// the check. A claim nobody verified buys no group's permissions, so it is
+// held to the * group; nor does it shed the restrictions its header
+// declares, so it is also held to the group that header chooses: a client
+// sending "GPTBot/1.1" is refused what "User-agent: GPTBot" disallows
+// whether or not it is OpenAI's, and "AcmeBot/1.0 (compatible;
+// ClaudeBot/1.0)" what AcmeBot's group does, where the * group allows it.
+func ImpostorOf(cr *crawlers.Crawler) Choice {
+	return Choice{IgnoreHeader: true, Claimed: cr}
+}
 
 // ChoiceFor is the Choice for a client known to be crawler cr; byHeader is
 // false when a signature, not the header, proved who it is.
@@ -71,6 +87,20 @@ func (c Choice) Group(f *robots.File, ua string) (*robots.Group, string) {
 		}
 	}
 	return f.GroupFor("*"), ""
+}
+
+// Also is, for a client that failed its claim (see ImpostorOf), the group
+// of f its header chooses with the claim, which it is held to besides the
+// one Group chooses; nil for any other client, or when the two are one.
+func (c Choice) Also(f *robots.File, ua string) *robots.Group {
+	if c.Claimed == nil {
+		return nil
+	}
+	g, _ := ChoiceFor(c.Claimed, true).Group(f, ua)
+	if star, _ := c.Group(f, ua); g == star {
+		return nil
+	}
+	return g
 }
 
 // ClaimOf is the known crawler a bot identified as id claims to be (see

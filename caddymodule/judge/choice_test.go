@@ -102,3 +102,40 @@ func TestGraceChoosesAsNow(t *testing.T) {
 		t.Fatalf("by header alone: group %v, want the * group", g)
 	}
 }
+
+// An impostor is held to the * group and to the group its header chooses
+// with the claim, in every version of the file, so that grace excuses it
+// only where the version it fetched allowed the request to both.
+func TestImpostorHeldToBoth(t *testing.T) {
+	gptbot := &crawlers.Crawler{Name: "GPTBot", Tokens: []string{"GPTBot"}}
+	for _, tc := range []struct {
+		name, file, ua, path string
+		also                 string // the Also group's first agent; "" for none
+		allowed              bool
+	}{
+		{"its crawler's group refuses", "User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nDisallow: /p/\n", "GPTBot/1.1", "/a", "GPTBot", false},
+		{"the * group refuses", "User-agent: GPTBot\nAllow: /\n\nUser-agent: *\nDisallow: /p/\n", "GPTBot/1.1", "/p/x", "GPTBot", false},
+		{"both allow", "User-agent: GPTBot\nDisallow: /g/\n\nUser-agent: *\nDisallow: /p/\n", "GPTBot/1.1", "/a", "GPTBot", true},
+		{"the product it names refuses", "User-agent: AcmeBot\nDisallow: /\n\nUser-agent: *\nDisallow: /p/\n", "AcmeBot/1.0 (compatible; GPTBot/1.1)", "/a", "AcmeBot", false},
+		{"no group but *: held to it alone", "User-agent: *\nDisallow: /p/\n", "GPTBot/1.1", "/a", "", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := robots.Parse([]byte(tc.file))
+			c := ImpostorOf(gptbot)
+			also := c.Also(f, tc.ua)
+			if got := ""; also != nil || tc.also != "" {
+				if also != nil {
+					got = also.Agents[0]
+				}
+				if got != tc.also {
+					t.Fatalf("Also: %q, want %q", got, tc.also)
+				}
+			}
+			v := NewVersion(f, "e1")
+			r := &Request{UA: tc.ua, Choice: c, Paths: Paths{Primary: tc.path}}
+			if got := v.allows(r); got != tc.allowed {
+				t.Errorf("allows %s: %v, want %v", tc.path, got, tc.allowed)
+			}
+		})
+	}
+}

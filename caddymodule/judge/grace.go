@@ -250,7 +250,8 @@ func (v *Version) allows(r *Request) bool {
 	if v.File == nil {
 		return true
 	}
-	return r.Paths.Decide(r.groupIn(v.File)).Allowed
+	v2, _ := r.Paths.DecideHeld(r.groupIn(v.File), r.Choice.Also(v.File, r.UA))
+	return v2.Allowed
 }
 
 // groupIn is the group of f the client obeys, chosen as its group in the

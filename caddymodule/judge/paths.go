@@ -279,6 +279,20 @@ func (p Paths) Decide(g *robots.Group) robots.Verdict {
 	return v
 }
 
+// DecideHeld judges the spellings against g and, for a client held to a
+// second group as well (Choice.Also), against also: disallowed if either
+// group disallows. It returns the verdict and the group that decided: the
+// first to refuse, else g.
+func (p Paths) DecideHeld(g, also *robots.Group) (robots.Verdict, *robots.Group) {
+	v := p.Decide(g)
+	if v.Allowed && also != nil && also != g {
+		if v2 := p.Decide(also); !v2.Allowed {
+			return v2, also
+		}
+	}
+	return v, g
+}
+
 // RobotsTxt reports whether the path is /robots.txt as a server reads it
 // (the handler answers every such spelling itself), and whether it is so
 // as sent too, with no dot-segment or repeated slash (the only spelling
