@@ -338,9 +338,13 @@ func (p Paths) Spellings() [8]string {
 // DecideSpelling is Decide, also returning the spelling that decided: the
 // first one disallowed, or Primary.
 func (p Paths) DecideSpelling(g *robots.Group) (robots.Verdict, string) {
-	v := g.Decide(p.Primary)
+	v, spelling := g.Decide(p.Primary), p.Primary
 	if !v.Allowed {
-		return v, p.Primary
+		av, ok := p.escapedAllow(g)
+		if !ok {
+			return v, p.Primary
+		}
+		v, spelling = av, p.Alt
 	}
 	all := p.Spellings()
 	for _, s := range all[1:] {
@@ -361,7 +365,43 @@ func (p Paths) DecideSpelling(g *robots.Group) (robots.Verdict, string) {
 			return v2, raw
 		}
 	}
-	return v, p.Primary
+	return v, spelling
+}
+
+// escapedAllow is the verdict on Alt, the path as sent, when an Allow rule
+// written with the escape of a reserved character ("Allow:
+// /wiki/Special%3ARandom") allows it and the decoded spelling, which no
+// such rule can match, is disallowed ("Disallow: /wiki/"): the operator
+// allowed that spelling by name, and Google's reading, which compares the
+// URL as sent, allows it. ok is false for any other request, and always
+// for one whose decoding moves a segment boundary or resolves a
+// dot-segment ("%2F", "%5C", "/x%3A/../"): there the decoded spelling may
+// be another file, which the rule never named.
+func (p Paths) escapedAllow(g *robots.Group) (v robots.Verdict, ok bool) {
+	if p.Alt == "" || p.Raw != "" || p.unresolved != nil || escapesSeparator(p.Alt) {
+		return v, false
+	}
+	alt, err1 := url.PathUnescape(p.Alt)
+	primary, err2 := url.PathUnescape(p.Primary)
+	if err1 != nil || err2 != nil || alt != primary {
+		return v, false
+	}
+	v = g.Decide(p.Alt)
+	if !v.Allowed || v.Rule == nil || v.Rule.Directive != robots.Allow || !strings.Contains(v.Rule.Pattern, "%") {
+		return v, false
+	}
+	return v, true
+}
+
+// escapesSeparator reports whether p escapes a slash or a backslash, which
+// decoding turns into a segment boundary.
+func escapesSeparator(p string) bool {
+	for i := 0; i+2 < len(p); i++ {
+		if p[i] == '%' && (p[i+1] == '2' && (p[i+2] == 'F' || p[i+2] == 'f') || p[i+1] == '5' && (p[i+2] == 'C' || p[i+2] == 'c')) {
+			return true
+		}
+	}
+	return false
 }
 
 // ServedPath is the path a server serves for the decoded request path p,

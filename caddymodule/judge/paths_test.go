@@ -241,3 +241,37 @@ func FuzzPathsOf(f *testing.F) {
 		}
 	})
 }
+
+// An Allow rule written with a reserved character's escape allows the
+// path sent with it, as Google's reading of the URL as sent does, though
+// the decoded spelling is disallowed; never where decoding moves a
+// segment boundary or resolves a dot-segment.
+func TestEscapedAllow(t *testing.T) {
+	f := robots.Parse([]byte("User-agent: *\nDisallow: /wiki/\nAllow: /wiki/Special%3ARandom\nAllow: /wiki/a%2Fb\nAllow: /wiki/Talk%3A\nAllow: /wiki/plain\n"))
+	g := f.GroupFor("*")
+	for _, tc := range []struct {
+		target  string
+		allowed bool
+	}{
+		{"/wiki/Special%3ARandom", true},
+		{"/wiki/Special%3aRandom", true},
+		{"/wiki/Talk%3AX", true},
+		{"/wiki/Talk%3AX?a=1", true},
+		{"/wiki/Special:Random", false},
+		{"/wiki/Other%3AX", false},
+		{"/wiki/plain%3AX", true}, // the decoded spelling is allowed too
+		// Decoding makes another path: the rule named only the escape.
+		{"/wiki/a%2Fb", false},
+		{"/wiki/Talk%3A%2F..%2F..%2Fprivate", false},
+		{"/wiki/Talk%3A/../x", false},
+		{"/wiki/Talk%3A%5Cx", false},
+	} {
+		v, _ := PathsOfTarget(tc.target).DecideSpelling(g)
+		if v.Allowed != tc.allowed {
+			t.Errorf("%s: allowed %v (rule %v), want %v", tc.target, v.Allowed, v.Rule, tc.allowed)
+		}
+		if d := PathsOfTarget(tc.target).Decide(g); d.Allowed != tc.allowed {
+			t.Errorf("%s: Decide allowed %v, want %v", tc.target, d.Allowed, tc.allowed)
+		}
+	}
+}
