@@ -188,6 +188,20 @@ func TestClassify(t *testing.T) {
 		{"WhatsApp app", uaWhatsAppApp, false, ""},
 		{"app built on okhttp", uaOkHTTPApp, false, ""},
 		{"VLC", uaVLC, false, ""},
+		// People's software that sends its bare name and version.
+		{"Geary", "Geary/44.1", false, ""},
+		{"Evolution", "Evolution/3.50.4", false, ""},
+		{"Postbox", "Postbox/7.0.60", false, ""},
+		{"mpv", "mpv 0.37.0", false, ""},
+		{"libmpv", "libmpv", false, ""},
+		{"a Sonos speaker", "Sonos/79.1-52020 (ZPS27)", false, ""},
+		{"LibreOffice", "LibreOffice", false, ""},
+		// Automation that names a platform as apps do.
+		{"AWS SDK", "aws-sdk-js/3.540.0 ua/2.0 os/linux#5.10 lang/js md/nodejs#20.11.1 api/s3#3.540.0", true, ""},
+		{"Docker client", "Docker-Client/24.0.7 (linux)", true, ""},
+		{"Maven", "Apache-Maven/3.9.6 (Java 17.0.10; Linux 5.15.0-101-generic)", true, ""},
+		{"Pulumi", "Pulumi/3.112.0 (linux; amd64)", true, ""},
+		{"OpenVAS", "Mozilla/5.0 [en] (X11, U; OpenVAS-VT 22.4.1)", true, ""},
 		{"Pinterest app", "Pinterest/3.3.3 CFNetwork/711.1.16 Darwin/14.0.0", false, ""},
 	} {
 		bot, name := c.Classify(tt.ua)

@@ -23,8 +23,8 @@ func TestGeneralises(t *testing.T) {
 		{"bare product with a domain", "Hydrozen.io/1.0", true},
 		{"free text", "censys.io internet census", true},
 		{"agent appended to a browser", "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/97.0.4692.71 Safari/537.36 (ThousandEyes Agent)", true},
-		// Not caught: "Mozilla/5.0 [en] (X11, U; OpenVAS 7.0.10)" reads
-		// as a Netscape 4 header; only the scanner's name gives it away.
+		// "Mozilla/5.0 [en] (X11, U; OpenVAS 7.0.10)" reads as a Netscape
+		// 4 header; only the scanner's name gives it away (TestClassify).
 
 		// Invented automated clients.
 		{"invented cache warmer whose name ends in Up", "Warm-Up/2.0", true},
@@ -37,6 +37,9 @@ func TestGeneralises(t *testing.T) {
 		{"invented monitor", "Vigilo Uptime Monitor/4.1", true},
 		{"invented probe", "netprobe-7 v2", true},
 		{"invented Go tool", "snapctl/0.3.1 (darwin/arm64)", true},
+		{"invented Go agent, its target in a comment", "Quarrytool/2.4.0 (linux; arm64)", true},
+		{"invented SDK in the AWS grammar", "widgetcloud-sdk-go/1.3.0 os/linux lang/go#1.22.1 md/GOARCH#amd64", true},
+		{"invented Java tool", "Brewkit/1.0 (Java 21.0.2; Linux 6.8.0)", true},
 		{"invented Python tool", "harvestor/1.0 Python/3.12 aiohttp/3.9.1", true},
 		{"invented headless browser", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/140.0.0.0 Safari/537.36", true},
 		{"invented free text", "Internet measurement study, contact research team", true},

@@ -260,6 +260,18 @@ var toolNames = []string{
 	"linux/amd64", "linux/arm", "linux/386", "linux/ppc64", "linux/s390x", "linux/riscv64",
 	"darwin/amd64", "darwin/arm64", "windows/amd64", "windows/386", "windows/arm64",
 	"freebsd/amd64",
+	// The same target as an SDK or agent written in Go writes it in a
+	// comment ("Pulumi/3.112.0 (linux; amd64)"); browsers write "Linux
+	// x86_64" or "Linux aarch64", with no semicolon between.
+	"linux; amd64", "linux; arm64", "darwin; amd64", "darwin; arm64", "windows; amd64", "windows; arm64",
+	// The metadata of the AWS SDKs' headers and those following their
+	// grammar ("... ua/2.0 os/linux#5.10 lang/python#3.11 md/arch#x86_64"):
+	// the language an SDK runs in and its build, no person's software.
+	" lang/", " md/", " ua/2.",
+	// Cloud SDKs, package managers, build tools and infrastructure
+	// agents, which name a platform as apps do.
+	"^aws-sdk", "^azsdk-", "^azure-", "^octokit", "^nuget", "^docker-client", "apache-maven", "^pulumi/",
+	"^terraform/", "^elastic-", "^libdnf", "libalpm/", "minio-go/",
 	// A GNU or Rust target triplet ("x86_64-pc-linux-gnu", "linux-gnu",
 	// "aarch64-apple-darwin") is how compiled tools (curl, Wget, Siege)
 	// name their build; browsers and apps write "Linux x86_64".
@@ -270,6 +282,9 @@ var toolNames = []string{
 	// ("PHP/7.0.15", "Ruby/3.1.2", "Python/3.8"): apps people use do not
 	// name the interpreter they would run in.
 	"|php/", "|ruby/", "|python/", "|perl/",
+	// The Java runtime as Java tools name it in their comment
+	// ("Apache-Maven/3.9.6 (Java 17.0.10; Linux ...)").
+	"(java ",
 	// Browser automation
 	"puppeteer", "playwright", "selenium", "webdriver", "phantom.js", "|splash|",
 	// Crawlers, archivers and site copiers
@@ -282,7 +297,7 @@ var toolNames = []string{
 	"-user/",
 	// Security scanners
 	"fuzz faster", "w3af", "netsparker", "shodan", "netcraft", "masscan",
-	"zgrab", "nuclei", "sqlmap", "nikto", "wpscan", "dirbuster",
+	"zgrab", "nuclei", "sqlmap", "nikto", "wpscan", "dirbuster", "openvas", "greenbone",
 	// Performance, monitoring and site audits
 	"|ptst", "gtmetrix", "dareboost", "gomezagent", "catchpoint", "ips-agent",
 	"|iplabel", "alertra", "loadimpact", "|siege/", "|k6/", "statuscake",
@@ -1019,6 +1034,11 @@ var peopleSoftware = []string{
 	"|microsoft office", "|outlook", "|thunderbird", "|ms-office",
 	"|vlc/", "|libvlc", "|itunes", "|nsplayer", "|windows-media-player", "|quicktime",
 	"|gstreamer", "|mplayer", "|winamp", "|spotify", "|chrome|", "|firefox",
+	// Mail clients and media players that send only their name and
+	// version, and speakers that stream what a person plays.
+	"|evolution/", "|geary/", "|postbox/", "^mpv ", "|libmpv", "|mpc-hc/", "^sonos/",
+	// Office suites, which fetch what a person links into a document.
+	"|libreoffice", "|openoffice",
 	// In-app browsers that send only their own bracket ("[FBAN/FB4A;FBAV/...]").
 	"|fban/",
 	// The families of apps people use: mail, streaming and TV apps (see
