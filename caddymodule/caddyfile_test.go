@@ -1,6 +1,8 @@
 package caddymodule
 
 import (
+	"cmp"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -205,4 +207,65 @@ func TestTrapOutsideNamedMatcher(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestInlineAdaptsAsWritten: the inline text of a Caddyfile comes out of
+// Caddy's adapter as written, placeholder shorthands included, which the
+// adapter rewrites in every token ({host} to {http.request.host}). A long
+// form written as such cannot be told from that rewrite: it comes out as
+// the shorthand, as the README says.
+func TestInlineAdaptsAsWritten(t *testing.T) {
+	for _, tc := range []struct{ name, line, want string }{
+		{"host", "Sitemap: https://{host}/sitemap.xml", ""},
+		{"path", "Disallow: /{path}/", ""},
+		{"uri", "Disallow: /{uri}", ""},
+		{"query", "Disallow: /*?{query}", ""},
+		{"method", "Disallow: /{method}/", ""},
+		{"remote_host", "Disallow: /{remote_host}/", ""},
+		{"header", "Disallow: /{header.X-Foo}/", ""},
+		{"not a shorthand", "Disallow: /api/{id}", ""},
+		{"a long form written as such", "Sitemap: https://{http.request.host}/sitemap.xml", "Sitemap: https://{host}/sitemap.xml"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			input := ":80 {\n\trobots_txt {\n\t\tinline <<TXT\n\t\t\tUser-agent: *\n\t\t\t" + tc.line + "\n\t\t\tTXT\n\t}\n}\n"
+			out, _, err := caddyconfig.GetAdapter("caddyfile").Adapt([]byte(input), nil)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, input)
+			}
+			var cfg any
+			if err := json.Unmarshal(out, &cfg); err != nil {
+				t.Fatal(err)
+			}
+			h := findHandler(cfg, "robots_txt")
+			if h == nil {
+				t.Fatalf("no robots_txt handler in %s", out)
+			}
+			want := "User-agent: *\n" + cmp.Or(tc.want, tc.line)
+			if got := h["inline"]; got != want {
+				t.Errorf("inline in the adapted JSON:\ngot  %q\nwant %q", got, want)
+			}
+		})
+	}
+}
+
+// findHandler returns the first handler named name in an adapted config.
+func findHandler(v any, name string) map[string]any {
+	switch v := v.(type) {
+	case map[string]any:
+		if v["handler"] == name {
+			return v
+		}
+		for _, x := range v {
+			if h := findHandler(x, name); h != nil {
+				return h
+			}
+		}
+	case []any:
+		for _, x := range v {
+			if h := findHandler(x, name); h != nil {
+				return h
+			}
+		}
+	}
+	return nil
 }

@@ -116,6 +116,12 @@ func usage(name string) string {
 //	    Disallow: /private/
 //	    TXT
 //
+// It is taken as written: Caddy's adapter rewrites placeholder shorthands
+// such as {host} or {path} into {http.request.host} and so on in every
+// token, and UnmarshalCaddyfile turns them back, since nothing replaces
+// placeholders in the inline text. A long form written as such cannot be
+// told from Caddy's rewrite, so "{http.request.host}" comes out "{host}".
+//
 // bots, humans, crawler and resolvers may be repeated; bots, humans and
 // resolvers accumulate, and a crawler block per token adds to or corrects
 // the built-in crawler knowledge base. The other subdirectives may be
@@ -295,7 +301,7 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 				// *\nDisallow: /", a group with no rules.
 				return d.Errf("robots_txt: inline text is one line holding \\n, which a Caddyfile does not turn into a line break; write the text as a heredoc: inline <<TXT, its lines, then TXT")
 			}
-			c.Inline = val
+			c.Inline = restoreShorthands(val)
 
 		case "mode":
 			if err := checkMode(val); err != nil {

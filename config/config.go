@@ -98,8 +98,9 @@ type Config struct {
 	File string `json:"file,omitempty"`
 
 	// The text of robots.txt, given in the configuration instead of a
-	// file. The default is empty, meaning the text is read from "file".
-	// Not with "file" or "url".
+	// file. It is served as written: no placeholder in it is replaced.
+	// The default is empty, meaning the text is read from "file". Not
+	// with "file" or "url".
 	Inline string `json:"inline,omitempty"`
 
 	// What happens when a bot requests a path that robots.txt
