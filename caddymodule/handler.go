@@ -24,6 +24,7 @@ import (
 // ServeHTTP serves /robots.txt and judges bot requests.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyhttp.Handler) error {
 	h.learnServer(r)
+	h.checkTrapReachAt(r)
 	src := h.fixed
 	if src == nil {
 		src = h.dynamic.forRequest(r)
@@ -50,7 +51,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	if h.asksRobotsTxt(r, u.Path, served, snap) {
 		return h.serveRobotsTxt(w, r, next, src, snap)
 	}
-	if h.Trap != "" && strings.HasPrefix(served, h.trapPath) {
+	if h.trapOn() && strings.HasPrefix(served, h.trapPath) {
 		if done, err := h.springTrap(w, r, snap, judge.PathsOfServed(served, u)); done {
 			return err
 		}
@@ -584,11 +585,11 @@ func (h *Handler) rememberFetch(k fetchKey, f judge.Fetch) {
 }
 
 // trappedAt reports whether r comes from an address the trap caught on
-// its site. Without a robots.txt no file announces the trap, so an
-// address caught earlier is not held now. The operator's humans entries
-// win over the trap too.
+// its site, while the trap is on (see trapOn). Without a robots.txt no
+// file announces the trap, so an address caught earlier is not held now.
+// The operator's humans entries win over the trap too.
 func (h *Handler) trappedAt(r *http.Request, snap *snapshot, ua string) bool {
-	return h.Trap != "" && snap.File != nil && h.tracker.isTrapped(trapKey{site: siteOf(r), ip: trapAddr(r)}, time.Now()) &&
+	return h.trapOn() && snap.File != nil && h.tracker.isTrapped(trapKey{site: siteOf(r), ip: trapAddr(r)}, time.Now()) &&
 		!h.classifier.Exempt(ua)
 }
 

@@ -100,6 +100,9 @@ type Handler struct {
 	// trapPath is Trap spelt as requests' paths are compared with it
 	// (judge.ServedPath: "/piège/" is "/pi%C3%A8ge/").
 	trapPath string
+	// reach, with a trap, is whether the routes let it work (see
+	// trapreach.go).
+	reach *trapReach
 	// sigOptions and verifyOptions, when set (by tests), replace the
 	// defaults of Web Bot Auth directory fetches and of IP-list fetches
 	// and reverse DNS, so that tests reach no server but their own.
@@ -163,6 +166,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	h.ownTokens = h.CrawlerTokens()
 	if h.Trap != "" {
 		h.trapPath = judge.ServedPath(h.Trap)
+		h.watchTrapReach(ctx)
 	}
 	h.server = new(atomic.Pointer[string])
 	idents, err := lru.New[string, identity](h.Cache)
