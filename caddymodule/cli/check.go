@@ -64,9 +64,9 @@ const policyImpostorsBlock = "impostors block"
 // address, so the results of CheckOutput hold for the crawler itself
 // and these for anyone else sending the header.
 type Unverified struct {
-	BotName   string        `json:"bot_name"`  // how logs and metrics name it: "impostor:Googlebot"
-	Impostors string        `json:"impostors"` // the handler's setting: "judge" (by the * group) or "block"
-	Group     []string      `json:"group"`     // the * group's agent names; null: none
+	BotName   string   `json:"bot_name"`  // how logs and metrics name it: "impostor:Googlebot"
+	Impostors string   `json:"impostors"` // the handler's setting: "judge" (by the * group) or "block"
+	Group     []string `json:"group"`     // the * group's agent names; null: none
 	// Also is the agent names of the group the header chooses with the
 	// claim, which the client is held to as well where it refuses more;
 	// null when it is the * group (or none).
