@@ -257,9 +257,10 @@ func TestExampleMonitorReverseProxy(t *testing.T) {
 	}
 	reqs := []req{
 		// GPTBot claimed from this machine is an impostor: held to the
-		// * group, not to GPTBot's "Disallow: /".
+		// * group first, and to GPTBot's "Disallow: /" where that
+		// allows.
 		{uaGPTBotShort, "/account/settings", "disallow: /account/"},
-		{testfixtures.UAGPTBot, "/products/1", ""},
+		{testfixtures.UAGPTBot, "/products/1", "disallow: /"},
 		{testfixtures.UAPythonRequests, "/account/settings", "disallow: /account/"},
 		{testfixtures.UAPythonRequests, "/cart", "disallow: /cart"},
 		{testfixtures.UAPythonRequests, "/cart/add?item=3", "disallow: /cart"},
@@ -278,7 +279,12 @@ func TestExampleMonitorReverseProxy(t *testing.T) {
 			t.Errorf("GET %s (UA %q) in monitor mode: status %d body %q, want 200 %q", r.path, r.ua, resp.status, resp.body, wantBody)
 		}
 		if r.rule != "" {
-			want[violationKey{r.path, r.ua, "*", r.rule, ruleLine(t, shop, "*", r.rule)}] = true
+			// Only GPTBot's group disallows everything.
+			group := "*"
+			if r.rule == "disallow: /" {
+				group = "GPTBot"
+			}
+			want[violationKey{r.path, r.ua, group, r.rule, ruleLine(t, shop, group, r.rule)}] = true
 		}
 	}
 	if resp := inst.get(t, "/robots.txt", testfixtures.UAGPTBot); resp.status != http.StatusOK || resp.body != shop {
@@ -481,8 +487,9 @@ func TestExampleCaddyJSON(t *testing.T) {
 		status   int
 	}{
 		// GPTBot claimed from this machine is an impostor, held to the
-		// * group: the example keeps the default, impostors judge.
-		{testfixtures.UAGPTBot, "/", 200},
+		// * group and to GPTBot's (the example keeps the default,
+		// impostors judge): GPTBot's "Disallow: /" refuses it.
+		{testfixtures.UAGPTBot, "/", 403},
 		{testfixtures.UAGPTBot, "/admin/users", 403},
 		{testfixtures.UAPythonRequests, "/admin/users", 403},
 		{testfixtures.UAPythonRequests, "/blog/post", 200},
