@@ -515,6 +515,39 @@ func TestTrap(t *testing.T) {
 			t.Errorf("a blocked address on /robots.txt/, another resource: %d, want 403", c)
 		}
 	})
+	t.Run("trap_ttl bounds", func(t *testing.T) {
+		// now + trap_ttl is kept in Unix nanoseconds: past 2262 it
+		// overflowed into the past, and the address logged as held was
+		// let go at once. Such a trap_ttl is refused; a year holds.
+		for _, tc := range []struct {
+			name    string
+			ttl     caddy.Duration
+			wantErr string
+		}{
+			{"a year", caddy.Duration(365 * 24 * time.Hour), ""},
+			{"past 2262", caddy.Duration(2500000 * time.Hour), "trap_ttl: 2500000h0m0s is not allowed; use a duration from 1s to 8760h"},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				cfg := config.Config{Inline: robotsTxt, Trap: trap, TrapAction: config.TrapBlock, TrapTTL: tc.ttl}
+				if tc.wantErr != "" {
+					h := &Handler{Config: cfg, verifyOptions: offlineVerify}
+					ctx, cancel := caddy.NewContext(caddy.Context{Context: t.Context()})
+					defer cancel()
+					err := h.Provision(ctx)
+					_ = h.Cleanup()
+					if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+						t.Fatalf("provision: %v, want an error saying %q", err, tc.wantErr)
+					}
+					return
+				}
+				h, _ := newTestHandler(t, cfg)
+				status(h, trap, testfixtures.UACurl, "192.0.2.80")
+				if c, bot := status(h, "/public", testfixtures.UAChrome, "192.0.2.80"); c != 403 || bot != "trapped" {
+					t.Errorf("an address trapped for %v, then on /public: %d %q, want 403 trapped", time.Duration(tc.ttl), c, bot)
+				}
+			})
+		}
+	})
 	t.Run("a link preview holds no address", func(t *testing.T) {
 		// Chat apps make previews from the sharer's device: a person
 		// who pastes the trap's URL must not be held for it.

@@ -7,7 +7,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
@@ -346,8 +345,8 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			if err != nil {
 				return d.Errf("robots_txt: reload: %q is not a duration; use a duration such as 5s, 1m or 1h, or off", val)
 			}
-			if dur < time.Duration(MinInterval) {
-				return d.Errf("robots_txt: reload: %s is not allowed; use a duration of %s or more, such as 5s, or off", dur, time.Duration(MinInterval))
+			if outOfRange(name, caddy.Duration(dur)) {
+				return d.Errf("robots_txt: reload: %s is not allowed; use %s, such as 5s, or off to read the file once", dur, durationRange(name))
 			}
 			c.Reload = caddy.Duration(dur)
 
@@ -366,15 +365,18 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 				break
 			}
 			dur, err := caddy.ParseDuration(val)
-			if err != nil || dur < 0 || dur > 0 && dur < time.Duration(MinGrace) {
-				return d.Errf("robots_txt: grace: %q is not allowed; use a duration of %s or more, such as 24h or 1h, or off (0)", val, time.Duration(MinGrace))
+			if err != nil || dur != 0 && outOfRange(name, caddy.Duration(dur)) {
+				return d.Errf("robots_txt: grace: %q is not allowed; use %s, such as 24h or 1h, or off (0)", val, durationRange(name))
 			}
 			c.Grace = new(caddy.Duration(dur))
 
 		case "trap_ttl":
 			dur, err := caddy.ParseDuration(val)
-			if err != nil || dur < time.Duration(MinTrapTTL) {
-				return d.Errf("robots_txt: trap_ttl: %q is not allowed; use a duration of %s or more, such as 24h (the default): an address held for less is let go before its next request", val, time.Duration(MinTrapTTL))
+			if err != nil {
+				return d.Errf("robots_txt: trap_ttl: %q is not a duration; use %s, such as 24h (the default)", val, durationRange(name))
+			}
+			if outOfRange(name, caddy.Duration(dur)) {
+				return d.Errf("robots_txt: trap_ttl: %q is not allowed; use %s, such as 24h (the default): %s", val, durationRange(name), trapTTLWhy(caddy.Duration(dur)))
 			}
 			c.TrapTTL = caddy.Duration(dur)
 
@@ -392,8 +394,8 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 
 		case "share_interval":
 			dur, err := caddy.ParseDuration(val)
-			if err != nil || dur < time.Duration(MinInterval) || dur > time.Duration(MaxShareInterval) {
-				return d.Errf("robots_txt: share_interval: %q is not allowed; use a duration from %s to %s, such as 5s", val, time.Duration(MinInterval), time.Duration(MaxShareInterval))
+			if err != nil || outOfRange(name, caddy.Duration(dur)) {
+				return d.Errf("robots_txt: share_interval: %q is not allowed; use %s, such as 5s", val, durationRange(name))
 			}
 			c.ShareInterval = caddy.Duration(dur)
 

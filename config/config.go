@@ -52,9 +52,18 @@ const (
 	// one checks the file, or reads and writes the storage, in a loop
 	// that keeps a core busy for nothing.
 	MinInterval = caddy.Duration(100 * time.Millisecond)
+	// MaxReload is the longest reload: a file checked less often keeps
+	// an edit out of force for over a day without saying so, where
+	// "reload off" says out loud that the file is read once.
+	MaxReload = caddy.Duration(24 * time.Hour)
 	// MinTrapTTL is the shortest trap_ttl: an address held for less is
 	// let go before its next request, which turns the trap off.
 	MinTrapTTL = caddy.Duration(time.Second)
+	// MaxTrapTTL is the longest trap_ttl, a year. An address is held
+	// until now plus trap_ttl, kept in Unix nanoseconds, which a
+	// trap_ttl of some 235 years overflows into the past: the address
+	// would be logged as held and held not at all.
+	MaxTrapTTL = caddy.Duration(365 * 24 * time.Hour)
 	// DefaultGrace is how long earlier versions of robots.txt are honoured
 	// after a change: the 24 hours RFC 9309 lets crawlers cache the file.
 	DefaultGrace = caddy.Duration(24 * time.Hour)
@@ -62,6 +71,11 @@ const (
 	// fetched a version comes back later than that, so a shorter one is
 	// off in effect.
 	MinGrace = caddy.Duration(time.Second)
+	// MaxGrace is the longest grace, a week: the shared storage forgets
+	// the fetches an instance that is gone saw after share.Expire, so a
+	// longer grace would excuse a bot on one instance and not on
+	// another; RFC 9309 lets a crawler keep its copy for 24 hours only.
+	MaxGrace = caddy.Duration(share.Expire)
 
 	// DefaultCache is the number of entries in the User-Agent
 	// classification cache.
@@ -140,8 +154,8 @@ type Config struct {
 
 	// How often the robots.txt file is checked for changes, as a
 	// duration string such as "5s" or "1m" (an integer is read as
-	// nanoseconds). The default is 5s; any duration of 100ms or more is
-	// allowed.
+	// nanoseconds). The default is 5s; 100ms to 24h is allowed ("reload
+	// off", disable_reload, reads the file once).
 	// It is also how often the included files ("include") are checked.
 	// It cannot be set with "inline" or "url", which are no file to
 	// check, unless an included list is a file, nor together with
@@ -179,7 +193,8 @@ type Config struct {
 	// address, was seen fetching an earlier version within the window and
 	// that version allows the request. A bot never seen fetching
 	// robots.txt gets no grace. The default (unset) is 24h; 0 turns grace
-	// off; otherwise it is 1s or more (a shorter grace is off in effect).
+	// off; otherwise it is 1s (a shorter grace is off in effect) to 168h,
+	// a week.
 	Grace *caddy.Duration `json:"grace,omitempty"`
 
 	// The number of entries in the least-recently-used cache of
@@ -235,7 +250,8 @@ type Config struct {
 	// "block".
 	TrapAction string `json:"trap_action,omitempty"`
 
-	// How long a trapped address is remembered. The default is 24h.
+	// How long a trapped address is remembered. The default is 24h; 1s to
+	// 8760h (a year) is allowed.
 	TrapTTL caddy.Duration `json:"trap_ttl,omitempty"`
 
 	// robots.txt lists served and enforced after the site's own rules,
@@ -421,21 +437,18 @@ func (c Config) Validate() error {
 			add(fmt.Errorf("url: %w", err))
 		}
 	}
-	switch {
-	case c.Grace != nil && *c.Grace < 0:
-		add(fmt.Errorf("grace: %s is not allowed; use a duration of 0 (off) or more, such as \"24h\"", time.Duration(*c.Grace)))
-	case c.Grace != nil && *c.Grace > 0 && *c.Grace < MinGrace:
-		// No crawler comes back within a second: such a grace is off in
-		// effect, most likely a number of seconds read as nanoseconds.
-		add(fmt.Errorf("grace: %s is not allowed; use 0 (off) or a duration of %s or more, such as \"24h\" (a JSON number counts nanoseconds)", time.Duration(*c.Grace), time.Duration(MinGrace)))
+	// No crawler comes back within a second: such a grace is off in
+	// effect, most likely a number of seconds read as nanoseconds.
+	if c.Grace != nil && *c.Grace != 0 && outOfRange("grace", *c.Grace) {
+		add(fmt.Errorf("grace: %s is not allowed; use 0 (off) or %s, such as \"24h\" (a JSON number counts nanoseconds)", time.Duration(*c.Grace), durationRange("grace")))
 	}
 	add(checkMode(c.Mode))
 	if c.Status != 0 {
 		add(checkStatus(c.Status))
 	}
-	if c.Reload < 0 || c.Reload > 0 && c.Reload < MinInterval {
-		add(fmt.Errorf("reload: %s is not allowed; use a duration of %s or more, such as \"5s\" (0 means the default, %s)",
-			time.Duration(c.Reload), time.Duration(MinInterval), time.Duration(DefaultReload)))
+	if c.Reload != 0 && outOfRange("reload", c.Reload) {
+		add(fmt.Errorf("reload: %s is not allowed; use %s, such as \"5s\" (0 means the default, %s), or disable_reload to read the file once",
+			time.Duration(c.Reload), durationRange("reload"), span(DefaultReload)))
 	}
 	if c.Reload != 0 && c.DisableReload {
 		add(errReloadAndDisable)
@@ -476,8 +489,8 @@ func (c Config) Validate() error {
 	}
 	add(checkOneOf("content_usage_header", c.ContentUsageHeader, "on", "off"))
 	add(checkOneOf("share", c.Share, "on", "off"))
-	if c.ShareInterval < 0 || c.ShareInterval > 0 && c.ShareInterval < MinInterval || c.ShareInterval > MaxShareInterval {
-		add(fmt.Errorf("share_interval: %s is not allowed; use a duration from %s to %s, such as \"5s\"", time.Duration(c.ShareInterval), time.Duration(MinInterval), time.Duration(MaxShareInterval)))
+	if c.ShareInterval != 0 && outOfRange("share_interval", c.ShareInterval) {
+		add(fmt.Errorf("share_interval: %s is not allowed; use %s, such as \"5s\"", time.Duration(c.ShareInterval), durationRange("share_interval")))
 	}
 	if c.Share == "off" && c.ShareInterval != 0 {
 		add(errors.New("share_interval has no effect with share \"off\": nothing is shared; drop share_interval, or set share to \"on\""))
@@ -795,10 +808,18 @@ func checkTrap(trap, action string, ttl caddy.Duration) error {
 	default:
 		return fmt.Errorf("trap_action: %q is not allowed; use %q (the default) or %q", action, TrapHold, TrapBlock)
 	}
-	if ttl < 0 || ttl > 0 && ttl < MinTrapTTL {
-		return fmt.Errorf("trap_ttl: %s is not allowed; use %s or more, such as \"24h\" (the default): an address held for less is let go before its next request", time.Duration(ttl), time.Duration(MinTrapTTL))
+	if ttl != 0 && outOfRange("trap_ttl", ttl) {
+		return fmt.Errorf("trap_ttl: %s is not allowed; use %s, such as \"24h\" (the default): %s", time.Duration(ttl), durationRange("trap_ttl"), trapTTLWhy(ttl))
 	}
 	return nil
+}
+
+// trapTTLWhy says why a trap_ttl out of its bounds is refused.
+func trapTTLWhy(ttl caddy.Duration) string {
+	if ttl < MinTrapTTL {
+		return "an address held for less is let go before its next request"
+	}
+	return "an address is held a year at the most"
 }
 
 // ImpostorPolicy returns Impostors, or its default.

@@ -59,7 +59,7 @@ func TestConfigErrors(t *testing.T) {
 		{"serve maybe", "robots_txt {\n\t\tserve maybe\n\t}", 4,
 			[]string{`serve: "maybe" is not allowed`, "on or off"}, false},
 		{"reload zero", "robots_txt {\n\t\treload 0s\n\t}", 4,
-			[]string{"reload", "100ms or more", "off"}, false},
+			[]string{"reload", "from 100ms to 24h", "off"}, false},
 		{"cache zero", "robots_txt {\n\t\tcache 0\n\t}", 4,
 			[]string{"cache: 0 is not allowed", "1 to 1000000"}, false},
 		{"mode twice", "robots_txt {\n\t\tmode monitor\n\t\tmode enforce\n\t}", 5,
