@@ -1088,13 +1088,36 @@ func TestUnmarshalJSONMessages(t *testing.T) {
 		{`{"status": "403"}`, "status: a JSON string is not allowed; use a number"},
 		{`{"serve": "off"}`, "serve: a JSON string is not allowed; use true or false"},
 		{`{"bots": "GPTBot"}`, "bots: a JSON string is not allowed; use a list of strings"},
-		{`{"crawlers": [{"token": "X", "signature_agent": ["https://a.example"]}]}`, `unknown field "signature_agent": the field is "signature_agents", a list`},
+		{`{"crawlers": [{"token": "X", "signature_agent": ["https://a.example"]}]}`, `crawlers[0]: unknown field "signature_agent": the field is "signature_agents", a list`},
 		{`{"grace": "off"}`, `grace: time: invalid duration "off"`},
 		{`{"MODE": "monitor"}`, `unknown field "MODE": the field is "mode"`},
 		{`{"handler": "robots_txt", "@id": "x", "mode": "monitor"}`, ""},
 		{`{"crawlers": [{"token": "MyMon", "category": "monitor"}, {"Token": "X", "category": "monitor"}]}`, `crawlers[1]: unknown field "Token": the field is "token"`},
 		{`{"crawlers": [{"token": "MyMon", "CATEGORY": "monitor"}]}`, `crawlers[0]: unknown field "CATEGORY": the field is "category"`},
 		{`{"crawlers": [{"token": "MyMon", "category": "monitor"}]}`, ""},
+		// A duration is written as a string; "use a number" led to
+		// nanoseconds.
+		{`{"reload": true}`, `reload: a JSON bool is not allowed; use a duration string such as "5s", "1h" or "24h", from 100ms to 24h (a JSON number counts nanoseconds)`},
+		{`{"grace": true}`, `grace: a JSON bool is not allowed; use 0 (off) or a duration string such as "5s"`},
+		{`{"trap": "/t/", "trap_ttl": [1]}`, `trap_ttl: a JSON array is not allowed; use a duration string such as "5s", "1h" or "24h", from 1s to 8760h`},
+		{`{"share_interval": {}}`, `share_interval: a JSON object is not allowed; use a duration string such as "5s", "1h" or "24h", from 100ms to 1h`},
+		{`{"grace": 1e30}`, `grace: a JSON number 1e30 is not allowed; use 0 (off) or a duration string`},
+		{`{"reload": "99999999999h"}`, `reload: time: invalid duration "99999999999h"; use a duration string such as "5s", "1h" or "24h", from 100ms to 24h`},
+		// "use a number" to a number that does not fit.
+		{`{"status": 1e20}`, "status: a JSON number 1e20 is not allowed; use a number from 400 to 599"},
+		{`{"cache": 99999999999999999999}`, "cache: a JSON number 99999999999999999999 is not allowed; use a number of entries from 1 to 1000000"},
+		{`{"file_cache": 1.5}`, "file_cache: a JSON number 1.5 is not allowed; use a number of files from 1 to 100000"},
+		{`{"crawlers": {"token": "X"}}`, "crawlers: a JSON object is not allowed; use a list of objects"},
+		// The plural name is a crawler's field: "the field is
+		// signature_agents" led to another unknown field.
+		{`{"signature_agent": ["https://a.example"]}`, `unknown field "signature_agent": "signature_agents" is a field of a crawlers entry, not of the handler; write it in one: "crawlers": [{"token": "MyBot", "signature_agents": …}]`},
+		{`{"range": ["192.0.2.0/24"]}`, `unknown field "range": "ranges" is a field of a crawlers entry`},
+		{`{"rdns": ["example.com"]}`, `unknown field "rdns": "rdns" is a field of a crawlers entry`},
+		{`{"bot": ["a"]}`, `unknown field "bot": the field is "bots", a list`},
+		// A crawler's field errors name the entry.
+		{`{"crawlers": [{"token": "X", "category": "monitor", "foo": 1}]}`, `crawlers[0]: unknown field "foo"; a crawlers entry has token, ranges, rdns, signature_agents and category`},
+		{`{"crawlers": [{"token": "X", "category": "monitor"}, {"token": "Y", "signature_agent": ["https://a.example"]}]}`, `crawlers[1]: unknown field "signature_agent": the field is "signature_agents", a list`},
+		{`{"crawlers": [{"token": "X", "category": "monitor"}, {"token": "Y", "ranges": "192.0.2.1"}]}`, "crawlers[1].ranges: a JSON string is not allowed; use a list of strings"},
 	} {
 		var c Config
 		err := json.Unmarshal([]byte(tc.json), &c)

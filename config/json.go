@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/caddyserver/caddy/v2"
@@ -27,6 +29,11 @@ func (c *Config) UnmarshalJSON(b []byte) error {
 		if json.Unmarshal(fields["crawlers"], &crawlers) == nil {
 			for i, cr := range crawlers {
 				if err := checkCase(cr, crawlerJSONNames, fmt.Sprintf("crawlers[%d]: ", i)); err != nil {
+					return err
+				}
+				// encoding/json names an unknown field, not the
+				// entry that has it.
+				if err := checkCrawlerKeys(cr, i); err != nil {
 					return err
 				}
 			}
@@ -54,18 +61,25 @@ func (c *Config) UnmarshalJSON(b []byte) error {
 	var typeErr *json.UnmarshalTypeError
 	var syntaxErr *json.SyntaxError
 	if errors.As(err, &typeErr) && typeErr.Field != "" {
-		return fmt.Errorf("%s: a JSON %s is not allowed; use %s", typeErr.Field, typeErr.Value, jsonKindOf(typeErr.Type))
+		return fmt.Errorf("%s: a JSON %s is not allowed; use %s", fieldOf(typeErr.Field, fields), typeErr.Value, allowedFor(typeErr))
 	}
 	if errors.As(err, &typeErr) || errors.As(err, &syntaxErr) {
 		return err
 	}
 	if key, ok := strings.CutPrefix(err.Error(), `json: unknown field "`); ok {
-		// The Caddyfile's singular subdirectives are JSON lists with
-		// plural names (signature_agent, signature_agents).
+		// A crawler's unknown fields are reported above, with its
+		// index: this one is the handler's.
 		key = strings.TrimSuffix(key, `"`)
-		for _, names := range []map[string]string{jsonNames, crawlerJSONNames} {
-			if name, ok := names[strings.ToLower(key)+"s"]; ok {
-				return fmt.Errorf("unknown field %q: the field is %q, a list", key, name)
+		// The Caddyfile's singular subdirectives are JSON lists with
+		// plural names (bots, resolvers).
+		if name, ok := jsonNames[strings.ToLower(key)+"s"]; ok {
+			return fmt.Errorf("unknown field %q: the field is %q, a list", key, name)
+		}
+		// Giving the plural name of a crawler's field here would lead
+		// to another unknown field.
+		for _, k := range []string{strings.ToLower(key), strings.ToLower(key) + "s"} {
+			if name, ok := crawlerJSONNames[k]; ok {
+				return fmt.Errorf("unknown field %q: %q is a field of a crawlers entry, not of the handler; write it in one: \"crawlers\": [{\"token\": \"MyBot\", %q: …}]", key, name, name)
 			}
 		}
 	}
@@ -74,11 +88,90 @@ func (c *Config) UnmarshalJSON(b []byte) error {
 		if raw, ok := fields[name]; ok {
 			var d caddy.Duration
 			if derr := d.UnmarshalJSON(raw); derr != nil {
-				return fmt.Errorf("%s: %v; use a duration such as \"5s\", \"1h\" or \"24h\"", name, derr)
+				return fmt.Errorf("%s: %v; use %s", name, derr, durationHint(name))
 			}
 		}
 	}
 	return err
+}
+
+// checkCrawlerKeys refuses a field that a crawlers entry does not have,
+// naming the entry, as the handler's own unknown fields are refused.
+func checkCrawlerKeys(cr map[string]json.RawMessage, i int) error {
+	for _, key := range slices.Sorted(maps.Keys(cr)) {
+		if _, ok := crawlerJSONNames[strings.ToLower(key)]; ok {
+			continue
+		}
+		// The Caddyfile's signature_agent is signature_agents here.
+		if name, ok := crawlerJSONNames[strings.ToLower(key)+"s"]; ok {
+			return fmt.Errorf("crawlers[%d]: unknown field %q: the field is %q, a list", i, key, name)
+		}
+		return fmt.Errorf("crawlers[%d]: unknown field %q; a crawlers entry has %s", i, key, crawlerFieldList)
+	}
+	return nil
+}
+
+// crawlerFieldList is "token, ranges, ... and category", the fields of a
+// crawlers entry, for errors.
+var crawlerFieldList = func() string {
+	t := reflect.TypeFor[Crawler]()
+	names := make([]string, t.NumField())
+	for i := range names {
+		names[i], _, _ = strings.Cut(t.Field(i).Tag.Get("json"), ",")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}()
+
+// fieldOf names the field of a type error as the operator finds it:
+// encoding/json gives a crawler's field as "crawlers.token", of no entry
+// in particular, and the entry is the first that does not decode alone.
+func fieldOf(field string, fields map[string]json.RawMessage) string {
+	rest, ok := strings.CutPrefix(field, "crawlers.")
+	if !ok {
+		return field
+	}
+	var entries []json.RawMessage
+	if json.Unmarshal(fields["crawlers"], &entries) != nil {
+		return field
+	}
+	for i, raw := range entries {
+		var cr Crawler
+		if json.Unmarshal(raw, &cr) != nil {
+			return fmt.Sprintf("crawlers[%d].%s", i, rest)
+		}
+	}
+	return field
+}
+
+// allowedFor says what a field of the wrong JSON type, or a number
+// out of the Go type's range, takes instead: for a duration, a string
+// (a bare number counts nanoseconds, which is seldom meant); for a
+// number, its range, since "use a number" to a number misleads.
+func allowedFor(e *json.UnmarshalTypeError) string {
+	if slices.Contains(durationFields, e.Field) {
+		return durationHint(e.Field)
+	}
+	if r, ok := numberRanges[e.Field]; ok {
+		return r
+	}
+	return jsonKindOf(e.Type)
+}
+
+// numberRanges are what the number fields allow, worded as Validate's
+// errors word it.
+var numberRanges = map[string]string{
+	"status":     fmt.Sprintf("a number from %d to %d", MinStatus, MaxStatus),
+	"cache":      fmt.Sprintf("a number of entries from %d to %d", MinCache, MaxCache),
+	"file_cache": fmt.Sprintf("a number of files from %d to %d", MinFileCache, MaxFileCache),
+}
+
+// durationHint says what a duration field takes in JSON.
+func durationHint(field string) string {
+	hint := fmt.Sprintf("a duration string such as \"5s\", \"1h\" or \"24h\", %s (a JSON number counts nanoseconds)", strings.TrimPrefix(durationRange(field), "a duration "))
+	if field == "grace" {
+		return "0 (off) or " + hint
+	}
+	return hint
 }
 
 // jsonKindOf says what a JSON value of Go type t is written as, for an
@@ -94,7 +187,8 @@ func jsonKindOf(t reflect.Type) string {
 	case reflect.String:
 		return "a string"
 	case reflect.Slice:
-		return "a list of " + strings.TrimPrefix(jsonKindOf(t.Elem()), "a ") + "s"
+		elem := jsonKindOf(t.Elem())
+		return "a list of " + strings.TrimPrefix(strings.TrimPrefix(elem, "an "), "a ") + "s"
 	case reflect.Struct, reflect.Map:
 		return "an object"
 	}
