@@ -147,6 +147,10 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	includeAs := map[string]string{}               // includeKey -> the entry as first written
 	// bots or humans -> lower-case entry -> the line that gave it
 	entryLines := map[string]map[string]int{"bots": {}, "humans": {}}
+	// bots, humans or resolvers -> how an entry is told apart -> the
+	// entry as first written, for the error about it given twice
+	entryAs := map[string]map[string]string{"bots": {}, "humans": {}, "resolvers": {}}
+	resolverLines := map[string]int{} // resolverKey -> the line that gave it
 
 	args := d.RemainingArgs()
 	switch len(args) {
@@ -216,7 +220,20 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 					if first, ok := entryLines[other][strings.ToLower(v)]; ok {
 						return d.Errf("robots_txt: %q is in both bots and humans (%s at line %d); %s", v, other, first, errBotAndHuman)
 					}
-					entryLines[name][strings.ToLower(v)] = line
+					key := strings.ToLower(v)
+					if first, ok := entryLines[name][key]; ok {
+						return d.Errf("robots_txt: %s: %q is given more than once (first at line %d%s); %s", name, v, first, sameListAs(v, entryAs[name][key]), errListTwice)
+					}
+					entryLines[name][key], entryAs[name][key] = line, v
+				}
+			}
+			if name == "resolvers" {
+				for _, v := range vals {
+					key := resolverKey(v)
+					if first, ok := resolverLines[key]; ok {
+						return d.Errf("robots_txt: resolvers: %q is given more than once (first at line %d%s); give each server once", v, first, sameListAs(v, entryAs[name][key]))
+					}
+					resolverLines[key], entryAs[name][key] = line, v
 				}
 			}
 			if name == "include" {
@@ -529,7 +546,13 @@ func later(a, b *caddyfile.Dispenser) *caddyfile.Dispenser {
 func checkListArgs(name string, vals []string) error {
 	switch name {
 	case "bots", "humans":
-		return checkList(name, vals)
+		// An entry given twice is refused by the caller, which
+		// knows the lines before this one.
+		for i, v := range vals {
+			if err := checkBlank(name, i, v); err != nil {
+				return err
+			}
+		}
 	case "include":
 		for _, v := range vals {
 			if v == "" {

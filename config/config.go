@@ -512,6 +512,10 @@ func (c Config) Validate() error {
 	for i, r := range c.Resolvers {
 		if _, err := ResolverAddr(r); err != nil {
 			add(fmt.Errorf("resolvers[%d]: %v", i, err))
+			continue
+		}
+		if j := slices.IndexFunc(c.Resolvers[:i], func(prev string) bool { return resolverKey(prev) == resolverKey(r) }); j >= 0 {
+			add(fmt.Errorf("resolvers[%d]: %q is the same server as resolvers[%d] (%q); give each once", i, r, j, c.Resolvers[j]))
 		}
 	}
 	return errors.Join(errs...)
@@ -642,15 +646,32 @@ func checkCache(n int) error {
 	return nil
 }
 
-// checkList checks that no entry of a Bots or Humans list is blank.
+// checkList checks that no entry of a Bots or Humans list is blank, or
+// given twice: the lists match without regard to case, so a second
+// "mozilla" adds nothing but a second warning about it.
 func checkList(field string, list []string) error {
 	for i, s := range list {
-		if strings.TrimSpace(s) == "" {
-			return fmt.Errorf("%s[%d]: %q is not allowed; give a non-blank User-Agent substring", field, i, s)
+		if err := checkBlank(field, i, s); err != nil {
+			return err
+		}
+		if j := slices.IndexFunc(list[:i], func(prev string) bool { return strings.EqualFold(prev, s) }); j >= 0 {
+			return fmt.Errorf("%s[%d]: %q is given more than once (first in %s[%d]%s); %s", field, i, s, field, j, sameListAs(s, list[j]), errListTwice)
 		}
 	}
 	return nil
 }
+
+// checkBlank refuses a blank bots or humans entry, which every
+// User-Agent header contains.
+func checkBlank(field string, i int, s string) error {
+	if strings.TrimSpace(s) == "" {
+		return fmt.Errorf("%s[%d]: %q is not allowed; give a non-blank User-Agent substring", field, i, s)
+	}
+	return nil
+}
+
+// errListTwice ends the errors about a bots or humans entry given twice.
+var errListTwice = errors.New("entries match without regard to case, so give each once")
 
 // CheckFile checks a robots.txt path on the file system. A path that
 // contains a placeholder ("{") is not checked, and a path that does not
@@ -955,6 +976,22 @@ func isToken(s string) bool {
 		}
 	}
 	return true
+}
+
+// resolverKey tells two resolvers entries apart as the servers they
+// name: "::1" and "[::1]:53" are one, and so are "DNS.example:53" and
+// "dns.example:053". It is "" for an entry ResolverAddr refuses.
+func resolverKey(s string) string {
+	addr, err := ResolverAddr(s)
+	if err != nil {
+		return ""
+	}
+	host, port, _ := net.SplitHostPort(addr)
+	n, _ := strconv.Atoi(port)
+	if a, err := netip.ParseAddr(host); err == nil {
+		return netip.AddrPortFrom(a, uint16(n)).String()
+	}
+	return net.JoinHostPort(strings.ToLower(host), strconv.Itoa(n))
 }
 
 // ResolverAddr returns a resolvers entry as "host:port" (port 53 when
