@@ -320,6 +320,43 @@ func TestExemptAndExtraBots(t *testing.T) {
 	}
 }
 
+// TestUserAgentsFromTheEnvironment: a humans or bots entry from
+// {env.*} is matched as the variable says, as file, url and include
+// read theirs; it was matched as written, so the monitor meant got 403
+// and a header holding "{env.MONITOR_UA}" was exempt. One the
+// environment leaves blank, which every header contains, is refused.
+func TestUserAgentsFromTheEnvironment(t *testing.T) {
+	t.Setenv("ROBOTS_TXT_TEST_MONITOR", "MyMonitor")
+	t.Setenv("ROBOTS_TXT_TEST_CRAWLER", "MyCrawler")
+	h, _ := newTestHandler(t, config.Config{
+		File:   writeRobots(t, testfixtures.RobotsTxt),
+		Bots:   []string{"{env.ROBOTS_TXT_TEST_CRAWLER}"},
+		Humans: []string{"{env.ROBOTS_TXT_TEST_MONITOR}"},
+	})
+	for _, tc := range []struct {
+		ua      string
+		blocked bool
+	}{
+		{"MyMonitor/1.0", false},
+		{"{env.ROBOTS_TXT_TEST_MONITOR}", true},
+		{testfixtures.UAChrome + " MyCrawler/1.0", true},
+	} {
+		_, err := serve(h, newRequest("GET", "/private/x", tc.ua))
+		if (err != nil) != tc.blocked {
+			t.Errorf("%q: blocked=%v, want %v", tc.ua, err != nil, tc.blocked)
+		}
+	}
+
+	unset := &Handler{Config: config.Config{Inline: "User-agent: *\nDisallow: /\n", Humans: []string{"{env.ROBOTS_TXT_TEST_UNSET}"}}, verifyOptions: offlineVerify}
+	ctx, cancel := caddy.NewContext(caddy.Context{Context: t.Context()})
+	defer cancel()
+	err := unset.Provision(ctx)
+	_ = unset.Cleanup()
+	if want := `humans[0]: "{env.ROBOTS_TXT_TEST_UNSET}" is "" once its placeholders are replaced`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("humans from an unset variable: %v, want an error saying %q", err, want)
+	}
+}
+
 func TestHumanPathDoesNotAllocate(t *testing.T) {
 	// Path-scoped Content-Usage lines, matched with the query for the
 	// header, cost nothing more.

@@ -161,6 +161,11 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 			return err
 		}
 	}
+	// bots and humans too: no header holds "{env.MONITOR_UA}", so the
+	// monitor meant would be refused as a bot.
+	if h.Bots, h.Humans, err = config.ResolveUserAgents(h.Bots, h.Humans); err != nil {
+		return err
+	}
 	h.ctx, h.events = ctx, eventsOf(ctx)
 	h.classifier = botdetect.New(h.Bots, h.Humans)
 	h.ownTokens = h.CrawlerTokens()

@@ -552,6 +552,9 @@ func checkListArgs(name string, vals []string) error {
 			if err := checkBlank(name, i, v); err != nil {
 				return err
 			}
+			if err := checkUserAgentAsWritten(v); err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
 		}
 	case "include":
 		for _, v := range vals {

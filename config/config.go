@@ -142,14 +142,18 @@ type Config struct {
 	// Extra User-Agent substrings, matched without regard to case, that
 	// mark a client as a bot in addition to the built-in rules; such a
 	// client is named by its entry in logs and metrics. The default is
-	// none; every entry must be a non-blank string, and not one of
-	// "humans" too (in any case), which would make it have no effect.
+	// none; every entry must be a non-blank string, given once and not
+	// in "humans" too (in any case), which would make it have no effect.
+	// Global placeholders ({env.*}) are replaced when the configuration
+	// loads; one of the request ({http.*}) is an error.
 	Bots []string `json:"bots,omitempty"`
 
 	// User-Agent substrings, matched without regard to case,
 	// that exempt a client: such a client is never held to robots.txt,
 	// even if it also matches a bot substring. The default is none;
-	// every entry must be a non-blank string.
+	// every entry must be a non-blank string, given once (in any case).
+	// Global placeholders ({env.*}) are replaced when the configuration
+	// loads; one of the request ({http.*}) is an error.
 	Humans []string `json:"humans,omitempty"`
 
 	// How often the robots.txt file is checked for changes, as a
@@ -467,13 +471,7 @@ func (c Config) Validate() error {
 	if c.FileCache != 0 {
 		add(checkFileCache(c.FileCache))
 	}
-	add(checkList("bots", c.Bots))
-	add(checkList("humans", c.Humans))
-	for i, b := range c.Bots {
-		if j := slices.IndexFunc(c.Humans, func(h string) bool { return strings.EqualFold(h, b) }); j >= 0 {
-			add(fmt.Errorf("bots[%d] and humans[%d]: %q is in both; %s", i, j, b, errBotAndHuman))
-		}
-	}
+	add(checkAgentLists(c.Bots, c.Humans))
 	add(checkImpostors(c.Impostors))
 	add(checkCrawlDelay(c.CrawlDelay))
 	add(checkTrap(c.Trap, c.TrapAction, c.TrapTTL))
@@ -646,13 +644,29 @@ func checkCache(n int) error {
 	return nil
 }
 
-// checkList checks that no entry of a Bots or Humans list is blank, or
-// given twice: the lists match without regard to case, so a second
-// "mozilla" adds nothing but a second warning about it.
+// checkAgentLists checks the entries of bots and humans, and that none
+// is in both.
+func checkAgentLists(bots, humans []string) error {
+	errs := []error{checkList("bots", bots), checkList("humans", humans)}
+	for i, b := range bots {
+		if j := slices.IndexFunc(humans, func(h string) bool { return strings.EqualFold(h, b) }); j >= 0 {
+			errs = append(errs, fmt.Errorf("bots[%d] and humans[%d]: %q is in both; %s", i, j, b, errBotAndHuman))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// checkList checks that no entry of a Bots or Humans list is blank,
+// depends on the request, or is given twice: the lists match without
+// regard to case, so a second "mozilla" adds nothing but a second
+// warning about it.
 func checkList(field string, list []string) error {
 	for i, s := range list {
 		if err := checkBlank(field, i, s); err != nil {
 			return err
+		}
+		if err := checkUserAgentAsWritten(s); err != nil {
+			return fmt.Errorf("%s[%d]: %w", field, i, err)
 		}
 		if j := slices.IndexFunc(list[:i], func(prev string) bool { return strings.EqualFold(prev, s) }); j >= 0 {
 			return fmt.Errorf("%s[%d]: %q is given more than once (first in %s[%d]%s); %s", field, i, s, field, j, sameListAs(s, list[j]), errListTwice)

@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/caddyserver/caddy/v2"
@@ -14,11 +15,12 @@ import (
 // as written, so that the upstream is asked for "/%7Bhttp.request.host%7D/"
 // and its 404 allows every bot.
 
-// What url and include name, in errors that say why they cannot depend
-// on the request.
+// What url, include, bots and humans name, in errors that say why they
+// cannot depend on the request.
 const (
-	upstreamWhat = "the upstream robots.txt"
-	includeWhat  = "an included list"
+	upstreamWhat  = "the upstream robots.txt"
+	includeWhat   = "an included list"
+	userAgentWhat = "a User-Agent substring"
 )
 
 // requestPlaceholder returns the first placeholder in v that is not known
@@ -114,4 +116,105 @@ func ResolveURL(raw string) (string, error) {
 		return "", fmt.Errorf("url: %w", err)
 	}
 	return u, nil
+}
+
+// emptyPlaceholders returns the global placeholders of v that are empty
+// once replaced ({env.X} of a variable that is not set), in order, each
+// once.
+func emptyPlaceholders(v string) []string {
+	repl := caddy.NewReplacer()
+	var empty []string
+	for rest := v; ; {
+		i := strings.IndexByte(rest, '{')
+		if i < 0 {
+			return empty
+		}
+		j := strings.IndexByte(rest[i:], '}')
+		if j < 0 {
+			return empty
+		}
+		p := rest[i : i+j+1]
+		if requestPlaceholder(p) == "" && repl.ReplaceKnown(p, "") == "" && !slices.Contains(empty, p) {
+			empty = append(empty, p)
+		}
+		rest = rest[i+j+1:]
+	}
+}
+
+// EmptyNote says which placeholders of v are empty once replaced, as an
+// aside for an error or a warning about what v became: "{env.X} is
+// empty: an environment variable that is not set?"; "" when none is.
+func EmptyNote(v string) string {
+	empty := emptyPlaceholders(v)
+	switch len(empty) {
+	case 0:
+		return ""
+	case 1:
+		return empty[0] + " is empty: an environment variable that is not set?"
+	}
+	return strings.Join(empty, ", ") + " are empty: environment variables that are not set?"
+}
+
+// checkUserAgentAsWritten checks a bots or humans entry before its
+// placeholders are replaced (at the Caddyfile line, in Validate): a
+// header is matched against the same substrings for every request, so a
+// placeholder of the request, which would be matched as written, is
+// refused.
+func checkUserAgentAsWritten(v string) error {
+	if p := requestPlaceholder(v); p != "" {
+		return dependsOnRequest(v, p, userAgentWhat, "the substring as written")
+	}
+	return nil
+}
+
+// ResolveUserAgents returns bots and humans as the handler matches them,
+// which the handler and caddy robots check both use: the global
+// placeholders of each entry ({env.MONITOR_UA}) replaced, as url and
+// include have theirs. An entry that still depends on the request, that
+// is blank once resolved (which every header contains: humans would
+// exempt every client) or that is then given twice, or in both lists, is
+// an error. An entry without placeholders is kept as written.
+func ResolveUserAgents(bots, humans []string) ([]string, []string, error) {
+	rb, bchanged, err := resolveUserAgents("bots", bots)
+	if err != nil {
+		return nil, nil, err
+	}
+	rh, hchanged, err := resolveUserAgents("humans", humans)
+	if err != nil {
+		return nil, nil, err
+	}
+	if bchanged || hchanged {
+		if err := checkAgentLists(rb, rh); err != nil {
+			return nil, nil, fmt.Errorf("once the placeholders of bots and humans are replaced: %w", err)
+		}
+	}
+	return rb, rh, nil
+}
+
+// resolveUserAgents is ResolveUserAgents for one list; changed says that
+// an entry had placeholders.
+func resolveUserAgents(field string, list []string) (resolved []string, changed bool, err error) {
+	if len(list) == 0 {
+		return list, false, nil
+	}
+	resolved = make([]string, len(list))
+	for i, v := range list {
+		if !hasPlaceholder(v) {
+			resolved[i] = v
+			continue
+		}
+		if err := checkUserAgentAsWritten(v); err != nil {
+			return nil, false, fmt.Errorf("%s[%d]: %w", field, i, err)
+		}
+		r := resolveGlobal(v)
+		if strings.TrimSpace(r) == "" {
+			note := EmptyNote(v)
+			if note != "" {
+				note = " (" + note + ")"
+			}
+			return nil, false, fmt.Errorf("%s[%d]: %q is %q once its placeholders are replaced%s, which every User-Agent header contains; give a non-blank substring", field, i, v, r, note)
+		}
+		resolved[i], changed = r, true
+	}
+	return resolved, changed, nil
 }

@@ -3,6 +3,7 @@ package config
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -100,6 +101,89 @@ func TestURLPlaceholdersAsWritten(t *testing.T) {
 				t.Errorf("Validate: %v", err)
 			case tc.validErr != "" && (err == nil || !strings.Contains(err.Error(), tc.validErr) || !strings.Contains(err.Error(), allowed)):
 				t.Errorf("Validate: %v; want an error saying %q and %q", err, tc.validErr, allowed)
+			}
+		})
+	}
+}
+
+// TestUserAgentPlaceholdersAsWritten: a bots or humans entry holding a
+// placeholder of the request, which no header holds as written, is
+// refused at its Caddyfile line and by Validate; a global one is left to
+// be replaced at load.
+func TestUserAgentPlaceholdersAsWritten(t *testing.T) {
+	const allowed = "a User-Agent substring is the same for every request: give the substring as written, or {env.*} placeholders"
+	for _, tc := range []struct {
+		name      string
+		caddyfile string // the subdirective, at line 3
+		c         Config
+		caddyErr  string // "" when valid
+		validErr  string
+	}{
+		{"humans from the environment", "humans {env.MONITOR_UA}", Config{Humans: []string{"{env.MONITOR_UA}"}}, "", ""},
+		{"bots from the environment", "bots Foo {env.BOT_UA}", Config{Bots: []string{"Foo", "{env.BOT_UA}"}}, "", ""},
+		{"humans of the request", "humans {http.request.host}", Config{Humans: []string{"{http.request.host}"}},
+			`robots_txt: humans: "{http.request.host}" depends on the request ({http.request.host} is not known when the configuration loads)`,
+			`humans[0]: "{http.request.host}" depends on the request`},
+		{"bots with a placeholder Caddy does not know", "bots a My{Bot}", Config{Bots: []string{"a", "My{Bot}"}},
+			`robots_txt: bots: "My{Bot}" depends on the request ({Bot} is not known`, `bots[1]: "My{Bot}" depends on the request`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var c Config
+			err := c.UnmarshalCaddyfile(caddyfile.NewTestDispenser("\n\nrobots_txt {\n\t" + tc.caddyfile + "\n}"))
+			if tc.caddyErr == "" {
+				if err != nil {
+					t.Errorf("Caddyfile: %v", err)
+				}
+			} else {
+				assertErr(t, err, 4, tc.caddyErr, allowed)
+			}
+			err = tc.c.Validate()
+			switch {
+			case tc.validErr == "" && err != nil:
+				t.Errorf("Validate: %v", err)
+			case tc.validErr != "" && (err == nil || !strings.Contains(err.Error(), tc.validErr) || !strings.Contains(err.Error(), allowed)):
+				t.Errorf("Validate: %v; want an error saying %q and %q", err, tc.validErr, allowed)
+			}
+		})
+	}
+}
+
+// TestResolveUserAgents: bots and humans are matched with their global
+// placeholders replaced, as url and include are read; an entry that is
+// blank once resolved (which every header contains: humans would exempt
+// every client) or then repeats another is an error naming it.
+func TestResolveUserAgents(t *testing.T) {
+	t.Setenv("ROBOTS_TXT_TEST_MONITOR", "MyMonitor")
+	t.Setenv("ROBOTS_TXT_TEST_BLANK", " ")
+	for _, tc := range []struct {
+		name                 string
+		bots, humans         []string
+		wantBots, wantHumans []string
+		err                  string
+	}{
+		{"none", nil, nil, nil, nil, ""},
+		{"as written", []string{"FooBot"}, []string{"Safe"}, []string{"FooBot"}, []string{"Safe"}, ""},
+		{"a variable", []string{"Crawler-{env.ROBOTS_TXT_TEST_MONITOR}"}, []string{"{env.ROBOTS_TXT_TEST_MONITOR}"},
+			[]string{"Crawler-MyMonitor"}, []string{"MyMonitor"}, ""},
+		{"an unset variable", nil, []string{"Safe", "{env.ROBOTS_TXT_TEST_UNSET}"}, nil, nil,
+			`humans[1]: "{env.ROBOTS_TXT_TEST_UNSET}" is "" once its placeholders are replaced ({env.ROBOTS_TXT_TEST_UNSET} is empty: an environment variable that is not set?), which every User-Agent header contains`},
+		{"a blank variable", []string{"{env.ROBOTS_TXT_TEST_BLANK}"}, nil, nil, nil, `bots[0]: "{env.ROBOTS_TXT_TEST_BLANK}" is " " once its placeholders are replaced, which`},
+		{"a request placeholder", []string{"{http.request.host}"}, nil, nil, nil, `bots[0]: "{http.request.host}" depends on the request`},
+		{"the same entry once resolved", nil, []string{"mymonitor", "{env.ROBOTS_TXT_TEST_MONITOR}"}, nil, nil,
+			`once the placeholders of bots and humans are replaced: humans[1]: "MyMonitor" is given more than once (first in humans[0], as "mymonitor")`},
+		{"in both once resolved", []string{"{env.ROBOTS_TXT_TEST_MONITOR}"}, []string{"MyMonitor"}, nil, nil,
+			`once the placeholders of bots and humans are replaced: bots[0] and humans[0]: "MyMonitor" is in both`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			bots, humans, err := ResolveUserAgents(tc.bots, tc.humans)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("ResolveUserAgents: %v; want an error saying %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil || !slices.Equal(bots, tc.wantBots) || !slices.Equal(humans, tc.wantHumans) {
+				t.Errorf("ResolveUserAgents = %q, %q, %v; want %q, %q", bots, humans, err, tc.wantBots, tc.wantHumans)
 			}
 		})
 	}

@@ -1062,6 +1062,33 @@ func TestCheckConfigIncludesAsTheHandler(t *testing.T) {
 	}
 }
 
+// TestCheckConfigUserAgentsAsTheHandler: check matches humans and bots
+// with {env.*} replaced, as the handler does, and refuses what the
+// handler refuses to load.
+func TestCheckConfigUserAgentsAsTheHandler(t *testing.T) {
+	file := writeTemp(t, "robots.txt", "User-agent: *\nDisallow: /private/\n")
+	t.Setenv("ROBOTS_TXT_TEST_MONITOR", "MyMonitor")
+	handler := func(fields string) string {
+		return `{"apps": {"http": {"servers": {"srv0": {"listen": [":80"], "routes": [{"handle": [{"handler": "robots_txt", "file": "` + file + `", ` + fields + `}]}]}}}}}`
+	}
+	for _, tc := range []struct {
+		name, fields string
+		code         int
+		want         string // in standard output or error
+	}{
+		{"a variable", `"humans": ["{env.ROBOTS_TXT_TEST_MONITOR}"]`, ExitOK, "is not held to robots.txt"},
+		{"an unset variable", `"humans": ["{env.ROBOTS_TXT_TEST_UNSET}"]`, ExitUsage, `the handler refuses to load: humans[0]: "{env.ROBOTS_TXT_TEST_UNSET}" is "" once its placeholders are replaced`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := writeTemp(t, "caddy.json", handler(tc.fields))
+			code, out, errOut := runCmd(t, "", "check", "--config", cfg, "--agent", "MyMonitor/1.0", "/private/x")
+			if code != tc.code || !strings.Contains(out+errOut, tc.want) {
+				t.Errorf("exit %d, want %d and %q:\n%s%s", code, tc.code, tc.want, out, errOut)
+			}
+		})
+	}
+}
+
 // TestCheckConfigSignals: with signals enforce or monitor, check refuses
 // an AI crawler where the usage preferences say no, as the handler does,
 // and says so; before, it answered "allowed" for a path the site refused.

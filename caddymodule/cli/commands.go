@@ -27,6 +27,7 @@ import (
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/include"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/internal/text"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/report"
+	"github.com/robotsguard/caddy-robots-txt/config"
 	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
@@ -484,6 +485,11 @@ func runCheck(cmd *cobra.Command, args []string) int {
 		// config the server will not load would answer for nothing.
 		if err := sh.cfg.Validate(); err != nil {
 			fmt.Fprintf(cmd.ErrOrStderr(), "caddy robots check: the handler's config is not valid: %s\n", text.Clean(err.Error()))
+			return ExitUsage
+		}
+		// As the handler matches them: {env.MONITOR_UA} replaced.
+		if sh.cfg.Bots, sh.cfg.Humans, err = config.ResolveUserAgents(sh.cfg.Bots, sh.cfg.Humans); err != nil {
+			fmt.Fprintf(cmd.ErrOrStderr(), "caddy robots check: the handler refuses to load: %s\n", text.Clean(err.Error()))
 			return ExitUsage
 		}
 		base, err := crawlers.Builtin().With(sh.cfg.Entries()...)
