@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -190,15 +191,9 @@ func (c *Config) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			seenAt[name] = tokenAt(d)
 		case "bots", "humans", "resolvers", "include":
 		case "crawler":
-			at := tokenAt(d)
-			cr, err := parseCrawler(d)
+			cr, err := parseCrawler(d, c.Crawlers, crawlerLines)
 			if err != nil {
 				return err
-			}
-			// A second block would be merged into the first, field by
-			// field, and robots.txt tokens ignore case.
-			if first, ok := crawlerLines[strings.ToLower(cr.Token)]; ok {
-				return at.Errf("robots_txt: crawler %s is given more than once (first at line %d); tokens match without regard to case, so give one block per crawler", cr.Token, first)
 			}
 			crawlerLines[strings.ToLower(cr.Token)] = line
 			c.Crawlers = append(c.Crawlers, cr)
@@ -585,8 +580,10 @@ var crawlerUsage = map[string]string{
 	"category":        "category <name>",
 }
 
-// parseCrawler reads a crawler block: crawler <token> { ... }.
-func parseCrawler(d *caddyfile.Dispenser) (Crawler, error) {
+// parseCrawler reads a crawler block: crawler <token> { ... }. earlier
+// are the blocks before it, whose lines are in lines by lower-case token:
+// a signature agent one of them gives is refused at its line here.
+func parseCrawler(d *caddyfile.Dispenser, earlier []Crawler, lines map[string]int) (Crawler, error) {
 	var cr Crawler
 	if !d.NextArg() {
 		return cr, d.Errf("robots_txt: crawler needs a token; usage: %s", usage("crawler"))
@@ -598,8 +595,14 @@ func parseCrawler(d *caddyfile.Dispenser) (Crawler, error) {
 	}
 	// Each line is checked as it is read, so that an error names its line
 	// rather than the block's closing brace.
-	if err := (Crawler{Token: cr.Token}).check("crawler"); err != nil {
+	named := "crawler " + cr.Token
+	if err := (Crawler{Token: cr.Token}).check("crawler", named); err != nil {
 		return cr, d.Errf("robots_txt: %v", err)
+	}
+	// A second block would be merged into the first, field by field,
+	// and robots.txt tokens ignore case.
+	if first, ok := lines[strings.ToLower(cr.Token)]; ok {
+		return cr, at.Errf("robots_txt: crawler %s is given more than once (first at line %d); tokens match without regard to case, so give one block per crawler", cr.Token, first)
 	}
 	seen := map[string]bool{}
 	prev := ""
@@ -634,6 +637,12 @@ func parseCrawler(d *caddyfile.Dispenser) (Crawler, error) {
 			cr.RDNS = append(cr.RDNS, vals...)
 		case "signature_agent":
 			cr.SignatureAgents = append(cr.SignatureAgents, vals...)
+			// Checked by Validate too, at the directive's line once
+			// the block is read; here at this one.
+			if a, j, ok := sharedAgent(append(slices.Clip(earlier), cr), len(earlier)); ok {
+				return cr, d.Errf("robots_txt: %s: signature_agent %q is also crawler %s's (line %d); %s",
+					named, a, earlier[j].Token, lines[strings.ToLower(earlier[j].Token)], errSharedAgent)
+			}
 		case "category":
 			if seen[name] || len(vals) != 1 {
 				return cr, d.Errf("robots_txt: crawler %s: category takes one name, once", cr.Token)
@@ -642,12 +651,12 @@ func parseCrawler(d *caddyfile.Dispenser) (Crawler, error) {
 		default:
 			return cr, d.Errf("robots_txt: crawler %s: unknown subdirective %q; use ranges, rdns, signature_agent or category", cr.Token, name)
 		}
-		if err := cr.check("crawler"); err != nil {
+		if err := cr.check("crawler", named); err != nil {
 			return cr, d.Errf("robots_txt: %v", err)
 		}
 		seen[name] = true
 	}
-	if err := cr.check("crawler"); err != nil {
+	if err := cr.check("crawler", named); err != nil {
 		return cr, d.Errf("robots_txt: %v", err)
 	}
 	if cr.setsNothing() {

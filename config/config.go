@@ -495,7 +495,7 @@ func (c Config) Validate() error {
 	}
 	add(checkOneOf("signals", c.Signals, ModeEnforce, ModeMonitor, CrawlDelayOff))
 	for i, cr := range c.Crawlers {
-		add(cr.check(fmt.Sprintf("crawlers[%d]", i)))
+		add(cr.check(fmt.Sprintf("crawlers[%d]", i), fmt.Sprintf("crawlers[%d] (%s)", i, cr.Token)))
 		if cr.setsNothing() {
 			add(fmt.Errorf("crawlers[%d] (%s): no way to verify it; give ranges, rdns or signature_agents, or its category", i, cr.Token))
 		}
@@ -873,24 +873,26 @@ func checkImpostors(v string) error {
 	return fmt.Errorf("impostors: %q is not allowed; use %q (the default), %q or %q", v, ImpostorsJudge, ImpostorsBlock, ImpostorsTrust)
 }
 
-// check reports the first problem of a crawler entry, prefixed with where.
-func (cr Crawler) check(where string) error {
+// check reports the first problem of a crawler entry, prefixed with where
+// for its token and with named, which names it by its token too ("crawlers[0]
+// (FooBot)" in JSON, "crawler FooBot" in the Caddyfile), for the rest.
+func (cr Crawler) check(where, named string) error {
 	if !isToken(cr.Token) {
 		return fmt.Errorf("%s: token %q is not allowed; give a robots.txt product token (letters, digits, \"-\", \"_\", \".\")", where, cr.Token)
 	}
 	for _, r := range cr.Ranges {
 		if err := checkRange(r); err != nil {
-			return fmt.Errorf("%s (%s): ranges: %v", where, cr.Token, err)
+			return fmt.Errorf("%s: ranges: %v", named, err)
 		}
 	}
 	for _, s := range cr.RDNS {
 		if err := crawlers.CheckSuffix(s); err != nil {
-			return fmt.Errorf("%s (%s): rdns: %v: give a lowercase hostname suffix of two labels or more, the domain its crawlers' names end in", where, cr.Token, err)
+			return fmt.Errorf("%s: rdns: %v: give a lowercase hostname suffix of two labels or more, the domain its crawlers' names end in", named, err)
 		}
 	}
 	for _, a := range cr.SignatureAgents {
 		if _, err := webbotauth.AgentOrigin(a); err != nil {
-			return fmt.Errorf("%s (%s): signature_agent: %q is not allowed (%v); give an https origin such as \"https://chatgpt.com\", with no path but the key directory's", where, cr.Token, a, err)
+			return fmt.Errorf("%s: signature_agent: %q is not allowed (%v); give an https origin such as \"https://chatgpt.com\", with no path but the key directory's", named, a, err)
 		}
 	}
 	if cr.Category != "" && !crawlers.Category(cr.Category).Valid() {
@@ -898,15 +900,18 @@ func (cr Crawler) check(where string) error {
 		for _, c := range crawlers.Categories() {
 			names = append(names, string(c))
 		}
-		return fmt.Errorf("%s (%s): category: %q is not allowed; use one of %s", where, cr.Token, cr.Category, strings.Join(names, ", "))
+		return fmt.Errorf("%s: category: %q is not allowed; use one of %s", named, cr.Category, strings.Join(names, ", "))
 	}
 	return nil
 }
 
-// checkSharedAgent refuses a signature agent of crawlers[i] that an
-// earlier entry names too: a signed request names the directory, not the
-// crawler, so one of the two would silently take every such request.
-func checkSharedAgent(crs []Crawler, i int) error {
+// errSharedAgent ends the errors about a signature agent that two
+// crawlers name: one of the two would silently take every such request.
+var errSharedAgent = errors.New("a signed request names the directory, not the crawler, so give each directory to one crawler")
+
+// sharedAgent returns a signature agent of crs[i] whose directory an
+// earlier entry, crs[j], names too, or ok false.
+func sharedAgent(crs []Crawler, i int) (agent string, j int, ok bool) {
 	for _, a := range crs[i].SignatureAgents {
 		origin, err := webbotauth.AgentOrigin(a)
 		if err != nil {
@@ -915,10 +920,19 @@ func checkSharedAgent(crs []Crawler, i int) error {
 		for j, prev := range crs[:i] {
 			for _, b := range prev.SignatureAgents {
 				if o, err := webbotauth.AgentOrigin(b); err == nil && o == origin {
-					return fmt.Errorf("crawlers[%d] (%s): signature_agent %q is also crawlers[%d]'s (%s); a signed request names the directory, not the crawler, so give each directory to one crawler", i, crs[i].Token, a, j, prev.Token)
+					return a, j, true
 				}
 			}
 		}
+	}
+	return "", 0, false
+}
+
+// checkSharedAgent refuses a signature agent of crawlers[i] that an
+// earlier entry names too (see sharedAgent).
+func checkSharedAgent(crs []Crawler, i int) error {
+	if a, j, ok := sharedAgent(crs, i); ok {
+		return fmt.Errorf("crawlers[%d] (%s): signature_agent %q is also crawlers[%d]'s (%s); %s", i, crs[i].Token, a, j, crs[j].Token, errSharedAgent)
 	}
 	return nil
 }

@@ -205,15 +205,15 @@ func TestUnmarshalCaddyfileErrors(t *testing.T) {
 		{"crawler unknown subdirective", "robots_txt {\n\tcrawler X {\n\t\tips 1.2.3.4\n\t}\n}",
 			[]string{`crawler X: unknown subdirective "ips"`, "ranges, rdns, signature_agent or category"}, 3},
 		{"crawler bad category", "robots_txt {\n\tcrawler X {\n\t\tcategory robots\n\t}\n}",
-			[]string{`category: "robots" is not allowed`, "ai-training"}, 3},
+			[]string{`crawler X: category: "robots" is not allowed`, "ai-training"}, 3},
 		{"crawler http list", "robots_txt {\n\tcrawler X {\n\t\tranges http://example.com/ips.json\n\t}\n}",
-			[]string{"must be https"}, 3},
+			[]string{"crawler X: ranges:", "must be https"}, 3},
 		{"crawler bad rdns", "robots_txt {\n\tcrawler X {\n\t\trdns \"bad suffix\"\n\t}\n}",
 			[]string{"rdns", "hostname suffix"}, 3},
 		// What the knowledge base refuses at load must be refused here, at
 		// its line: one label, upper case, a label starting with "-".
 		{"crawler rdns of one label", "robots_txt {\n\tcrawler X {\n\t\trdns com\n\t}\n}",
-			[]string{"rdns", "\"com\" is not a domain", "two labels or more"}, 3},
+			[]string{"robots_txt: crawler X: rdns:", "\"com\" is not a domain", "two labels or more"}, 3},
 		{"crawler rdns in upper case", "robots_txt {\n\tcrawler X {\n\t\trdns Crawl.Example.com\n\t}\n}",
 			[]string{"rdns", "has upper-case letters", `"crawl.example.com"`}, 3},
 		// Common ways to write a suffix, each refused with what is wrong
@@ -225,7 +225,7 @@ func TestUnmarshalCaddyfileErrors(t *testing.T) {
 		{"crawler rdns with a bad label", "robots_txt {\n\tcrawler X {\n\t\trdns -ex.com\n\t}\n}",
 			[]string{"rdns", "bad label \"-ex\""}, 3},
 		{"crawler bad signature_agent, at its line", "robots_txt {\n\tcrawler X {\n\t\tranges 192.0.2.1\n\t\tsignature_agent http://x.example\n\n\t}\n}",
-			[]string{"signature_agent", "https origin"}, 4},
+			[]string{"crawler X: signature_agent:", "https origin"}, 4},
 		// A Signature-Agent header carries an origin: a signer named with
 		// a path or a query would never verify.
 		{"crawler signature_agent with a path", "robots_txt {\n\tcrawler X {\n\t\tsignature_agent https://partner.example/path\n\t}\n}",
@@ -410,6 +410,12 @@ func TestUnmarshalCaddyfileErrors(t *testing.T) {
 			[]string{`humans: "Safe" is given more than once (first at line 2)`}, 2},
 		{"resolvers twice", "robots_txt {\n\tresolvers [::1]:53\n\tresolvers 192.0.2.53 ::1\n}",
 			[]string{`resolvers: "::1" is given more than once (first at line 2, as "[::1]:53")`, "give each server once"}, 3},
+		// Spelt differently, one directory: refused at the line of the
+		// second, not of the directive.
+		{"one signature agent for two crawler blocks", "robots_txt {\n\tcrawler X {\n\t\tsignature_agent https://a.example\n\t}\n\tcrawler Y {\n\t\tcategory monitor\n\t\tsignature_agent https://a.example/.well-known/http-message-signatures-directory\n\t}\n}",
+			[]string{`crawler Y: signature_agent "https://a.example/.well-known/http-message-signatures-directory" is also crawler X's (line 2)`, "give each directory to one crawler"}, 7},
+		{"crawler twice with one signature agent", "robots_txt {\n\tcrawler X {\n\t\tsignature_agent https://a.example\n\t}\n\tcrawler x {\n\t\tsignature_agent https://a.example\n\t}\n}",
+			[]string{"crawler x is given more than once (first at line 2)"}, 5},
 		{"crawler twice", "robots_txt {\n\tcrawler FooBot {\n\t\tranges 192.0.2.1\n\t}\n\tcrawler foobot {\n\t\trdns example.net\n\t}\n}",
 			[]string{"crawler foobot is given more than once (first at line 2)", "without regard to case", "one block per crawler"}, 5},
 		{"crawler with an empty block", "robots_txt {\n\tmode monitor\n\tcrawler FooBot {\n\t}\n}",
