@@ -3,9 +3,11 @@ package caddymodule
 import (
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -519,6 +521,51 @@ func TestSilentlyWeakenedSettingsWarn(t *testing.T) {
 		if got := logs.FilterMessageSnippet(tc.snippet).Len() > 0; got != tc.warn {
 			t.Errorf("%s: warned %v, want %v", tc.name, got, tc.warn)
 		}
+	}
+}
+
+// TestEmptyPlaceholderWarns: a file, url or include whose {env.*} is
+// empty reads another path, often one that is not there, and every bot
+// is allowed: the load says which placeholder was empty and what is read
+// instead. The not-found warning alone gave no cause.
+func TestEmptyPlaceholderWarns(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("ROBOTS_TXT_TEST_DIR", dir)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "User-agent: *\nDisallow: /x\n")
+	}))
+	t.Cleanup(srv.Close)
+	const unset = "{env.ROBOTS_TXT_TEST_UNSET}"
+	for _, tc := range []struct {
+		name  string
+		cfg   config.Config
+		field string
+		reads string // "" when nothing is to be said
+	}{
+		{"file", config.Config{File: unset + "/robots.txt"}, "file", "/robots.txt"},
+		{"file with the variable set", config.Config{File: "{env.ROBOTS_TXT_TEST_DIR}/robots.txt"}, "file", ""},
+		{"an included file", config.Config{Inline: "User-agent: *\n", Include: []string{dir + "/" + unset + "list.txt"}}, "include", dir + "/list.txt"},
+		{"url", config.Config{URL: srv.URL + "/" + unset + "robots.txt"}, "url", srv.URL + "/robots.txt"},
+		// Unparsable as written, yet what the operator wrote.
+		{"url with the variable in its host", config.Config{URL: "http://" + unset + strings.TrimPrefix(srv.URL, "http://") + "/robots.txt"}, "url", srv.URL + "/robots.txt"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, logs := newTestHandler(t, tc.cfg)
+			warned := logs.FilterMessageSnippet(tc.field + ": " + unset + " is empty once replaced, so " + tc.reads + " is read in its place")
+			if tc.reads == "" {
+				if n := logs.FilterMessageSnippet("is empty once replaced").Len(); n > 0 {
+					t.Errorf("%d warnings of an empty placeholder, want none", n)
+				}
+				return
+			}
+			if warned.Len() != 1 {
+				t.Fatalf("no warning naming %s and %s; logged:\n%v", unset, tc.reads, logs.All())
+			}
+			written := tc.cfg.File + tc.cfg.URL + strings.Join(tc.cfg.Include, "")
+			if f := warned.All()[0].ContextMap(); !slices.Equal(f["empty"].([]any), []any{unset}) || f["reads"] != tc.reads || f[tc.field] != written {
+				t.Errorf("warning fields %v, want empty [%s], reads %q and %s %q", f, unset, tc.reads, tc.field, written)
+			}
+		})
 	}
 }
 

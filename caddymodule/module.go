@@ -17,6 +17,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -141,6 +142,8 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	if err := h.Config.Validate(); err != nil {
 		return err
 	}
+	// As written, for the warning about an empty placeholder.
+	asWritten := map[string][]string{"file": {h.File}, "url": {h.URL}, "include": slices.Clone(h.Include)}
 	// An included list is read as named, with {env.*} replaced, the same
 	// for every request (config.ResolveIncludes, as check reads it).
 	resolved, err := config.ResolveIncludes(h.Include)
@@ -161,6 +164,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 			return err
 		}
 	}
+	h.warnEmptyPlaceholders(asWritten)
 	// bots and humans too: no header holds "{env.MONITOR_UA}", so the
 	// monitor meant would be refused as a bot.
 	if h.Bots, h.Humans, err = config.ResolveUserAgents(h.Bots, h.Humans); err != nil {
@@ -264,7 +268,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		// placeholders ({http.*}) only per request.
 		path := caddy.NewReplacer().ReplaceKnown(h.File, "")
 		if path == "" {
-			return fmt.Errorf("file %q is an empty path once its placeholders are replaced (an environment variable that is not set?); give the path of robots.txt", h.File)
+			return fmt.Errorf("file %q is an empty path once its placeholders are replaced (%s); give the path of robots.txt", h.File, config.EmptyCause(h.File))
 		}
 		if strings.Contains(path, "{") {
 			h.dynamic = newDynamicSources(h.File, h.FileCache, set)
@@ -366,6 +370,35 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		}
 	}
 	return nil
+}
+
+// warnEmptyPlaceholders warns of each global placeholder of file, url
+// and include, as written, that is empty once replaced: "{env.RDIR}/robots.txt"
+// with RDIR not set reads /robots.txt, which is not there, and every bot
+// is allowed, with no word of the cause. A path or URL so made is still
+// one that can be read, so it is no error, as url refuses only a URL
+// that cannot be fetched ("http:///robots.txt"); one that is empty is
+// refused where it is read.
+func (h *Handler) warnEmptyPlaceholders(asWritten map[string][]string) {
+	repl := caddy.NewReplacer()
+	for _, field := range []string{"file", "url", "include"} {
+		for _, v := range asWritten[field] {
+			empty := config.EmptyPlaceholders(v)
+			reads := repl.ReplaceKnown(v, "")
+			if len(empty) == 0 || reads == "" {
+				continue
+			}
+			if strings.Contains(reads, "://") {
+				v, reads = redactWrittenURL(v), redactURL(reads)
+			}
+			verb := " is"
+			if len(empty) > 1 {
+				verb = " are"
+			}
+			h.configLog().Warn(field+": "+strings.Join(empty, ", ")+verb+" empty once replaced, so "+reads+" is read in its place (an environment variable that is not set?)",
+				zap.String(field, v), zap.String("reads", reads), zap.Strings("empty", empty))
+		}
+	}
 }
 
 // warnUnserved warns when bots are held to rules the robots.txt they are

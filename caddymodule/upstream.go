@@ -395,6 +395,18 @@ func redactURL(raw string) string {
 	return u.String()
 }
 
+// redactWrittenURL is redactURL for a URL as written, with its
+// placeholders, which it would escape ("%7Benv.X%7D") or, in the host,
+// not parse, where the operator needs to see them: a URL can hold a
+// secret only in user information or a query, and is left as written
+// without either.
+func redactWrittenURL(raw string) string {
+	if strings.ContainsAny(raw, "@?") {
+		return redactURL(raw)
+	}
+	return raw
+}
+
 // withoutURL drops the URL that net/http puts in its errors (with the
 // query, which may hold credentials); the log names the URL, redacted.
 func withoutURL(err error) error {

@@ -79,7 +79,7 @@ func resolveInclude(inc string) (string, error) {
 	p := resolveGlobal(inc)
 	switch {
 	case p == "":
-		return "", fmt.Errorf("%q is empty once its placeholders are replaced (an environment variable that is not set?); give the path or URL of a robots.txt list", inc)
+		return "", fmt.Errorf("%q is empty once its placeholders are replaced (%s); give the path or URL of a robots.txt list", inc, EmptyCause(inc))
 	case strings.Contains(p, "://"):
 		return resolvedURL(inc, p)
 	}

@@ -101,8 +101,8 @@ func resolvedURL(v, u string) (string, error) {
 			return "", err
 		}
 		// v as written may look right: say what its placeholders
-		// made of it.
-		return "", fmt.Errorf("%q is %q once its placeholders are replaced (an environment variable that is not set?); give an absolute http or https URL such as \"http://app:8080/robots.txt\"", v, u)
+		// made of it, and which are empty.
+		return "", fmt.Errorf("%q is %q once its placeholders are replaced (%s); give an absolute http or https URL such as \"http://app:8080/robots.txt\"", v, u, EmptyCause(v))
 	}
 	scheme, rest, _ := strings.Cut(u, "://")
 	return strings.ToLower(scheme) + "://" + rest, nil
@@ -118,10 +118,10 @@ func ResolveURL(raw string) (string, error) {
 	return u, nil
 }
 
-// emptyPlaceholders returns the global placeholders of v that are empty
+// EmptyPlaceholders returns the global placeholders of v that are empty
 // once replaced ({env.X} of a variable that is not set), in order, each
 // once.
-func emptyPlaceholders(v string) []string {
+func EmptyPlaceholders(v string) []string {
 	repl := caddy.NewReplacer()
 	var empty []string
 	for rest := v; ; {
@@ -145,7 +145,7 @@ func emptyPlaceholders(v string) []string {
 // aside for an error or a warning about what v became: "{env.X} is
 // empty: an environment variable that is not set?"; "" when none is.
 func EmptyNote(v string) string {
-	empty := emptyPlaceholders(v)
+	empty := EmptyPlaceholders(v)
 	switch len(empty) {
 	case 0:
 		return ""
@@ -153,6 +153,15 @@ func EmptyNote(v string) string {
 		return empty[0] + " is empty: an environment variable that is not set?"
 	}
 	return strings.Join(empty, ", ") + " are empty: environment variables that are not set?"
+}
+
+// EmptyCause is EmptyNote(v), or, when no placeholder of v is empty,
+// the question it asks: for an error about what v became.
+func EmptyCause(v string) string {
+	if note := EmptyNote(v); note != "" {
+		return note
+	}
+	return "an environment variable that is not set?"
 }
 
 // checkUserAgentAsWritten checks a bots or humans entry before its

@@ -36,9 +36,13 @@ func TestResolveURL(t *testing.T) {
 		{"the request's host as the host", "http://{http.request.host}/robots.txt", "", "depends on the request ({http.request.host}"},
 		{"a placeholder Caddy does not know", "http://app/{evn.SITE}/robots.txt", "", "depends on the request ({evn.SITE}"},
 		{"an unset variable as the URL", "{env.ROBOTS_TXT_TEST_UNSET}", "",
-			`url: "{env.ROBOTS_TXT_TEST_UNSET}" is "" once its placeholders are replaced (an environment variable that is not set?)`},
+			`url: "{env.ROBOTS_TXT_TEST_UNSET}" is "" once its placeholders are replaced ({env.ROBOTS_TXT_TEST_UNSET} is empty: an environment variable that is not set?)`},
 		{"an unset variable as the host", "http://{env.ROBOTS_TXT_TEST_UNSET}/robots.txt", "",
-			`url: "http://{env.ROBOTS_TXT_TEST_UNSET}/robots.txt" is "http:///robots.txt" once its placeholders are replaced`},
+			`url: "http://{env.ROBOTS_TXT_TEST_UNSET}/robots.txt" is "http:///robots.txt" once its placeholders are replaced ({env.ROBOTS_TXT_TEST_UNSET} is empty`},
+		{"two unset variables", "http://{env.ROBOTS_TXT_TEST_UNSET}{env.ROBOTS_TXT_TEST_UNSET2}/robots.txt", "",
+			`({env.ROBOTS_TXT_TEST_UNSET}, {env.ROBOTS_TXT_TEST_UNSET2} are empty: environment variables that are not set?)`},
+		{"a broken URL of no empty placeholder", "{env.ROBOTS_TXT_TEST_SITE}", "",
+			`url: "{env.ROBOTS_TXT_TEST_SITE}" is "shop" once its placeholders are replaced (an environment variable that is not set?)`},
 		{"another scheme", "ftp://app/robots.txt", "", `url: "ftp://app/robots.txt" is not allowed; give an absolute http or https URL`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
