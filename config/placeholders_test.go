@@ -90,22 +90,7 @@ func TestURLPlaceholdersAsWritten(t *testing.T) {
 			`include[0]: "https://lists.example/{http.request.host}.txt" depends on the request`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var c Config
-			err := c.UnmarshalCaddyfile(caddyfile.NewTestDispenser("\n\nrobots_txt {\n\t" + tc.caddyfile + "\n}"))
-			if tc.caddyErr == "" {
-				if err != nil {
-					t.Errorf("Caddyfile: %v", err)
-				}
-			} else {
-				assertErr(t, err, 4, tc.caddyErr, allowed)
-			}
-			err = tc.c.Validate()
-			switch {
-			case tc.validErr == "" && err != nil:
-				t.Errorf("Validate: %v", err)
-			case tc.validErr != "" && (err == nil || !strings.Contains(err.Error(), tc.validErr) || !strings.Contains(err.Error(), allowed)):
-				t.Errorf("Validate: %v; want an error saying %q and %q", err, tc.validErr, allowed)
-			}
+			checkAtLoad(t, tc.caddyfile, tc.c, tc.caddyErr, tc.validErr, allowed)
 		})
 	}
 }
@@ -132,22 +117,7 @@ func TestUserAgentPlaceholdersAsWritten(t *testing.T) {
 			`robots_txt: bots: "My{Bot}" depends on the request ({Bot} is not known`, `bots[1]: "My{Bot}" depends on the request`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var c Config
-			err := c.UnmarshalCaddyfile(caddyfile.NewTestDispenser("\n\nrobots_txt {\n\t" + tc.caddyfile + "\n}"))
-			if tc.caddyErr == "" {
-				if err != nil {
-					t.Errorf("Caddyfile: %v", err)
-				}
-			} else {
-				assertErr(t, err, 4, tc.caddyErr, allowed)
-			}
-			err = tc.c.Validate()
-			switch {
-			case tc.validErr == "" && err != nil:
-				t.Errorf("Validate: %v", err)
-			case tc.validErr != "" && (err == nil || !strings.Contains(err.Error(), tc.validErr) || !strings.Contains(err.Error(), allowed)):
-				t.Errorf("Validate: %v; want an error saying %q and %q", err, tc.validErr, allowed)
-			}
+			checkAtLoad(t, tc.caddyfile, tc.c, tc.caddyErr, tc.validErr, allowed)
 		})
 	}
 }
@@ -190,5 +160,28 @@ func TestResolveUserAgents(t *testing.T) {
 				t.Errorf("ResolveUserAgents = %q, %q, %v; want %q, %q", bots, humans, err, tc.wantBots, tc.wantHumans)
 			}
 		})
+	}
+}
+
+// checkAtLoad checks that the subdirective sub (at line 4 of a Caddyfile)
+// is refused with caddyErr, and c by Validate with validErr, each saying
+// allowed; "" for valid.
+func checkAtLoad(t *testing.T, sub string, c Config, caddyErr, validErr, allowed string) {
+	t.Helper()
+	var got Config
+	err := got.UnmarshalCaddyfile(caddyfile.NewTestDispenser("\n\nrobots_txt {\n\t" + sub + "\n}"))
+	if caddyErr == "" {
+		if err != nil {
+			t.Errorf("Caddyfile: %v", err)
+		}
+	} else {
+		assertErr(t, err, 4, caddyErr, allowed)
+	}
+	err = c.Validate()
+	switch {
+	case validErr == "" && err != nil:
+		t.Errorf("Validate: %v", err)
+	case validErr != "" && (err == nil || !strings.Contains(err.Error(), validErr) || !strings.Contains(err.Error(), allowed)):
+		t.Errorf("Validate: %v; want an error saying %q and %q", err, validErr, allowed)
 	}
 }
