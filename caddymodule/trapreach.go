@@ -3,9 +3,6 @@ package caddymodule
 import (
 	"context"
 	"net/http"
-	"net/url"
-	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -13,6 +10,8 @@ import (
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp/rewrite"
 	"go.uber.org/zap"
+
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/internal/pathmatch"
 )
 
 // The trap works only where this handler serves /robots.txt: the trap's
@@ -96,7 +95,7 @@ func (h *Handler) checkTrapReach(srv *caddyhttp.Server, host string) {
 	if !found {
 		return
 	}
-	if by := notTaken(chain, srv, host, "/robots.txt"); by != "" {
+	if by := notTaken(chain, host, "/robots.txt"); by != "" {
 		h.reach.off.Store(true)
 		h.configLog().Error("trap off: requests for /robots.txt do not reach this handler, so the robots.txt clients are served "+
 			"does not disallow the trap, and a client that obeys it would be trapped; give the trap to a robots_txt whose routes "+
@@ -104,7 +103,7 @@ func (h *Handler) checkTrapReach(srv *caddyhttp.Server, host string) {
 			zap.String("trap", h.Trap), zap.String("not_taken_by", by))
 		return
 	}
-	if by := notTaken(chain, srv, host, h.Trap); by != "" {
+	if by := notTaken(chain, host, h.Trap); by != "" {
 		h.configLog().Error("trap never springs: requests for the trap path do not reach this handler; "+
 			"add the trap to its routes' matchers, or give it to a robots_txt whose routes take every request",
 			zap.String("trap", h.Trap), zap.String("not_taken_by", by))
@@ -164,146 +163,17 @@ func rewrites(handlers []caddyhttp.MiddlewareHandler, depth int) bool {
 }
 
 // notTaken describes the matcher of the first route in chain that does
-// not take a GET for path to host, with Caddy's own matchers; "" when each
-// takes it, or may (see setsTake).
-func notTaken(chain []enclosing, srv *caddyhttp.Server, host, path string) string {
-	req := &http.Request{
-		Method: http.MethodGet, URL: &url.URL{Path: path}, Host: host,
-		Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1, Header: make(http.Header),
-		RemoteAddr: "192.0.2.1:0", // what no matcher evaluated here reads
-	}
-	req.RequestURI = req.URL.RequestURI()
-	req = caddyhttp.PrepareRequest(req, caddy.NewReplacer(), discardResponse{}, srv)
+// not take a GET for path to host ("" when not known), by Caddy's own
+// matchers; "" when each takes it, or may: a matcher of the request's
+// headers, address, query, ..., or of its path or method after a rewrite,
+// is taken to match, so that the trap is turned off only where it
+// certainly cannot work.
+func notTaken(chain []enclosing, host, path string) string {
 	for _, e := range chain {
-		if takes, known := setsTake(e.sets, req, e.rewritten); known && !takes {
-			return describeSets(e.sets)
+		r := pathmatch.Request{Path: path, Host: host, PathUnknown: e.rewritten, MethodUnknown: e.rewritten}
+		if takes, known := pathmatch.Provisioned(e.sets, r); known && !takes {
+			return pathmatch.DescribeProvisioned(e.sets)
 		}
 	}
 	return ""
 }
-
-// setsTake reports whether a route's matcher sets (any one may match;
-// none at all matches every request) take req. known is false when the
-// answer depends on what req does not say: a matcher of the request's
-// headers, address, query, ..., or of its path or method after a rewrite.
-// Such a matcher is taken to match: the trap is turned off only where it
-// certainly cannot work.
-func setsTake(sets caddyhttp.MatcherSets, req *http.Request, rewritten bool) (takes, known bool) {
-	if len(sets) == 0 {
-		return true, true
-	}
-	unknown := false
-	for _, set := range sets {
-		t, k := setTakes(set, req, rewritten)
-		if t && k {
-			return true, true
-		}
-		unknown = unknown || t
-	}
-	if unknown {
-		return true, false
-	}
-	return false, true
-}
-
-// setTakes is setsTake for one set, whose matchers must all match: one
-// that does not take req decides alone.
-func setTakes(set caddyhttp.MatcherSet, req *http.Request, rewritten bool) (takes, known bool) {
-	known = true
-	for _, m := range set {
-		switch t, k := matcherTakes(m, req, rewritten); {
-		case !k:
-			known = false
-		case !t:
-			return false, true
-		}
-	}
-	return true, known
-}
-
-// matcherTakes evaluates one provisioned matcher on req, where what it
-// reads is known.
-func matcherTakes(m any, req *http.Request, rewritten bool) (takes, known bool) {
-	var me caddyhttp.RequestMatcherWithError
-	switch m := m.(type) {
-	case *caddyhttp.MatchPath:
-		if rewritten || slices.ContainsFunc(*m, hasBrace) {
-			return true, false
-		}
-		me = m
-	case *caddyhttp.MatchPathRE:
-		if rewritten {
-			return true, false
-		}
-		me = m
-	case *caddyhttp.MatchMethod:
-		if rewritten {
-			return true, false
-		}
-		me = m
-	case *caddyhttp.MatchHost:
-		if req.Host == "" || slices.ContainsFunc(*m, hasBrace) {
-			return true, false
-		}
-		me = m
-	case *caddyhttp.MatchNot:
-		if len(m.MatcherSets) == 0 {
-			return true, true // none of no sets matches: Caddy's not takes every request
-		}
-		t, k := setsTake(m.MatcherSets, req, rewritten)
-		if !k {
-			return true, false
-		}
-		return !t, true
-	default:
-		return true, false
-	}
-	ok, err := me.MatchWithError(req)
-	if err != nil {
-		return true, false
-	}
-	return ok, true
-}
-
-// describeSets describes matcher sets as people read them: "path /blog/*",
-// sets joined by "or", the matchers of a set by "and".
-func describeSets(sets caddyhttp.MatcherSets) string {
-	alts := make([]string, 0, len(sets))
-	for _, set := range sets {
-		parts := make([]string, 0, len(set))
-		for _, m := range set {
-			parts = append(parts, describeMatcher(m))
-		}
-		slices.Sort(parts) // a set is read from a map: no order of its own
-		alts = append(alts, strings.Join(parts, " and "))
-	}
-	return strings.Join(alts, " or ")
-}
-
-func describeMatcher(m any) string {
-	switch m := m.(type) {
-	case *caddyhttp.MatchPath:
-		return "path " + strings.Join(*m, " ")
-	case *caddyhttp.MatchPathRE:
-		return "path_regexp " + m.Pattern
-	case *caddyhttp.MatchMethod:
-		return "method " + strings.Join(*m, " ")
-	case *caddyhttp.MatchHost:
-		return "host " + strings.Join(*m, " ")
-	case *caddyhttp.MatchNot:
-		return "not (" + describeSets(m.MatcherSets) + ")"
-	case caddy.Module:
-		return m.CaddyModule().ID.Name()
-	}
-	return "a matcher"
-}
-
-func hasBrace(s string) bool { return strings.Contains(s, "{") }
-
-// discardResponse is the response of a request no one answers: Caddy's
-// replacer reads response headers through it.
-type discardResponse struct{}
-
-func (discardResponse) Header() http.Header         { return http.Header{} }
-func (discardResponse) Write(b []byte) (int, error) { return len(b), nil }
-func (discardResponse) WriteHeader(int)             {}

@@ -1,7 +1,8 @@
 // Package pathmatch tells, from a config alone, whether Caddy's route
 // matchers take a request: the Caddyfile adapter and `caddy robots check`
 // need to know whether /robots.txt, the trap and the paths checked reach a
-// robots_txt handler. The matchers a request's path, host and method
+// robots_txt handler, and the handler itself, of its provisioned routes,
+// whether its trap can work (Provisioned). The matchers a request's path, host and method
 // decide (path, path_regexp, host, method, and not of those) are run with
 // Caddy's own code; the answer of any other depends on the request.
 package pathmatch
@@ -10,6 +11,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"iter"
 	"maps"
 	"net/http"
 	"net/url"
@@ -47,10 +49,22 @@ func (r Request) method() string {
 // evaluated and the others take r: then the request decides. A matcher
 // that does not take r decides alone, whatever else the set holds.
 func Set(set map[string]json.RawMessage, r Request) (takes, known bool) {
+	return allOf(maps.All(set), func(name string, raw json.RawMessage) (bool, bool) { return matcher(name, raw, r) })
+}
+
+// Sets reports whether a route's matcher sets (any one set may match;
+// none at all matches every request) take r, as Set does for one.
+func Sets(sets []map[string]json.RawMessage, r Request) (takes, known bool) {
+	return anyOf(sets, func(set map[string]json.RawMessage) (bool, bool) { return Set(set, r) })
+}
+
+// allOf is Set's rule over the matchers of one set, each evaluated by
+// eval, for a config's sets and provisioned ones alike.
+func allOf[K, V any](set iter.Seq2[K, V], eval func(K, V) (takes, known bool)) (takes, known bool) {
 	known = true
-	for name, raw := range set {
-		switch t, k := matcher(name, raw, r); {
-		case !k:
+	for k, v := range set {
+		switch t, kn := eval(k, v); {
+		case !kn:
 			known = false
 		case !t:
 			return false, true
@@ -59,21 +73,20 @@ func Set(set map[string]json.RawMessage, r Request) (takes, known bool) {
 	return true, known
 }
 
-// Sets reports whether a route's matcher sets (any one set may match;
-// none at all matches every request) take r, as Set does for one.
-func Sets(sets []map[string]json.RawMessage, r Request) (takes, known bool) {
+// anyOf is Sets' rule over a route's sets, each evaluated by eval: none at
+// all matches every request; one that takes r decides; else a set whose
+// answer is not known makes the whole unknown.
+func anyOf[S any](sets []S, eval func(S) (takes, known bool)) (takes, known bool) {
 	if len(sets) == 0 {
 		return true, true
 	}
 	unknown := false
 	for _, set := range sets {
-		t, k := Set(set, r)
+		t, k := eval(set)
 		if t && k {
 			return true, true
 		}
-		if t {
-			unknown = true
-		}
+		unknown = unknown || t
 	}
 	if unknown {
 		return true, false
@@ -187,15 +200,7 @@ func provisioned(m provisionable, r Request) (takes, known bool) {
 	if m.Provision(caddy.Context{}) != nil {
 		return true, false
 	}
-	req, err := NewRequest(r, caddy.NewReplacer())
-	if err != nil {
-		return true, false
-	}
-	ok, err := m.MatchWithError(req)
-	if err != nil {
-		return true, false
-	}
-	return ok, true
+	return run(m, r)
 }
 
 // NewRequest makes the request r with repl in its context, as Caddy's
