@@ -559,6 +559,26 @@ func waitAccessLog(t testing.TB, path string, n int, timeout time.Duration) []lo
 	}
 }
 
+// getLogged requests path as ua (with headers) and returns the response
+// and its entry in the access log at logPath.
+func (inst *instance) getLogged(t testing.TB, logPath, path, ua string, headers ...string) (response, logEntry) {
+	t.Helper()
+	n := len(readAccessLog(t, logPath))
+	got := inst.get(t, path, ua, headers...)
+	return got, waitAccessLog(t, logPath, n+1, 10*time.Second)[n]
+}
+
+// checkStrings reports each field of the object o whose string is not the
+// one wanted, as name's: want holds field names and values, in turn.
+func checkStrings(t testing.TB, name string, o logEntry, want ...string) {
+	t.Helper()
+	for i := 0; i+1 < len(want); i += 2 {
+		if g := o.str(want[i]); g != want[i+1] {
+			t.Errorf("%s: robots_txt.%s = %q, want %q", name, want[i], g, want[i+1])
+		}
+	}
+}
+
 // accessURI returns the request URI and User-Agent of an access log entry.
 func accessURI(e logEntry) (uri, ua string) {
 	req, _ := e.obj("request")

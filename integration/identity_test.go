@@ -133,20 +133,12 @@ func TestIdentity(t *testing.T) {
 		{"the operator's own monitor", "MyMonitor/1.0", "198.51.100.4", 200, "MyMonitor", "verified", "ip", "Googlebot, GPTBot, MyMonitor", "monitor"},
 		{"a bot that claims no crawler", testfixtures.UACurl, "192.0.2.10", 403, "curl", "unverified", "", "*", ""},
 	} {
-		n := len(readAccessLog(t, logPath))
-		got := inst.get(t, "/private/x.html", c.ua, xff(c.ip))
-		e := waitAccessLog(t, logPath, n+1, 10*time.Second)[n]
+		got, e := inst.getLogged(t, logPath, "/private/x.html", c.ua, xff(c.ip))
 		rt, _ := e.obj("robots_txt")
 		if got.status != c.status {
 			t.Errorf("%s: status %d, want %d (robots_txt %v)", c.name, got.status, c.status, rt)
 		}
-		for _, f := range []struct{ key, want string }{
-			{"bot", c.bot}, {"identity", c.identity}, {"verified_by", c.verifiedBy}, {"group", c.group}, {"category", c.category},
-		} {
-			if g := rt.str(f.key); g != f.want {
-				t.Errorf("%s: robots_txt.%s = %q, want %q", c.name, f.key, g, f.want)
-			}
-		}
+		checkStrings(t, c.name, rt, "bot", c.bot, "identity", c.identity, "verified_by", c.verifiedBy, "group", c.group, "category", c.category)
 	}
 	// Answers are cached: asking again for a known address sends no query.
 	before := dnsSrv.queries.Load()
@@ -233,17 +225,11 @@ func TestImpostorKeepsItsRestrictions(t *testing.T) {
 		{"a product with Googlebot's name appended", "AcmeBot/1.0 Googlebot/2.1", 403, "impostor:Googlebot", "AcmeBot", "disallow: /"},
 		{"an impostor of a crawler the file does not name", "Mozilla/5.0 (compatible; ClaudeBot/1.0)", 200, "impostor:ClaudeBot", "*", ""},
 	} {
-		n := len(readAccessLog(t, logPath))
-		got := inst.get(t, "/about.html", c.ua)
-		e := waitAccessLog(t, logPath, n+1, 10*time.Second)[n]
+		got, e := inst.getLogged(t, logPath, "/about.html", c.ua)
 		rt, _ := e.obj("robots_txt")
 		if got.status != c.status {
 			t.Errorf("%s: status %d, want %d (robots_txt %v)", c.name, got.status, c.status, rt)
 		}
-		for _, f := range []struct{ key, want string }{{"bot", c.bot}, {"group", c.group}, {"rule", c.rule}, {"identity", "impostor"}} {
-			if g := rt.str(f.key); g != f.want {
-				t.Errorf("%s: robots_txt.%s = %q, want %q", c.name, f.key, g, f.want)
-			}
-		}
+		checkStrings(t, c.name, rt, "bot", c.bot, "group", c.group, "rule", c.rule, "identity", "impostor")
 	}
 }

@@ -879,9 +879,7 @@ func TestGraceConfigReload(t *testing.T) {
 		{testfixtures.UAGooglebot, http.StatusOK, "grace", "passed"},
 		{testfixtures.UAAhrefs, http.StatusForbidden, "disallowed", "blocked"},
 	} {
-		n := len(readAccessLog(t, logPath))
-		got := inst.get(t, "/new/x.html", c.ua)
-		e := waitAccessLog(t, logPath, n+1, 10*time.Second)[n]
+		got, e := inst.getLogged(t, logPath, "/new/x.html", c.ua)
 		if got.status != c.status {
 			rt, _ := e.obj("robots_txt")
 			t.Errorf("UA %q /new/x.html after a config reload = %d (robots_txt %v), want %d", c.ua, got.status, rt, c.status)

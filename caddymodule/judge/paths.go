@@ -381,16 +381,15 @@ func (p Paths) escapedAllow(g *robots.Group) (v robots.Verdict, ok bool) {
 	if p.Alt == "" || p.Raw != "" || p.unresolved != nil || escapesSeparator(p.Alt) {
 		return v, false
 	}
-	alt, err1 := url.PathUnescape(p.Alt)
-	primary, err2 := url.PathUnescape(p.Primary)
-	if err1 != nil || err2 != nil || alt != primary {
-		return v, false
-	}
 	v = g.Decide(p.Alt)
 	if !v.Allowed || v.Rule == nil || v.Rule.Directive != robots.Allow || !strings.Contains(v.Rule.Pattern, "%") {
 		return v, false
 	}
-	return v, true
+	// Only then decoded, which allocates: a disallowed request with
+	// escapes seldom has such a rule.
+	alt, err1 := url.PathUnescape(p.Alt)
+	primary, err2 := url.PathUnescape(p.Primary)
+	return v, err1 == nil && err2 == nil && alt == primary
 }
 
 // escapesSeparator reports whether p escapes a slash or a backslash, which
