@@ -28,9 +28,13 @@
 //     example.com"), a name and a comma before a copied browser header
 //     ("Thumbor/6.7.5, Mozilla/5.0 (...)"), or the product token of an
 //     automated service. A marker inside the name of people's software (a
-//     "Cubot" phone, "Safari Technology Preview") or inside an Android
-//     device comment ("(Linux; Android 14; ROBOT X9 ...)", or an app's
-//     "Android (33/13; ...; CUBOT; ...)") does not count.
+//     "Cubot" phone, "Safari Technology Preview") or inside the name of
+//     the device in an Android comment ("(Linux; Android 14; ROBOT X9
+//     ...)", or an app's "Android (33/13; ...; CUBOT; ...)") does not
+//     count. Only the device's own slot is exempt, and only for what a
+//     device's name can be: a name and version, an e-mail address or the
+//     sign alone in that slot, a sign in an item after it or in a later
+//     comment, all count.
 //  5. A header longer than maxScan (2 KiB) is a bot: no person's software
 //     sends one (the longest in the data set is 681 bytes). Only its first
 //     maxNameScan (512) bytes are read, for a crawler's name or the
@@ -430,6 +434,13 @@ func (c *Classifier) classify(ua string) (bot bool, name string, steps int) {
 		androidIn  = -2
 		androidEnd = -2
 		noMoreSign bool
+		// Where "android" ended inside the comment androidIn (-1 for an
+		// app's comment after the word), where the header's first
+		// comment ends (-2 until needed), and the items of the Android
+		// comment that may name the device (found when first needed).
+		androidAt  = -1
+		firstClose = -2
+		device     = deviceSlots{open: -1}
 	)
 	win := newWindow(ua)
 	for i := 0; i < len(ua); i++ {
@@ -443,7 +454,7 @@ func (c *Classifier) classify(ua string) (bot bool, name string, steps int) {
 			// "Android (28/9; 480dpi; ...; CUBOT; ...)": apps write
 			// their device comment right after the word.
 			if i == androidEnd || i == androidEnd+1 && ua[androidEnd] == ' ' {
-				androidIn = i
+				androidIn, androidAt = i, -1
 			}
 		case ')':
 			open = -1
@@ -485,7 +496,17 @@ func (c *Classifier) classify(ua string) (bot bool, name string, steps int) {
 			// ("Cubot", "M BOT 60", "Android 4.4.4 Compatible"), not
 			// automation.
 			if n.skipAndroid && open >= 0 && androidIn == open {
-				continue
+				if device.open != open || device.at != androidAt {
+					if firstClose == -2 {
+						firstClose = strings.IndexByte(ua, ')')
+						steps += len(ua)
+					}
+					device = findDevice(ua, open, androidAt, firstClose)
+					steps += 4 * maxLabel
+				}
+				if device.names(i, end) {
+					continue
+				}
 			}
 			switch n.kind {
 			case kindHuman:
@@ -507,7 +528,7 @@ func (c *Classifier) classify(ua string) (bot bool, name string, steps int) {
 				weak = true
 			case kindPlatform: // only "android" is in this pass
 				if open >= 0 {
-					androidIn = open
+					androidIn, androidAt = open, end
 				} else {
 					androidEnd = end
 				}
@@ -548,6 +569,118 @@ func (c *Classifier) classify(ua string) (bot bool, name string, steps int) {
 	// introduces itself.
 	people, n := c.readsAsPeople(ua, false)
 	return !people, "", steps + n
+}
+
+// The items of an app's device comment ("Android (33/13; 420dpi;
+// 1080x2400; samsung; SM-G991B; o1s; exynos2100; en_US; 458229237)") that
+// name the maker, the model and the device.
+const (
+	appMaker = 3
+	appModel = 5
+)
+
+// deviceSlots are the items of an Android comment that can name the device,
+// trimmed: the item after "Android N" (after the language, if one comes
+// first) of the header's first comment, and the rest of the item that says
+// "Android", which holds the device's name now and then ("Android 4.4.4
+// Compatible"); or an app's maker and model items. An item longer than
+// maxLabel, or holding a name and version ("MyCrawler/1.0", other than
+// "Build/..."), or an e-mail address, names no device.
+type deviceSlots struct {
+	open, at int // the comment, and where "android" ended in it (-1 in an app's)
+	n        int
+	lo, hi   [appModel - appMaker + 1]int
+	model    [appModel - appMaker + 1]bool // the slot reads as a model's name
+}
+
+// findDevice finds the slots of the Android comment that opens at open,
+// looking at most 4 × maxLabel bytes. androidAt is where "android" ended
+// (-1 in an app's comment), firstClose where the header's first comment
+// ends: a later comment is the client's own, not the device's.
+func findDevice(ua string, open, androidAt, firstClose int) deviceSlots {
+	d := deviceSlots{open: open, at: androidAt}
+	from, first, last := androidAt, 0, 1
+	if androidAt < 0 {
+		from, first, last = open+1, appMaker, appModel
+	} else if firstClose >= 0 && firstClose < open {
+		return d
+	}
+	item, start := 0, from
+	for k, lim := from, min(len(ua), from+4*maxLabel); k < lim && item <= last; k++ {
+		if ua[k] != ';' && ua[k] != ')' {
+			continue
+		}
+		if item >= first {
+			d.add(ua, start, k)
+		}
+		if ua[k] == ')' {
+			break
+		}
+		if androidAt >= 0 && item == 1 && isLocale(ua[start:k]) {
+			last++ // "(Linux; U; Android 4.4.2; en-us; M BOT 60 Build/...)"
+		}
+		item, start = item+1, k+1
+	}
+	return d
+}
+
+// add adds the item ua[lo:hi] if it can be a device's name.
+func (d *deviceSlots) add(ua string, lo, hi int) {
+	for lo < hi && ua[lo] == ' ' {
+		lo++
+	}
+	for hi > lo && ua[hi-1] == ' ' {
+		hi--
+	}
+	if hi-lo > maxLabel || d.n == len(d.lo) {
+		return
+	}
+	for k := lo; k < hi; k++ {
+		if ua[k] == '@' || ua[k] == '/' && (k < 5 || !hasPrefixFold(ua[k-5:], "build")) {
+			return
+		}
+	}
+	d.lo[d.n], d.hi[d.n] = lo, hi
+	d.model[d.n] = d.at < 0 || !lettersOnly(ua[lo:hi])
+	d.n++
+}
+
+// names reports whether the sign ua[start:end] is part of a device's name:
+// it lies inside a slot that reads as a model's name. In a browser's
+// comment, a model has a number, a separator or a second word ("ROBOT X9",
+// "CUBOT_P20"); a lone word ("(Linux; Android 14; Headless)") is the
+// client's own. An app's maker is one word ("CUBOT").
+func (d *deviceSlots) names(start, end int) bool {
+	for k := range d.n {
+		if d.lo[k] <= start && end <= d.hi[k] {
+			return d.model[k]
+		}
+	}
+	return false
+}
+
+// lettersOnly reports whether s is one word of letters.
+func lettersOnly(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isLetter(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// isLocale reports whether an item of a comment is a language ("en-us",
+// "zh_CN", "de") or the old security strength "U", which Android's browser
+// wrote before the device.
+func isLocale(s string) bool {
+	s = strings.TrimSpace(s)
+	if len(s) == 1 {
+		return s == "U" || s == "u"
+	}
+	if len(s) != 2 && len(s) != 5 || !isLetter(s[0]) || !isLetter(s[1]) {
+		return false
+	}
+	return len(s) == 2 || (s[2] == '-' || s[2] == '_') && isLetter(s[3]) && isLetter(s[4])
 }
 
 // outranks reports whether n names a client better than o, both having

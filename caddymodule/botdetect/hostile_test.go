@@ -18,6 +18,9 @@ var hostileShapes = []struct {
 	{"letters", func(n int) string { return strings.Repeat("a", n) }},
 	{"mozilla-repeated", func(n int) string { return strings.Repeat("Mozilla/5.0 (", n/13+1) }},
 	{"android-comment-bots", func(n int) string { return "Mozilla/5.0 (Linux; Android 10; " + strings.Repeat("bot ", n/4) }},
+	{"android-comment-items", func(n int) string { return "Mozilla/5.0 (Linux; Android 10; " + strings.Repeat("a;bot ", n/6) }}, // each sign's item is counted
+	{"android-comments", func(n int) string { return strings.Repeat("(Android 1; xbot ", n/17) }},                               // each comment may be the device's
+	{"app-android-comments", func(n int) string { return strings.Repeat("Android (a; b; c; xbot) ", n/24) }},
 	{"urls", func(n int) string { return "(" + strings.Repeat("://", n/3) }},
 	{"at-signs", func(n int) string { return strings.Repeat("a@", n/2) }},
 	{"products", func(n int) string { return strings.Repeat("A/1 ", n/4) }},
@@ -61,7 +64,11 @@ func stepsPerByte(c *Classifier) int {
 		}
 		return most
 	}
-	return 1 + busiest(c.buckets[:], c.probes) + 2*(1+busiest(c.plat.buckets[:], c.plat.probes)) + 2 + len(headerShapes)
+	// An Android comment's device slots are found at most twice for each
+	// "android" (in the comment, and in an app's comment after the word),
+	// and where the first comment ends once.
+	device := 2*4*maxLabel/len("android") + 1
+	return 1 + busiest(c.buckets[:], c.probes) + 2*(1+busiest(c.plat.buckets[:], c.plat.probes)) + 2 + len(headerShapes) + device
 }
 
 // stepLimit is the most steps classify may take for ua, given its tables'

@@ -55,6 +55,17 @@ func TestGeneralises(t *testing.T) {
 		{"invented Node tool", "gizmo-cli/3.2.0 node/v22.3.0 linux x64", true},
 		{"home page in the platform comment", "Mozilla/5.0 (compatible; MSIE 9.0; Windows NT 6.1; www.examplewatch.example)", true},
 		{"invented crawler behind Internet Explorer's .NET tokens", "Mozilla/4.0 (compatible; MSIE 8.0; Windows NT 6.1; Trident/4.0; .NET CLR 2.0.50727; Quillbot/1.0; +http://quill.example/bot)", true},
+		// Signs of automation in an Android comment where no device is
+		// named: the exemption for phones called "Cubot" or "ROBOT X9"
+		// covers the device's own name, not a crawler put beside it.
+		{"invented crawler as the device", "Mozilla/5.0 (Linux; Android 14; Quarrycrawler/1.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36", true},
+		{"invented contact address after the device", "Mozilla/5.0 (Linux; Android 14; Pixel 8; watch@fernwick.example) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36", true},
+		{"invented crawler word after the device", "Mozilla/5.0 (Linux; Android 14; Pixel 8; spider) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36", true},
+		{"invented compatible crawler after Android", "Mozilla/5.0 (Linux; Android 14; compatible; Trawlix/1.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36", true},
+		{"headless in place of the device", "Mozilla/5.0 (Linux; Android 14; Headless) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36", true},
+		{"invented crawler word in a second Android comment", "Mozilla/5.0 (Linux; Android 14; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36 (Linux; Android; crawler)", true},
+		{"invented crawler word in Firefox's Android comment, which names no device", "Mozilla/5.0 (Android 14; Mobile; crawler; rv:125.0) Gecko/125.0 Firefox/125.0", true},
+		{"invented crawler word after the webview flag", "Mozilla/5.0 (Linux; Android 13; SM-A536B Build/TP1A.220624.014; wv; Crawler) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/120.0.0.0 Mobile Safari/537.36", true},
 		{"invented tool naming its GNU target", "Skerry/2.4 (x86_64-pc-linux-gnu)", true},
 		{"invented tool naming its Rust target", "tidemark/0.8.1 (aarch64-unknown-linux-musl)", true},
 		{"invented tool naming its Go toolchain", "Fernwick/1.2.0 go/go1.23.4 os/linux", true},
@@ -131,6 +142,8 @@ func TestGeneralises(t *testing.T) {
 		{"app with a long build number", "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36 Tallyho/2100502046", false},
 		{"app with a date and time build", "Brisklet/1.0.20241118123045 (Windows NT 10.0; Win64; x64)", false},
 		{"phone named like a bot", "Mozilla/5.0 (Linux; Android 14; ROBOT X9 Build/UP1A) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Mobile Safari/537.36", false},
+		{"phone named like a bot, after the language", "Mozilla/5.0 (Linux; U; Android 4.4.2; en-us; Zentel Robotix Build/KOT49H) AppleWebKit/534.30 (KHTML, like Gecko) Version/4.0 Mobile Safari/534.30", false},
+		{"phone named like a bot, without a build", "Mozilla/5.0 (Linux; Android 12; Scanmaster T8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36", false},
 	} {
 		if bot, _ := c.Classify(tt.ua); bot != tt.bot {
 			t.Errorf("%s: Classify(%q) bot = %v, want %v", tt.desc, tt.ua, bot, tt.bot)

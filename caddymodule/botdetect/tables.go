@@ -197,8 +197,8 @@ func versionNext(ua string, _, end int) int {
 }
 
 // genericWords are words that describe an automated client. They count
-// wherever they appear, except inside an Android device-model comment (see
-// inAndroidComment).
+// wherever they appear, except inside the name of the device in an Android
+// comment (see inDevice).
 var genericWords = []string{
 	// A WebKit engine comment is exactly "(KHTML, like Gecko)": browsers
 	// add nothing inside it, tools add their name ("(KHTML, like Gecko;
