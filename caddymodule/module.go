@@ -86,7 +86,8 @@ type Handler struct {
 	tracker    *fetchTracker
 	trackerKey string
 
-	sourcePoolKey string // h.fixed's key in the sources pool
+	sourcePoolKey string          // h.fixed's key in the sources pool
+	sourceSet     *sourceSettings // what this configuration handed h.fixed
 
 	checker    *checker
 	checkerKey string
@@ -690,7 +691,7 @@ func (h *Handler) shareSource(set *sourceSettings, open func() (*source, error))
 	if err != nil {
 		return nil, false, err
 	}
-	h.sourcePoolKey = key
+	h.sourcePoolKey, h.sourceSet = key, set
 	h.fixed = v.(*source)
 	if loaded {
 		h.fixed.configure(set)
@@ -763,6 +764,7 @@ func (h *Handler) Cleanup() error {
 	}
 	var errs []error
 	if h.sourcePoolKey != "" {
+		h.fixed.release(h.sourceSet)
 		if _, err := sources.Delete(h.sourcePoolKey); err != nil {
 			errs = append(errs, err)
 		}

@@ -138,6 +138,35 @@ func TestFailedReloadKeepsSharing(t *testing.T) {
 	}
 }
 
+// TestFailedReloadKeepsVersionStorage: a reload that moves sharing to
+// another storage and then fails to start leaves the robots.txt versions
+// the old configuration serves kept where it keeps them, not in the
+// storage of the configuration that was refused.
+func TestFailedReloadKeepsVersionStorage(t *testing.T) {
+	t.Setenv("XDG_DATA_HOME", t.TempDir()) // Caddy's instance ID
+	dirA, dirB := t.TempDir(), t.TempDir()
+	cfg := config.Config{Inline: "# TestFailedReloadKeepsVersionStorage\nUser-agent: *\nDisallow: /private/\n"}
+	onA := loadShared(t, cfg, dirA)
+	defer onA.Cleanup()
+	failed := loadShared(t, cfg, dirB) // takes over, then its configuration fails to start
+	failed.Cleanup()
+	serve(onA, newRequest("GET", "/robots.txt", "VersionBot/1.0"))
+	key := versionsKey(onA.versionsKey())
+	stored := func(dir string) bool {
+		_, err := (&certmagic.FileStorage{Path: dir}).Stat(context.Background(), key)
+		return err == nil
+	}
+	for deadline := time.Now().Add(5 * time.Second); !stored(dirA) && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !stored(dirA) {
+		t.Error("the version served after a failed reload was not kept in the serving configuration's storage")
+	}
+	if stored(dirB) {
+		t.Error("the version served after a failed reload was kept in the refused configuration's storage")
+	}
+}
+
 // TestSharedTrapHeldForTrapTTL: an address another instance's blob says
 // is trapped for ten years is held for the site's trap_ttl at most.
 func TestSharedTrapHeldForTrapTTL(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"net/http"
 	"os"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -187,7 +188,14 @@ type source struct {
 	cur      atomic.Pointer[snapshot]
 	settings atomic.Pointer[sourceSettings]
 	kick     chan struct{} // wakes the poller when settings change
-	stop     context.CancelFunc
+	// holders are the settings of the configurations that use the
+	// source, oldest first; the newest is in force. A configuration that
+	// fails to start is unloaded with its settings, and the one that
+	// serves on gets its own back, as Caddy keeps the old configuration
+	// whole when a reload fails.
+	holdersMu sync.Mutex
+	holders   []*sourceSettings
+	stop      context.CancelFunc
 	// fetchNow asks the upstream poller to fetch at once; it closes the
 	// channel it receives when the fetch ends.
 	fetchNow chan chan struct{}
@@ -323,7 +331,7 @@ func (s *source) lastModified(variant, etag string, now time.Time) time.Time {
 }
 
 func newSource(path, url string, set *sourceSettings) *source {
-	s := &source{path: path, url: url, kick: make(chan struct{}, 1), served: datesOf(set.state)}
+	s := &source{path: path, url: url, kick: make(chan struct{}, 1), served: datesOf(set.state), holders: []*sourceSettings{set}}
 	s.settings.Store(set)
 	switch {
 	case set.lists != nil:
@@ -381,7 +389,33 @@ func (s *source) logger() *zap.Logger { return s.settings.Load().logger }
 // configure hands the source the settings of a configuration that uses
 // it, and wakes the poller so a changed interval applies at once.
 func (s *source) configure(set *sourceSettings) {
+	s.holdersMu.Lock()
+	s.holders = append(s.holders, set)
 	s.settings.Store(set)
+	s.holdersMu.Unlock()
+	s.wake()
+}
+
+// release takes back the settings of a configuration being unloaded. If
+// they were in force, the newest of those still loaded take over: after a
+// reload that succeeded they are the new configuration's already, after
+// one that failed the old configuration's again.
+func (s *source) release(set *sourceSettings) {
+	s.holdersMu.Lock()
+	defer s.holdersMu.Unlock()
+	i := slices.Index(s.holders, set)
+	if i < 0 {
+		return
+	}
+	s.holders = slices.Delete(s.holders, i, i+1)
+	if len(s.holders) > 0 && s.settings.Load() == set {
+		s.settings.Store(s.holders[len(s.holders)-1])
+		s.wake()
+	}
+}
+
+// wake wakes the poller, so that a changed interval applies at once.
+func (s *source) wake() {
 	select {
 	case s.kick <- struct{}{}:
 	default:
