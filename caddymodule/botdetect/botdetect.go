@@ -636,7 +636,10 @@ func (d *deviceSlots) add(ua string, lo, hi int) {
 		return
 	}
 	for k := lo; k < hi; k++ {
-		if ua[k] == '@' || ua[k] == '/' && (k < 5 || !hasPrefixFold(ua[k-5:], "build")) {
+		if ua[k] == '/' && k >= 5 && hasPrefixFold(ua[k-5:], "build") {
+			break // a build id, which custom builds write as "user@host"
+		}
+		if ua[k] == '@' || ua[k] == '/' {
 			return
 		}
 	}

@@ -196,6 +196,18 @@ func TestClassify(t *testing.T) {
 		{"libmpv", "libmpv", false, ""},
 		{"a Sonos speaker", "Sonos/79.1-52020 (ZPS27)", false, ""},
 		{"LibreOffice", "LibreOffice", false, ""},
+		// Real headers from WhichBrowser/Parser-PHP's test data: a
+		// platform or a browser after "compatible;", a maker whose name
+		// holds "seo", a custom ROM's build id, and tools whose names
+		// start with a word of people's software.
+		{"WebPositive on Haiku", "Mozilla/5.0 (compatible; Haiku R1 x86; xx) AppleWebKit/538.18 (KHTML, like Gecko) WebPositive/1.2 Safari/538.18", false, ""},
+		{"Origyn on AmigaOS", "Mozilla/5.0 (compatible; Origyn Web Browser; U; AmigaOS 4.0; en)", false, ""},
+		{"Odyssey on AROS", "Mozilla/5.0 (compatible; Odyssey Web Browser; AROS; rv:1.16) AppleWebKit/535.14 (KHTML, like Gecko) OWB/1.16 Safari/535.14", false, ""},
+		{"hotel TV by Enseo", "Mozilla/5.0 (Linux; Linux mips; Enseo/HD3300) AppleWebKit/537.36 (KHTML, like Gecko)  Safari/537.36", false, ""},
+		{"custom ROM's build id with an @", "Mozilla/5.0 (Linux; Android 2.3.4; xx; LG-P698 Build/alex@hawk-droid.rev3) AppleWebKit/533.1 (KHTML, like Gecko) Version/4.0 Mobile Safari/533.1", false, ""},
+		{"feature phone's WAP browser", "R380 2.0 WAP1.1", false, ""},
+		{"Browsershots", "Browsershots", true, ""},
+		{"Wappalyzer", "Wappalyzer", true, ""},
 		// Automation that names a platform as apps do.
 		{"AWS SDK", "aws-sdk-js/3.540.0 ua/2.0 os/linux#5.10 lang/js md/nodejs#20.11.1 api/s3#3.540.0", true, ""},
 		{"Docker client", "Docker-Client/24.0.7 (linux)", true, ""},

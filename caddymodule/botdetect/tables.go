@@ -211,7 +211,7 @@ var genericWords = []string{
 	"validator", "analyzer", "analyser", "extractor", "synthetic", "lighthouse",
 	"pagespeed", "page speed", "preview", "scan", "tester", "resolver",
 	"expander", "unshorten", "webhook", "screenshot", "rss|", "inspector",
-	"url", "search engine", "searchengine", "seo|", "feed", "indexer|",
+	"url", "search engine", "searchengine", "feed", "indexer|",
 	"audit|", "thumbnailer|", "|b0t|",
 	"http client", "http-client", "httpclient", "http_client", "http request",
 	// Placeholders left by misconfigured tools, and template or code
@@ -534,6 +534,9 @@ var shapedSigns = []struct {
 	// ("ThousandEyes Agent", "GomezAgent", "ips-agent"), but not the
 	// "User-Agent" of a pasted header or "Magenta".
 	{"agent", agentWord},
+	// "SEO" as a word or a camel-case hump ("seo-checker", "DataForSeoBot",
+	// "vBSEO"), not inside a lower-case name ("Enseo", a hotel TV's maker).
+	{"seo", seoWord},
 	// An e-mail address ("crawler@example.com"). People's software gives
 	// a home page at most, an add-on's or a podcast's; an address to
 	// write to about the requests is a crawler's.
@@ -597,7 +600,7 @@ var compatibleBrowsers = []string{
 	"adobe", "hp web", "windows", "linux", "intel mac", "mac", "risc os", "trident", "gecko",
 	"tablet", "smartphone", "acorn", "u",
 	"polaris", "teleca", "netfront", "obigo", "openwave", "brew", "amigaos", "beos", "morphos",
-	"symbian", "palmos",
+	"symbian", "palmos", "haiku", "aros", "zeta", "os/2", "qnx", "syllable", "risc os",
 }
 
 // humanProducts are software people use whose headers show signs of
@@ -746,9 +749,13 @@ func compatibleNotBrowser(ua string, _, end int) int {
 	}
 	// A browser of a platform long gone names itself, with its version,
 	// before the platform ("compatible; NetPositive/2.2.1; BeOS",
-	// "compatible; AWEB 3.4 SE; AmigaOS"). A crawler that pretends to
-	// be a browser pretends to be a current one.
+	// "compatible; AWEB 3.4 SE; AmigaOS"), or says it is one
+	// ("compatible; Origyn Web Browser; U; AmigaOS 4.0"). A crawler that
+	// pretends to be a browser pretends to be a current one.
 	for j = i; j < lim && ua[j] != ';' && ua[j] != ')' && ua[j] != '('; j++ {
+	}
+	if k := j - len(" browser"); k >= i && hasPrefixFold(ua[k:], " browser") {
+		return -1
 	}
 	if j < lim && ua[j] == ';' {
 		for j++; j < lim && ua[j] == ' '; j++ {
@@ -912,7 +919,7 @@ var platformWords = []string{
 	"|nintendo", "|xbox", "|smart-tv", "|smarttv", "|smart tv", "|hbbtv", "|crkey",
 	"|bada", "|meego", "|maemo", "|sailfish", "|kindle", "|fire os", "|fireos", "|tvos", "|watchos",
 	"|appletv", "|apple tv", "|googletv", "|netcast", "|mobile|", "|tablet",
-	"|windows phone", "|iemobile", "|wap", "|maui", "|win7", "|win8", "|win10", "|win11",
+	"|windows phone", "|iemobile", "|maui", "|win7", "|win8", "|win10", "|win11",
 	"|watch os", "|roku", "|vizio", "|docomo", "|kddi", "|softbank", "|vodafone/",
 	"|nokia", "|samsung", "|sonyericsson", "|ps vita", "|ps4", "|ps5", "|palmos", "|webtv",
 	"|dlna", "|upnp", "|airplay", "|nettv", "|ce-html", "|cellphone",
@@ -940,6 +947,9 @@ var platformShapes = []struct {
 	// SomeTool/1.0" borrows the word without the grammar and is judged by
 	// the rest of the header.
 	{"|mozilla/", mozillaGrammar},
+	// A feature phone's WAP browser ("R380 2.0 WAP1.1", "WAPBrowser"),
+	// not a name that starts with the letters ("Wappalyzer").
+	{"|wap", notLowerAfter},
 	// Apple's hardware model identifiers ("iPhone14,2", "iPad8,1",
 	// "Watch4,3", "MacBookPro10,1"), which apps on Apple devices write.
 	{",", appleModel},
@@ -1030,7 +1040,7 @@ func mozillaGrammar(ua string, _, end int) int {
 var peopleSoftware = []string{
 	"|opera", "|opr/", "|konqueror", "|chrome/", "|chromium/", "|safari/", "|firefox/",
 	"|lynx/", "|links ", "|elinks", "|w3m/", "|dillo/", "|netsurf/", "|mosaic",
-	"|ucweb", "browser", "explorer|", "viewer|", "toolbar",
+	"|ucweb", "browser|", "explorer|", "viewer|", "toolbar",
 	"|microsoft office", "|outlook", "|thunderbird", "|ms-office",
 	"|vlc/", "|libvlc", "|itunes", "|nsplayer", "|windows-media-player", "|quicktime",
 	"|gstreamer", "|mplayer", "|winamp", "|spotify", "|chrome|", "|firefox",
@@ -1053,6 +1063,20 @@ var peopleSoftware = []string{
 // sign ("Podscanner", "Castopod").
 var appFamilies = []string{
 	"|pod", "pod|", "cast|", "casts|", "radio", "music", "player", "episode", ".fm|", "|fm/",
+}
+
+// seoWord accepts "seo" that starts a word or a camel-case hump
+// ("seo-checker", "DataForSeoBot", "vBSEO"), and ends one.
+func seoWord(ua string, start, end int) int {
+	if start > 0 && isLetter(ua[start-1]) && ua[start] != 'S' {
+		return -1
+	}
+	return notLowerAfter(ua, start, end)
+}
+
+// notLowerAfter accepts a match not followed by a lower-case letter.
+func notLowerAfter(ua string, _, end int) int {
+	return yes(end == len(ua) || !isLower(ua[end]), end)
 }
 
 // agentWord accepts "agent" that starts a word, or that starts the last
