@@ -206,6 +206,10 @@ func TestClassify(t *testing.T) {
 		{"hotel TV by Enseo", "Mozilla/5.0 (Linux; Linux mips; Enseo/HD3300) AppleWebKit/537.36 (KHTML, like Gecko)  Safari/537.36", false, ""},
 		{"custom ROM's build id with an @", "Mozilla/5.0 (Linux; Android 2.3.4; xx; LG-P698 Build/alex@hawk-droid.rev3) AppleWebKit/533.1 (KHTML, like Gecko) Version/4.0 Mobile Safari/533.1", false, ""},
 		{"feature phone's WAP browser", "R380 2.0 WAP1.1", false, ""},
+		{"UC Browser on a feature phone", "UC Browser7.7.1.88/28/400", false, ""},
+		{"MAUI WAP browser", "Mozilla/5.0 (compatible; MAUI WAP Browser; MT6228)", false, ""},
+		{"NetFront's BrowserInfo", "Mozilla/3.0N AVE-Front/2.5 (BrowserInfo Screen=620x400x256; InputMethod=REMOCON, KEYBOARD; Page=3M; Product=Winbond/STB; HTML-Level=3.2; Category=STB; Language=en_US; CPU=PARISC; Storage=NO;)", false, ""},
+		{"phone calling itself compatible with the iPhone", "Mozilla/5.0 (Linux; Android 4.0.4; ST25i Build/6.1.1.B.1.10;compatible iPhone) AppleWebKit/535.19 (KHTML, like Gecko) Chrome/18.0.1025.166 Mobile Safari/535.19", false, ""},
 		{"Browsershots", "Browsershots", true, ""},
 		{"Wappalyzer", "Wappalyzer", true, ""},
 		// Automation that names a platform as apps do.

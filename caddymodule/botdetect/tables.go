@@ -600,7 +600,8 @@ var compatibleBrowsers = []string{
 	"adobe", "hp web", "windows", "linux", "intel mac", "mac", "risc os", "trident", "gecko",
 	"tablet", "smartphone", "acorn", "u",
 	"polaris", "teleca", "netfront", "obigo", "openwave", "brew", "amigaos", "beos", "morphos",
-	"symbian", "palmos", "haiku", "aros", "zeta", "os/2", "qnx", "syllable", "risc os",
+	"symbian", "palmos", "haiku", "aros", "zeta", "os/2", "qnx", "syllable", "risc os", "iphone",
+	"ipad", "android",
 }
 
 // humanProducts are software people use whose headers show signs of
@@ -950,6 +951,10 @@ var platformShapes = []struct {
 	// A feature phone's WAP browser ("R380 2.0 WAP1.1", "WAPBrowser"),
 	// not a name that starts with the letters ("Wappalyzer").
 	{"|wap", notLowerAfter},
+	// A browser's family word ends its name, perhaps before the version
+	// ("SamsungBrowser/", "UC Browser7.7.1"), and starts none
+	// ("Browsershots", "BrowserKit").
+	{"browser", notLetterAfter},
 	// Apple's hardware model identifiers ("iPhone14,2", "iPad8,1",
 	// "Watch4,3", "MacBookPro10,1"), which apps on Apple devices write.
 	{",", appleModel},
@@ -1040,7 +1045,7 @@ func mozillaGrammar(ua string, _, end int) int {
 var peopleSoftware = []string{
 	"|opera", "|opr/", "|konqueror", "|chrome/", "|chromium/", "|safari/", "|firefox/",
 	"|lynx/", "|links ", "|elinks", "|w3m/", "|dillo/", "|netsurf/", "|mosaic",
-	"|ucweb", "browser|", "explorer|", "viewer|", "toolbar",
+	"|ucweb", "explorer|", "(browserinfo ", "|ave-front/", "viewer|", "toolbar",
 	"|microsoft office", "|outlook", "|thunderbird", "|ms-office",
 	"|vlc/", "|libvlc", "|itunes", "|nsplayer", "|windows-media-player", "|quicktime",
 	"|gstreamer", "|mplayer", "|winamp", "|spotify", "|chrome|", "|firefox",
@@ -1077,6 +1082,11 @@ func seoWord(ua string, start, end int) int {
 // notLowerAfter accepts a match not followed by a lower-case letter.
 func notLowerAfter(ua string, _, end int) int {
 	return yes(end == len(ua) || !isLower(ua[end]), end)
+}
+
+// notLetterAfter accepts a match not followed by a letter.
+func notLetterAfter(ua string, _, end int) int {
+	return yes(end == len(ua) || !isLetter(ua[end]), end)
 }
 
 // agentWord accepts "agent" that starts a word, or that starts the last
