@@ -85,7 +85,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 		own := id
 		id, res = h.trappedIdentity(snap)
 		if own.Bot && own.Group != nil {
-			id.ownDelay = own.Group.CrawlDelay
+			id.own = own.Group
 		}
 		id.unpaced = !own.Bot
 	}
@@ -268,6 +268,9 @@ func (h *Handler) judge(r *http.Request, ua string, paths judge.Paths, id identi
 		// send Googlebot's name to escape the delay.
 		if ok, wait := h.pace(r, id, res.Outcome == verify.Verified, siteOf(r), now); !ok {
 			j.Verdict, j.Action, j.RetryAfter = judge.TooFast, judge.Blocked, wait
+			// The group whose Crawl-delay was broken, which is not
+			// id.Group where the header's own asks for longer.
+			j.Group = snap.groupName(id.pacedBy())
 			if h.CrawlDelayPolicy() == config.ModeMonitor {
 				j.Action = judge.Logged
 			}

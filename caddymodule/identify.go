@@ -38,9 +38,10 @@ type identity struct {
 	// address may be many people's (a NAT), and a page's assets come
 	// faster than any crawl-delay.
 	unpaced bool
-	// ownDelay is the Crawl-delay of the group a trapped bot's own header
-	// chose: it is paced by the longer of that and its group's.
-	ownDelay time.Duration
+	// own is the group a trapped bot's or an impostor's own header
+	// chose: it is paced by the longer of that group's Crawl-delay and
+	// its group's.
+	own *robots.Group
 }
 
 // crawlDelay is the Crawl-delay id is paced by.
@@ -48,11 +49,19 @@ func (id *identity) crawlDelay() time.Duration {
 	if id.unpaced {
 		return 0
 	}
-	d := id.ownDelay
-	if id.Group != nil && id.Group.CrawlDelay > d {
-		d = id.Group.CrawlDelay
+	if g := id.pacedBy(); g != nil {
+		return g.CrawlDelay
 	}
-	return d
+	return 0
+}
+
+// pacedBy is the group whose Crawl-delay paces id: its own header's, where
+// that asks for the longer delay, else its group (nil if it has none).
+func (id *identity) pacedBy() *robots.Group {
+	if id.own != nil && (id.Group == nil || id.own.CrawlDelay > id.Group.CrawlDelay) {
+		return id.own
+	}
+	return id.Group
 }
 
 // chooser is how an identity's group was chosen. The identity is kept

@@ -214,7 +214,7 @@ func (h *Handler) impostorOf(cr *crawlers.Crawler, snap *snapshot, own *robots.G
 	if own != id.Group {
 		id.also = own
 		if own != nil {
-			id.ownDelay = own.CrawlDelay
+			id.own = own
 		}
 	}
 	id.counters = h.countersFor(id.Name)

@@ -182,6 +182,28 @@ func TestFamilyMemberObeysTheFamilysGroup(t *testing.T) {
 // TestImpostorFetchIsItsOwn: an impostor's fetch of robots.txt is
 // recorded under its own name, so it cannot earn the crawler grace, and
 // /robots.txt is served to it even with impostors block.
+// TestImpostorPacedByItsOwnGroup: an impostor paced by the longer
+// Crawl-delay of the group its header chooses (AcmeBot's 30 s, not the *
+// group's 1 s) is logged as breaking that group's delay: the group field
+// names the group whose Crawl-delay it broke.
+func TestImpostorPacedByItsOwnGroup(t *testing.T) {
+	h, _ := newTestHandler(t, config.Config{Inline: "User-agent: *\nDisallow: /private/\nCrawl-delay: 1\n\nUser-agent: AcmeBot\nDisallow: /acme/\nCrawl-delay: 30\n", Impostors: config.ImpostorsJudge})
+	var verdict, group string
+	for i := range 10 {
+		r := withIP(newRequest("GET", fmt.Sprintf("/page%d", i), "AcmeBot/1.0 Googlebot/2.1"), "127.0.0.1")
+		serve(h, r)
+		repl := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer)
+		verdict, _ = repl.GetString("http.robots_txt.verdict")
+		group, _ = repl.GetString("http.robots_txt.group")
+		if verdict == "too-fast" {
+			break
+		}
+	}
+	if verdict != "too-fast" || group != "AcmeBot" {
+		t.Errorf("an impostor going faster than its own group's Crawl-delay: %s, group %q; want too-fast, group \"AcmeBot\"", verdict, group)
+	}
+}
+
 func TestImpostorFetchIsItsOwn(t *testing.T) {
 	h, _ := newTestHandler(t, config.Config{Inline: "User-agent: *\nDisallow: /x\n", Impostors: config.ImpostorsBlock})
 	r := withIP(newRequest("GET", "/robots.txt", testfixtures.UAGPTBot), "127.0.0.1")
