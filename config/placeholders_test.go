@@ -63,13 +63,7 @@ func TestResolveURL(t *testing.T) {
 // host too, are left to be resolved at load.
 func TestURLPlaceholdersAsWritten(t *testing.T) {
 	const allowed = "give its URL, or {env.*} placeholders or Caddy's other global ones"
-	for _, tc := range []struct {
-		name      string
-		caddyfile string // the subdirective, at line 3
-		c         Config
-		caddyErr  string // "" when valid
-		validErr  string
-	}{
+	checkAtLoad(t, allowed, []atLoadCase{
 		{"url with a variable in the path", `url "http://127.0.0.1:9288/{env.SITE}/robots.txt"`,
 			Config{URL: "http://127.0.0.1:9288/{env.SITE}/robots.txt"}, "", ""},
 		{"url with a variable as the host", "url http://{env.UPSTREAM}/robots.txt",
@@ -88,11 +82,7 @@ func TestURLPlaceholdersAsWritten(t *testing.T) {
 			Config{Include: []string{"https://lists.example/{http.request.host}.txt"}},
 			`include: "https://lists.example/{http.request.host}.txt" depends on the request`,
 			`include[0]: "https://lists.example/{http.request.host}.txt" depends on the request`},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			checkAtLoad(t, tc.caddyfile, tc.c, tc.caddyErr, tc.validErr, allowed)
-		})
-	}
+	})
 }
 
 // TestUserAgentPlaceholdersAsWritten: a bots or humans entry holding a
@@ -101,13 +91,7 @@ func TestURLPlaceholdersAsWritten(t *testing.T) {
 // be replaced at load.
 func TestUserAgentPlaceholdersAsWritten(t *testing.T) {
 	const allowed = "a User-Agent substring is the same for every request: give the substring as written, or {env.*} placeholders"
-	for _, tc := range []struct {
-		name      string
-		caddyfile string // the subdirective, at line 3
-		c         Config
-		caddyErr  string // "" when valid
-		validErr  string
-	}{
+	checkAtLoad(t, allowed, []atLoadCase{
 		{"humans from the environment", "humans {env.MONITOR_UA}", Config{Humans: []string{"{env.MONITOR_UA}"}}, "", ""},
 		{"bots from the environment", "bots Foo {env.BOT_UA}", Config{Bots: []string{"Foo", "{env.BOT_UA}"}}, "", ""},
 		{"humans of the request", "humans {http.request.host}", Config{Humans: []string{"{http.request.host}"}},
@@ -115,11 +99,7 @@ func TestUserAgentPlaceholdersAsWritten(t *testing.T) {
 			`humans[0]: "{http.request.host}" depends on the request`},
 		{"bots with a placeholder Caddy does not know", "bots a My{Bot}", Config{Bots: []string{"a", "My{Bot}"}},
 			`robots_txt: bots: "My{Bot}" depends on the request ({Bot} is not known`, `bots[1]: "My{Bot}" depends on the request`},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			checkAtLoad(t, tc.caddyfile, tc.c, tc.caddyErr, tc.validErr, allowed)
-		})
-	}
+	})
 }
 
 // TestResolveUserAgents: bots and humans are matched with their global
@@ -163,10 +143,30 @@ func TestResolveUserAgents(t *testing.T) {
 	}
 }
 
-// checkAtLoad checks that the subdirective sub (at line 4 of a Caddyfile)
-// is refused with caddyErr, and c by Validate with validErr, each saying
-// allowed; "" for valid.
-func checkAtLoad(t *testing.T, sub string, c Config, caddyErr, validErr, allowed string) {
+// atLoadCase is a subdirective and the Config it makes, with the errors
+// the Caddyfile adapter and Validate give for them.
+type atLoadCase struct {
+	name      string
+	caddyfile string // the subdirective, at line 3
+	c         Config
+	caddyErr  string // "" when valid
+	validErr  string
+}
+
+// checkAtLoad runs each case as a subtest (see checkCaseAtLoad).
+func checkAtLoad(t *testing.T, allowed string, cases []atLoadCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			checkCaseAtLoad(t, tc.caddyfile, tc.c, tc.caddyErr, tc.validErr, allowed)
+		})
+	}
+}
+
+// checkCaseAtLoad checks that the subdirective sub (at line 4 of a
+// Caddyfile) is refused with caddyErr, and c by Validate with validErr,
+// each saying allowed; "" for valid.
+func checkCaseAtLoad(t *testing.T, sub string, c Config, caddyErr, validErr, allowed string) {
 	t.Helper()
 	var got Config
 	err := got.UnmarshalCaddyfile(caddyfile.NewTestDispenser("\n\nrobots_txt {\n\t" + sub + "\n}"))

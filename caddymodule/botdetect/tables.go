@@ -198,7 +198,7 @@ func versionNext(ua string, _, end int) int {
 
 // genericWords are words that describe an automated client. They count
 // wherever they appear, except inside the name of the device in an Android
-// comment (see inDevice).
+// comment (see deviceSlots).
 var genericWords = []string{
 	// A WebKit engine comment is exactly "(KHTML, like Gecko)": browsers
 	// add nothing inside it, tools add their name ("(KHTML, like Gecko;
@@ -597,11 +597,10 @@ var weakSigns = []struct {
 var compatibleBrowsers = []string{
 	"msie", "konqueror", "opera", "ibrowse", "icab", "lotus-notes", "ms-office", "ms frontpage",
 	"netbox", "antfresco", "antgalio", "ncbrowser", "sitekiosk", "powermarks", "googletoolbar",
-	"adobe", "hp web", "windows", "linux", "intel mac", "mac", "risc os", "trident", "gecko",
+	"adobe", "hp web", "windows", "linux", "intel mac", "mac", "trident", "gecko",
 	"tablet", "smartphone", "acorn", "u",
-	"polaris", "teleca", "netfront", "obigo", "openwave", "brew", "amigaos", "beos", "morphos",
-	"symbian", "palmos", "haiku", "aros", "zeta", "os/2", "qnx", "syllable", "risc os", "iphone",
-	"ipad", "android",
+	"polaris", "teleca", "netfront", "obigo", "openwave", "brew", "symbian", "iphone", "ipad",
+	"android",
 }
 
 // humanProducts are software people use whose headers show signs of
@@ -769,11 +768,12 @@ func compatibleNotBrowser(ua string, _, end int) int {
 }
 
 // bygonePlatforms are the platforms of people's software that no current
-// browser runs on, which the browsers after "compatible;" name after
-// themselves (see compatibleNotBrowser).
+// browser runs on, or few, which the browsers after "compatible;" name
+// after themselves or in place of themselves ("compatible; NetPositive/2.2.1;
+// BeOS", "compatible; Haiku R1 x86"; see compatibleNotBrowser).
 var bygonePlatforms = []string{
 	"beos", "amigaos", "morphos", "windows ce", "syllable", "mac_powerpc", "mac_ppc", "palmos",
-	"symbianos", "symbian os", "risc os", "os/2",
+	"symbianos", "symbian os", "risc os", "os/2", "haiku", "aros", "zeta", "qnx",
 }
 
 // wordAt reports whether one of words starts at ua[i:] as a word.
@@ -789,10 +789,10 @@ func wordAt(ua string, i int, words []string) bool {
 	return false
 }
 
-// compatibleBrowserAt reports whether one of compatibleBrowsers starts at
-// ua[i:] as a word.
+// compatibleBrowserAt reports whether one of compatibleBrowsers or
+// bygonePlatforms starts at ua[i:] as a word.
 func compatibleBrowserAt(ua string, i int) bool {
-	return wordAt(ua, i, compatibleBrowsers)
+	return wordAt(ua, i, compatibleBrowsers) || wordAt(ua, i, bygonePlatforms)
 }
 
 // httpInName accepts an "http" that is part of a product name ("akka-http",
