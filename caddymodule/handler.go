@@ -143,7 +143,7 @@ func (h *Handler) refusesAnyway(id identity, res verify.Result, paths judge.Path
 	if res.Outcome == verify.Impostor && h.ImpostorPolicy() == config.ImpostorsBlock {
 		return true
 	}
-	v, _ := id.decide(paths)
+	v, _, _ := id.decide(paths)
 	return !v.Allowed || h.Signals == config.ModeEnforce && h.signalRefuses(id, paths) != ""
 }
 
@@ -207,7 +207,7 @@ func (h *Handler) judge(r *http.Request, ua string, paths judge.Paths, id identi
 	snap := id.snap
 	req := judge.Request{UA: ua, Choice: id.choice(), Paths: paths, Now: now}
 	req.Fetch, req.Fetched = h.lastFetch(r, ua, &id, res.Outcome)
-	v, group := id.decide(req.Paths)
+	v, group, capped := id.decide(req.Paths)
 	if snap != noRobotsTxt && (res.Outcome == verify.Impostor && h.ImpostorPolicy() == config.ImpostorsBlock ||
 		res.Outcome == verify.Trapped && h.TrapActionOrDefault() == config.TrapBlock) {
 		// Refused everywhere, whatever the rules say: no rule decided.
@@ -225,7 +225,7 @@ func (h *Handler) judge(r *http.Request, ua string, paths judge.Paths, id identi
 	*j = judge.Judgment{
 		Bot: id.Name, Group: snap.groupName(group), Verdict: judge.Allowed, Action: judge.Passed,
 		Mode: h.Mode, Rule: v.Rule, Judged: true, Fetched: req.Fetched,
-		Identity: res.Outcome, VerifiedBy: res.By, Category: id.category,
+		Identity: res.Outcome, VerifiedBy: res.By, Category: id.category, Capped: capped,
 	}
 	if req.Fetched {
 		j.FetchedAgo = int64(now.Sub(req.Fetch.At) / time.Second)

@@ -89,9 +89,10 @@ func (id *identity) choice() judge.Choice {
 }
 
 // decide judges paths for id: against its group, and for an impostor also
-// against the group its header chooses; it returns the verdict and the
-// group that decided.
-func (id *identity) decide(paths judge.Paths) (robots.Verdict, *robots.Group) {
+// against the group its header chooses; it returns the verdict, the group
+// that decided, and whether the path's other spellings were capped (see
+// judge.Paths.DecideHeld).
+func (id *identity) decide(paths judge.Paths) (robots.Verdict, *robots.Group, bool) {
 	return paths.DecideHeld(id.Group, id.also)
 }
 

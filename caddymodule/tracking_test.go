@@ -32,7 +32,7 @@ func placeholders(t *testing.T, h *Handler, path, ua, ip string) map[string]any 
 		return nil
 	}
 	m := map[string]any{}
-	for _, k := range []string{"bot", "verdict", "action", "fetched", "fetched_ago"} {
+	for _, k := range []string{"bot", "verdict", "action", "fetched", "fetched_ago", "capped"} {
 		if v, ok := repl.Get("http.robots_txt." + k); ok {
 			m[k] = v
 		}
@@ -65,6 +65,30 @@ func TestFetchTracking(t *testing.T) {
 	h.Cleanup()
 	if f := placeholders(t, h2, "/private/x", testfixtures.UAAhrefs, "203.0.113.9"); f["fetched"] != true {
 		t.Errorf("after a config reload the fetch is still known: %v", f)
+	}
+}
+
+// TestCappedSpellings: a request crafted against a file of thousands of
+// wildcard rules passes, judged in full as sent and marked capped; one
+// whose Tomcat spelling a plain rule refuses is refused all the same; an
+// ordinary request is not capped.
+func TestCappedSpellings(t *testing.T) {
+	body, target := testfixtures.WildcardFlood(16 << 10)
+	body = strings.Replace(body, "User-agent: *\n", "User-agent: *\nDisallow: /private/\n", 1)
+	h, _ := newTestHandler(t, config.Config{File: writeRobots(t, body)})
+	for _, tc := range []struct {
+		target  string
+		verdict string
+		capped  any // nil: either
+	}{
+		{target, "allowed", true},
+		{"/private;x/y/" + strings.TrimPrefix(target, "//x;p/"), "disallowed", nil},
+		{"/public;x/y/z", "allowed", false},
+	} {
+		f := placeholders(t, h, tc.target, testfixtures.UAAhrefs, "203.0.113.9")
+		if f["verdict"] != tc.verdict || tc.capped != nil && f["capped"] != tc.capped {
+			t.Errorf("%.40q…: %v; want verdict %s, capped %v", tc.target, f, tc.verdict, tc.capped)
+		}
 	}
 }
 

@@ -369,6 +369,17 @@ func fzCheckDecide(t *testing.T, f *File, body, path string) {
 			t.Fatalf("group %d %q: Decide(%q) = %v (rule %q), but with the path index %v (rule %q)\nrobots.txt:\n%s",
 				gi, g.Agents, path, fzVerdictOf(got), got.Rule, fzVerdictOf(indexed), indexed.Rule, body)
 		}
+		// A budget that runs out never makes a refusal up: whatever a
+		// capped Decide refuses, the full one refuses; and one that was
+		// not capped decides as Decide.
+		for _, units := range []int{0, 1, 3, 20, 1 << 30} {
+			b := NewBudget(units)
+			within := fzDecideWithin(g, path, &b)
+			if !within.Allowed && got.Allowed || !b.Capped() && within != got {
+				t.Fatalf("group %d %q: DecideWithin(%q, %d units) = %v (rule %q, capped %v), Decide %v (rule %q)\nrobots.txt:\n%s",
+					gi, g.Agents, path, units, fzVerdictOf(within), within.Rule, b.Capped(), fzVerdictOf(got), got.Rule, body)
+			}
+		}
 		// Read as sent, a target is refused wherever its canonical
 		// spelling is, and read so only when it holds a raw byte, or
 		// an escape the group's lone "%" may match.
@@ -406,6 +417,14 @@ func fzDecideIndexed(g *Group, path string) Verdict {
 	defer func(b int) { plainTryBytes = b }(plainTryBytes)
 	plainTryBytes = -1 << 40
 	return g.Decide(path)
+}
+
+// fzDecideWithin is g.DecideWithin(path, b) with every wildcard try done
+// with a pathIndex, from the first, so that each spends from b.
+func fzDecideWithin(g *Group, path string, b *Budget) Verdict {
+	defer func(b int) { plainTryBytes = b }(plainTryBytes)
+	plainTryBytes = -1 << 40
+	return g.DecideWithin(path, b)
 }
 
 func FuzzDecide(f *testing.F) {

@@ -36,6 +36,14 @@ type matcher struct {
 	// segIDs[wilds[i].idLo+k]. nil for a small matcher.
 	segIDs []int32
 	nseg   int
+	// nshared is how many segment ids belong to more than one rule: they
+	// are numbered first, and matchIndexed checks them before a rule's
+	// own segments (see matchIndexed).
+	nshared int32
+	// wildAllow is the highest priority of a wildcard allow rule, -1
+	// when there is none: a capped Decide's disallow is certain only
+	// above it (see DecideWithin).
+	wildAllow int
 	// lonePercent is set when a disallow pattern holds a "%" that
 	// starts no escape (see Group.ReadsSent).
 	lonePercent bool
@@ -220,7 +228,16 @@ func (w *wildRule) match(t []byte) bool {
 // matchIndexed is match for the path p (the tail is p[len(w.lit):]), with
 // each segment found by ix, which remembers what it found for the next
 // rule with the same segment.
-func (w *wildRule) matchIndexed(p []byte, ix *pathIndex, ids []int32) bool {
+//
+// A segment that other rules share and the path lacks rules them all out:
+// "/*<t>*zzzq" written for thousands of t, against a path holding every t
+// but not "zzzq", would otherwise cost a search for each t. So a shared
+// segment after the first is looked for from the tail's start before the
+// greedy pass, once per Decide: when the memo already says whether it is
+// there, the look costs nothing, and when the memo has moved on past the
+// tail's start, it is left to the greedy pass, so that rules do not take
+// turns sending the memo back and forth.
+func (w *wildRule) matchIndexed(p []byte, ix *pathIndex, ids []int32, nshared int32) bool {
 	segs, end := w.segs, len(p)
 	if w.anchored {
 		last := segs[len(segs)-1]
@@ -231,6 +248,17 @@ func (w *wildRule) matchIndexed(p []byte, ix *pathIndex, ids []int32) bool {
 		segs = segs[:len(segs)-1]
 	}
 	x := len(w.lit)
+	if ids != nil {
+		for k := 1; k < len(segs); k++ {
+			id := ids[int(w.idLo)+k]
+			if id >= nshared {
+				continue
+			}
+			if ix.absent(segs[k], id, x, end) {
+				return false
+			}
+		}
+	}
 	for k, s := range segs {
 		id := int32(-1)
 		if ids != nil {
@@ -272,9 +300,10 @@ func (w *wildRule) matchIndexed(p []byte, ix *pathIndex, ids []int32) bool {
 // leaks its fields to the pool, and the path is often a buffer on
 // Decide's stack.
 type wildTry struct {
-	m    *matcher
-	work int // bytes plain tries may still scan
-	ix   *pathIndex
+	m      *matcher
+	work   int // bytes plain tries may still scan
+	ix     *pathIndex
+	budget *Budget // what indexed tries may spend; nil for no limit
 }
 
 // plainTryBytes is how many bytes plain tries may scan beyond eight times
@@ -294,7 +323,16 @@ func (c *wildTry) match(w *wildRule, p []byte) bool {
 		}
 		c.ix = getPathIndex(p, c.m.nseg)
 	}
-	return w.matchIndexed(p, c.ix, c.m.segIDs)
+	if c.budget == nil {
+		return w.matchIndexed(p, c.ix, c.m.segIDs, c.m.nshared)
+	}
+	if !c.budget.spend(1) {
+		return false
+	}
+	before := c.ix.work
+	ok := w.matchIndexed(p, c.ix, c.m.segIDs, c.m.nshared)
+	c.budget.spend(c.ix.work - before)
+	return ok
 }
 
 // done releases what c took from pools.
@@ -306,12 +344,18 @@ func (c *wildTry) done() {
 }
 
 // best returns the deciding rule for the canonical path p, or nil.
-func (m *matcher) best(p []byte) *Rule {
+func (m *matcher) best(p []byte) *Rule { return m.bestWithin(p, nil) }
+
+// bestWithin is best with the work of indexed tries taken from b (nil for
+// no limit): once b runs out, the rules not yet tried are not, and the
+// rule returned is the best of those that were (see DecideWithin).
+func (m *matcher) bestWithin(p []byte, b *Budget) *Rule {
 	if len(m.nodes) == 0 {
 		return nil
 	}
 	var best *Rule
 	try := newWildTry(m, p)
+	try.budget = b
 	// Wildcard tails are checked after the walk, once the plain rules have
 	// set the bar they must beat; most are then skipped without a look.
 	type pending struct{ info, depth int32 }
@@ -445,11 +489,22 @@ func (m *matcher) bestIndexed(p []byte, from int, sig *uint64, try *wildTry, bes
 		if k < 0 || seenBefore(bits, stamps, k) {
 			continue
 		}
-		for _, i := range gi.wildOf[gi.lo[k]:gi.lo[k+1]] {
+		rules := gi.wildOf[gi.lo[k]:gi.lo[k+1]]
+		if try.budget != nil && try.ix != nil {
+			// Each rule looked at costs about a look into the index
+			// once the index is built: thousands of rules sharing a
+			// missing segment are rejected each in a few nanoseconds,
+			// but thousands of them, in each spelling.
+			try.budget.spend(len(rules))
+		}
+		for _, i := range rules {
 			w := &m.wilds[i]
 			if w.sig&^pathSig(sig, p[from:]) == 0 && better(w.rule, best) && len(w.lit) <= len(p) && string(p[:len(w.lit)]) == w.lit && try.match(w, p) {
 				best = w.rule
 			}
+		}
+		if try.budget != nil && try.budget.capped {
+			return best // nothing more is tried
 		}
 		if left--; left == 0 {
 			break
@@ -897,8 +952,15 @@ func (gb *groupBuilder) compile() matcher {
 		}
 		nr.wildLo, nr.wildN = int32(lo), int32(len(m.wilds)-lo)
 	}
+	m.wildAllow = -1
+	for i := range m.wilds {
+		if r := m.wilds[i].rule; r.Directive == Allow {
+			m.wildAllow = max(m.wildAllow, r.priority)
+		}
+	}
 	if len(m.wilds) >= minIndexedWilds {
 		m.segIDs, m.nseg = numberSegments(segs, &gb.segIndex)
+		m.nshared = sharedFirst(m.wilds, m.segIDs, m.nseg)
 	}
 	indexed := false
 	for i := range m.infos {
@@ -914,6 +976,40 @@ func (gb *groupBuilder) compile() matcher {
 	}
 	m.trie = buildTrie(keys, vals, &gb.trie)
 	return m
+}
+
+// sharedFirst renumbers the segment ids in ids so that those of segments
+// that more than one of wilds has come first, and returns how many there
+// are.
+func sharedFirst(wilds []wildRule, ids []int32, nseg int) int32 {
+	count := make([]int32, nseg)
+	for i := range wilds {
+		w := &wilds[i]
+		for k := range w.segs {
+			count[ids[int(w.idLo)+k]]++
+		}
+	}
+	// count becomes the new id of each old one.
+	var shared int32
+	for id, c := range count {
+		if c > 1 {
+			count[id] = shared
+			shared++
+		} else {
+			count[id] = -1
+		}
+	}
+	next := shared
+	for id, c := range count {
+		if c < 0 {
+			count[id] = next
+			next++
+		}
+	}
+	for i, id := range ids {
+		ids[i] = count[id]
+	}
+	return shared
 }
 
 // numberSegments gives each distinct segment of segs an id, using byID

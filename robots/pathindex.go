@@ -36,6 +36,10 @@ type pathIndex struct {
 	// none), if the id is stamped in this use.
 	stampSet
 	lo, at []int32
+
+	// work counts what the index has cost so far, in Budget units: a
+	// binary search or a place checked is one, a sort n/8 for n places.
+	work int
 }
 
 // gramSeed keys the hash of 8-grams.
@@ -97,6 +101,7 @@ func (ix *pathIndex) sorted(q int) []uint64 {
 		return ix.grams[slot]
 	}
 	n := max(len(ix.p)-q+1, 0)
+	ix.work += n / 8
 	a := slices.Grow(ix.grams[slot][:0], n)[:n]
 	// Runs of one key are counted as runs: a count bumped at every byte
 	// of a run waits on its last bump each time.
@@ -155,6 +160,7 @@ func (ix *pathIndex) search(s string, x, lim int) int {
 	if x+len(s) > len(p) || x >= lim {
 		return -1
 	}
+	ix.work++
 	if len(s) <= 3 {
 		a := ix.sorted(len(s))
 		g := uint64(gramKey(bytesOf(s), 0, len(s)))
@@ -180,6 +186,7 @@ func (ix *pathIndex) search(s string, x, lim int) int {
 	for o := 0; ; o += step {
 		o = min(o, span)
 		g := uint64(gramKey(bytesOf(s), o, q))
+		ix.work += 2
 		if n := lowerBound(a, (g+1)<<32) - lowerBound(a, g<<32); bestN < 0 || n < bestN {
 			best, bestO, bestN = g, o, n
 			if n == 0 {
@@ -195,6 +202,7 @@ func (ix *pathIndex) search(s string, x, lim int) int {
 		if i >= lim {
 			break
 		}
+		ix.work++
 		if i+len(s) <= len(p) && string(p[i:i+len(s)]) == s {
 			return i
 		}
@@ -230,4 +238,21 @@ func (ix *pathIndex) find(s string, id int32, x int) int {
 	i := ix.search(s, x, len(ix.p))
 	ix.stamp[id], ix.lo[id], ix.at[id] = ix.gen, int32(x), int32(i)
 	return i
+}
+
+// absent reports whether s, the segment of the given id, is known not to
+// occur in [x, end) of the path: found nowhere from x on, or first found
+// past end - len(s). It searches only for a segment not yet looked for in
+// this Decide; otherwise it reads the memo, and says false when the memo
+// does not cover x.
+func (ix *pathIndex) absent(s string, id int32, x, end int) bool {
+	if ix.stamp[id] != ix.gen {
+		i := ix.find(s, id, x)
+		return i < 0 || i+len(s) > end
+	}
+	lo, at := int(ix.lo[id]), int(ix.at[id])
+	if x < lo || (at >= 0 && x > at) {
+		return false
+	}
+	return at < 0 || at+len(s) > end
 }

@@ -53,6 +53,10 @@ type CheckResult struct {
 	// Policy is "impostors block" when that setting, not a rule,
 	// refuses the request; "" else.
 	Policy string `json:"policy,omitempty"`
+	// Capped is set when the target's other spellings cost more to
+	// judge than their budget, as the access log's capped field says
+	// (see judge.Paths.DecideCapped).
+	Capped bool `json:"capped,omitempty"`
 }
 
 // policyImpostorsBlock is the Policy of a request impostors block refuses.
@@ -386,7 +390,7 @@ func (s *Subject) judge(t string, bot bool, g *robots.Group, name string, catego
 		group = append([]string{}, g.Agents...)
 	}
 	p := judge.PathsOfTarget(t)
-	v, judged := p.DecideSpelling(g)
+	v, judged, capped := p.DecideCapped(g)
 	trapped, robotsTxt := false, false
 	if is, asSent := p.RobotsTxt(); is && (asSent || !s.PassesOn) {
 		// Never refused: the handler serves it (or, as sent, lets
@@ -401,7 +405,7 @@ func (s *Subject) judge(t string, bot bool, g *robots.Group, name string, catego
 		}
 		v, trapped = p.DecideTrap(g, s.File, served, s.Trap)
 	}
-	res = CheckResult{Input: t, Path: judged, Allowed: true, Verdict: judge.Allowed.String(), Group: group, Agent: name}
+	res = CheckResult{Input: t, Path: judged, Allowed: true, Verdict: judge.Allowed.String(), Group: group, Agent: name, Capped: capped}
 	if s.NotJudged != nil {
 		res.NotJudged = s.NotJudged(t)
 	}

@@ -105,7 +105,8 @@ line (or "no rule matched"), then the name logs and metrics give the bot.
 --json prints {"file", "user_agent", "bot", "bot_name", "mode",
 "only_for", "answered_first_by", "not_reached", "results": [{"input",
 "path", "not_judged", "allowed",
-"verdict", "group", "agent", "rule", "line", "source", "signal", "policy"}],
+"verdict", "group", "agent", "rule", "line", "source", "signal", "policy",
+"capped"}],
 "if_unverified": {"bot_name", "impostors", "group", "results"}};
 "allowed" is whether the handler lets the request through, "verdict" is
 "allowed", "disallowed", "not held" (a person's browser) or "not judged"
@@ -129,11 +130,14 @@ publishes how to verify it (not with impostors trust): "bot_name" is how
 logs name a request that fails the check, "impostors" the handler's
 setting, "group" the * group's names, and "results" the verdicts such a
 request gets, in the form above; a result refused by impostors block,
-not by a rule, has "policy": "impostors block". The exit status follows
+not by a rule, has "policy": "impostors block". "capped" is true where
+the path's other spellings cost more to judge than their budget (a path
+crafted against a file of thousands of wildcard rules), as the access log
+marks it. The exit status follows
 "results" only. Only the matchers a request's path, host and
 method decide (path, path_regexp, host, method, not) and rewrites of a
 known path are followed; where another decides, nothing is said.
-"source", "signal", "policy", "only_for", "answered_first_by",
+"source", "signal", "policy", "capped", "only_for", "answered_first_by",
 "not_reached", "not_judged" and "if_unverified" are left out when empty.
 
 Exit status: 0 when no path is disallowed for this client, 1 when one is

@@ -31,6 +31,7 @@ const (
 	FieldViolation  = "violation"
 	FieldSignal     = "signal"
 	FieldRuleSource = "rule_source"
+	FieldCapped     = "capped"
 )
 
 // TrapSource is the rule_source of the trap's rule, which the handler
@@ -88,6 +89,11 @@ type Judgment struct {
 	// Signal is the usage preference that decided a disallowed request
 	// ("ai-train=no"), when one did rather than a rule.
 	Signal string
+	// Capped is set when the path's other spellings cost more to judge
+	// than their budget (a path crafted against a file of thousands of
+	// wildcard rules) and some were judged only as far as certain: the
+	// path as sent was judged in full.
+	Capped bool
 }
 
 // ViolationContentSignal is the violation field of a request the usage
@@ -168,6 +174,9 @@ func (j *Judgment) MarshalLogObject(enc zapcore.ObjectEncoder) error {
 			enc.AddInt64(FieldFetchedAgo, j.FetchedAgo)
 		}
 	}
+	if j.Capped {
+		enc.AddBool(FieldCapped, true)
+	}
 	return nil
 }
 
@@ -176,6 +185,7 @@ func (j *Judgment) MarshalLogObject(enc zapcore.ObjectEncoder) error {
 var PlaceholderNames = []string{
 	FieldBot, FieldGroup, FieldVerdict, FieldRule, FieldLine, FieldMode, FieldAction, FieldViolation,
 	FieldSignal, FieldRuleSource, FieldIdentity, FieldVerifiedBy, FieldCategory, FieldFetched, FieldFetchedAgo,
+	FieldCapped,
 }
 
 // Placeholder returns the value of the field named name, as the
@@ -225,6 +235,8 @@ func (j *Judgment) Placeholder(name string) (v any, ok bool) {
 			return nil, true
 		}
 		return j.FetchedAgo, true
+	case FieldCapped:
+		return j.Capped, true
 	}
 	return nil, false
 }

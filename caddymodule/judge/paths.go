@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"math"
 	"net/url"
 	"path"
 	"strings"
@@ -272,25 +273,36 @@ func PathsOfTarget(target string) Paths {
 // Decide judges every spelling against g: disallowed if any is. A nil
 // group allows everything.
 func (p Paths) Decide(g *robots.Group) robots.Verdict {
-	if p.Alt == "" && p.Raw == "" && p.sent == "" && p.unresolved == nil {
-		return g.Decide(p.Primary)
-	}
-	v, _ := p.DecideSpelling(g)
+	v, _, _ := p.DecideCapped(g)
 	return v
+}
+
+// DecideCapped is Decide, also returning the spelling that decided (the
+// first one disallowed, or Primary) and whether the other spellings ran
+// out of their budget (see spellingBudget).
+func (p Paths) DecideCapped(g *robots.Group) (robots.Verdict, string, bool) {
+	if p.Alt == "" && p.Raw == "" && p.sent == "" && p.unresolved == nil {
+		return g.Decide(p.Primary), p.Primary, false
+	}
+	var b spellingBudget
+	v, s := p.decideSpelling(g, &b)
+	return v, s, b.capped
 }
 
 // DecideHeld judges the spellings against g and, for a client held to a
 // second group as well (Choice.Also), against also: disallowed if either
-// group disallows. It returns the verdict and the group that decided: the
-// first to refuse, else g.
-func (p Paths) DecideHeld(g, also *robots.Group) (robots.Verdict, *robots.Group) {
-	v := p.Decide(g)
+// group disallows. It returns the verdict, the group that decided (the
+// first to refuse, else g), and whether the spellings besides Primary ran
+// out of their budget in either (see spellingBudget).
+func (p Paths) DecideHeld(g, also *robots.Group) (robots.Verdict, *robots.Group, bool) {
+	var b spellingBudget
+	v, _ := p.decideSpelling(g, &b)
 	if v.Allowed && also != nil && also != g {
-		if v2 := p.Decide(also); !v2.Allowed {
-			return v2, also
+		if v2, _ := p.decideSpelling(also, &b); !v2.Allowed {
+			return v2, also, b.capped
 		}
 	}
-	return v, g
+	return v, g, b.capped
 }
 
 // RobotsTxt reports whether the path is /robots.txt as a server reads it
@@ -335,12 +347,63 @@ func (p Paths) Spellings() [8]string {
 	return s
 }
 
-// DecideSpelling is Decide, also returning the spelling that decided: the
-// first one disallowed, or Primary.
-func (p Paths) DecideSpelling(g *robots.Group) (robots.Verdict, string) {
-	v, spelling := g.Decide(p.Primary), p.Primary
+// The spellings besides Primary share a budget of work on the path's
+// index (robots.Budget). A path crafted against a file of thousands of
+// wildcard rules can make one Decide cost milliseconds; a request has up
+// to eight spellings, and a client held to two groups judges each twice.
+// Primary, the spelling Google reads, is always judged in full; what it
+// spent on the index comes out of the others' budget, down to a floor.
+// A spelling that runs out is disallowed only where that is certain (see
+// robots.Group.DecideWithin): a request is never refused for a rule that
+// would not refuse it, and the judgment says that it was capped.
+//
+// No file short of thousands of wildcard rules, and no path short of
+// holding their text, comes near: the index is built only once plain
+// tries have scanned eight times the path, and a typical file's other
+// spellings spend nothing from the budget.
+const (
+	spellingUnits = 1 << 17 // about 1-4 ms of index work
+	spellingFloor = 1 << 13
+)
+
+// spellingBudget is the budget of one request's other spellings.
+type spellingBudget struct {
+	b       robots.Budget
+	started bool
+	capped  bool
+}
+
+// charge takes what a Primary spent from the budget, keeping the floor.
+func (sb *spellingBudget) charge(spent int) {
+	left := spellingUnits
+	if sb.started {
+		left = sb.b.Left()
+	}
+	sb.b, sb.started = robots.NewBudget(max(left-spent, spellingFloor)), true
+}
+
+// decide judges one spelling besides Primary from the budget.
+func (sb *spellingBudget) decide(g *robots.Group, s string) robots.Verdict {
+	v := g.DecideWithin(s, &sb.b)
+	sb.capped = sb.capped || sb.b.Capped()
+	return v
+}
+
+// decideRaw is decide for the spelling as sent (robots.Group.DecideRaw).
+func (sb *spellingBudget) decideRaw(g *robots.Group, raw string) robots.Verdict {
+	v := g.DecideRawWithin(raw, &sb.b)
+	sb.capped = sb.capped || sb.b.Capped()
+	return v
+}
+
+// decideSpelling judges every spelling against g, the ones besides Primary
+// from the budget b, and returns the verdict and the spelling that decided.
+func (p Paths) decideSpelling(g *robots.Group, b *spellingBudget) (robots.Verdict, string) {
+	meter := robots.NewBudget(math.MaxInt)
+	v, spelling := g.DecideWithin(p.Primary, &meter), p.Primary
+	b.charge(meter.Spent())
 	if !v.Allowed {
-		av, ok := p.escapedAllow(g)
+		av, ok := p.escapedAllow(g, b)
 		if !ok {
 			return v, p.Primary
 		}
@@ -351,7 +414,7 @@ func (p Paths) DecideSpelling(g *robots.Group) (robots.Verdict, string) {
 		if s == "" {
 			continue
 		}
-		if v2 := g.Decide(s); !v2.Allowed {
+		if v2 := b.decide(g, s); !v2.Allowed {
 			return v2, s
 		}
 	}
@@ -361,7 +424,7 @@ func (p Paths) DecideSpelling(g *robots.Group) (robots.Verdict, string) {
 	}
 	if raw != "" && g.ReadsSent(raw) {
 		// Its canonical spelling is Primary's or Alt's, decided above.
-		if v2 := g.DecideRaw(raw); !v2.Allowed {
+		if v2 := b.decideRaw(g, raw); !v2.Allowed {
 			return v2, raw
 		}
 	}
@@ -377,11 +440,11 @@ func (p Paths) DecideSpelling(g *robots.Group) (robots.Verdict, string) {
 // for one whose decoding moves a segment boundary or resolves a
 // dot-segment ("%2F", "%5C", "/x%3A/../"): there the decoded spelling may
 // be another file, which the rule never named.
-func (p Paths) escapedAllow(g *robots.Group) (v robots.Verdict, ok bool) {
+func (p Paths) escapedAllow(g *robots.Group, b *spellingBudget) (v robots.Verdict, ok bool) {
 	if p.Alt == "" || p.Raw != "" || p.unresolved != nil || escapesSeparator(p.Alt) {
 		return v, false
 	}
-	v = g.Decide(p.Alt)
+	v = b.decide(g, p.Alt)
 	if !v.Allowed || v.Rule == nil || v.Rule.Directive != robots.Allow || !strings.Contains(v.Rule.Pattern, "%") {
 		return v, false
 	}

@@ -149,12 +149,12 @@ func TestPathsOfRaw(t *testing.T) {
 		if p.Raw != tc.raw {
 			t.Errorf("%s: raw spelling %q, want %q", tc.target, p.Raw, tc.raw)
 		}
-		v, by := p.DecideSpelling(g)
+		v, by, _ := p.DecideCapped(g)
 		if v.Allowed != tc.allowed || !v.Allowed && by != tc.by {
 			t.Errorf("%s: allowed %v by %q, want %v by %q", tc.target, v.Allowed, by, tc.allowed, tc.by)
 		}
 		if p.Decide(g).Allowed != tc.allowed {
-			t.Errorf("%s: Decide disagrees with DecideSpelling", tc.target)
+			t.Errorf("%s: Decide disagrees with DecideCapped", tc.target)
 		}
 	}
 }
@@ -186,7 +186,7 @@ func TestPathsOfEscapesAsSent(t *testing.T) {
 		if v := p.Decide(tc.g); v.Allowed != tc.allowed {
 			t.Errorf("%s: allowed %v, want %v", tc.target, v.Allowed, tc.allowed)
 		}
-		if v, by := p.DecideSpelling(tc.g); !v.Allowed && by != tc.raw {
+		if v, by, _ := p.DecideCapped(tc.g); !v.Allowed && by != tc.raw {
 			t.Errorf("%s: refused by the spelling %q, want %q", tc.target, by, tc.raw)
 		}
 	}
@@ -228,7 +228,7 @@ func FuzzPathsOf(f *testing.F) {
 		if p.Raw != "" && !g.DecideSent(p.Raw).Allowed {
 			disallowed = true
 		}
-		v, by := p.DecideSpelling(g)
+		v, by, _ := p.DecideCapped(g)
 		if v.Allowed == disallowed {
 			t.Fatalf("%q: decided allowed=%v, but a spelling disallowed=%v", target, v.Allowed, disallowed)
 		}
@@ -237,7 +237,7 @@ func FuzzPathsOf(f *testing.F) {
 			t.Fatalf("%q: decided by %q, which is none of its spellings", target, by)
 		}
 		if p.Decide(g).Allowed != v.Allowed {
-			t.Fatalf("%q: Decide and DecideSpelling disagree", target)
+			t.Fatalf("%q: Decide and DecideCapped disagree", target)
 		}
 	})
 }
@@ -266,7 +266,7 @@ func TestEscapedAllow(t *testing.T) {
 		{"/wiki/Talk%3A/../x", false},
 		{"/wiki/Talk%3A%5Cx", false},
 	} {
-		v, _ := PathsOfTarget(tc.target).DecideSpelling(g)
+		v, _, _ := PathsOfTarget(tc.target).DecideCapped(g)
 		if v.Allowed != tc.allowed {
 			t.Errorf("%s: allowed %v (rule %v), want %v", tc.target, v.Allowed, v.Rule, tc.allowed)
 		}

@@ -1,0 +1,78 @@
+package judge
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
+	"github.com/robotsguard/caddy-robots-txt/robots"
+)
+
+func pathsOfURI(t testing.TB, uri string) Paths {
+	u, err := url.ParseRequestURI(uri)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return PathsOf(u)
+}
+
+// TestSpellingsCapped: testfixtures.WildcardFlood runs the other spellings' budget out;
+// the request is allowed, as in full, and says it was capped. A path that
+// the file's plain rule refuses is refused whatever the budget, and an
+// ordinary file never caps.
+func TestSpellingsCapped(t *testing.T) {
+	body, uri := testfixtures.WildcardFlood(16 << 10)
+	g := robots.Parse([]byte(body)).GroupFor("x")
+	p := pathsOfURI(t, uri)
+	if n := len(slicesNonEmpty(p.Spellings())); n < 6 {
+		t.Fatalf("the hostile request has %d spellings; want the most PathsOf makes", n)
+	}
+	v, _, capped := p.DecideCapped(g)
+	if !v.Allowed || !capped {
+		t.Fatalf("hostile flood: allowed %v, capped %v; want allowed, capped", v.Allowed, capped)
+	}
+	if v2, _, c2 := p.DecideHeld(g, g); v2 != v || c2 != capped {
+		t.Fatalf("DecideHeld = %v, %v; DecideCapped %v, %v", v2, c2, v, capped)
+	}
+
+	// A plain rule refuses the spelling by Tomcat's reading
+	// ("/private;x/y" is "/private/y"), capped or not.
+	withPlain := robots.Parse([]byte(strings.Replace(body, "User-agent: *\n", "User-agent: *\nDisallow: /private/\n", 1)))
+	evading := pathsOfURI(t, "/private;x/y/"+strings.TrimPrefix(uri, "//x;p/"))
+	if v, s, _ := evading.DecideCapped(withPlain.GroupFor("x")); v.Allowed || v.Rule.String() != "disallow: /private/" {
+		t.Fatalf("evading spelling %q: allowed %v by %q; want refused by disallow: /private/", s, v.Allowed, v.Rule)
+	}
+
+	ordinary := robots.Parse([]byte("User-agent: *\nDisallow: /private/\nDisallow: /*.php$\nAllow: /*?page=\n"))
+	if v, _, capped := p.DecideCapped(ordinary.GroupFor("x")); !v.Allowed || capped {
+		t.Fatalf("ordinary file: allowed %v, capped %v; want allowed, not capped", v.Allowed, capped)
+	}
+}
+
+func slicesNonEmpty(s [8]string) []string {
+	var out []string
+	for _, x := range s {
+		if x != "" {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// BenchmarkSpellingsHostile: what judging a hostile request costs in all,
+// every spelling, against the flood, for paths of 2 to 16 KB.
+func BenchmarkSpellingsHostile(b *testing.B) {
+	for _, kb := range []int{2, 4, 8, 16} {
+		body, uri := testfixtures.WildcardFlood(kb << 10)
+		g := robots.Parse([]byte(body)).GroupFor("x")
+		p := pathsOfURI(b, uri)
+		b.Run(fmt.Sprintf("%dKB", kb), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				p.Decide(g)
+			}
+		})
+	}
+}

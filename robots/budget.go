@@ -1,0 +1,119 @@
+package robots
+
+// A Budget bounds the work that several Decides may spend on a path's
+// index (see wildTry): the Decides of one request's other spellings, say.
+// A Decide that runs out stops trying wildcard rules and decides on what
+// it knows for certain (see DecideWithin), so a request crafted against a
+// file of thousands of wildcard rules costs a bounded amount whatever
+// number of spellings it has. Plain rules, and wildcard rules tried
+// without an index (a few times the path's length in all), are not
+// counted: their cost is linear in the path anyway.
+//
+// The zero Budget has nothing to spend. A Budget is not safe for
+// concurrent use.
+type Budget struct {
+	left, spent int
+	capped      bool
+}
+
+// NewBudget returns a Budget of the given number of units. A unit is
+// about one look into a path's index: a binary search, a place checked
+// for a segment, a rule tried against the memo; some tens of nanoseconds.
+func NewBudget(units int) Budget { return Budget{left: units} }
+
+// Capped reports whether a Decide ran out of the budget.
+func (b *Budget) Capped() bool { return b.capped }
+
+// Spent returns how many units Decides have taken from b.
+func (b *Budget) Spent() int { return b.spent }
+
+// Left returns how many units b has left; 0 or less when it is spent.
+func (b *Budget) Left() int { return b.left }
+
+// spend takes n units, and reports whether there were any left to take
+// them from; when there were none, the Decide is capped.
+func (b *Budget) spend(n int) bool {
+	if b.left <= 0 {
+		b.capped = true
+		return false
+	}
+	b.left -= n
+	b.spent += n
+	return true
+}
+
+// DecideWithin is Decide, with the work on the path's index taken from b
+// (nil for no limit). When b runs out, the wildcard rules not yet tried
+// are not tried: the verdict is then disallowed only if it is certain,
+// the best rule found so far a disallow that no wildcard allow rule of
+// the group could outrank; otherwise allowed, with Verdict.Rule nil and
+// b.Capped() true. So a capped Decide never reports a violation that a
+// full one would not, and may miss one that only a wildcard rule makes.
+func (g *Group) DecideWithin(pathAndQuery string, b *Budget) Verdict {
+	if b == nil {
+		return g.Decide(pathAndQuery)
+	}
+	if g == nil {
+		return Verdict{Allowed: true}
+	}
+	if pathAndQuery == "" {
+		pathAndQuery = "/"
+	}
+	if !isCanonical(pathAndQuery) {
+		return g.decideCanonicalizedWithin(pathAndQuery, b)
+	}
+	return g.decideWithin(bytesOf(pathAndQuery), b)
+}
+
+//go:noinline
+func (g *Group) decideCanonicalizedWithin(pathAndQuery string, b *Budget) Verdict {
+	var buf [1024]byte
+	return g.decideWithin(appendCanonical(buf[:0], pathAndQuery), b)
+}
+
+// DecideRawWithin is DecideRaw with the work on the path's index taken
+// from b, as DecideWithin takes it.
+func (g *Group) DecideRawWithin(target string, b *Budget) Verdict {
+	if b == nil || !g.ReadsSent(target) {
+		return g.DecideWithin(target, b)
+	}
+	return g.decideRawWithin(target, g.lonePercent() && holdsUnreservedEscape(target), b)
+}
+
+//go:noinline
+func (g *Group) decideRawWithin(target string, keep bool, b *Budget) Verdict {
+	var buf [1024]byte
+	return g.decideWithin(appendCanon(buf[:0], target, "%25", true, keep), b)
+}
+
+// decideWithin is decide with a budget: see DecideWithin.
+func (g *Group) decideWithin(p []byte, b *Budget) Verdict {
+	if isRobotsTxt(p) {
+		return Verdict{Allowed: true}
+	}
+	was := b.capped
+	b.capped = false
+	var r *Rule
+	outrank := -1 // the highest priority of a wildcard allow rule
+	if m := g.matcher(); m != nil {
+		r, outrank = m.bestWithin(p, b), m.wildAllow
+	} else {
+		for _, s := range g.parts {
+			m := s.matcher()
+			if c := m.bestWithin(p, b); c != nil && better(c, r) {
+				r = c
+			}
+			outrank = max(outrank, m.wildAllow)
+		}
+	}
+	capped := b.capped
+	b.capped = was || capped
+	if capped && (r == nil || r.Directive == Allow || r.priority <= outrank) {
+		// A wildcard rule not tried might have decided otherwise.
+		return Verdict{Allowed: true}
+	}
+	if r == nil {
+		return Verdict{Allowed: true}
+	}
+	return Verdict{Allowed: r.Directive == Allow, Rule: r}
+}
