@@ -29,7 +29,8 @@ import "strings"
 //     describes something in words ("Microsoft Windows NT 5.1", "java
 //     1.7.0_75", "atw-crawler at fast dot no"), which a file listing
 //     "Java" or "fast" would otherwise hold a yacybot or Mail.ru's
-//     crawler to. The first word of the header, and of the item after
+//     crawler to, nor a word of a comment after another word ("like
+//     ExampleBot" of "OtherBot/1.0 (like ExampleBot)": see describes). The first word of the header, and of the item after
 //     "compatible;", is the product's name whatever follows it
 //     ("Screaming Frog SEO Spider/21.0", which a file names "Screaming
 //     Frog SEO Spider" and Google reads as "Screaming"; "compatible;
@@ -58,11 +59,23 @@ func (f *File) GroupForUserAgent(header string) (g *Group, name string) {
 	// stands in, and whether it is an address: a word is looked at once,
 	// when a name is first found in it, so the work stays linear.
 	wordEnd, inAddress := -1, false
+	depth := 0 // of comments around header[i]
 	for i := 0; i < len(header); i++ {
+		if i > 0 {
+			switch header[i-1] {
+			case '(':
+				depth++
+			case ')':
+				depth = max(depth-1, 0)
+			}
+		}
 		if !f.first[header[i]] {
 			continue
 		}
 		if i > first && !opensProduct(header[i-1]) {
+			continue
+		}
+		if depth > 0 && describes(header, i) {
 			continue
 		}
 		n, j := int32(0), i
@@ -98,6 +111,29 @@ func (f *File) GroupForUserAgent(header string) (g *Group, name string) {
 		return f.global, ""
 	}
 	return f.agents[best].group, f.agents[best].name
+}
+
+// describes reports whether the name at i of a comment follows another
+// word of its item, after white space: "like ExampleBot" in
+// "OtherBot/1.0 (like ExampleBot)" describes the client in words and is
+// not its product, whose token is OtherBot. A word before it that is a
+// product with a version ("Chrome/120 GPTBot") or ends in a sign ("Yahoo!
+// Slurp") leaves the name a product's.
+func describes(header string, i int) bool {
+	k := i
+	for k > 0 && (header[k-1] == ' ' || header[k-1] == '\t') {
+		k--
+	}
+	if k == i || k == 0 || !isAlnum(header[k-1]) {
+		return false
+	}
+	for k > 0 && !isHeaderSeparator(header[k-1]) {
+		if header[k-1] == '/' {
+			return false
+		}
+		k--
+	}
+	return true
 }
 
 // opensProduct reports whether a name after c stands where a product or a

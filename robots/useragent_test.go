@@ -129,6 +129,32 @@ func TestGroupForUserAgentProductPlace(t *testing.T) {
 	}
 }
 
+// TestGroupForUserAgentDescribed: a name after another word of a
+// comment's item describes the client ("like ExampleBot") and is not its
+// product: Google's parser, given the client's own token, reads
+// OtherBot's group or the * group, never ExampleBot's.
+func TestGroupForUserAgentDescribed(t *testing.T) {
+	f := Parse([]byte("User-agent: *\nDisallow: /y\n\nUser-agent: OtherBot\nDisallow: /z\n\n" +
+		"User-agent: ExampleBot\nUser-agent: Slurp\nUser-agent: Crawler\nDisallow: /x\n"))
+	for _, tc := range []struct {
+		header string
+		name   string // "" means the * group
+	}{
+		{"OtherBot/1.0 (like ExampleBot)", "OtherBot"},
+		{"OtherBot/1.0 (compatible with ExampleBot; +https://example.com)", "OtherBot"},
+		{"Unknown/1.0 (like ExampleBot)", ""},
+		{"Mozilla/5.0 (compatible; Seekport Crawler; http://seekport.com/)", ""},
+		// Still a product's place.
+		{"Mozilla/5.0 (compatible; Yahoo! Slurp; http://help.yahoo.com/help/us/ysearch/slurp)", "Slurp"},
+		{"Mozilla/5.0 (X11; Linux x86_64) Chrome/120.0 Safari/537.36 (ExampleBot/1.0)", "ExampleBot"},
+		{"Mozilla/5.0 (Windows NT 10.0; rv:121.0; ExampleBot)", "ExampleBot"},
+		{"Mozilla/5.0 (compatible; Example/1.0 ExampleBot/2.0)", "ExampleBot"},
+		{"Mozilla/5.0 Chrome/120.0 ExampleBot/1.0", "ExampleBot"},
+	} {
+		checkGroupForUserAgent(t, f, tc.header, tc.name)
+	}
+}
+
 // checkGroupForUserAgent checks that header selects the group of the
 // file's agent name ("" for the * group).
 func checkGroupForUserAgent(t *testing.T, f *File, header, name string) {
