@@ -52,9 +52,13 @@ func Identify(c *botdetect.Classifier, f *robots.File, ua string) Identity {
 	}
 	id := Identity{Known: known}
 	switch {
-	case name != "" && namesProduct(ua, name):
+	case name != "" && namesProduct(ua, name) && (bot || !onlyAsItem(ua, name)):
 		// The file names this client: whatever else it looks like, the
-		// site's own robots.txt speaks to it.
+		// site's own robots.txt speaks to it. But an item of a comment
+		// that reads as a person's software ("Mozilla/5.0 (X11; Ubuntu;
+		// Linux x86_64; rv:121.0) … Firefox/121.0") is its platform, not
+		// its product: a group named Ubuntu, Xbox or Tablet holds no
+		// browser. Named with a version ("Ubuntu/1.0"), it counts.
 		id.Bot, id.Name = true, name
 	case bot && name != "":
 		// A bot whose group the file names (Googlebot-Image/1.0 in a
@@ -120,6 +124,25 @@ func namesProduct(ua, name string) bool {
 		}
 	}
 	return false
+}
+
+// onlyAsItem reports whether ua names name as a product (see
+// namesProduct) only as a whole item of a comment, "; Ubuntu;" or
+// "(Xbox)", never with a version or at the header's end.
+func onlyAsItem(ua, name string) bool {
+	for i := 0; i+len(name) <= len(ua); i++ {
+		if i > 0 && (isWordByte(ua[i-1]) || ua[i-1] == '/') {
+			continue
+		}
+		if !strings.EqualFold(ua[i:i+len(name)], name) {
+			continue
+		}
+		end := i + len(name)
+		if end == len(ua) || ua[end] == '/' && isVersion(ua[end+1:]) {
+			return false
+		}
+	}
+	return true
 }
 
 // isVersion tells whether v starts with a version number, as a crawler

@@ -117,3 +117,29 @@ func TestIdentifyNamesWithDigits(t *testing.T) {
 		}
 	}
 }
+
+// TestIdentifyPlatformItem: a group named like an item of a person's
+// platform comment holds no browser that writes it there (audit Z-F2);
+// the name with a version, or a bot's header naming it, still counts.
+func TestIdentifyPlatformItem(t *testing.T) {
+	c := botdetect.New(nil, nil)
+	f := robots.Parse([]byte("User-agent: Ubuntu\nUser-agent: Xbox\nUser-agent: PlayStation\nUser-agent: Tablet\nUser-agent: Fedora\nDisallow: /\n"))
+	for _, tc := range []struct {
+		ua, name string // name "" for a person
+	}{
+		{"Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:121.0) Gecko/20100101 Firefox/121.0", ""},
+		{"Mozilla/5.0 (X11; Fedora; Linux x86_64; rv:121.0) Gecko/20100101 Firefox/121.0", ""},
+		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64; Xbox; Xbox One) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Edge/44.18363.8131", ""},
+		{"Mozilla/5.0 (PlayStation; PlayStation 5/2.26) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/13.0 Safari/605.1.15", ""},
+		{"Mozilla/5.0 (Android 14; Tablet; rv:121.0) Gecko/121.0 Firefox/121.0", ""},
+		// Named as a product: the file speaks to it.
+		{"Ubuntu/1.0", "Ubuntu"},
+		{"Mozilla/5.0 (X11; Linux x86_64) Chrome/120.0 Safari/537.36 Xbox", "Xbox"},
+		{"Mozilla/5.0 (compatible; Tablet/2.1; +https://example.com/bot)", "Tablet"},
+	} {
+		id := Identify(c, f, tc.ua)
+		if id.Name != tc.name || id.Bot != (tc.name != "") {
+			t.Errorf("Identify(%q) = bot %v, name %q; want name %q", tc.ua, id.Bot, id.Name, tc.name)
+		}
+	}
+}
