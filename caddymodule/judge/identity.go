@@ -99,8 +99,24 @@ func (id Identity) Own(ua string, tokens []string) Identity {
 // named "Intel" or "Mac" must not turn "Intel Mac OS X" browsers into bots.
 // Browsers' own product tokens never count.
 func namesProduct(ua, name string) bool {
+	item, product := productPlaces(ua, name)
+	return item || product
+}
+
+// onlyAsItem reports whether ua names name as a product (see
+// namesProduct) only as a whole item of a comment, "; Ubuntu;" or
+// "(Xbox)", never with a version or at the header's end.
+func onlyAsItem(ua, name string) bool {
+	item, product := productPlaces(ua, name)
+	return item && !product
+}
+
+// productPlaces reports where ua names name as a product: as a whole item
+// of a comment (before ";" or ")"), and as a product proper (with a
+// version, or ending the header).
+func productPlaces(ua, name string) (item, product bool) {
 	if len(name) < 3 || robots.BrowserToken(name) {
-		return false
+		return false, false
 	}
 	for i := 0; i+len(name) <= len(ua); i++ {
 		// The boundary first: a match can only start where a word does,
@@ -115,34 +131,14 @@ func namesProduct(ua, name string) bool {
 		if !strings.EqualFold(ua[i:i+len(name)], name) {
 			continue
 		}
-		end := i + len(name)
-		if end == len(ua) || ua[end] == ';' || ua[end] == ')' {
-			return true
-		}
-		if ua[end] == '/' && isVersion(ua[end+1:]) {
-			return true
-		}
-	}
-	return false
-}
-
-// onlyAsItem reports whether ua names name as a product (see
-// namesProduct) only as a whole item of a comment, "; Ubuntu;" or
-// "(Xbox)", never with a version or at the header's end.
-func onlyAsItem(ua, name string) bool {
-	for i := 0; i+len(name) <= len(ua); i++ {
-		if i > 0 && (isWordByte(ua[i-1]) || ua[i-1] == '/') {
-			continue
-		}
-		if !strings.EqualFold(ua[i:i+len(name)], name) {
-			continue
-		}
-		end := i + len(name)
-		if end == len(ua) || ua[end] == '/' && isVersion(ua[end+1:]) {
-			return false
+		switch end := i + len(name); {
+		case end == len(ua) || ua[end] == '/' && isVersion(ua[end+1:]):
+			return item, true
+		case ua[end] == ';' || ua[end] == ')':
+			item = true
 		}
 	}
-	return true
+	return item, false
 }
 
 // isVersion tells whether v starts with a version number, as a crawler

@@ -111,10 +111,7 @@ func TestIdentifyNamesWithDigits(t *testing.T) {
 		{"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36", ""},
 		{"Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15", ""},
 	} {
-		id := Identify(c, f, tc.ua)
-		if id.Name != tc.name || id.Bot != (tc.name != "") {
-			t.Errorf("Identify(%q) = bot %v, name %q; want name %q", tc.ua, id.Bot, id.Name, tc.name)
-		}
+		checkIdentify(t, c, f, tc.ua, tc.name)
 	}
 }
 
@@ -137,9 +134,16 @@ func TestIdentifyPlatformItem(t *testing.T) {
 		{"Mozilla/5.0 (X11; Linux x86_64) Chrome/120.0 Safari/537.36 Xbox", "Xbox"},
 		{"Mozilla/5.0 (compatible; Tablet/2.1; +https://example.com/bot)", "Tablet"},
 	} {
-		id := Identify(c, f, tc.ua)
-		if id.Name != tc.name || id.Bot != (tc.name != "") {
-			t.Errorf("Identify(%q) = bot %v, name %q; want name %q", tc.ua, id.Bot, id.Name, tc.name)
-		}
+		checkIdentify(t, c, f, tc.ua, tc.name)
+	}
+}
+
+// checkIdentify checks that ua is the bot the file calls name, or a person
+// for name "".
+func checkIdentify(t *testing.T, c *botdetect.Classifier, f *robots.File, ua, name string) {
+	t.Helper()
+	id := Identify(c, f, ua)
+	if id.Name != name || id.Bot != (name != "") {
+		t.Errorf("Identify(%q) = bot %v, name %q; want name %q", ua, id.Bot, id.Name, name)
 	}
 }
