@@ -37,9 +37,14 @@ func (b *Budget) spend(n int) bool {
 		b.capped = true
 		return false
 	}
+	b.charge(n)
+	return true
+}
+
+// charge takes n units for work already done, which no shortage undoes.
+func (b *Budget) charge(n int) {
 	b.left -= n
 	b.spent += n
-	return true
 }
 
 // DecideWithin is Decide, with the work on the path's index taken from b

@@ -331,7 +331,7 @@ func (c *wildTry) match(w *wildRule, p []byte) bool {
 	}
 	before := c.ix.work
 	ok := w.matchIndexed(p, c.ix, c.m.segIDs, c.m.nshared)
-	c.budget.spend(c.ix.work - before)
+	c.budget.charge(c.ix.work - before)
 	return ok
 }
 
@@ -495,7 +495,7 @@ func (m *matcher) bestIndexed(p []byte, from int, sig *uint64, try *wildTry, bes
 			// once the index is built: thousands of rules sharing a
 			// missing segment are rejected each in a few nanoseconds,
 			// but thousands of them, in each spelling.
-			try.budget.spend(len(rules))
+			try.budget.charge(len(rules))
 		}
 		for _, i := range rules {
 			w := &m.wilds[i]
