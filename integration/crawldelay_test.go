@@ -1,6 +1,7 @@
 package integration
 
 import (
+	"fmt"
 	"net/http"
 	"path/filepath"
 	"testing"
@@ -14,21 +15,8 @@ import (
 // /robots.txt is never limited.
 func TestCrawlDelay(t *testing.T) {
 	t.Parallel()
-	inst := startCaddy(t, `http://127.0.0.1:{{port}} {
-	root * {{dir}}/site
-	robots_txt {
-		`+verifiedHere+`
-	}
-	file_server
-	log {
-		output file {{dir}}/access.log
-		format json
-	}
-}
-`, func(inst *instance) {
-		writeTestSite(t, inst.dir, false)
-		writeFile(t, filepath.Join(inst.dir, "site", "robots.txt"), "User-agent: GPTBot\nCrawl-delay: 1\nDisallow: /private/\n\nUser-agent: *\nDisallow: /private/\n")
-	})
+	inst := startCaddy(t, fmt.Sprintf(loggedSite, verifiedHere),
+		withRobotsTxt("User-agent: GPTBot\nCrawl-delay: 1\nDisallow: /private/\n\nUser-agent: *\nDisallow: /private/\n"))
 	// Faster: a burst of three passes, the fourth is refused.
 	for i := range 3 {
 		if got := inst.get(t, "/about.html", testfixtures.UAGPTBot); got.status != http.StatusOK {

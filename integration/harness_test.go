@@ -184,6 +184,30 @@ func startCaddy(t testing.TB, sites string, setup ...func(inst *instance)) *inst
 // its robots.txt, in {{dir}}/site.
 func withTestSite(inst *instance) { writeTestSite(inst.t, inst.dir, true) }
 
+// withRobotsTxt returns a setup function for startCaddy: the test site in
+// {{dir}}/site, with body as its robots.txt.
+func withRobotsTxt(body string) func(inst *instance) {
+	return func(inst *instance) {
+		site := writeTestSite(inst.t, inst.dir, false)
+		writeFile(inst.t, filepath.Join(site, "robots.txt"), body)
+	}
+}
+
+// loggedSite is the test site with a JSON access log in
+// {{dir}}/access.log; %s is the body of its robots_txt block.
+const loggedSite = `http://127.0.0.1:{{port}} {
+	root * {{dir}}/site
+	robots_txt {
+		%s
+	}
+	file_server
+	log {
+		output file {{dir}}/access.log
+		format json
+	}
+}
+`
+
 // start writes the Caddyfile (global options + sites) and runs it.
 func (inst *instance) start(sites string) {
 	inst.t.Helper()

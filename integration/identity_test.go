@@ -1,6 +1,7 @@
 package integration
 
 import (
+	"fmt"
 	"net"
 	"net/http"
 	"path/filepath"
@@ -102,8 +103,7 @@ func TestIdentity(t *testing.T) {
 	}
 }
 `, func(inst *instance) {
-		writeTestSite(t, inst.dir, false)
-		writeFile(t, filepath.Join(inst.dir, "site", "robots.txt"), robotsTxt)
+		withRobotsTxt(robotsTxt)(inst)
 		writeFile(t, filepath.Join(inst.dir, "gptbot-ranges.txt"), "# GPTBot, as the test publishes it\n203.0.113.0/24\n")
 	})
 	logPath := filepath.Join(inst.dir, "access.log")
@@ -197,23 +197,7 @@ func TestImpostorsBlock(t *testing.T) {
 func TestImpostorKeepsItsRestrictions(t *testing.T) {
 	t.Parallel()
 	const robotsTxt = "User-agent: GPTBot\nDisallow: /\n\nUser-agent: AcmeBot\nDisallow: /\n\nUser-agent: *\nDisallow: /private/\n"
-	inst := startCaddy(t, `http://127.0.0.1:{{port}} {
-	root * {{dir}}/site
-	robots_txt {
-		crawler GPTBot {
-			ranges 203.0.113.0/24
-		}
-	}
-	file_server
-	log {
-		output file {{dir}}/access.log
-		format json
-	}
-}
-`, func(inst *instance) {
-		writeTestSite(t, inst.dir, false)
-		writeFile(t, filepath.Join(inst.dir, "site", "robots.txt"), robotsTxt)
-	})
+	inst := startCaddy(t, fmt.Sprintf(loggedSite, "crawler GPTBot {\n\t\t\tranges 203.0.113.0/24\n\t\t}"), withRobotsTxt(robotsTxt))
 	logPath := filepath.Join(inst.dir, "access.log")
 	for _, c := range []struct {
 		name, ua         string

@@ -537,18 +537,7 @@ func TestAdminStats(t *testing.T) {
 
 // monTrackingSite is the test site behind a trusted proxy (so that
 // X-Forwarded-For sets Caddy's client_ip), with a JSON access log.
-const monTrackingSite = `http://127.0.0.1:{{port}} {
-	root * {{dir}}/site
-	robots_txt {
-		` + verifiedHere + `
-	}
-	file_server
-	log {
-		output file {{dir}}/access.log
-		format json
-	}
-}
-`
+var monTrackingSite = fmt.Sprintf(loggedSite, verifiedHere)
 
 const monTrustProxies = `	servers {
 		trusted_proxies static private_ranges

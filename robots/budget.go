@@ -55,9 +55,6 @@ func (b *Budget) charge(n int) {
 // b.Capped() true. So a capped Decide never reports a violation that a
 // full one would not, and may miss one that only a wildcard rule makes.
 func (g *Group) DecideWithin(pathAndQuery string, b *Budget) Verdict {
-	if b == nil {
-		return g.Decide(pathAndQuery)
-	}
 	if g == nil {
 		return Verdict{Allowed: true}
 	}
@@ -65,39 +62,30 @@ func (g *Group) DecideWithin(pathAndQuery string, b *Budget) Verdict {
 		pathAndQuery = "/"
 	}
 	if !isCanonical(pathAndQuery) {
-		return g.decideCanonicalizedWithin(pathAndQuery, b)
+		return g.decideCanonicalized(pathAndQuery, b)
 	}
-	return g.decideWithin(bytesOf(pathAndQuery), b)
-}
-
-//go:noinline
-func (g *Group) decideCanonicalizedWithin(pathAndQuery string, b *Budget) Verdict {
-	var buf [1024]byte
-	return g.decideWithin(appendCanonical(buf[:0], pathAndQuery), b)
+	return g.decide(bytesOf(pathAndQuery), b)
 }
 
 // DecideRawWithin is DecideRaw with the work on the path's index taken
 // from b, as DecideWithin takes it.
 func (g *Group) DecideRawWithin(target string, b *Budget) Verdict {
-	if b == nil || !g.ReadsSent(target) {
+	if !g.ReadsSent(target) {
 		return g.DecideWithin(target, b)
 	}
-	return g.decideRawWithin(target, g.lonePercent() && holdsUnreservedEscape(target), b)
+	return g.decideRaw(target, g.lonePercent() && holdsUnreservedEscape(target), b)
 }
 
-//go:noinline
-func (g *Group) decideRawWithin(target string, keep bool, b *Budget) Verdict {
-	var buf [1024]byte
-	return g.decideWithin(appendCanon(buf[:0], target, "%25", true, keep), b)
-}
-
-// decideWithin is decide with a budget: see DecideWithin.
-func (g *Group) decideWithin(p []byte, b *Budget) Verdict {
+// decide decides on the canonical path p, with the work on its index
+// taken from b (nil for no limit): see DecideWithin.
+func (g *Group) decide(p []byte, b *Budget) Verdict {
 	if isRobotsTxt(p) {
 		return Verdict{Allowed: true}
 	}
-	was := b.capped
-	b.capped = false
+	var was bool
+	if b != nil {
+		was, b.capped = b.capped, false
+	}
 	var r *Rule
 	outrank := -1 // the highest priority of a wildcard allow rule
 	if m := g.matcher(); m != nil {
@@ -111,11 +99,13 @@ func (g *Group) decideWithin(p []byte, b *Budget) Verdict {
 			outrank = max(outrank, m.wildAllow)
 		}
 	}
-	capped := b.capped
-	b.capped = was || capped
-	if capped && (r == nil || r.Directive == Allow || r.priority <= outrank) {
-		// A wildcard rule not tried might have decided otherwise.
-		return Verdict{Allowed: true}
+	if b != nil {
+		capped := b.capped
+		b.capped = was || capped
+		if capped && (r == nil || r.Directive == Allow || r.priority <= outrank) {
+			// A wildcard rule not tried might have decided otherwise.
+			return Verdict{Allowed: true}
+		}
 	}
 	if r == nil {
 		return Verdict{Allowed: true}

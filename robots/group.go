@@ -123,27 +123,16 @@ func (g *Group) Rules() []*Rule {
 // matches, and /robots.txt itself, are allowed. Percent-encoded and raw
 // spellings of the same URL get the same verdict. A nil Group allows
 // everything. Decide does not allocate for paths of up to 1,024 bytes.
-func (g *Group) Decide(pathAndQuery string) Verdict {
-	if g == nil {
-		return Verdict{Allowed: true}
-	}
-	if pathAndQuery == "" {
-		pathAndQuery = "/"
-	}
-	if !isCanonical(pathAndQuery) {
-		return g.decideCanonicalized(pathAndQuery)
-	}
-	return g.decide(bytesOf(pathAndQuery))
-}
+func (g *Group) Decide(pathAndQuery string) Verdict { return g.DecideWithin(pathAndQuery, nil) }
 
 // decideCanonicalized canonicalizes the path in a buffer on its own
-// stack frame: kept out of Decide, the buffer does not make every call
-// grow the goroutine's stack.
+// stack frame: kept out of DecideWithin, the buffer does not make every
+// call grow the goroutine's stack.
 //
 //go:noinline
-func (g *Group) decideCanonicalized(pathAndQuery string) Verdict {
+func (g *Group) decideCanonicalized(pathAndQuery string, b *Budget) Verdict {
 	var buf [1024]byte
-	return g.decide(appendCanonical(buf[:0], pathAndQuery))
+	return g.decide(appendCanonical(buf[:0], pathAndQuery), b)
 }
 
 // DecideSent is Decide for a path and query exactly as a client sent
@@ -173,12 +162,7 @@ func (g *Group) DecideSent(target string) Verdict {
 // kept too, as Google's reading sees them: the lone "%" matches the "%"
 // of "/%7Ejoe/", which canonical form reads as "/~joe/". A target that
 // needs neither (see ReadsSent) is read as Decide reads it.
-func (g *Group) DecideRaw(target string) Verdict {
-	if !g.ReadsSent(target) {
-		return g.Decide(target)
-	}
-	return g.decideRaw(target, g.lonePercent() && holdsUnreservedEscape(target))
-}
+func (g *Group) DecideRaw(target string) Verdict { return g.DecideRawWithin(target, nil) }
 
 // ReadsSent reports whether DecideRaw reads target otherwise than Decide:
 // it holds raw a byte URLs carry escaped, or an escape of an unreserved
@@ -214,29 +198,9 @@ func (g *Group) lonePercent() bool {
 // escapes of unreserved characters, which are kept.
 //
 //go:noinline
-func (g *Group) decideRaw(target string, keep bool) Verdict {
+func (g *Group) decideRaw(target string, keep bool, b *Budget) Verdict {
 	var buf [1024]byte
-	return g.decide(appendCanon(buf[:0], target, "%25", true, keep))
-}
-
-func (g *Group) decide(p []byte) Verdict {
-	if isRobotsTxt(p) {
-		return Verdict{Allowed: true}
-	}
-	var r *Rule
-	if m := g.matcher(); m != nil {
-		r = m.best(p)
-	} else {
-		for _, s := range g.parts {
-			if b := s.matcher().best(p); b != nil && better(b, r) {
-				r = b
-			}
-		}
-	}
-	if r == nil {
-		return Verdict{Allowed: true}
-	}
-	return Verdict{Allowed: r.Directive == Allow, Rule: r}
+	return g.decide(appendCanon(buf[:0], target, "%25", true, keep), b)
 }
 
 // isRobotsTxt reports whether the canonical path p is /robots.txt, which

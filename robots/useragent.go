@@ -59,23 +59,15 @@ func (f *File) GroupForUserAgent(header string) (g *Group, name string) {
 	// stands in, and whether it is an address: a word is looked at once,
 	// when a name is first found in it, so the work stays linear.
 	wordEnd, inAddress := -1, false
-	depth := 0 // of comments around header[i]
+	// The depth of comments at header[counted], brought up to date only
+	// for a name found after another word, so that headers naming no
+	// agent of the file cost nothing more.
+	depth, counted := 0, 0
 	for i := 0; i < len(header); i++ {
-		if i > 0 {
-			switch header[i-1] {
-			case '(':
-				depth++
-			case ')':
-				depth = max(depth-1, 0)
-			}
-		}
 		if !f.first[header[i]] {
 			continue
 		}
 		if i > first && !opensProduct(header[i-1]) {
-			continue
-		}
-		if depth > 0 && describes(header, i) {
 			continue
 		}
 		n, j := int32(0), i
@@ -103,6 +95,19 @@ func (f *File) GroupForUserAgent(header string) (g *Group, name string) {
 			}
 			if inAddress {
 				break
+			}
+			if describes(header, i) {
+				for ; counted < i; counted++ {
+					switch header[counted] {
+					case '(':
+						depth++
+					case ')':
+						depth = max(depth-1, 0)
+					}
+				}
+				if depth > 0 {
+					break // so is every longer name from i
+				}
 			}
 			best, bestLen = v, j-i
 		}
