@@ -91,13 +91,14 @@ func (g *Group) decide(p []byte, b *Budget) Verdict {
 	if m := g.matcher(); m != nil {
 		r, outrank = m.bestWithin(p, b), m.wildAllow
 	} else {
+		// One try for all parts: see wildTry.
+		try := newWildTry(p, b)
 		for _, s := range g.parts {
 			m := s.matcher()
-			if c := m.bestWithin(p, b); c != nil && better(c, r) {
-				r = c
-			}
+			r = m.bestWith(p, &try, r)
 			outrank = max(outrank, m.wildAllow)
 		}
+		try.done()
 	}
 	if b != nil {
 		capped := b.capped

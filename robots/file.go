@@ -163,7 +163,9 @@ func lowerNames(agents []srcAgent) string {
 // compiled matcher as they are; one made of several gets a matcher of its
 // own while the rules compiled for merged groups number no more than the
 // file's rules, and past that keeps the matchers of its parts and asks
-// each of them.
+// each of them, all with one budget of scanning and one index of the path
+// (see wildTry), so that time stays what one matcher of the parts' rules
+// would take.
 type mergedGroups struct {
 	src    []*srcGroup
 	byKey  map[string]*Group

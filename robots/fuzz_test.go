@@ -412,19 +412,26 @@ func fzCheckDecide(t *testing.T, f *File, body, path string) {
 }
 
 // fzDecideIndexed is g.Decide(path) with every wildcard try done with a
-// pathIndex, from the first.
+// pathIndex, from the first, and every trigram of an indexed node looked
+// up in it rather than scanned for.
 func fzDecideIndexed(g *Group, path string) Verdict {
-	defer func(b int) { plainTryBytes = b }(plainTryBytes)
-	plainTryBytes = -1 << 40
+	defer fzIndexEverything()()
 	return g.Decide(path)
 }
 
 // fzDecideWithin is g.DecideWithin(path, b) with every wildcard try done
 // with a pathIndex, from the first, so that each spends from b.
 func fzDecideWithin(g *Group, path string, b *Budget) Verdict {
-	defer func(b int) { plainTryBytes = b }(plainTryBytes)
-	plainTryBytes = -1 << 40
+	defer fzIndexEverything()()
 	return g.DecideWithin(path, b)
+}
+
+// fzIndexEverything makes Decides use the path's index from their first
+// try on, and returns what undoes it.
+func fzIndexEverything() (undo func()) {
+	plain, scan := plainTryBytes, scanPerGram
+	plainTryBytes, scanPerGram = -1<<40, 0
+	return func() { plainTryBytes, scanPerGram = plain, scan }
 }
 
 func FuzzDecide(f *testing.F) {

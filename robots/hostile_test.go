@@ -837,3 +837,127 @@ func TestLazyMatchersConcurrent(t *testing.T) {
 		fzCheckDecide(t, f, body, p)
 	}
 }
+
+// hsPartsFile is a file whose agent "victim" obeys a merge of as many
+// written groups as fit in 500 KiB, more than the file compiles merged:
+// "first", named in every group but the last, takes the merge budget, so
+// victim's Group asks the matcher of each part. Each group holds wilds
+// wildcard rules "/*z<group>-<rule>~", which a path of z bytes never
+// matches but makes each part try.
+func hsPartsFile(wilds int) []byte {
+	var b strings.Builder
+	for i := 0; b.Len() < DefaultMaxSize-4096; i++ {
+		b.WriteString("user-agent:first\nuser-agent:victim\n")
+		for k := 0; k < wilds; k++ {
+			fmt.Fprintf(&b, "disallow:/*z%d-%d~\n", i, k)
+		}
+	}
+	b.WriteString("user-agent:victim\ndisallow:/*zlast~\n")
+	return []byte(b.String())
+}
+
+// hsUsageFile is a file of as many "*" groups as fit in 500 KiB, each with
+// a Content-Usage line of its own wildcard path, which a path of z bytes
+// never matches.
+func hsUsageFile() []byte {
+	var b strings.Builder
+	for i := 0; b.Len() < DefaultMaxSize-4096; i++ {
+		fmt.Fprintf(&b, "user-agent:*\ncontent-usage:/*z%d~ train-ai=n\ndisallow:/p%d/\n", i, i)
+	}
+	return []byte(b.String())
+}
+
+// TestPartsShareOneTry checks a Group that asks its parts, and Signals
+// over many written groups, where one wildTry, and so one index of the
+// path, serves matchers that number their segments each its own way: the
+// verdicts are the reference's, whether the tries scan or use the index.
+func TestPartsShareOneTry(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 43))
+	pieces := []string{"a", "ab", "abc", "bcd", "cab", "x", ".php", "?id=", "zz"}
+	word := func(n int) string {
+		var b strings.Builder
+		for i := 1 + rng.IntN(n); i > 0; i-- {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		return b.String()
+	}
+	for file := 0; file < 12; file++ {
+		var body strings.Builder
+		groups := 3 + rng.IntN(4)
+		for g := 0; g < groups; g++ {
+			if g+1 < groups {
+				body.WriteString("user-agent: first\n")
+			}
+			body.WriteString("user-agent: victim\n")
+			// Some parts have enough wildcard rules to number their
+			// segments and index them; others try theirs in order.
+			n := 1 + rng.IntN(4)
+			if rng.IntN(2) == 0 {
+				n = minIndexedWilds + rng.IntN(minIndexedWilds)
+			}
+			for r := 0; r < n; r++ {
+				d := "disallow"
+				if rng.IntN(3) == 0 {
+					d = "allow"
+				}
+				fmt.Fprintf(&body, "%s: /%s*%s*%s\n", d, word(1)[:1], word(2), word(2))
+				fmt.Fprintf(&body, "content-usage: /*%s*%s train-ai=%c\n", word(2), word(1), "yn"[rng.IntN(2)])
+			}
+		}
+		text := body.String()
+		f := Parse([]byte(text))
+		victim := f.GroupFor("victim")
+		if victim.matcher() != nil || len(victim.parts) < 2 {
+			t.Fatalf("victim's group has a matcher of its own (%d parts); the test wants one that asks its parts\n%s", len(victim.parts), text)
+		}
+		for k := 0; k < 300; k++ {
+			path := "/" + word(12)
+			fzCheckDecide(t, f, text, path)
+			if got, want := fzVerdictOf(fzDecideIndexed(victim, path)), fzRefDecide(fzRefRules(victim), path); got != want {
+				t.Fatalf("indexed Decide(%q) = %v, reference says %v\n%s", path, got, want, text)
+			}
+			want := victim.Signals(path)
+			if got := hsSignalsIndexed(victim, path); got != want {
+				t.Fatalf("indexed Signals(%q) = %+v, scanned %+v\n%s", path, got, want, text)
+			}
+		}
+	}
+}
+
+// hsSignalsIndexed is g.Signals(path) with every wildcard try done with a
+// pathIndex, from the first.
+func hsSignalsIndexed(g *Group, path string) Signals {
+	defer fzIndexEverything()()
+	return g.Signals(path)
+}
+
+// BenchmarkDecideHostileParts: a 16 KB path of z bytes against a group
+// asking the matchers of ten thousand parts, each of one wildcard rule, or
+// of several hundred parts, each of enough wildcard rules to be indexed; and
+// Signals against ten thousand "*" groups of a Content-Usage line each.
+// Every part is asked, and each rule of it tried, or looked up, once.
+func BenchmarkDecideHostileParts(b *testing.B) {
+	path := "/" + strings.Repeat("z", 16000)
+	for _, c := range []struct {
+		name  string
+		wilds int
+	}{{"one-wildcard", 1}, {"indexed", minIndexedWilds}} {
+		g := Parse(hsPartsFile(c.wilds)).GroupFor("victim")
+		if len(g.parts) < 500 {
+			b.Fatalf("victim asks %d parts, want over 500", len(g.parts))
+		}
+		b.Run(fmt.Sprintf("%s-%dparts", c.name, len(g.parts)), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				bnSinkVerdict = g.Decide(path)
+			}
+		})
+	}
+	g := Parse(hsUsageFile()).GroupFor("x")
+	b.Run(fmt.Sprintf("signals-%dgroups", len(g.src)), func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			bnSinkSignals = g.Signals(path)
+		}
+	})
+}

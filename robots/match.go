@@ -299,6 +299,13 @@ func (w *wildRule) matchIndexed(p []byte, ix *pathIndex, ids []int32, nshared in
 // The path is not kept in a wildTry but passed to each try: a wildTry
 // leaks its fields to the pool, and the path is often a buffer on
 // Decide's stack.
+//
+// One wildTry serves every matcher a Decide asks (the parts of a group
+// merged from more groups than it compiles, see Group.parts; the usage
+// matchers of Signals): the bytes plain tries scan and the index are the
+// Decide's, not each matcher's, so a group of ten thousand parts costs
+// what one matcher of their rules would, not ten thousand scans of the
+// path.
 type wildTry struct {
 	m      *matcher
 	work   int // bytes plain tries may still scan
@@ -310,8 +317,29 @@ type wildTry struct {
 // the path's length; tests lower it to check the index on short paths.
 var plainTryBytes = 8192
 
-func newWildTry(m *matcher, p []byte) wildTry {
-	return wildTry{m: m, work: 8*len(p) + plainTryBytes}
+func newWildTry(p []byte, b *Budget) wildTry {
+	return wildTry{work: 8*len(p) + plainTryBytes, budget: b}
+}
+
+// use makes m the matcher whose rules c tries next. The index of the path
+// stays; its memo of segments, numbered by each matcher, starts anew.
+func (c *wildTry) use(m *matcher) {
+	if c.m == m {
+		return
+	}
+	c.m = m
+	if c.ix != nil && c.ix.next(m.nseg) {
+		c.ix.lo = make([]int32, m.nseg)
+		c.ix.at = make([]int32, m.nseg)
+	}
+}
+
+// index returns the index of the path p, building it the first time.
+func (c *wildTry) index(p []byte) *pathIndex {
+	if c.ix == nil {
+		c.ix = getPathIndex(p, c.m.nseg)
+	}
+	return c.ix
 }
 
 // match tries w on the path p.
@@ -321,8 +349,8 @@ func (c *wildTry) match(w *wildRule, p []byte) bool {
 		if c.work -= len(tail); c.work >= 0 {
 			return w.match(tail)
 		}
-		c.ix = getPathIndex(p, c.m.nseg)
 	}
+	c.index(p)
 	if c.budget == nil {
 		return w.matchIndexed(p, c.ix, c.m.segIDs, c.m.nshared)
 	}
@@ -350,12 +378,20 @@ func (m *matcher) best(p []byte) *Rule { return m.bestWithin(p, nil) }
 // no limit): once b runs out, the rules not yet tried are not, and the
 // rule returned is the best of those that were (see DecideWithin).
 func (m *matcher) bestWithin(p []byte, b *Budget) *Rule {
+	try := newWildTry(p, b)
+	best := m.bestWith(p, &try, nil)
+	try.done()
+	return best
+}
+
+// bestWith returns the deciding rule for p among m's rules and best, a
+// rule already found (nil for none), trying wildcard rules with try:
+// those that cannot beat best are not tried.
+func (m *matcher) bestWith(p []byte, try *wildTry, best *Rule) *Rule {
 	if len(m.nodes) == 0 {
-		return nil
+		return best
 	}
-	var best *Rule
-	try := newWildTry(m, p)
-	try.budget = b
+	try.use(m)
 	// Wildcard tails are checked after the walk, once the plain rules have
 	// set the bar they must beat; most are then skipped without a look.
 	type pending struct{ info, depth int32 }
@@ -386,7 +422,7 @@ func (m *matcher) bestWithin(p []byte, b *Budget) *Rule {
 						queue[nq] = pending{nd.val, int32(depth)}
 						nq++
 					} else {
-						best = m.bestAlways(nr, p, &try, pathSig(&sig, p[scanFrom:]), best)
+						best = m.bestAlways(nr, p, try, pathSig(&sig, p[scanFrom:]), best)
 					}
 				}
 			case nr.wildN > 0:
@@ -394,7 +430,7 @@ func (m *matcher) bestWithin(p []byte, b *Budget) *Rule {
 					queue[nq] = pending{nd.val, int32(depth)}
 					nq++
 				} else {
-					best = m.bestWild(nr, p, &try, best)
+					best = m.bestWild(nr, p, try, best)
 				}
 			}
 		}
@@ -403,15 +439,14 @@ func (m *matcher) bestWithin(p []byte, b *Budget) *Rule {
 	for i := 0; i < nq; i++ {
 		nr := &m.infos[queue[i].info]
 		if nr.indexed {
-			best = m.bestAlways(nr, p, &try, pathSig(&sig, p[scanFrom:]), best)
+			best = m.bestAlways(nr, p, try, pathSig(&sig, p[scanFrom:]), best)
 		} else {
-			best = m.bestWild(nr, p, &try, best)
+			best = m.bestWild(nr, p, try, best)
 		}
 	}
 	if scanFrom >= 0 {
-		best = m.bestIndexed(p, scanFrom, &sig, &try, best)
+		best = m.bestIndexed(p, scanFrom, &sig, try, best)
 	}
-	try.done()
 	return best
 }
 
@@ -454,11 +489,18 @@ func (m *matcher) bestAlways(nr *nodeRules, p []byte, try *wildTry, sig uint64, 
 	return best
 }
 
-// bestIndexed scans p from the first indexed node the walk reached and
-// tries the rules filed under each trigram of it, each distinct trigram
-// once. A rule whose node the walk did not reach does not have its prefix
-// at the start of p and is skipped, and so is one needing a byte missing
-// from *sig, the byteSig of p[from:] (see pathSig).
+// bestIndexed tries the rules filed under each trigram of p from the
+// first indexed node the walk reached, each distinct trigram once. A rule
+// whose node the walk did not reach does not have its prefix at the start
+// of p and is skipped, and so is one needing a byte missing from *sig,
+// the byteSig of p[from:] (see pathSig).
+//
+// It scans p for the trigrams while the Decide's tries may still scan
+// bytes (see wildTry), or when p is shorter than 16 bytes for each of the
+// index's trigrams (see scanPerGram); past that, it looks each trigram of
+// the index up in the path's index. So a Decide that asks hundreds of
+// indexed matchers (the parts of a group, see Group.parts) scans the path
+// a few times in all, not once per matcher.
 func (m *matcher) bestIndexed(p []byte, from int, sig *uint64, try *wildTry, best *Rule) *Rule {
 	gi := &m.grams[0]
 	if best != nil && best.priority > gi.maxPriority {
@@ -467,6 +509,11 @@ func (m *matcher) bestIndexed(p []byte, from int, sig *uint64, try *wildTry, bes
 	if len(p)-from < 3 || len(gi.grams) == 0 {
 		return best // nothing to look up
 	}
+	n := len(p) - from
+	if try.work < n && scanPerGram*len(gi.grams) < n {
+		return m.bestLookedUp(p, from, sig, try, best)
+	}
+	try.work -= n // charged in full: most scans run to the end
 	// The set of trigrams looked up so far: a bitset on the stack for a
 	// small index, else generation stamps from a pool. Two variables, not
 	// one struct, so that escape analysis keeps the bitset on the stack.
@@ -489,25 +536,54 @@ func (m *matcher) bestIndexed(p []byte, from int, sig *uint64, try *wildTry, bes
 		if k < 0 || seenBefore(bits, stamps, k) {
 			continue
 		}
-		rules := gi.wildOf[gi.lo[k]:gi.lo[k+1]]
-		if try.budget != nil && try.ix != nil {
-			// Each rule looked at costs about a look into the index
-			// once the index is built: thousands of rules sharing a
-			// missing segment are rejected each in a few nanoseconds,
-			// but thousands of them, in each spelling.
-			try.budget.charge(len(rules))
-		}
-		for _, i := range rules {
-			w := &m.wilds[i]
-			if w.sig&^pathSig(sig, p[from:]) == 0 && better(w.rule, best) && len(w.lit) <= len(p) && string(p[:len(w.lit)]) == w.lit && try.match(w, p) {
-				best = w.rule
-			}
-		}
-		if try.budget != nil && try.budget.capped {
+		if best = m.tryGram(gi, k, p, from, sig, try, best); try.budget != nil && try.budget.capped {
 			return best // nothing more is tried
 		}
 		if left--; left == 0 {
 			break
+		}
+	}
+	return best
+}
+
+// scanPerGram is how many bytes of the path bestIndexed would rather
+// scan than look one trigram up in the path's index, once the Decide may
+// scan no more; tests set it to 0 to look every trigram up.
+var scanPerGram = 16
+
+// bestLookedUp is bestIndexed looking each trigram of the index up in the
+// path's index rather than scanning p for them.
+func (m *matcher) bestLookedUp(p []byte, from int, sig *uint64, try *wildTry, best *Rule) *Rule {
+	gi := &m.grams[0]
+	ix := try.index(p)
+	for k, g := range gi.grams {
+		if try.budget != nil && !try.budget.spend(1) {
+			return best
+		}
+		if !ix.holdsTrigram(g, from) {
+			continue
+		}
+		if best = m.tryGram(gi, k, p, from, sig, try, best); try.budget != nil && try.budget.capped {
+			return best
+		}
+	}
+	return best
+}
+
+// tryGram tries the rules filed under trigram k of gi.
+func (m *matcher) tryGram(gi *gramIndex, k int, p []byte, from int, sig *uint64, try *wildTry, best *Rule) *Rule {
+	rules := gi.wildOf[gi.lo[k]:gi.lo[k+1]]
+	if try.budget != nil && try.ix != nil {
+		// Each rule looked at costs about a look into the index once
+		// the index is built: thousands of rules sharing a missing
+		// segment are rejected each in a few nanoseconds, but thousands
+		// of them, in each spelling.
+		try.budget.charge(len(rules))
+	}
+	for _, i := range rules {
+		w := &m.wilds[i]
+		if w.sig&^pathSig(sig, p[from:]) == 0 && better(w.rule, best) && len(w.lit) <= len(p) && string(p[:len(w.lit)]) == w.lit && try.match(w, p) {
+			best = w.rule
 		}
 	}
 	return best

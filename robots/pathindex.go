@@ -153,6 +153,16 @@ func lowerBound(a []uint64, key uint64) int {
 	return k
 }
 
+// holdsTrigram reports whether the trigram g (packed as trigram packs
+// it) occurs in the path at or after x.
+func (ix *pathIndex) holdsTrigram(g uint32, x int) bool {
+	key := uint64(g&0xFF)<<16 | uint64(g>>8&0xFF)<<8 | uint64(g>>16&0xFF)
+	a := ix.sorted(3)
+	ix.work++
+	k := lowerBound(a, key<<32|uint64(x))
+	return k < len(a) && a[k]>>32 == key
+}
+
 // search returns the first i in [x, lim) at which s occurs in the path,
 // or -1.
 func (ix *pathIndex) search(s string, x, lim int) int {

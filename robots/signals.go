@@ -218,11 +218,13 @@ func (g *Group) signalsCanonicalized(pathAndQuery string) Signals {
 func (g *Group) signals(p []byte) Signals {
 	var best *Rule
 	var prefs Signals
+	// One try for all the written groups' usage matchers: see wildTry.
+	try := newWildTry(p, nil)
 	for _, s := range g.src {
 		if s.um == nil {
 			continue
 		}
-		r := s.um.best(p)
+		r := s.um.bestWith(p, &try, nil)
 		switch {
 		case r == nil:
 		case best == nil || r.priority > best.priority:
@@ -231,6 +233,7 @@ func (g *Group) signals(p []byte) Signals {
 			prefs = prefs.stricter(s.usagePrefs(r))
 		}
 	}
+	try.done()
 	if best == nil {
 		return g.signal
 	}
