@@ -27,6 +27,11 @@ const maxEvicted = 4096
 // their only rules, is shared (see mergeMemo).
 const maxAbsentSources = 1024
 
+// maxWarnedTenants bounds the tenants' missing files remembered as
+// warned about (a path each). One pushed out is warned about again at
+// its next read: tenants' directories are few, and no client makes one.
+const maxWarnedTenants = 4096
+
 // dynamicSources resolves a request's robots.txt path (default: robots.txt
 // in the site root) and keeps the files it found.
 type dynamicSources struct {
@@ -54,7 +59,15 @@ type dynamicSources struct {
 	mu      sync.Mutex
 	loading map[string]*pendingSource
 
+	// missing limits the warnings for files whose directory is not
+	// there either, such as any Host a client makes up: one a minute.
 	missing logLimiter
+	// warned are the files missing from a tenant's directory that were
+	// warned about. They have a record of their own, not a place in
+	// missing: a client sending a new Host each minute would take every
+	// place there, and a tenant whose rules are not enforced, its file
+	// missing, would never be named.
+	warned *lru.Cache[string, struct{}]
 }
 
 type lastSource struct {
@@ -77,6 +90,7 @@ func newDynamicSources(pattern string, size int, set *sourceSettings) *dynamicSo
 		}
 	})
 	absent, _ := lru.New[string, *source](maxAbsentSources)
+	warned, _ := lru.New[string, struct{}](maxWarnedTenants)
 	if len(set.includes) > 0 {
 		// The lists are the same for every request: read once for
 		// all the files, and merged once while a file has no text.
@@ -86,7 +100,7 @@ func newDynamicSources(pattern string, size int, set *sourceSettings) *dynamicSo
 		shared.memo = new(mergeMemo)
 		set = &shared
 	}
-	return &dynamicSources{pattern: pattern, set: set, sources: c, absent: absent, evicted: evicted, loading: map[string]*pendingSource{}}
+	return &dynamicSources{pattern: pattern, set: set, sources: c, absent: absent, evicted: evicted, warned: warned, loading: map[string]*pendingSource{}}
 }
 
 // forRequest returns the source of the robots.txt that applies to r.
@@ -246,15 +260,7 @@ func (d *dynamicSources) open(path string) *source {
 		}
 		s.logLoad()
 	case errors.Is(err, fs.ErrNotExist):
-		// With a {host} root, any Host a client makes up names a file
-		// that is not there: say so, but not once per request.
-		if n, ok := d.missing.allow(time.Now()); ok {
-			fields := []zap.Field{zap.String("file", path), zap.Int("similar_suppressed", n)}
-			if d.pattern == "" && filepath.Dir(path) == workingDir() {
-				fields = append(fields, zap.String("hint", "no root was set before robots_txt ran (a root inside handle blocks is set after it), so Caddy's working directory was used; name the file with \"file\", or set root in the site block"))
-			}
-			d.set.logger.Warn("robots.txt not found; "+withoutFile(len(d.set.includes) > 0)+" until it appears", fields...)
-		}
+		d.warnMissing(path)
 	case err != nil:
 		d.set.logger.Error("robots.txt could not be read; "+withoutFile(len(d.set.includes) > 0)+" until it can be",
 			zap.String("file", path), zap.Error(err))
@@ -263,6 +269,39 @@ func (d *dynamicSources) open(path string) *source {
 		s.publish(newEmptySnapshot())
 	}
 	return s
+}
+
+// warnMissing says that the file at path is not there. With a {host}
+// root, any Host a client makes up names a file that is not there: those
+// are said at most once a minute. A file missing from a directory that
+// is there is a tenant's, whose rules are not enforced: said once, made-up
+// hosts or not.
+func (d *dynamicSources) warnMissing(path string) {
+	info, err := os.Stat(filepath.Dir(path))
+	dirExists := err == nil && info.IsDir()
+	fields := []zap.Field{zap.String("file", path), zap.Bool("directory_exists", dirExists)}
+	if dirExists && d.namesDir() {
+		if known, _ := d.warned.ContainsOrAdd(path, struct{}{}); known {
+			return
+		}
+	} else {
+		n, ok := d.missing.allow(time.Now())
+		if !ok {
+			return
+		}
+		fields = append(fields, zap.Int("similar_suppressed", n))
+	}
+	if d.pattern == "" && filepath.Dir(path) == workingDir() {
+		fields = append(fields, zap.String("hint", "no root was set before robots_txt ran (a root inside handle blocks is set after it), so Caddy's working directory was used; name the file with \"file\", or set root in the site block"))
+	}
+	d.set.logger.Warn("robots.txt not found; "+withoutFile(len(d.set.includes) > 0)+" until it appears", fields...)
+}
+
+// namesDir reports whether the request picks the file's directory, so
+// that one that exists is a tenant's. With placeholders in the file's name
+// alone ("/srv/robots/{host}.txt") the directory is there for any Host.
+func (d *dynamicSources) namesDir() bool {
+	return d.pattern == "" || strings.Contains(filepath.Dir(d.pattern), "{")
 }
 
 // watch re-checks the files every reload interval until ctx ends.
