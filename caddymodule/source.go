@@ -490,23 +490,17 @@ func (s *source) publishMerged(next *snapshot) {
 			// configuration: its history goes on, from when it came
 			// into force. A text served before is served still:
 			// grace keeps it past the unserved ones.
-			next.Since, next.DelaySince, next.Earlier = before.Since, before.DelaySince, before.Earlier
-			if before.Served() {
-				next.MarkServed()
-			}
+			next.Resume(before)
 		case ok && set.state != "":
 			next.Follow(before, now, set.grace)
-		default:
+		case set.share.store != nil && set.grace > 0:
 			// The first version this process has: the versions in
 			// force before it, kept in storage, are what bots may
-			// still obey.
-			var served bool
-			next.Earlier, served = storedEarlier(set.logger, set.share.store, set.share.site, next.ETag, now, set.grace)
-			if served {
-				// Stored, so served before the restart: grace keeps
-				// it past the unserved ones.
-				next.MarkServed()
-			}
+			// still obey. They are read when a request needs them,
+			// not on the request that opens a per-host file.
+			next.LoadStored(func(known func(string) bool) []*judge.Version {
+				return storedEarlier(set.logger, set.share.store, set.share.site, s.now(), set.grace, known)
+			})
 		}
 	}
 	if set.state != "" && next.File != nil {

@@ -106,12 +106,13 @@ func (s *source) storeVersion(snap *snapshot) {
 }
 
 // storedEarlier returns the stored versions that were in force within the
-// grace window before now, other than etag, newest first, for a source's
-// first version: what bots may still be obeying across a restart. served
-// tells that etag is stored too, so was served before.
-func storedEarlier(logger *zap.Logger, store share.Storage, site, etag string, now time.Time, window time.Duration) (out []*judge.Version, served bool) {
+// grace window before now, newest first, but for those known names (which
+// the caller has), parsed while their texts come to judge.MaxEarlierBytes
+// in all (the newest whatever its size): what bots may still be obeying
+// across a restart, or since a per-host file was last opened.
+func storedEarlier(logger *zap.Logger, store share.Storage, site string, now time.Time, window time.Duration, known func(etag string) bool) (out []*judge.Version) {
 	if store == nil || window <= 0 {
-		return nil, false
+		return nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
@@ -120,34 +121,39 @@ func storedEarlier(logger *zap.Logger, store share.Storage, site, etag string, n
 	switch {
 	case errors.Is(err, errVersionsTooLarge):
 		warnVersions(logger, share.KindSize, key, "the robots.txt versions kept in storage are far larger than an instance writes and were not read; grace does not know the versions in force before this process started", err)
-		return nil, false
+		return nil
 	case err != nil:
 		if !errors.Is(err, fs.ErrNotExist) {
 			warnVersions(logger, share.KindRead, key, "robots.txt versions could not be read from storage; grace does not know the versions in force before this process started", err)
 		}
-		return nil, false
+		return nil
 	}
 	var vs []storedVersion
 	if err := json.Unmarshal(data, &vs); err != nil {
 		warnVersions(logger, share.KindParse, key, "the robots.txt versions kept in storage are damaged; grace does not know the versions in force before this process started", err)
-		return nil, false
+		return nil
 	}
 	// No instance keeps more: the rest are not versions it wrote, and
 	// each would be parsed and held.
 	vs = vs[:min(len(vs), maxStoredVersions)]
 	until := now // each version was in force until the one after it came in
+	size := 0
 	for _, v := range vs {
-		served = served || v.ETag == etag
-		if v.ETag != etag && until.After(now.Add(-window)) {
-			jv := judge.NewVersion(robots.Parse(v.Body), v.ETag)
-			// When its delays came in is not stored: an earlier
-			// version judges grace, never pace.
-			jv.Since = time.Unix(0, v.Since)
-			jv.DelaySince = jv.Since
-			jv.MarkServed() // only versions served are stored
-			out = append(out, jv)
+		if until.Before(now.Add(-window)) || len(out) > 0 && size+len(v.Body) > judge.MaxEarlierBytes {
+			break
 		}
 		until = time.Unix(0, v.Since)
+		if known(v.ETag) {
+			continue
+		}
+		size += len(v.Body)
+		jv := judge.NewVersion(robots.Parse(v.Body), v.ETag)
+		// When its delays came in is not stored: an earlier version
+		// judges grace, never pace.
+		jv.Since = time.Unix(0, v.Since)
+		jv.DelaySince = jv.Since
+		jv.MarkServed() // only versions served are stored
+		out = append(out, jv)
 	}
-	return out, served
+	return out
 }

@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -44,7 +46,7 @@ func TestStoredVersionsTroubleIsLogged(t *testing.T) {
 			}
 			core, logs := observer.New(zapcore.WarnLevel)
 			for range 3 {
-				if got, _ := storedEarlier(zap.New(core), sharedStorage{store}, site, `"v2"`, time.Now(), time.Hour); got != nil {
+				if got := storedEarlier(zap.New(core), sharedStorage{store}, site, time.Now(), time.Hour, knownOnly(`"v2"`)); got != nil {
 					t.Errorf("versions from a %s file: %v", tc.name, got)
 				}
 			}
@@ -78,12 +80,16 @@ func TestStoredVersionsAreBounded(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		stored   []storedVersion
+		known    []string
 		want     int
 		warnings int
 	}{
-		{"a few", versions(3, 0), 3, 0},
-		{"more than an instance keeps", versions(100, 0), maxStoredVersions, 0},
-		{"larger than an instance writes", versions(20, robots.DefaultMaxSize/2), 0, 1},
+		{"a few", versions(3, 0), nil, 3, 0},
+		{"a few, one known", versions(3, 0), []string{`"v1"`}, 2, 0},
+		{"more than an instance keeps", versions(100, 0), nil, maxStoredVersions, 0},
+		// Four of 128,030 bytes are more than judge.MaxEarlierBytes.
+		{"texts over grace's bound", versions(maxStoredVersions, judge.MaxEarlierBytes/8), nil, 3, 0},
+		{"larger than an instance writes", versions(20, robots.DefaultMaxSize/2), nil, 0, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			store := &certmagic.FileStorage{Path: t.TempDir()}
@@ -97,7 +103,7 @@ func TestStoredVersionsAreBounded(t *testing.T) {
 				t.Fatal(err)
 			}
 			core, logs := observer.New(zapcore.WarnLevel)
-			got, _ := storedEarlier(zap.New(core), sharedStorage{store}, site, `"current"`, now, time.Hour)
+			got := storedEarlier(zap.New(core), sharedStorage{store}, site, now, time.Hour, knownOnly(append(tc.known, `"current"`)...))
 			if len(got) != tc.want {
 				t.Errorf("%d earlier versions from %d stored (%d bytes), want %d", len(got), len(tc.stored), len(data), tc.want)
 			}
@@ -111,6 +117,11 @@ func TestStoredVersionsAreBounded(t *testing.T) {
 			}
 		})
 	}
+}
+
+// knownOnly is a known function for storedEarlier that knows etags.
+func knownOnly(etags ...string) func(string) bool {
+	return func(etag string) bool { return slices.Contains(etags, etag) }
 }
 
 // TestReloadKeepsServedText: a config reload that reads the same file
@@ -157,5 +168,61 @@ func TestRestartKeepsServedText(t *testing.T) {
 	r := &judge.Request{UA: "curl/8", Paths: judge.PathsOf(u), Now: time.Now(), Fetch: judge.Fetch{At: time.Now().Add(-time.Minute), ETag: fetched.ETag}, Fetched: true}
 	if !s.current().GraceAllows(r, 24*time.Hour) {
 		t.Errorf("the text served before the restart left grace's history (%d earlier versions)", len(s.current().Earlier))
+	}
+}
+
+// loadCounter counts the reads of a storage.
+type loadCounter struct {
+	sharedStorage
+	loads atomic.Int32
+}
+
+func (s *loadCounter) Load(ctx context.Context, key string) ([]byte, error) {
+	s.loads.Add(1)
+	return s.sharedStorage.Load(ctx, key)
+}
+
+// TestStoredVersionsReadWhenNeeded: the versions kept in storage are read
+// when a request first needs them for grace, once, and not when a source
+// opens (a per-host file opened on a client's request) or for a request
+// that cannot use them; the versions that follow keep them.
+func TestStoredVersionsReadWhenNeeded(t *testing.T) {
+	const old = "User-agent: *\nDisallow: /a\n"
+	store := &loadCounter{sharedStorage: sharedStorage{&certmagic.FileStorage{Path: t.TempDir()}}}
+	site := "stored-when-needed"
+	data, _ := json.Marshal([]storedVersion{{ETag: `"old"`, Since: time.Now().Add(-time.Hour).UnixNano(), Body: []byte(old)}})
+	if err := store.Store(context.Background(), versionsKey(site), data); err != nil {
+		t.Fatal(err)
+	}
+	s := newInlineSource("User-agent: *\nDisallow: /b\n", &sourceSettings{logger: zap.NewNop(), grace: 24 * time.Hour, share: versionShare{store: store, site: site}})
+	if n := store.loads.Load(); n != 0 {
+		t.Fatalf("opening the source read the storage %d times, want 0", n)
+	}
+	u, _ := url.ParseRequestURI("/b")
+	request := func(fetched bool, etag string) *judge.Request {
+		return &judge.Request{UA: "curl/8", Paths: judge.PathsOf(u), Now: time.Now(), Fetch: judge.Fetch{At: time.Now().Add(-time.Minute), ETag: etag}, Fetched: fetched}
+	}
+	for _, tc := range []struct {
+		name  string
+		r     *judge.Request
+		grace bool
+		loads int32
+	}{
+		{"no fetch on record", request(false, ""), false, 0},
+		{"fetched the current version", request(true, s.current().ETag), false, 0},
+		{"fetched the stored version", request(true, `"old"`), true, 1},
+		{"again", request(true, `"old"`), true, 1},
+		{"fetched a text nobody kept", request(true, `"other"`), false, 1},
+	} {
+		if got := s.current().GraceAllows(tc.r, 24*time.Hour); got != tc.grace {
+			t.Errorf("%s: grace %v, want %v", tc.name, got, tc.grace)
+		}
+		if n := store.loads.Load(); n != tc.loads {
+			t.Errorf("%s: storage read %d times, want %d", tc.name, n, tc.loads)
+		}
+	}
+	s.publish(newSnapshot([]byte("User-agent: *\nDisallow: /b\nDisallow: /c\n")))
+	if !s.current().GraceAllows(request(true, `"old"`), 24*time.Hour) || store.loads.Load() != 1 {
+		t.Errorf("after an edit: the stored version lost, or read again (%d reads)", store.loads.Load())
 	}
 }

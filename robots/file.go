@@ -20,6 +20,7 @@ type File struct {
 	nGroups  int
 	nRules   int
 	nFields  int
+	size     int
 }
 
 // agentEntry is one distinct agent named by the file: a product token, or
@@ -350,6 +351,15 @@ func (f *File) Fields() int {
 		return 0
 	}
 	return f.nFields
+}
+
+// Size returns the bytes of text the file was parsed from, after any cut
+// at the size limit: what the memory it holds is a multiple of.
+func (f *File) Size() int {
+	if f == nil {
+		return 0
+	}
+	return f.size
 }
 
 // Groups returns the distinct groups crawlers can obey, each the merge of

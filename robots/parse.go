@@ -319,7 +319,9 @@ func Parse(body []byte, opts ...Option) *File {
 		p.diags = append(p.diags, Diagnostic{Line: line, Severity: Error, Kind: KindSizeLimit,
 			Message: fmt.Sprintf("the file is %s; everything past the first %d bytes is ignored%s", size, truncatedAt, cutLine)})
 	}
-	return newFile(p)
+	f := newFile(p)
+	f.size = len(body)
+	return f
 }
 
 // Truncate returns what a reader that reads only the first n bytes of

@@ -586,3 +586,26 @@ func TestFieldOf(t *testing.T) {
 		}
 	}
 }
+
+// TestSize: a file's size is the text parsed, the part past the size
+// limit (and the line the limit cuts) left out.
+func TestSize(t *testing.T) {
+	long := strings.Repeat("disallow: /aaaaaaaa\n", DefaultMaxSize/20+5)
+	for _, tc := range []struct {
+		name string
+		body string
+		want int
+	}{
+		{"empty", "", 0},
+		{"small", "user-agent: *\ndisallow: /\n", 26},
+		{"cut at the limit", long, DefaultMaxSize},
+		{"cut mid-line", "xyz" + long, DefaultMaxSize - 17},
+	} {
+		if got := Parse([]byte(tc.body)).Size(); got != tc.want {
+			t.Errorf("%s: Size() = %d, want %d", tc.name, got, tc.want)
+		}
+	}
+	if (*File)(nil).Size() != 0 {
+		t.Error("a nil File has size 0")
+	}
+}

@@ -3,6 +3,7 @@ package judge
 import (
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -33,6 +34,10 @@ type Version struct {
 	// a version between them was dropped, which keeps it longer, never
 	// shorter: a fetch of it is bounded by the window anyway).
 	Earlier []*Version
+
+	// stored are versions before Earlier that a process before this one
+	// kept (see LoadStored); nil when there are none to look for.
+	stored *storedVersions
 
 	groupNames map[*robots.Group]string
 	// served is set once the version was served to a client; shared
@@ -93,6 +98,58 @@ func (v *Version) Served() bool { return v.served.Load() }
 // MaxEarlier bounds the versions kept for grace, whatever the window.
 const MaxEarlier = 32
 
+// MaxEarlierBytes bounds the text of the versions kept for grace, in all:
+// a parsed file holds up to some tens of times its text, and a tenant who
+// rewrites a file of 500 KiB every few seconds, fetching each version,
+// would otherwise have its one file hold 33 parsed versions, some 300 MB.
+// One file of the most that is read fits, so the version just replaced is
+// kept whatever its size; typical files of a few KB keep all MaxEarlier.
+const MaxEarlierBytes = robots.DefaultMaxSize
+
+// storedVersions loads, once, the versions a process kept before this one
+// had the file, when a request first needs them.
+type storedVersions struct {
+	once sync.Once
+	load func(known func(etag string) bool) []*Version
+	vs   []*Version
+}
+
+// get returns the stored versions, loading them the first time; known
+// tells the texts the caller has already, which are not loaded again.
+func (s *storedVersions) get(known func(etag string) bool) []*Version {
+	s.once.Do(func() {
+		s.vs, s.load = s.load(known), nil
+	})
+	return s.vs
+}
+
+// LoadStored gives v the versions in force before the first version this
+// process has, as load reads them (from Caddy's storage, after a restart,
+// or when a per-host file is opened again): newest first, each as
+// GraceAllows may use it, leaving out the texts known says the caller
+// has, and bounded as Earlier is. They are loaded when a request first
+// needs them, a request that the current version disallows from a client
+// seen fetching a text neither v nor Earlier is, and never otherwise:
+// reading and parsing them costs several times what the file does, and a
+// per-host file opened again for a client's every request (cycling
+// through more hosts than are kept) would pay it on each. The versions
+// that follow v keep them. It must be called before v is published.
+func (v *Version) LoadStored(load func(known func(etag string) bool) []*Version) {
+	v.stored = &storedVersions{load: load}
+}
+
+// Resume makes v, the text of before read anew (by a source of another
+// configuration), go on with before's history: in force since before
+// came in, with its earlier and stored versions, and served if before
+// was, so that grace keeps it past the unserved ones. It must be called
+// before v is published.
+func (v *Version) Resume(before *Version) {
+	v.Since, v.DelaySince, v.Earlier, v.stored = before.Since, before.DelaySince, before.Earlier, before.stored
+	if before.Served() {
+		v.MarkServed()
+	}
+}
+
 // Follow makes v the successor of prev at now: v comes into force and
 // keeps the versions before it that were in force within window. "No
 // file" is one of them: to Google's reading a robots.txt that is not
@@ -108,6 +165,7 @@ func (v *Version) Follow(prev *Version, now time.Time, window time.Duration) {
 	if prev == nil || window <= 0 {
 		return
 	}
+	v.stored = prev.stored
 	cutoff := now.Add(-window)
 	kept := []*Version{prev.withoutHistory()}
 	for i, old := range prev.Earlier {
@@ -158,13 +216,15 @@ func sameDelays(a, b *robots.File) bool {
 }
 
 // bound trims earlier versions, newest first, to what grace can use
-// within MaxEarlier. A text seen twice is kept once, at its newest (a
-// fetch names a text by its ETag, and GraceAllows takes the first), and
-// not at all when it is v's own (a bot that has it needs no grace). Past
-// the cap the versions nobody was served go first, oldest first: a file
-// rewritten every few seconds (a timestamp in a comment) or caught
-// half-written must not push out the version a bot read this morning,
-// which is the one grace is for.
+// within MaxEarlier and MaxEarlierBytes. A text seen twice is kept once,
+// at its newest (a fetch names a text by its ETag, and GraceAllows takes
+// the first), and not at all when it is v's own (a bot that has it needs
+// no grace). Past either cap the versions nobody was served go first,
+// oldest first: a file rewritten every few seconds (a timestamp in a
+// comment) or caught half-written must not push out the version a bot
+// read this morning, which is the one grace is for. Then the oldest go,
+// down to the newest one, which stays whatever its size (a file merged
+// with included lists may be over MaxEarlierBytes on its own).
 func (v *Version) bound(earlier []*Version) []*Version {
 	// A fetch names a text, not a version: the version kept of a text
 	// (v itself for its own) stands for the ones dropped, and was served
@@ -182,13 +242,20 @@ func (v *Version) bound(earlier []*Version) []*Version {
 		kept[e.ETag] = e
 		out = append(out, e)
 	}
-	for i := len(out) - 1; i >= 0 && len(out) > MaxEarlier; i-- {
+	size := 0
+	for _, e := range out {
+		size += e.File.Size()
+	}
+	over := func() bool { return len(out) > MaxEarlier || size > MaxEarlierBytes }
+	for i := len(out) - 1; i >= 0 && over(); i-- {
 		if !out[i].Served() {
+			size -= out[i].File.Size()
 			out = append(out[:i], out[i+1:]...)
 		}
 	}
-	if len(out) > MaxEarlier {
-		out = out[:MaxEarlier]
+	for len(out) > 1 && over() {
+		size -= out[len(out)-1].File.Size()
+		out = out[:len(out)-1]
 	}
 	return out
 }
@@ -240,6 +307,26 @@ func (v *Version) GraceAllows(r *Request, window time.Duration) bool {
 	for _, old := range v.Earlier {
 		if old.ETag == r.Fetch.ETag {
 			return old.allows(r)
+		}
+	}
+	if v.stored != nil {
+		for _, old := range v.stored.get(v.knows) {
+			if old.ETag == r.Fetch.ETag {
+				return old.allows(r)
+			}
+		}
+	}
+	return false
+}
+
+// knows reports whether etag names v or one of its Earlier versions.
+func (v *Version) knows(etag string) bool {
+	if etag == v.ETag {
+		return true
+	}
+	for _, e := range v.Earlier {
+		if e.ETag == etag {
+			return true
 		}
 	}
 	return false

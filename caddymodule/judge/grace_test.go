@@ -114,6 +114,73 @@ func TestHistoryBounds(t *testing.T) {
 	}
 }
 
+// TestHistoryBoundsBytes: the earlier versions hold MaxEarlierBytes of
+// text in all, the served ones kept before the others, and the newest
+// kept whatever its size; small files keep MaxEarlier versions.
+func TestHistoryBoundsBytes(t *testing.T) {
+	// sized returns a served text of n bytes, distinct for i.
+	sized := func(i, n int) string {
+		head := "User-agent: *\nDisallow: /" + strconv.Itoa(i) + "\n"
+		return head + strings.Repeat("#", n-len(head)-1) + "\n"
+	}
+	for _, tc := range []struct {
+		name     string
+		sizes    []int  // the versions' sizes, oldest first
+		unserved []bool // versions never served
+		keep     []int  // the versions kept as the last one's Earlier, newest first
+	}{
+		{"small files", repeatInt(2*MaxEarlier, 100), nil, countDown(2*MaxEarlier-2, MaxEarlier)},
+		{"five fit", repeatInt(12, MaxEarlierBytes/5), nil, []int{10, 9, 8, 7, 6}},
+		{"one over the rest", []int{1000, 1000, MaxEarlierBytes - 500, 1000}, nil, []int{2}},
+		{"served first", []int{MaxEarlierBytes / 2, MaxEarlierBytes / 3, MaxEarlierBytes / 3, MaxEarlierBytes / 3, 100},
+			[]bool{false, true, true, false, false}, []int{3, 0}},
+		{"newest over the cap", []int{1000, MaxEarlierBytes + 1000, 1000}, nil, []int{1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			start := time.Now()
+			var cur *Version
+			etags := map[string]int{}
+			for i, n := range tc.sizes {
+				body := sized(i, n)
+				v := NewVersion(robots.Parse([]byte(body), robots.MaxSize(2*MaxEarlierBytes)), strconv.Itoa(i))
+				if v.File.Size() != n {
+					t.Fatalf("version %d has %d bytes, want %d", i, v.File.Size(), n)
+				}
+				etags[v.ETag] = i
+				v.Follow(cur, start.Add(time.Duration(i)*time.Minute), 24*time.Hour)
+				if i >= len(tc.unserved) || !tc.unserved[i] {
+					v.MarkServed()
+				}
+				cur = v
+			}
+			var kept []int
+			for _, e := range cur.Earlier {
+				kept = append(kept, etags[e.ETag])
+			}
+			if fmt.Sprint(kept) != fmt.Sprint(tc.keep) {
+				t.Errorf("kept versions %v, want %v", kept, tc.keep)
+			}
+		})
+	}
+}
+
+func repeatInt(n, v int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = v
+	}
+	return out
+}
+
+// countDown returns from, from-1, ..., n numbers in all.
+func countDown(from, n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = from - i
+	}
+	return out
+}
+
 // TestHistoryKeepsWhatWasServed: past MaxEarlier, the versions nobody was
 // served go first, and a text is kept once, so a file rewritten often (a
 // timestamp in a comment, a flapping deploy) does not push out the
