@@ -498,8 +498,8 @@ func (s *source) publishMerged(next *snapshot) {
 			// force before it, kept in storage, are what bots may
 			// still obey. They are read when a request needs them,
 			// not on the request that opens a per-host file.
-			next.LoadStored(func(known func(string) bool) []*judge.Version {
-				return storedEarlier(set.logger, set.share.store, set.share.site, s.now(), set.grace, known)
+			next.LoadStored(func(known func(string) bool, budget int) []*judge.Version {
+				return storedEarlier(set.logger, set.share.store, set.share.site, s.now(), set.grace, known, budget)
 			})
 		}
 	}

@@ -107,10 +107,10 @@ func (s *source) storeVersion(snap *snapshot) {
 
 // storedEarlier returns the stored versions that were in force within the
 // grace window before now, newest first, but for those known names (which
-// the caller has), parsed while their texts come to judge.MaxEarlierBytes
-// in all (the newest whatever its size): what bots may still be obeying
-// across a restart, or since a per-host file was last opened.
-func storedEarlier(logger *zap.Logger, store share.Storage, site string, now time.Time, window time.Duration, known func(etag string) bool) (out []*judge.Version) {
+// the caller has), parsed while their texts come to budget bytes in all
+// (the newest whatever its size): what bots may still be obeying across a
+// restart, or since a per-host file was last opened.
+func storedEarlier(logger *zap.Logger, store share.Storage, site string, now time.Time, window time.Duration, known func(etag string) bool, budget int) (out []*judge.Version) {
 	if store == nil || window <= 0 {
 		return nil
 	}
@@ -139,7 +139,7 @@ func storedEarlier(logger *zap.Logger, store share.Storage, site string, now tim
 	until := now // each version was in force until the one after it came in
 	size := 0
 	for _, v := range vs {
-		if until.Before(now.Add(-window)) || len(out) > 0 && size+len(v.Body) > judge.MaxEarlierBytes {
+		if until.Before(now.Add(-window)) || len(out) > 0 && size+len(v.Body) > budget {
 			break
 		}
 		until = time.Unix(0, v.Since)

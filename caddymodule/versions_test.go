@@ -46,7 +46,7 @@ func TestStoredVersionsTroubleIsLogged(t *testing.T) {
 			}
 			core, logs := observer.New(zapcore.WarnLevel)
 			for range 3 {
-				if got := storedEarlier(zap.New(core), sharedStorage{store}, site, time.Now(), time.Hour, knownOnly(`"v2"`)); got != nil {
+				if got := storedEarlier(zap.New(core), sharedStorage{store}, site, time.Now(), time.Hour, knownOnly(`"v2"`), judge.MaxEarlierBytes); got != nil {
 					t.Errorf("versions from a %s file: %v", tc.name, got)
 				}
 			}
@@ -103,7 +103,7 @@ func TestStoredVersionsAreBounded(t *testing.T) {
 				t.Fatal(err)
 			}
 			core, logs := observer.New(zapcore.WarnLevel)
-			got := storedEarlier(zap.New(core), sharedStorage{store}, site, now, time.Hour, knownOnly(append(tc.known, `"current"`)...))
+			got := storedEarlier(zap.New(core), sharedStorage{store}, site, now, time.Hour, knownOnly(append(tc.known, `"current"`)...), judge.MaxEarlierBytes)
 			if len(got) != tc.want {
 				t.Errorf("%d earlier versions from %d stored (%d bytes), want %d", len(got), len(tc.stored), len(data), tc.want)
 			}

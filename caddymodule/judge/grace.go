@@ -110,15 +110,24 @@ const MaxEarlierBytes = robots.DefaultMaxSize
 // had the file, when a request first needs them.
 type storedVersions struct {
 	once sync.Once
-	load func(known func(etag string) bool) []*Version
+	load func(known func(etag string) bool, budget int) []*Version
 	vs   []*Version
+	// since is when the first version of this process came in: every
+	// stored version was out of force by then, so past the grace window
+	// from it none can excuse a fetch.
+	since time.Time
 }
 
-// get returns the stored versions, loading them the first time; known
-// tells the texts the caller has already, which are not loaded again.
-func (s *storedVersions) get(known func(etag string) bool) []*Version {
+// get returns the stored versions, loading them the first time for v:
+// the texts v knows are not loaded again, and those loaded come to what
+// MaxEarlierBytes leaves of v's Earlier versions (one at least).
+func (s *storedVersions) get(v *Version) []*Version {
 	s.once.Do(func() {
-		s.vs, s.load = s.load(known), nil
+		budget := MaxEarlierBytes
+		for _, e := range v.Earlier {
+			budget -= e.File.Size()
+		}
+		s.vs, s.load = s.load(v.knows, budget), nil
 	})
 	return s.vs
 }
@@ -127,15 +136,17 @@ func (s *storedVersions) get(known func(etag string) bool) []*Version {
 // process has, as load reads them (from Caddy's storage, after a restart,
 // or when a per-host file is opened again): newest first, each as
 // GraceAllows may use it, leaving out the texts known says the caller
-// has, and bounded as Earlier is. They are loaded when a request first
+// has, and within budget bytes of text (the newest whatever its size).
+// They are loaded when a request first
 // needs them, a request that the current version disallows from a client
 // seen fetching a text neither v nor Earlier is, and never otherwise:
 // reading and parsing them costs several times what the file does, and a
 // per-host file opened again for a client's every request (cycling
 // through more hosts than are kept) would pay it on each. The versions
-// that follow v keep them. It must be called before v is published.
-func (v *Version) LoadStored(load func(known func(etag string) bool) []*Version) {
-	v.stored = &storedVersions{load: load}
+// that follow v keep them for the grace window. It must be called after
+// Follow and before v is published.
+func (v *Version) LoadStored(load func(known func(etag string) bool, budget int) []*Version) {
+	v.stored = &storedVersions{load: load, since: v.Since}
 }
 
 // Resume makes v, the text of before read anew (by a source of another
@@ -165,8 +176,10 @@ func (v *Version) Follow(prev *Version, now time.Time, window time.Duration) {
 	if prev == nil || window <= 0 {
 		return
 	}
-	v.stored = prev.stored
 	cutoff := now.Add(-window)
+	if prev.stored != nil && !prev.stored.since.Before(cutoff) {
+		v.stored = prev.stored
+	}
 	kept := []*Version{prev.withoutHistory()}
 	for i, old := range prev.Earlier {
 		// old was in force until the version after it came in.
@@ -310,7 +323,7 @@ func (v *Version) GraceAllows(r *Request, window time.Duration) bool {
 		}
 	}
 	if v.stored != nil {
-		for _, old := range v.stored.get(v.knows) {
+		for _, old := range v.stored.get(v) {
 			if old.ETag == r.Fetch.ETag {
 				return old.allows(r)
 			}

@@ -343,3 +343,50 @@ func TestDelaySinceCarriesOn(t *testing.T) {
 		t.Errorf("the version before kept for grace: delays in force since %v, want %v", e.DelaySince.Sub(start), vs[1].Since.Sub(start))
 	}
 }
+
+// TestLoadStored: the stored versions are loaded when a request first
+// needs them, once, within what the Earlier versions leave of
+// MaxEarlierBytes; the versions that follow keep them for the grace
+// window from the first version, and not past it.
+func TestLoadStored(t *testing.T) {
+	start := time.Now()
+	const window = 24 * time.Hour
+	parse := func(body string) *robots.File { return robots.Parse([]byte(body)) }
+	first := NewVersion(parse("User-agent: *\nDisallow: /b\n"), "first")
+	first.Follow(nil, start, window)
+	var loads, budget int
+	first.LoadStored(func(known func(string) bool, b int) []*Version {
+		loads, budget = loads+1, b
+		if known("first") != true || known("old") {
+			t.Error("known does not tell the texts the version has")
+		}
+		old := NewVersion(parse("User-agent: *\nDisallow: /a\n"), "old")
+		old.MarkServed()
+		return []*Version{old}
+	})
+	next := NewVersion(parse("User-agent: *\nDisallow: /b\nDisallow: /c\n"), "next")
+	next.Follow(first, start.Add(time.Minute), window)
+	now := start.Add(time.Hour)
+	for _, tc := range []struct {
+		name  string
+		r     *Request
+		grace bool
+		loads int
+	}{
+		{"a fetch of the first version", request("/b", now, first, now.Add(-time.Minute)), false, 0},
+		{"a fetch of a stored version", request("/b", now, &Version{ETag: "old"}, now.Add(-time.Minute)), true, 1},
+		{"again", request("/c", now, &Version{ETag: "old"}, now.Add(-time.Minute)), true, 1},
+	} {
+		if got := next.GraceAllows(tc.r, window); got != tc.grace || loads != tc.loads {
+			t.Errorf("%s: grace %v after %d loads, want %v after %d", tc.name, got, loads, tc.grace, tc.loads)
+		}
+	}
+	if want := MaxEarlierBytes - first.File.Size(); budget != want {
+		t.Errorf("loaded within %d bytes, want what the earlier version leaves, %d", budget, want)
+	}
+	late := NewVersion(parse("User-agent: *\nDisallow: /\n"), "late")
+	late.Follow(next, start.Add(window+time.Minute), window)
+	if late.GraceAllows(request("/b", late.Since, &Version{ETag: "old"}, late.Since.Add(-time.Minute)), window) {
+		t.Error("a stored version excused a fetch a grace window after the first version came in")
+	}
+}
