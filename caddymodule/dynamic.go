@@ -277,10 +277,9 @@ func (d *dynamicSources) open(path string) *source {
 // is there is a tenant's, whose rules are not enforced: said once, made-up
 // hosts or not.
 func (d *dynamicSources) warnMissing(path string) {
-	info, err := os.Stat(filepath.Dir(path))
-	dirExists := err == nil && info.IsDir()
-	fields := []zap.Field{zap.String("file", path), zap.Bool("directory_exists", dirExists)}
-	if dirExists && d.namesDir() {
+	inDir := dirExists(path)
+	fields := []zap.Field{zap.String("file", path), zap.Bool("directory_exists", inDir)}
+	if inDir && d.namesDir() {
 		if known, _ := d.warned.ContainsOrAdd(path, struct{}{}); known {
 			return
 		}
@@ -295,6 +294,12 @@ func (d *dynamicSources) warnMissing(path string) {
 		fields = append(fields, zap.String("hint", "no root was set before robots_txt ran (a root inside handle blocks is set after it), so Caddy's working directory was used; name the file with \"file\", or set root in the site block"))
 	}
 	d.set.logger.Warn("robots.txt not found; "+withoutFile(len(d.set.includes) > 0)+" until it appears", fields...)
+}
+
+// dirExists reports whether the directory of the file at path exists.
+func dirExists(path string) bool {
+	info, err := os.Stat(filepath.Dir(path))
+	return err == nil && info.IsDir()
 }
 
 // namesDir reports whether the request picks the file's directory, so
@@ -358,9 +363,15 @@ func (d *dynamicSources) check() {
 		}
 	}
 	for _, s := range absent {
-		if !s.missing() {
+		switch {
+		case !s.missing():
 			d.sources.Add(s.path, s)
 			d.absent.Remove(s.path)
+		case d.namesDir() && !d.warned.Contains(s.path) && dirExists(s.path):
+			// A tenant's directory made after its host was first
+			// asked for (a name known before the deploy): its missing
+			// file was said, if at all, as a made-up host's.
+			d.warnMissing(s.path)
 		}
 	}
 }

@@ -95,6 +95,22 @@ func TestDynamicMissingTenantFileWarned(t *testing.T) {
 			if n := len(warned("real.example")); n != 1 {
 				t.Errorf("the tenant's missing file warned about %d times after it was read again, want once", n)
 			}
+
+			// A tenant asked for before its directory is made (a name
+			// known before the deploy), just after a made-up host: when
+			// the directory comes, the next check says its file is
+			// missing, once.
+			request("made-up-3.example")
+			request("later.example")
+			if err := os.MkdirAll(filepath.Join(sites, "later.example"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			h.dynamic.check()
+			h.dynamic.check()
+			got = warned("later.example")
+			if len(got) != 1 || got[0]["directory_exists"] != true {
+				t.Errorf("a tenant whose directory came after its first request: warnings %v, want one with directory_exists true", got)
+			}
 		})
 	}
 }
