@@ -187,6 +187,9 @@ type source struct {
 
 	cur      atomic.Pointer[snapshot]
 	settings atomic.Pointer[sourceSettings]
+	// stored is the read of the versions kept in storage for the first
+	// version, when it started one; set before that version is published.
+	stored *storedRead
 	kick     chan struct{} // wakes the poller when settings change
 	// holders are the settings of the configurations that use the
 	// source, oldest first; the newest is in force. A configuration that
@@ -496,11 +499,11 @@ func (s *source) publishMerged(next *snapshot) {
 		case set.share.store != nil && set.grace > 0:
 			// The first version this process has: the versions in
 			// force before it, kept in storage, are what bots may
-			// still obey. They are read when a request needs them,
-			// not on the request that opens a per-host file.
-			next.LoadStored(func(known func(string) bool, budget int) []*judge.Version {
-				return storedEarlier(set.logger, set.share.store, set.share.site, s.now(), set.grace, known, budget)
-			})
+			// still obey. They are read now, in the background, and
+			// parsed when a request needs them.
+			rd := readStoredLater(set, next.Version, now)
+			s.stored = rd
+			next.LoadStored(rd.earlier)
 		}
 	}
 	if set.state != "" && next.File != nil {

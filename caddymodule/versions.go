@@ -105,46 +105,44 @@ func (s *source) storeVersion(snap *snapshot) {
 	}()
 }
 
-// storedEarlier returns the stored versions that were in force within the
-// grace window before now, newest first, but for those known names (which
-// the caller has), parsed while their texts come to budget bytes in all
-// (the newest whatever its size): what bots may still be obeying across a
-// restart, or since a per-host file was last opened.
-func storedEarlier(logger *zap.Logger, store share.Storage, site string, now time.Time, window time.Duration, known func(etag string) bool, budget int) (out []*judge.Version) {
-	if store == nil || window <= 0 {
-		return nil
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	key := versionsKey(site)
-	data, err := loadVersions(ctx, store, key)
-	switch {
-	case errors.Is(err, errVersionsTooLarge):
-		warnVersions(logger, share.KindSize, key, "the robots.txt versions kept in storage are far larger than an instance writes and were not read; grace does not know the versions in force before this process started", err)
-		return nil
-	case err != nil:
-		if !errors.Is(err, fs.ErrNotExist) {
-			warnVersions(logger, share.KindRead, key, "robots.txt versions could not be read from storage; grace does not know the versions in force before this process started", err)
+// storedRead is the read of the stored versions for a source's first
+// version, done in the background when the source opens: before versions
+// this process serves push them out of the storage (it keeps
+// maxStoredVersions), and off the request that opens a per-host file.
+type storedRead struct {
+	done chan struct{}
+	vs   []storedVersion // set before done is closed
+}
+
+// readStoredLater starts the read of the versions stored for the source
+// whose first version is first, as of now, and returns it. first is
+// marked served if the storage holds its text: it was served before.
+func readStoredLater(set *sourceSettings, first *judge.Version, now time.Time) *storedRead {
+	rd := &storedRead{done: make(chan struct{})}
+	go func() {
+		defer close(rd.done)
+		var served bool
+		rd.vs, served = readStored(set.logger, set.share.store, set.share.site, first.ETag, now, set.grace)
+		if served {
+			// Grace keeps it past the versions nobody was served.
+			first.MarkServed()
 		}
-		return nil
-	}
-	var vs []storedVersion
-	if err := json.Unmarshal(data, &vs); err != nil {
-		warnVersions(logger, share.KindParse, key, "the robots.txt versions kept in storage are damaged; grace does not know the versions in force before this process started", err)
-		return nil
-	}
-	// No instance keeps more: the rest are not versions it wrote, and
-	// each would be parsed and held.
-	vs = vs[:min(len(vs), maxStoredVersions)]
-	until := now // each version was in force until the one after it came in
+	}()
+	return rd
+}
+
+// earlier waits for the read, and returns its versions parsed but for
+// those known names (which the caller has), while their texts come to
+// budget bytes in all (the newest whatever its size).
+func (rd *storedRead) earlier(known func(etag string) bool, budget int) (out []*judge.Version) {
+	<-rd.done
 	size := 0
-	for _, v := range vs {
-		if until.Before(now.Add(-window)) || len(out) > 0 && size+len(v.Body) > budget {
-			break
-		}
-		until = time.Unix(0, v.Since)
+	for _, v := range rd.vs {
 		if known(v.ETag) {
 			continue
+		}
+		if len(out) > 0 && size+len(v.Body) > budget {
+			break
 		}
 		size += len(v.Body)
 		jv := judge.NewVersion(robots.Parse(v.Body), v.ETag)
@@ -156,4 +154,52 @@ func storedEarlier(logger *zap.Logger, store share.Storage, site string, now tim
 		out = append(out, jv)
 	}
 	return out
+}
+
+// readStored returns the stored versions that were in force within the
+// grace window before now, newest first, their texts coming to
+// judge.MaxEarlierBytes in all (the newest whatever its size): what bots
+// may still be obeying across a restart, or since a per-host file was
+// last opened. served tells that etag, the version in force, is stored
+// too, so was served before.
+func readStored(logger *zap.Logger, store share.Storage, site, etag string, now time.Time, window time.Duration) (out []storedVersion, served bool) {
+	if store == nil || window <= 0 {
+		return nil, false
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	key := versionsKey(site)
+	data, err := loadVersions(ctx, store, key)
+	switch {
+	case errors.Is(err, errVersionsTooLarge):
+		warnVersions(logger, share.KindSize, key, "the robots.txt versions kept in storage are far larger than an instance writes and were not read; grace does not know the versions in force before this process started", err)
+		return nil, false
+	case err != nil:
+		if !errors.Is(err, fs.ErrNotExist) {
+			warnVersions(logger, share.KindRead, key, "robots.txt versions could not be read from storage; grace does not know the versions in force before this process started", err)
+		}
+		return nil, false
+	}
+	var vs []storedVersion
+	if err := json.Unmarshal(data, &vs); err != nil {
+		warnVersions(logger, share.KindParse, key, "the robots.txt versions kept in storage are damaged; grace does not know the versions in force before this process started", err)
+		return nil, false
+	}
+	// No instance keeps more: the rest are not versions it wrote, and
+	// each would be parsed and held.
+	vs = vs[:min(len(vs), maxStoredVersions)]
+	until := now // each version was in force until the one after it came in
+	size := 0
+	for _, v := range vs {
+		served = served || v.ETag == etag
+		if until.Before(now.Add(-window)) || len(out) > 0 && size+len(v.Body) > judge.MaxEarlierBytes {
+			break
+		}
+		until = time.Unix(0, v.Since)
+		// The version in force is kept too: grace finds it here once
+		// it has left the versions this process keeps.
+		size += len(v.Body)
+		out = append(out, v)
+	}
+	return out, served
 }

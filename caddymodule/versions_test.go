@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -46,7 +47,7 @@ func TestStoredVersionsTroubleIsLogged(t *testing.T) {
 			}
 			core, logs := observer.New(zapcore.WarnLevel)
 			for range 3 {
-				if got := storedEarlier(zap.New(core), sharedStorage{store}, site, time.Now(), time.Hour, knownOnly(`"v2"`), judge.MaxEarlierBytes); got != nil {
+				if got, _ := readStored(zap.New(core), sharedStorage{store}, site, `"v2"`, time.Now(), time.Hour); got != nil {
 					t.Errorf("versions from a %s file: %v", tc.name, got)
 				}
 			}
@@ -103,7 +104,10 @@ func TestStoredVersionsAreBounded(t *testing.T) {
 				t.Fatal(err)
 			}
 			core, logs := observer.New(zapcore.WarnLevel)
-			got := storedEarlier(zap.New(core), sharedStorage{store}, site, now, time.Hour, knownOnly(append(tc.known, `"current"`)...), judge.MaxEarlierBytes)
+			rd := &storedRead{done: make(chan struct{})}
+			rd.vs, _ = readStored(zap.New(core), sharedStorage{store}, site, `"current"`, now, time.Hour)
+			close(rd.done)
+			got := rd.earlier(knownOnly(append(tc.known, `"current"`)...), judge.MaxEarlierBytes)
 			if len(got) != tc.want {
 				t.Errorf("%d earlier versions from %d stored (%d bytes), want %d", len(got), len(tc.stored), len(data), tc.want)
 			}
@@ -161,6 +165,10 @@ func TestRestartKeepsServedText(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := newInlineSource(read, &sourceSettings{logger: zap.NewNop(), grace: 24 * time.Hour, share: versionShare{store: sharedStorage{store}, site: site}})
+	<-s.stored.done // edits come seconds apart, not at once
+	if !s.current().Served() {
+		t.Error("the version in force, stored before the restart, is not known as served")
+	}
 	for i := range 40 {
 		s.publish(newSnapshot([]byte(fmt.Sprintf("# generated %d\nUser-agent: *\nDisallow: /b\n", i))))
 	}
@@ -182,22 +190,31 @@ func (s *loadCounter) Load(ctx context.Context, key string) ([]byte, error) {
 	return s.sharedStorage.Load(ctx, key)
 }
 
-// TestStoredVersionsReadWhenNeeded: the versions kept in storage are read
-// when a request first needs them for grace, once, and not when a source
-// opens (a per-host file opened on a client's request) or for a request
-// that cannot use them; the versions that follow keep them.
-func TestStoredVersionsReadWhenNeeded(t *testing.T) {
+// TestStoredVersionsReadAtOpen: the versions kept in storage are read
+// once, in the background, when a source opens, and never by a request:
+// versions served afterwards, which the storage keeps maxStoredVersions
+// of, do not push out those read, and the versions that follow keep them.
+func TestStoredVersionsReadAtOpen(t *testing.T) {
 	const old = "User-agent: *\nDisallow: /a\n"
 	store := &loadCounter{sharedStorage: sharedStorage{&certmagic.FileStorage{Path: t.TempDir()}}}
-	site := "stored-when-needed"
-	data, _ := json.Marshal([]storedVersion{{ETag: `"old"`, Since: time.Now().Add(-time.Hour).UnixNano(), Body: []byte(old)}})
-	if err := store.Store(context.Background(), versionsKey(site), data); err != nil {
-		t.Fatal(err)
+	site := "stored-read-at-open"
+	key := versionsKey(site)
+	storeVersions := func(vs ...storedVersion) {
+		t.Helper()
+		data, _ := json.Marshal(vs)
+		if err := store.Store(context.Background(), key, data); err != nil {
+			t.Fatal(err)
+		}
 	}
+	storeVersions(storedVersion{ETag: `"old"`, Since: time.Now().Add(-time.Hour).UnixNano(), Body: []byte(old)})
 	s := newInlineSource("User-agent: *\nDisallow: /b\n", &sourceSettings{logger: zap.NewNop(), grace: 24 * time.Hour, share: versionShare{store: store, site: site}})
-	if n := store.loads.Load(); n != 0 {
-		t.Fatalf("opening the source read the storage %d times, want 0", n)
+	<-s.stored.done
+	// As many versions served since as the storage keeps.
+	var since []storedVersion
+	for i := range maxStoredVersions {
+		since = append(since, storedVersion{ETag: fmt.Sprintf(`"since-%d"`, i), Since: time.Now().UnixNano(), Body: []byte("User-agent: *\nDisallow: /b\n# " + strconv.Itoa(i) + "\n")})
 	}
+	storeVersions(since...)
 	u, _ := url.ParseRequestURI("/b")
 	request := func(fetched bool, etag string) *judge.Request {
 		return &judge.Request{UA: "curl/8", Paths: judge.PathsOf(u), Now: time.Now(), Fetch: judge.Fetch{At: time.Now().Add(-time.Minute), ETag: etag}, Fetched: fetched}
@@ -206,23 +223,22 @@ func TestStoredVersionsReadWhenNeeded(t *testing.T) {
 		name  string
 		r     *judge.Request
 		grace bool
-		loads int32
 	}{
-		{"no fetch on record", request(false, ""), false, 0},
-		{"fetched the current version", request(true, s.current().ETag), false, 0},
-		{"fetched the stored version", request(true, `"old"`), true, 1},
-		{"again", request(true, `"old"`), true, 1},
-		{"fetched a text nobody kept", request(true, `"other"`), false, 1},
+		{"no fetch on record", request(false, ""), false},
+		{"fetched the current version", request(true, s.current().ETag), false},
+		{"fetched the version stored before the source opened", request(true, `"old"`), true},
+		{"again", request(true, `"old"`), true},
+		{"fetched a text nobody kept", request(true, `"other"`), false},
 	} {
 		if got := s.current().GraceAllows(tc.r, 24*time.Hour); got != tc.grace {
 			t.Errorf("%s: grace %v, want %v", tc.name, got, tc.grace)
 		}
-		if n := store.loads.Load(); n != tc.loads {
-			t.Errorf("%s: storage read %d times, want %d", tc.name, n, tc.loads)
-		}
 	}
 	s.publish(newSnapshot([]byte("User-agent: *\nDisallow: /b\nDisallow: /c\n")))
-	if !s.current().GraceAllows(request(true, `"old"`), 24*time.Hour) || store.loads.Load() != 1 {
-		t.Errorf("after an edit: the stored version lost, or read again (%d reads)", store.loads.Load())
+	if !s.current().GraceAllows(request(true, `"old"`), 24*time.Hour) {
+		t.Error("after an edit: the stored version was lost")
+	}
+	if n := store.loads.Load(); n != 1 {
+		t.Errorf("the storage was read %d times, want once, when the source opened", n)
 	}
 }
