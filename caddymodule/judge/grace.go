@@ -133,18 +133,17 @@ func (s *storedVersions) get(v *Version) []*Version {
 }
 
 // LoadStored gives v the versions in force before the first version this
-// process has, as load reads them (from Caddy's storage, after a restart,
+// process has, as load makes them (from Caddy's storage, after a restart,
 // or when a per-host file is opened again): newest first, each as
 // GraceAllows may use it, leaving out the texts known says the caller
 // has, and within budget bytes of text (the newest whatever its size).
-// They are loaded when a request first
-// needs them, a request that the current version disallows from a client
-// seen fetching a text neither v nor Earlier is, and never otherwise:
-// reading and parsing them costs several times what the file does, and a
-// per-host file opened again for a client's every request (cycling
-// through more hosts than are kept) would pay it on each. The versions
-// that follow v keep them for the grace window. It must be called after
-// Follow and before v is published.
+// load is called when a request first needs them, a request that the
+// current version disallows from a client seen fetching a text neither v
+// nor Earlier is, and never otherwise: parsing them costs several times
+// what the file does, and a per-host file opened again for a client's
+// every request (cycling through more hosts than are kept) would pay it
+// on each. The versions that follow v keep them for the grace window. It
+// must be called after Follow and before v is published.
 func (v *Version) LoadStored(load func(known func(etag string) bool, budget int) []*Version) {
 	v.stored = &storedVersions{load: load, since: v.Since}
 }
