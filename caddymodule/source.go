@@ -187,10 +187,10 @@ type source struct {
 
 	cur      atomic.Pointer[snapshot]
 	settings atomic.Pointer[sourceSettings]
+	kick     chan struct{} // wakes the poller when settings change
 	// stored is the read of the versions kept in storage for the first
 	// version, when it started one; set before that version is published.
 	stored *storedRead
-	kick     chan struct{} // wakes the poller when settings change
 	// holders are the settings of the configurations that use the
 	// source, oldest first; the newest is in force. A configuration that
 	// fails to start is unloaded with its settings, and the one that
