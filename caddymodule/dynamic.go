@@ -260,7 +260,7 @@ func (d *dynamicSources) open(path string) *source {
 		}
 		s.logLoad()
 	case errors.Is(err, fs.ErrNotExist):
-		d.warnMissing(path)
+		d.warnMissing(path, dirExists(path))
 	case err != nil:
 		d.set.logger.Error("robots.txt could not be read; "+withoutFile(len(d.set.includes) > 0)+" until it can be",
 			zap.String("file", path), zap.Error(err))
@@ -275,9 +275,8 @@ func (d *dynamicSources) open(path string) *source {
 // root, any Host a client makes up names a file that is not there: those
 // are said at most once a minute. A file missing from a directory that
 // is there is a tenant's, whose rules are not enforced: said once, made-up
-// hosts or not.
-func (d *dynamicSources) warnMissing(path string) {
-	inDir := dirExists(path)
+// hosts or not. inDir tells that the file's directory exists.
+func (d *dynamicSources) warnMissing(path string, inDir bool) {
 	fields := []zap.Field{zap.String("file", path), zap.Bool("directory_exists", inDir)}
 	if inDir && d.namesDir() {
 		if known, _ := d.warned.ContainsOrAdd(path, struct{}{}); known {
@@ -362,16 +361,17 @@ func (d *dynamicSources) check() {
 			d.sources.Remove(s.path)
 		}
 	}
+	tenants := d.namesDir()
 	for _, s := range absent {
 		switch {
 		case !s.missing():
 			d.sources.Add(s.path, s)
 			d.absent.Remove(s.path)
-		case d.namesDir() && !d.warned.Contains(s.path) && dirExists(s.path):
+		case tenants && !d.warned.Contains(s.path) && dirExists(s.path):
 			// A tenant's directory made after its host was first
 			// asked for (a name known before the deploy): its missing
 			// file was said, if at all, as a made-up host's.
-			d.warnMissing(s.path)
+			d.warnMissing(s.path, true)
 		}
 	}
 }

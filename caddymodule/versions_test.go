@@ -123,6 +123,14 @@ func TestStoredVersionsAreBounded(t *testing.T) {
 	}
 }
 
+// fetchedRequest is curl's request for path, from a client seen fetching
+// the version etag a minute ago; never seen fetching for "".
+func fetchedRequest(path, etag string) *judge.Request {
+	u, _ := url.ParseRequestURI(path)
+	now := time.Now()
+	return &judge.Request{UA: "curl/8", Paths: judge.PathsOf(u), Now: now, Fetch: judge.Fetch{At: now.Add(-time.Minute), ETag: etag}, Fetched: etag != ""}
+}
+
 // knownOnly is a known function for storedEarlier that knows etags.
 func knownOnly(etags ...string) func(string) bool {
 	return func(etag string) bool { return slices.Contains(etags, etag) }
@@ -144,9 +152,7 @@ func TestReloadKeepsServedText(t *testing.T) {
 	for i := range 40 {
 		s.publish(newSnapshot([]byte(fmt.Sprintf("# generated %d\nUser-agent: *\nDisallow: /b\n", i))))
 	}
-	u, _ := url.ParseRequestURI("/b")
-	r := &judge.Request{UA: "curl/8", Paths: judge.PathsOf(u), Now: time.Now(), Fetch: judge.Fetch{At: time.Now(), ETag: fetched.ETag}, Fetched: true}
-	if !s.current().GraceAllows(r, 24*time.Hour) {
+	if !s.current().GraceAllows(fetchedRequest("/b", fetched.ETag), 24*time.Hour) {
 		t.Errorf("the text served before the reload left grace's history (%d earlier versions)", len(s.current().Earlier))
 	}
 }
@@ -172,9 +178,7 @@ func TestRestartKeepsServedText(t *testing.T) {
 	for i := range 40 {
 		s.publish(newSnapshot([]byte(fmt.Sprintf("# generated %d\nUser-agent: *\nDisallow: /b\n", i))))
 	}
-	u, _ := url.ParseRequestURI("/b")
-	r := &judge.Request{UA: "curl/8", Paths: judge.PathsOf(u), Now: time.Now(), Fetch: judge.Fetch{At: time.Now().Add(-time.Minute), ETag: fetched.ETag}, Fetched: true}
-	if !s.current().GraceAllows(r, 24*time.Hour) {
+	if !s.current().GraceAllows(fetchedRequest("/b", fetched.ETag), 24*time.Hour) {
 		t.Errorf("the text served before the restart left grace's history (%d earlier versions)", len(s.current().Earlier))
 	}
 }
@@ -215,27 +219,23 @@ func TestStoredVersionsReadAtOpen(t *testing.T) {
 		since = append(since, storedVersion{ETag: fmt.Sprintf(`"since-%d"`, i), Since: time.Now().UnixNano(), Body: []byte("User-agent: *\nDisallow: /b\n# " + strconv.Itoa(i) + "\n")})
 	}
 	storeVersions(since...)
-	u, _ := url.ParseRequestURI("/b")
-	request := func(fetched bool, etag string) *judge.Request {
-		return &judge.Request{UA: "curl/8", Paths: judge.PathsOf(u), Now: time.Now(), Fetch: judge.Fetch{At: time.Now().Add(-time.Minute), ETag: etag}, Fetched: fetched}
-	}
 	for _, tc := range []struct {
 		name  string
 		r     *judge.Request
 		grace bool
 	}{
-		{"no fetch on record", request(false, ""), false},
-		{"fetched the current version", request(true, s.current().ETag), false},
-		{"fetched the version stored before the source opened", request(true, `"old"`), true},
-		{"again", request(true, `"old"`), true},
-		{"fetched a text nobody kept", request(true, `"other"`), false},
+		{"no fetch on record", fetchedRequest("/b", ""), false},
+		{"fetched the current version", fetchedRequest("/b", s.current().ETag), false},
+		{"fetched the version stored before the source opened", fetchedRequest("/b", `"old"`), true},
+		{"again", fetchedRequest("/b", `"old"`), true},
+		{"fetched a text nobody kept", fetchedRequest("/b", `"other"`), false},
 	} {
 		if got := s.current().GraceAllows(tc.r, 24*time.Hour); got != tc.grace {
 			t.Errorf("%s: grace %v, want %v", tc.name, got, tc.grace)
 		}
 	}
 	s.publish(newSnapshot([]byte("User-agent: *\nDisallow: /b\nDisallow: /c\n")))
-	if !s.current().GraceAllows(request(true, `"old"`), 24*time.Hour) {
+	if !s.current().GraceAllows(fetchedRequest("/b", `"old"`), 24*time.Hour) {
 		t.Error("after an edit: the stored version was lost")
 	}
 	if n := store.loads.Load(); n != 1 {

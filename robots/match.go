@@ -328,9 +328,8 @@ func (c *wildTry) use(m *matcher) {
 		return
 	}
 	c.m = m
-	if c.ix != nil && c.ix.next(m.nseg) {
-		c.ix.lo = make([]int32, m.nseg)
-		c.ix.at = make([]int32, m.nseg)
+	if c.ix != nil {
+		c.ix.renew(m.nseg)
 	}
 }
 

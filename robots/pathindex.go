@@ -53,11 +53,17 @@ var pathIndexPool = sync.Pool{New: func() any { return new(pathIndex) }}
 func getPathIndex(p []byte, nseg int) *pathIndex {
 	ix := pathIndexPool.Get().(*pathIndex)
 	ix.p, ix.built = append(ix.p[:0], p...), 0
+	ix.renew(nseg)
+	return ix
+}
+
+// renew starts the memo of find anew, for nseg segment ids: the path and
+// what is built of its index stay.
+func (ix *pathIndex) renew(nseg int) {
 	if ix.next(nseg) {
 		ix.lo = make([]int32, nseg)
 		ix.at = make([]int32, nseg)
 	}
-	return ix
 }
 
 // putPathIndex returns ix to the pool. An index grown for a huge path is

@@ -123,11 +123,7 @@ type storedVersions struct {
 // MaxEarlierBytes leaves of v's Earlier versions (one at least).
 func (s *storedVersions) get(v *Version) []*Version {
 	s.once.Do(func() {
-		budget := MaxEarlierBytes
-		for _, e := range v.Earlier {
-			budget -= e.File.Size()
-		}
-		s.vs, s.load = s.load(v.knows, budget), nil
+		s.vs, s.load = s.load(v.knows, MaxEarlierBytes-textSize(v.Earlier)), nil
 	})
 	return s.vs
 }
@@ -254,10 +250,7 @@ func (v *Version) bound(earlier []*Version) []*Version {
 		kept[e.ETag] = e
 		out = append(out, e)
 	}
-	size := 0
-	for _, e := range out {
-		size += e.File.Size()
-	}
+	size := textSize(out)
 	over := func() bool { return len(out) > MaxEarlier || size > MaxEarlierBytes }
 	for i := len(out) - 1; i >= 0 && over(); i-- {
 		if !out[i].Served() {
@@ -270,6 +263,15 @@ func (v *Version) bound(earlier []*Version) []*Version {
 		out = out[:len(out)-1]
 	}
 	return out
+}
+
+// textSize is the text the versions' files were parsed from, in all.
+func textSize(vs []*Version) int {
+	n := 0
+	for _, v := range vs {
+		n += v.File.Size()
+	}
+	return n
 }
 
 // withoutHistory is v without its Earlier versions, so that a chain of
