@@ -458,16 +458,7 @@ func (inst *instance) do(t testing.TB, method, path, ua string, headers ...strin
 	req.Host = inst.host
 	req.Header.Set("User-Agent", ua)
 	setHeaders(req, headers)
-	resp, err := inst.client.Do(req)
-	if err != nil && (method == http.MethodGet || method == http.MethodHead) && errors.Is(err, syscall.ECONNRESET) {
-		// After a config reload the old server may accept a new
-		// connection as it shuts down and reset it (Caddy's listeners
-		// are shared across configs; seen once in CI). Go retries only
-		// on a reused connection: send it once more. Had the first
-		// reached a handler, the counts the tests check would show it.
-		time.Sleep(100 * time.Millisecond)
-		resp, err = inst.client.Do(req)
-	}
+	resp, err := sendRetry(inst.client, req)
 	if err != nil {
 		t.Fatalf("%s %s (UA %q): %v\nstderr:\n%s", method, path, ua, err, inst.stderr.String())
 	}
@@ -477,6 +468,23 @@ func (inst *instance) do(t testing.TB, method, path, ua string, headers ...strin
 		t.Fatalf("%s %s: reading body: %v", method, path, err)
 	}
 	return response{status: resp.StatusCode, header: resp.Header, body: string(body)}
+}
+
+// sendRetry sends req, and a GET or HEAD once more if its connection was
+// closed before any answer came. After a config reload the old server may
+// accept a new connection as it shuts down (Caddy's listeners are shared
+// across configs): net/http's server then closes it once it has read the
+// request, without answering (EOF) or with the request unread (reset). Go
+// retries only on a reused connection. Had the first reached a handler,
+// the counts the tests check would show it.
+func sendRetry(client *http.Client, req *http.Request) (*http.Response, error) {
+	resp, err := client.Do(req)
+	if err != nil && (req.Method == http.MethodGet || req.Method == http.MethodHead) &&
+		(errors.Is(err, syscall.ECONNRESET) || errors.Is(err, io.EOF)) {
+		time.Sleep(100 * time.Millisecond)
+		resp, err = client.Do(req)
+	}
+	return resp, err
 }
 
 func (inst *instance) get(t testing.TB, path, ua string, headers ...string) response {

@@ -91,7 +91,7 @@ func monAdmin(t testing.TB, inst *instance, method, path, contentType string, bo
 		req.Header.Set("Content-Type", contentType)
 	}
 	setHeaders(req, headers)
-	resp, err := inst.client.Do(req)
+	resp, err := sendRetry(inst.client, req)
 	if err != nil {
 		t.Fatalf("%s admin %s: %v", method, path, err)
 	}
