@@ -138,6 +138,15 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	if h.logger == nil { // tests observe the log from the first load on
 		h.logger = ctx.Logger()
 	}
+	// A configuration refused for this handler logs nothing it would
+	// have put in force (see heldlog.go).
+	held := holdLogs(&h.logger)
+	err := h.provision(ctx)
+	held.release(err == nil)
+	return err
+}
+
+func (h *Handler) provision(ctx caddy.Context) error {
 	defaultReload := h.Reload == 0 && !h.DisableReload
 	h.SetDefaults()
 	if err := h.Config.Validate(); err != nil {
