@@ -22,10 +22,11 @@ type identity struct {
 	claim    *crawlers.Crawler
 	category string
 	impostor *identity
-	// also is, for an impostor, the group its header chooses with the
-	// claim, which it is held to besides the * group where that refuses
-	// more (judge.ImpostorOf); nil for others.
-	also *robots.Group
+	// held is the groups besides Group it is held to as well
+	// (judge.Choice.Held): for an impostor, the group its header chooses
+	// with the claim, and for it and for a bot nothing proved, every
+	// other group its header names. nil for a proven crawler.
+	held []*robots.Group
 	// chosenBy says how Group was chosen (see choice): an earlier
 	// version's group, for grace, is chosen the same way.
 	chosenBy chooser
@@ -38,9 +39,8 @@ type identity struct {
 	// address may be many people's (a NAT), and a page's assets come
 	// faster than any crawl-delay.
 	unpaced bool
-	// own is the group a trapped bot's or an impostor's own header
-	// chose: it is paced by the longer of that group's Crawl-delay and
-	// its group's.
+	// own is the group a trapped bot's own header chose: it is paced by
+	// the longer of that group's Crawl-delay and its group's.
 	own *robots.Group
 }
 
@@ -55,13 +55,21 @@ func (id *identity) crawlDelay() time.Duration {
 	return 0
 }
 
-// pacedBy is the group whose Crawl-delay paces id: its own header's, where
-// that asks for the longer delay, else its group (nil if it has none).
+// pacedBy is the group whose Crawl-delay paces id: of its group, the
+// groups it is held to as well and a trapped bot's own, the one that asks
+// for the longest delay, its group on a tie (nil if it has none).
 func (id *identity) pacedBy() *robots.Group {
-	if id.own != nil && (id.Group == nil || id.own.CrawlDelay > id.Group.CrawlDelay) {
-		return id.own
+	g := id.Group
+	longer := func(o *robots.Group) {
+		if o != nil && (g == nil || o.CrawlDelay > g.CrawlDelay) {
+			g = o
+		}
 	}
-	return id.Group
+	longer(id.own)
+	for _, o := range id.held {
+		longer(o)
+	}
+	return g
 }
 
 // chooser is how an identity's group was chosen. The identity is kept
@@ -69,31 +77,42 @@ func (id *identity) pacedBy() *robots.Group {
 type chooser uint8
 
 const (
-	byHeader   chooser = iota // the header, then the claimed crawler's own groups
+	byHeader   chooser = iota // the header, then the claimed crawler's own groups; nothing proved it
 	byStar                    // the * group, whatever the header claims
 	byClaim                   // the crawler a signature proved, not the header
 	byImpostor                // the * group, and the group the failed claim chooses
+	byProven                  // as byHeader, for a crawler its address proved
 )
 
-// choice is how judge chooses id's group in any version of the file.
-func (id *identity) choice() judge.Choice {
+// choice is how judge chooses id's group in any version of the file;
+// base names the crawlers (see judge.Choice.Held).
+func (id *identity) choice(base *crawlers.Base) judge.Choice {
 	switch id.chosenBy {
 	case byStar:
 		return judge.ByStar
 	case byClaim:
 		return judge.ChoiceFor(id.claim, false)
 	case byImpostor:
-		return judge.ImpostorOf(id.claim)
+		return judge.ImpostorOf(id.claim, base)
+	case byProven:
+		return judge.ChoiceFor(id.claim, true)
 	}
-	return judge.ChoiceFor(id.claim, true)
+	return judge.UnprovenFor(id.claim, base)
 }
 
-// decide judges paths for id: against its group, and for an impostor also
-// against the group its header chooses; it returns the verdict, the group
-// that decided, and whether the path's other spellings were capped (see
+// proven is id for a crawler its address proved: held to its own group
+// alone, whatever else its header names.
+func (id identity) proven() identity {
+	id.held, id.chosenBy = nil, byProven
+	return id
+}
+
+// decide judges paths for id: against its group, and against each group
+// it is held to as well; it returns the verdict, the group that decided,
+// and whether the path's other spellings were capped (see
 // judge.Paths.DecideHeld).
 func (id *identity) decide(paths judge.Paths) (robots.Verdict, *robots.Group, bool) {
-	return paths.DecideHeld(id.Group, id.also)
+	return paths.DecideHeld(id.Group, id.held)
 }
 
 // maxCachedUserAgent is the longest header kept in the cache; longer ones
@@ -114,8 +133,9 @@ func (h *Handler) identify(ua string, snap *snapshot) identity {
 			// The crawler's own documentation says which groups it
 			// obeys when the header names none of the file's.
 			id.claim, id.category = cr, string(cr.Category)
-			id.Group, _ = id.choice().Group(snap.File, ua)
+			id.Group, _ = id.choice(h.checker.base).Group(snap.File, ua)
 		}
+		id.held = id.choice(h.checker.base).Held(snap.File, ua)
 		if family != "" {
 			id.Name = family
 		}
@@ -123,7 +143,7 @@ func (h *Handler) identify(ua string, snap *snapshot) identity {
 		if cr != nil {
 			id.counters.setCategory(id.category)
 			if cr.Verifiable() {
-				id.impostor = h.impostorOf(cr, snap, id.Group)
+				id.impostor = h.impostorOf(cr, snap, ua)
 			}
 		}
 	}

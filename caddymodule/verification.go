@@ -17,7 +17,6 @@ import (
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/verify"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/webbotauth"
 	"github.com/robotsguard/caddy-robots-txt/config"
-	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
 // checker verifies claims to be known crawlers. It holds the range lists
@@ -180,7 +179,10 @@ func (h *Handler) verifyIdentity(r *http.Request, id identity) (identity, verify
 		return id, verify.Result{Outcome: verify.Unverified}
 	}
 	res := h.checker.ips.Verify(r.Context(), id.claim, clientAddr(r))
-	if res.Outcome == verify.Impostor && h.ImpostorPolicy() != config.ImpostorsTrust {
+	switch {
+	case res.Outcome == verify.Verified:
+		return id.proven(), res
+	case res.Outcome == verify.Impostor && h.ImpostorPolicy() != config.ImpostorsTrust:
 		return *id.impostor, res
 	}
 	return id, res
@@ -197,26 +199,22 @@ func signed(r *http.Request) bool {
 func (h *Handler) identityOf(cr *crawlers.Crawler, snap *snapshot) identity {
 	id := identity{snap: snap, claim: cr, category: string(cr.Category), chosenBy: byClaim}
 	id.Bot, id.Name = true, cr.Name
-	id.Group, _ = id.choice().Group(snap.File, "")
+	id.Group, _ = id.choice(h.checker.base).Group(snap.File, "")
 	id.counters = h.countersFor(id.Name)
 	id.counters.setCategory(id.category)
 	return id
 }
 
-// impostorOf is how a client that failed its claim to be cr is judged
-// (with impostors judge or block): held to the * group, and to own, the
-// group its header chose with the claim, where that refuses more or asks
-// for a longer Crawl-delay (judge.ImpostorOf); named apart from the
-// crawler so that no log, metric or report blames the crawler for it.
-func (h *Handler) impostorOf(cr *crawlers.Crawler, snap *snapshot, own *robots.Group) *identity {
+// impostorOf is how a client that failed its claim to be cr, sending ua,
+// is judged (with impostors judge or block): held to the * group, and to
+// the group its header chooses with the claim and every other group it
+// names, where those refuse more or ask for a longer Crawl-delay
+// (judge.ImpostorOf); named apart from the crawler so that no log, metric
+// or report blames the crawler for it.
+func (h *Handler) impostorOf(cr *crawlers.Crawler, snap *snapshot, ua string) *identity {
 	id := &identity{snap: snap, claim: cr, category: string(cr.Category), chosenBy: byImpostor}
 	id.Identity = judge.Identity{Bot: true, Name: judge.ImpostorPrefix + cr.Name, Group: snap.File.GroupFor("*")}
-	if own != id.Group {
-		id.also = own
-		if own != nil {
-			id.own = own
-		}
-	}
+	id.held = id.choice(h.checker.base).Held(snap.File, ua)
 	id.counters = h.countersFor(id.Name)
 	id.counters.setCategory(id.category)
 	return id

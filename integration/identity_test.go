@@ -217,3 +217,47 @@ func TestImpostorKeepsItsRestrictions(t *testing.T) {
 		checkStrings(t, c.name, rt, "bot", c.bot, "group", c.group, "rule", c.rule, "identity", "impostor")
 	}
 }
+
+// TestNamesShedNoGroup: a bot that adds another crawler's name, or any
+// name, to its header sheds no group its header names, where that name has
+// a group of its own that allows more (audit AB-F1). The usual "block AI
+// crawlers, allow Google" file: GPTBot's Disallow must hold whatever
+// GPTBot's header appends, in enforce mode and as violations logged in
+// monitor mode.
+func TestNamesShedNoGroup(t *testing.T) {
+	t.Parallel()
+	const robotsTxt = "User-agent: GPTBot\nUser-agent: AcmeBot\nDisallow: /\n\n" +
+		"User-agent: Googlebot\nUser-agent: bingbot\nAllow: /\n\n" +
+		"User-agent: facebookexternalhit\nUser-agent: LongerFooBot\nAllow: /\n\n" +
+		"User-agent: *\nDisallow: /private/\n"
+	for _, mode := range []string{"", "mode monitor"} {
+		inst := startCaddy(t, fmt.Sprintf(loggedSite, mode), withRobotsTxt(robotsTxt))
+		logPath := filepath.Join(inst.dir, "access.log")
+		for _, c := range []struct {
+			name, ua, path string
+			bot, group     string
+		}{
+			{"Googlebot's name appended", "GPTBot/1.1 Googlebot/2.1", "/about.html", "impostor:Googlebot", "GPTBot, AcmeBot"},
+			{"in a browser-like header", "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.3; +https://openai.com/gptbot) Googlebot/2.1", "/about.html", "impostor:Googlebot", "GPTBot, AcmeBot"},
+			{"bingbot's in a comment", "AcmeBot/1.0 (compatible; bingbot/2.0)", "/about.html", "impostor:bingbot", "GPTBot, AcmeBot"},
+			{"a name nobody verifies", "AcmeBot/1.0 facebookexternalhit/1.1", "/about.html", "facebookexternalhit", "GPTBot, AcmeBot"},
+			{"a longer unknown name", "AcmeBot/1.0 LongerFooBot/1.0", "/about.html", "LongerFooBot", "GPTBot, AcmeBot"},
+			{"and the * group's path", "GPTBot/1.1 facebookexternalhit/1.1", "/private/x.html", "facebookexternalhit", "GPTBot, AcmeBot"},
+		} {
+			got, e := inst.getLogged(t, logPath, c.path, c.ua)
+			rt, _ := e.obj("robots_txt")
+			want := http.StatusForbidden
+			if mode != "" {
+				want = http.StatusOK
+			}
+			if got.status != want {
+				t.Errorf("%s %q: status %d, want %d (robots_txt %v)", mode, c.name, got.status, want, rt)
+			}
+			checkStrings(t, mode+" "+c.name, rt, "bot", c.bot, "group", c.group, "verdict", "disallowed")
+		}
+		// Where every group its header names allows, it is allowed.
+		if got := inst.get(t, "/about.html", "facebookexternalhit/1.1 Googlebot/2.1"); got.status != http.StatusOK {
+			t.Errorf("%s: a header whose every group allows: %d, want 200", mode, got.status)
+		}
+	}
+}

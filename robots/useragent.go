@@ -1,6 +1,9 @@
 package robots
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // GroupForUserAgent returns the group a client sending this User-Agent
 // header must obey, and the file's name for the agent that selected it.
@@ -50,7 +53,50 @@ func (f *File) GroupForUserAgent(header string) (g *Group, name string) {
 	if f == nil {
 		return nil, ""
 	}
-	best, bestLen := int32(-1), 0
+	best := int32(-1)
+	f.namesIn(header, true, func(v int32, _, _ int) { best = v })
+	if best < 0 {
+		return f.global, ""
+	}
+	return f.agents[best].group, f.agents[best].name
+}
+
+// GroupsNamedIn returns the groups other than except whose names header
+// names as a product, as GroupForUserAgent finds them, and keep keeps, each
+// once, in the order of the header, at most limit of them. keep is given
+// the file's name and whether the header gives it where a client puts its
+// own: the header's first product, or the item after "compatible;".
+// GroupForUserAgent's group is the one of the longest name; a client that
+// has not proven it is the crawler of that name may be held to others as
+// well (a header "GPTBot/1.1 Googlebot/2.1" is GPTBot's as much as
+// Googlebot's).
+func (f *File) GroupsNamedIn(header string, limit int, keep func(name string, lead bool) bool, except ...*Group) []*Group {
+	if f == nil || limit <= 0 {
+		return nil
+	}
+	first := 0
+	for first < len(header) && (header[first] == ' ' || header[first] == '\t') {
+		first++
+	}
+	var out []*Group
+	f.namesIn(header, false, func(v int32, i, _ int) {
+		g := f.agents[v].group
+		if len(out) >= limit || slices.Contains(except, g) || slices.Contains(out, g) ||
+			!keep(f.agents[v].name, i == first || afterCompatible(header, i)) {
+			return
+		}
+		out = append(out, g)
+	})
+	return out
+}
+
+// namesIn calls found with each agent of f that header names as a product
+// (see GroupForUserAgent), where its name starts and its length, in the
+// order of the header: with longer, each name longer than every one found before it,
+// so that the last found is the longest (the first of that length);
+// without, the longest name found at each place.
+func (f *File) namesIn(header string, longer bool, found func(v int32, i, n int)) {
+	bestLen := 0
 	first := 0 // where the header's first word starts
 	for first < len(header) && (header[first] == ' ' || header[first] == '\t') {
 		first++
@@ -70,6 +116,7 @@ func (f *File) GroupForUserAgent(header string) (g *Group, name string) {
 		if i > first && !opensProduct(header[i-1]) {
 			continue
 		}
+		here, hereLen := int32(-1), 0
 		n, j := int32(0), i
 		for {
 			c := f.nameChild(n, header, j)
@@ -78,7 +125,7 @@ func (f *File) GroupForUserAgent(header string) (g *Group, name string) {
 			}
 			n, j = c, j+len(f.names.nodes[c].label)
 			v := f.names.nodes[n].val
-			if v < 0 || j-i <= bestLen || f.agents[v].browser {
+			if v < 0 || longer && j-i <= bestLen || f.agents[v].browser {
 				continue
 			}
 			// A name ends a word: "MJ" of "MJ12bot/1.4" is not the
@@ -109,13 +156,16 @@ func (f *File) GroupForUserAgent(header string) (g *Group, name string) {
 					break // so is every longer name from i
 				}
 			}
-			best, bestLen = v, j-i
+			here, hereLen = v, j-i
+			if longer {
+				bestLen = hereLen
+				found(here, i, hereLen)
+			}
+		}
+		if !longer && here >= 0 {
+			found(here, i, hereLen)
 		}
 	}
-	if best < 0 {
-		return f.global, ""
-	}
-	return f.agents[best].group, f.agents[best].name
 }
 
 // describes reports whether the name at i of a comment follows another

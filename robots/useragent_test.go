@@ -2,6 +2,7 @@ package robots
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -386,6 +387,46 @@ func TestNameWithDigitsLongestAnyOrder(t *testing.T) {
 	for _, h := range []string{"MJ12bot/1.0 foobar/2.0", "foobar/2.0 MJ12bot/1.0"} {
 		if _, name := f.GroupForUserAgent(h); name != "MJ12bot" {
 			t.Errorf("%q selects %q, want the longer MJ12bot's group", h, name)
+		}
+	}
+}
+
+// TestGroupsNamedIn: every group a header names as a product, each once,
+// in the header's order, with whether the name stands where a client puts
+// its own (the first product, the item after "compatible;"); the longest
+// name's group is one of them, found as GroupForUserAgent finds it.
+func TestGroupsNamedIn(t *testing.T) {
+	const file = "User-agent: GPTBot\nDisallow: /\n\nUser-agent: Googlebot\nAllow: /\n\n" +
+		"User-agent: AcmeBot\nDisallow: /a\n\nUser-agent: libfoo\nDisallow: /l\n\nUser-agent: *\nDisallow: /p\n"
+	f := Parse([]byte(file))
+	for _, tc := range []struct {
+		header string
+		want   []string // "name" or "name*" for a lead name, in order
+	}{
+		{"GPTBot/1.1 Googlebot/2.1", []string{"GPTBot*", "Googlebot"}},
+		{"  GPTBot/1.1 GPTBot/1.2 Googlebot/2.1", []string{"GPTBot*", "Googlebot"}},
+		{"Mozilla/5.0 (compatible; GPTBot/1.3; +https://openai.com/gptbot) Googlebot/2.1", []string{"GPTBot*", "Googlebot"}},
+		{"AcmeBot/1.0 (X11; Linux) libfoo/2.0", []string{"AcmeBot*", "libfoo"}},
+		{"AcmeBot/1.0 (+https://example.com/GPTBot; like Googlebot)", []string{"AcmeBot*"}},
+		{"Mozilla/5.0 (X11; Linux) Firefox/120.0", nil},
+	} {
+		var got []string
+		f.GroupsNamedIn(tc.header, 10, func(name string, lead bool) bool {
+			if lead {
+				name += "*"
+			}
+			got = append(got, name)
+			return true
+		})
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("GroupsNamedIn(%q) named %q, want %q", tc.header, got, tc.want)
+		}
+		all := f.GroupsNamedIn(tc.header, 10, func(string, bool) bool { return true })
+		if g, name := f.GroupForUserAgent(tc.header); name != "" && !slices.Contains(all, g) {
+			t.Errorf("GroupsNamedIn(%q) lacks the group of %q, GroupForUserAgent's", tc.header, name)
+		}
+		if only := f.GroupsNamedIn(tc.header, 1, func(string, bool) bool { return true }); len(only) > 1 {
+			t.Errorf("GroupsNamedIn(%q) with limit 1: %d groups", tc.header, len(only))
 		}
 	}
 }

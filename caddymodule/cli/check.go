@@ -71,9 +71,10 @@ type Unverified struct {
 	BotName   string   `json:"bot_name"`  // how logs and metrics name it: "impostor:Googlebot"
 	Impostors string   `json:"impostors"` // the handler's setting: "judge" (by the * group) or "block"
 	Group     []string `json:"group"`     // the * group's agent names; null: none
-	// Also is the agent names of the group the header chooses with the
-	// claim, which the client is held to as well where it refuses more;
-	// null when it is the * group (or none).
+	// Also is the agent names of the groups the client is held to as
+	// well, where they refuse more: the one the header chooses with the
+	// claim, and every other group the header names (judge.Choice.Held);
+	// null when there is none but the * group.
 	Also    []string      `json:"also,omitempty"`
 	Results []CheckResult `json:"results"`
 }
@@ -92,8 +93,14 @@ type CheckOutput struct {
 	// NotReached lists /robots.txt, the trap path, or both, when the
 	// config keeps every request for it from the handler (a route before
 	// it answers it, or its own routes do not take it).
-	NotReached []string      `json:"not_reached,omitempty"`
-	Results    []CheckResult `json:"results"`
+	NotReached []string `json:"not_reached,omitempty"`
+	// HeldTo is the agent names of the other groups the header names,
+	// which a client nothing proves is the crawler of the group above is
+	// held to as well, where they refuse more (judge.Choice.Held); null
+	// when there are none, or for a crawler that publishes how to verify
+	// it, whose results hold for the crawler proven (see Unverified).
+	HeldTo  []string      `json:"held_to,omitempty"`
+	Results []CheckResult `json:"results"`
 	// Unverified is how the handler judges the same header from a
 	// client that fails the check of the crawler it claims; nil when
 	// the crawler publishes no way to check it, or with impostors
@@ -202,11 +209,18 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 		}
 	}
 	g, name := choice.Group(s.File, ua)
+	// A client nothing can prove is held to every group its header
+	// names, as the handler holds it; a verifiable claim is judged here
+	// as proven, and as the impostor it may be below.
+	var held []*robots.Group
+	if id.Bot && !claimed.Verifiable() {
+		held = judge.UnprovenFor(claimed, base).Held(s.File, ua)
+	}
 	var group []string
 	if g != nil {
 		group = append([]string{}, g.Agents...)
 	}
-	out := CheckOutput{File: s.Name, UserAgent: ua, Bot: id.Bot, BotName: id.Name, Mode: s.Mode, OnlyFor: s.OnlyFor, AnsweredBy: s.AnsweredBy, Results: []CheckResult{}}
+	out := CheckOutput{File: s.Name, UserAgent: ua, Bot: id.Bot, BotName: id.Name, Mode: s.Mode, OnlyFor: s.OnlyFor, AnsweredBy: s.AnsweredBy, HeldTo: agentsOf(held), Results: []CheckResult{}}
 	if s.RobotsNotReached != "" {
 		out.NotReached = append(out.NotReached, "/robots.txt")
 	}
@@ -215,7 +229,7 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 	}
 	code := ExitOK
 	for _, t := range targets {
-		res, disallowed := s.judge(t, id.Bot, g, name, category, false)
+		res, disallowed := s.judgeHeld(t, id.Bot, g, name, held, category, false)
 		if disallowed {
 			code = ExitDisallowed
 		}
@@ -235,18 +249,10 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 		if star != nil {
 			u.Group = append([]string{}, star.Agents...)
 		}
-		also := judge.ImpostorOf(cr).Also(s.File, ua)
-		if also != nil {
-			u.Also = append([]string{}, also.Agents...)
-		}
+		also := judge.ImpostorOf(cr, base).Held(s.File, ua)
+		u.Also = agentsOf(also)
 		for _, t := range targets {
-			res, disallowed := s.judge(t, true, star, "", category, s.Impostors == config.ImpostorsBlock)
-			if !disallowed && also != nil {
-				// As the handler holds an impostor (judge.ImpostorOf).
-				if res2, d2 := s.judge(t, true, also, name, category, false); d2 {
-					res = res2
-				}
-			}
+			res, _ := s.judgeHeld(t, true, star, "", also, category, s.Impostors == config.ImpostorsBlock)
 			u.Results = append(u.Results, res)
 		}
 		out.Unverified = u
@@ -285,6 +291,9 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 		ew.Printf("%s: %s\n", target, s.verdictText(r))
 		ew.Printf("  group: %s\n", text.Clean(groupText))
 		ew.Printf("  agent: %s\n", text.Clean(agentText))
+		if len(out.HeldTo) > 0 {
+			ew.Printf("  also held to: %s (the other groups its header names, where they refuse more: nothing proves which of them it is)\n", text.Clean(strings.Join(out.HeldTo, ", ")))
+		}
 		switch {
 		case r.Source == judge.TrapSource:
 			ew.Printf("  rule:  %s (the trap's, added to every group of the robots.txt served; a client that requests it is trapped)\n", text.Clean(r.Rule))
@@ -313,11 +322,11 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 		case u.Impostors == config.ImpostorsBlock:
 			held = "refused everywhere but /robots.txt (impostors block)"
 		case u.Group == nil && u.Also != nil:
-			held = "held to the group its header names (" + strings.Join(u.Also, ", ") + "), the file having no * group"
+			held = "held to the groups its header names (" + strings.Join(u.Also, ", ") + "), the file having no * group"
 		case u.Group == nil:
 			held = "held to the * group, which the file does not have (everything is allowed)"
 		case u.Also != nil:
-			held += ", and to the group its header names (" + strings.Join(u.Also, ", ") + ") where that refuses more"
+			held += ", and to the groups its header names (" + strings.Join(u.Also, ", ") + ") where they refuse more"
 		}
 		ew.Printf("if unverified: a request that fails the check %s publishes (check sees no address) is logged as %q and %s:\n",
 			text.Clean(strings.TrimPrefix(u.BotName, judge.ImpostorPrefix)), text.Clean(u.BotName), held)
@@ -377,6 +386,30 @@ func (s *Subject) verdictText(r CheckResult) string {
 		verdict += " (monitor mode: let through and logged as a violation)"
 	}
 	return verdict
+}
+
+// judgeHeld is judge against g and, where g allows, against each group of
+// held (judge.Choice.Held): the result of the first that refuses.
+func (s *Subject) judgeHeld(t string, bot bool, g *robots.Group, name string, held []*robots.Group, category crawlers.Category, block bool) (CheckResult, bool) {
+	res, disallowed := s.judge(t, bot, g, name, category, block)
+	for _, h := range held {
+		if disallowed || !bot {
+			break
+		}
+		if res2, d2 := s.judge(t, bot, h, h.Agents[0], category, false); d2 {
+			res, disallowed = res2, true
+		}
+	}
+	return res, disallowed
+}
+
+// agentsOf is the agent names of groups, in order; nil for none.
+func agentsOf(groups []*robots.Group) []string {
+	var out []string
+	for _, g := range groups {
+		out = append(out, g.Agents...)
+	}
+	return out
 }
 
 // judge is the verdict on target t, as the handler reaches it, for a

@@ -1414,7 +1414,7 @@ func TestCheckConfigUnverified(t *testing.T) {
 	// The text output names the impostor and its verdicts.
 	cfg := writeTemp(t, "caddy.json", handler(``))
 	_, out, _ := runCmd(t, "", "check", "--config", cfg, "--agent", testfixtures.UAGooglebot, "/private/x")
-	for _, w := range []string{`is logged as "impostor:Googlebot" and held to the * group (*), and to the group its header names (Googlebot) where that refuses more:`, "/private/x: disallowed (disallow: /private/, line 5)"} {
+	for _, w := range []string{`is logged as "impostor:Googlebot" and held to the * group (*), and to the groups its header names (Googlebot) where they refuse more:`, "/private/x: disallowed (disallow: /private/, line 5)"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("text output lacks %q:\n%s", w, out)
 		}

@@ -103,11 +103,11 @@ the agent name that selected it (or none), and the deciding rule with its
 line (or "no rule matched"), then the name logs and metrics give the bot.
 
 --json prints {"file", "user_agent", "bot", "bot_name", "mode",
-"only_for", "answered_first_by", "not_reached", "results": [{"input",
+"only_for", "answered_first_by", "not_reached", "held_to", "results": [{"input",
 "path", "not_judged", "allowed",
 "verdict", "group", "agent", "rule", "line", "source", "signal", "policy",
 "capped"}],
-"if_unverified": {"bot_name", "impostors", "group", "results"}};
+"if_unverified": {"bot_name", "impostors", "group", "also", "results"}};
 "allowed" is whether the handler lets the request through, "verdict" is
 "allowed", "disallowed", "not held" (a person's browser) or "not judged"
 (the request never reaches the handler), "group" is null
@@ -125,11 +125,15 @@ lists); a result's "not_judged" says why that request never reaches the
 handler ("file_server answers it first"): a bot's request is then
 "allowed" with the verdict "not judged", since nothing holds it to
 robots.txt, and its "rule" and "signal" are what the handler would apply
-if it got it. "if_unverified" is there for a claim to a crawler that
+if it got it. "held_to" lists the agent names of the other groups the
+header names, which a client nothing can prove to be the crawler of its
+group is held to as well (a request any of them disallows is a
+violation, and "group" and "rule" are then that group's). "if_unverified" is there for a claim to a crawler that
 publishes how to verify it (not with impostors trust): "bot_name" is how
 logs name a request that fails the check, "impostors" the handler's
-setting, "group" the * group's names, and "results" the verdicts such a
-request gets, in the form above; a result refused by impostors block,
+setting, "group" the * group's names, "also" those of the groups it is
+held to as well (the claimed crawler's and every other its header names),
+and "results" the verdicts such a request gets, in the form above; a result refused by impostors block,
 not by a rule, has "policy": "impostors block". "capped" is true where
 the path's other spellings cost more to judge than their budget (a path
 crafted against a file of thousands of wildcard rules), as the access log
@@ -138,7 +142,8 @@ marks it. The exit status follows
 method decide (path, path_regexp, host, method, not) and rewrites of a
 known path are followed; where another decides, nothing is said.
 "source", "signal", "policy", "capped", "only_for", "answered_first_by",
-"not_reached", "not_judged" and "if_unverified" are left out when empty.
+"not_reached", "held_to", "not_judged", "also" and "if_unverified" are left
+out when empty.
 
 Exit status: 0 when no path is disallowed for this client, 1 when one is
 (in monitor mode too: it would be logged as a violation), 2 on a usage

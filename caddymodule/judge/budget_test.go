@@ -33,7 +33,7 @@ func TestSpellingsCapped(t *testing.T) {
 	if !v.Allowed || !capped {
 		t.Fatalf("hostile flood: allowed %v, capped %v; want allowed, capped", v.Allowed, capped)
 	}
-	if v2, _, c2 := p.DecideHeld(g, g); v2 != v || c2 != capped {
+	if v2, _, c2 := p.DecideHeld(g, []*robots.Group{g}); v2 != v || c2 != capped {
 		t.Fatalf("DecideHeld = %v, %v; DecideCapped %v, %v", v2, c2, v, capped)
 	}
 
@@ -72,6 +72,54 @@ func BenchmarkSpellingsHostile(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				p.Decide(g)
+			}
+		})
+	}
+}
+
+// BenchmarkDecideHeldHostile: a header that names many groups as its own
+// is judged against each (Choice.Held), at most MaxHeld more than its
+// group. The worst a 500 KiB file makes of that: the wildcard flood's
+// rules split among 1+MaxHeld groups and a header naming them all, against
+// the flood as one group and the same split file with one name.
+func BenchmarkDecideHeldHostile(b *testing.B) {
+	body, uri := testfixtures.WildcardFlood(16 << 10)
+	rules := strings.Split(strings.TrimPrefix(body, "User-agent: *\n"), "\n")
+	split := func(groups int) string {
+		var f strings.Builder
+		per := (len(rules) + groups - 1) / groups
+		for i := range groups {
+			fmt.Fprintf(&f, "User-agent: Bot%d\n", i)
+			for _, r := range rules[i*per : min((i+1)*per, len(rules))] {
+				f.WriteString(r + "\n")
+			}
+		}
+		return f.String()
+	}
+	var all strings.Builder
+	for i := range 1 + MaxHeld {
+		fmt.Fprintf(&all, "(compatible; Bot%d/1.0) ", i)
+	}
+	p := pathsOfURI(b, uri)
+	for _, tc := range []struct {
+		name, file, ua string
+		held           int
+	}{
+		{"one group", split(1), "Bot0/1.0", 0},
+		{"split, one named", split(1 + MaxHeld), "Bot0/1.0", 0},
+		{"split, all named", split(1 + MaxHeld), all.String(), MaxHeld},
+	} {
+		f := robots.Parse([]byte(tc.file))
+		c := UnprovenFor(nil, nil)
+		g, _ := c.Group(f, tc.ua)
+		held := c.Held(f, tc.ua)
+		if len(held) != tc.held {
+			b.Fatalf("%s: held to %d groups, want %d", tc.name, len(held), tc.held)
+		}
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				p.DecideHeld(g, held)
 			}
 		})
 	}

@@ -1,6 +1,9 @@
 package judge
 
 import (
+	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/crawlers"
@@ -110,7 +113,7 @@ func TestImpostorHeldToBoth(t *testing.T) {
 	gptbot := &crawlers.Crawler{Name: "GPTBot", Tokens: []string{"GPTBot"}}
 	for _, tc := range []struct {
 		name, file, ua, path string
-		also                 string // the Also group's first agent; "" for none
+		also                 string // the Held groups' first agents, joined by ","; "" for none
 		allowed              bool
 	}{
 		{"its crawler's group refuses", "User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nDisallow: /p/\n", "GPTBot/1.1", "/a", "GPTBot", false},
@@ -118,18 +121,16 @@ func TestImpostorHeldToBoth(t *testing.T) {
 		{"both allow", "User-agent: GPTBot\nDisallow: /g/\n\nUser-agent: *\nDisallow: /p/\n", "GPTBot/1.1", "/a", "GPTBot", true},
 		{"the product it names refuses", "User-agent: AcmeBot\nDisallow: /\n\nUser-agent: *\nDisallow: /p/\n", "AcmeBot/1.0 (compatible; GPTBot/1.1)", "/a", "AcmeBot", false},
 		{"no group but *: held to it alone", "User-agent: *\nDisallow: /p/\n", "GPTBot/1.1", "/a", "", true},
+		// Audit AB-F1: a second name with a group of its own, which
+		// allows, sheds nothing.
+		{"another name's group allows", "User-agent: AcmeBot\nDisallow: /\n\nUser-agent: GPTBot\nAllow: /\n\nUser-agent: *\nDisallow: /p/\n",
+			"AcmeBot/1.0 (compatible; GPTBot/1.1)", "/a", "GPTBot,AcmeBot", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := robots.Parse([]byte(tc.file))
-			c := ImpostorOf(gptbot)
-			also := c.Also(f, tc.ua)
-			if got := ""; also != nil || tc.also != "" {
-				if also != nil {
-					got = also.Agents[0]
-				}
-				if got != tc.also {
-					t.Fatalf("Also: %q, want %q", got, tc.also)
-				}
+			c := ImpostorOf(gptbot, nil)
+			if got := firstAgents(c.Held(f, tc.ua)); got != tc.also {
+				t.Fatalf("Held: %q, want %q", got, tc.also)
 			}
 			v := NewVersion(f, "e1")
 			r := &Request{UA: tc.ua, Choice: c, Paths: Paths{Primary: tc.path}}
@@ -137,5 +138,84 @@ func TestImpostorHeldToBoth(t *testing.T) {
 				t.Errorf("allows %s: %v, want %v", tc.path, got, tc.allowed)
 			}
 		})
+	}
+}
+
+// firstAgents joins the first agent of each group with ",".
+func firstAgents(groups []*robots.Group) string {
+	var names []string
+	for _, g := range groups {
+		names = append(names, g.Agents[0])
+	}
+	return strings.Join(names, ",")
+}
+
+// TestUnprovenHeldToEveryGroupItNames: a bot nothing proved is held to
+// the group of every name its header gives as its own or that is a known
+// crawler's, not only to the longest name's (audit AB-F1): "GPTBot/1.1
+// Googlebot/2.1" must not escape "User-agent: GPTBot" for Googlebot's
+// Allow, nor "AcmeBot/1.0 LongerFooBot/1.0" AcmeBot's group for the
+// longer name's. A component named in passing is no identity, and a
+// crawler proven by its address is held to its own group alone.
+func TestUnprovenHeldToEveryGroupItNames(t *testing.T) {
+	const file = "User-agent: GPTBot\nUser-agent: AcmeBot\nDisallow: /\n\n" +
+		"User-agent: Googlebot\nUser-agent: LongerFooBot\nUser-agent: ExampleBot\nAllow: /\n\n" +
+		"User-agent: facebookexternalhit\nAllow: /\n\n" +
+		"User-agent: libfoo\nDisallow: /\n\n" +
+		"User-agent: *\nDisallow: /private/\n"
+	f := robots.Parse([]byte(file))
+	base := crawlers.Builtin()
+	google, fb := base.Lookup("Googlebot"), base.Lookup("facebookexternalhit")
+	for _, tc := range []struct {
+		name    string
+		c       Choice
+		ua      string
+		held    string
+		path    string
+		allowed bool
+	}{
+		{"a claim nobody can check", UnprovenFor(fb, base), "GPTBot/1.1 facebookexternalhit/1.1", "GPTBot", "/page", false},
+		{"names nobody knows", UnprovenFor(nil, base), "AcmeBot/1.0 LongerFooBot/1.0", "GPTBot", "/page", false},
+		{"the longer name first", UnprovenFor(nil, base), "LongerFooBot/1.0 (compatible; AcmeBot/1.0)", "GPTBot", "/page", false},
+		{"one name: its group alone", UnprovenFor(nil, base), "AcmeBot/1.0", "", "/page", false},
+		{"an unproven Googlebot claim", UnprovenFor(google, base), "GPTBot/1.1 Googlebot/2.1", "GPTBot", "/page", false},
+		{"the impostor", ImpostorOf(google, base), "GPTBot/1.1 Googlebot/2.1", "Googlebot,GPTBot", "/page", false},
+		{"proven by its address", ChoiceFor(google, true), "GPTBot/1.1 Googlebot/2.1", "", "/page", true},
+		{"every group allows", UnprovenFor(fb, base), "facebookexternalhit/1.1 Googlebot/2.1", "Googlebot", "/page", true},
+		{"a name in an address names nothing", UnprovenFor(fb, base), "facebookexternalhit/1.1 (+https://example.com/GPTBot)", "", "/page", true},
+		{"a known crawler's name anywhere", UnprovenFor(nil, base), "Mozilla/5.0 (X11; Linux) GPTBot/1.1 LongerFooBot/1.0", "GPTBot", "/page", false},
+		{"a component it names in passing", UnprovenFor(nil, base), "ExampleBot/1.0 (X11; Linux) libfoo/2.0", "", "/page", true},
+		{"a component, the knowledge base unknown", UnprovenFor(nil, nil), "Mozilla/5.0 (X11; Linux) GPTBot/1.1 LongerFooBot/1.0", "", "/page", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := firstAgents(tc.c.Held(f, tc.ua)); got != tc.held {
+				t.Errorf("Held: %q, want %q", got, tc.held)
+			}
+			r := &Request{UA: tc.ua, Choice: tc.c, Paths: Paths{Primary: tc.path}}
+			if got := NewVersion(f, "e1").allows(r); got != tc.allowed {
+				t.Errorf("allows %s: %v, want %v", tc.path, got, tc.allowed)
+			}
+		})
+	}
+}
+
+// TestHeldBounded: a header naming more groups than MaxHeld as its own
+// is held to the first MaxHeld of them besides its group, each once.
+func TestHeldBounded(t *testing.T) {
+	var file, ua strings.Builder
+	for i := range 3 * MaxHeld {
+		fmt.Fprintf(&file, "User-agent: Bot%02d\nDisallow: /%02d/\n\n", i, i)
+		fmt.Fprintf(&ua, "(compatible; Bot%02d/1.0) (compatible; Bot%02d/1.0) ", i, i)
+	}
+	f := robots.Parse([]byte(file.String()))
+	held := UnprovenFor(nil, nil).Held(f, ua.String())
+	if len(held) != MaxHeld {
+		t.Fatalf("held to %d groups, want %d", len(held), MaxHeld)
+	}
+	own, _ := UnprovenFor(nil, nil).Group(f, ua.String())
+	for i, g := range held {
+		if g == own || slices.Contains(held[:i], g) {
+			t.Errorf("group %v held twice", g.Agents)
+		}
 	}
 }

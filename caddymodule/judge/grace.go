@@ -351,7 +351,7 @@ func (v *Version) allows(r *Request) bool {
 	if v.File == nil {
 		return true
 	}
-	v2, _, _ := r.Paths.DecideHeld(r.groupIn(v.File), r.Choice.Also(v.File, r.UA))
+	v2, _, _ := r.Paths.DecideHeld(r.groupIn(v.File), r.Choice.Held(v.File, r.UA))
 	return v2.Allowed
 }
 

@@ -289,17 +289,23 @@ func (p Paths) DecideCapped(g *robots.Group) (robots.Verdict, string, bool) {
 	return v, s, b.capped
 }
 
-// DecideHeld judges the spellings against g and, for a client held to a
-// second group as well (Choice.Also), against also: disallowed if either
-// group disallows. It returns the verdict, the group that decided (the
+// DecideHeld judges the spellings against g and, for a client held to
+// other groups as well (Choice.Held), against each of held: disallowed if
+// any group disallows. It returns the verdict, the group that decided (the
 // first to refuse, else g), and whether the spellings besides Primary ran
-// out of their budget in either (see spellingBudget).
-func (p Paths) DecideHeld(g, also *robots.Group) (robots.Verdict, *robots.Group, bool) {
+// out of their budget in any (see spellingBudget).
+func (p Paths) DecideHeld(g *robots.Group, held []*robots.Group) (robots.Verdict, *robots.Group, bool) {
 	var b spellingBudget
 	v, _ := p.decideSpelling(g, &b)
-	if v.Allowed && also != nil && also != g {
-		if v2, _ := p.decideSpelling(also, &b); !v2.Allowed {
-			return v2, also, b.capped
+	if !v.Allowed {
+		return v, g, b.capped
+	}
+	for _, h := range held {
+		if h == nil || h == g {
+			continue
+		}
+		if v2, _ := p.decideHeld(h, &b); !v2.Allowed {
+			return v2, h, b.capped
 		}
 	}
 	return v, g, b.capped
@@ -400,8 +406,23 @@ func (sb *spellingBudget) decideRaw(g *robots.Group, raw string) robots.Verdict 
 // from the budget b, and returns the verdict and the spelling that decided.
 func (p Paths) decideSpelling(g *robots.Group, b *spellingBudget) (robots.Verdict, string) {
 	meter := robots.NewBudget(math.MaxInt)
-	v, spelling := g.DecideWithin(p.Primary, &meter), p.Primary
+	v := g.DecideWithin(p.Primary, &meter)
 	b.charge(meter.Spent())
+	return p.decideRest(g, v, b)
+}
+
+// decideHeld is decideSpelling for a group a client is held to besides
+// its own (Choice.Held): Primary too is judged from the budget b, which
+// the own group's judgment started, so that a header naming MaxHeld
+// groups of a file crafted against it costs a bounded amount more, not
+// MaxHeld times as much.
+func (p Paths) decideHeld(g *robots.Group, b *spellingBudget) (robots.Verdict, string) {
+	return p.decideRest(g, b.decide(g, p.Primary), b)
+}
+
+// decideRest is decideSpelling once v, the verdict on Primary, is known.
+func (p Paths) decideRest(g *robots.Group, v robots.Verdict, b *spellingBudget) (robots.Verdict, string) {
+	spelling := p.Primary
 	if !v.Allowed {
 		av, ok := p.escapedAllow(g, b)
 		if !ok {
