@@ -122,7 +122,34 @@ func (h *Handler) servedTrap(snap *snapshot) *servedWithTrap {
 		log.Warn("robots.txt allows the trap path to some agents (an Allow rule as long as the trap's Disallow wins the tie); their bots may fetch it and are not trapped by it, and a crawler sending a browser's header that obeys the file may fetch it and be trapped",
 			zap.String("trap", h.Trap), zap.Strings("agents", open))
 	}
+	if r := trapInSection(snap.File, h.trapPath); r != nil {
+		log.Warn("the trap is a path the site's own rules disallow for everyone: if pages of the site live under it, people who follow links to them get 404 and are trapped; give the trap a path of its own that no page uses (such as /.well-known/robots-trap/)",
+			zap.String("trap", h.Trap), zap.String("rule", r.String()), zap.Int("line", r.Line))
+	}
 	return s
+}
+
+// trapInSection returns the rule of the site's own file (before the trap's
+// lines) by which its * group disallows the trap path, if one does: every
+// path under the trap is the trap, so a trap inside a section the site
+// disallows (a trap /private/ where pages live under /private/) catches
+// people following the site's own links. A rule for the whole site ("/",
+// "/*") says nothing of sections, and names none.
+func trapInSection(own *robots.File, trap string) *robots.Rule {
+	v := own.GroupFor("*").Decide(trap)
+	if v.Allowed || v.Rule == nil || v.Rule.Pattern == "/" || v.Rule.Pattern == "/*" {
+		return nil
+	}
+	return v.Rule
+}
+
+// trapPrefixesNames reports whether trap, a path, does not end a segment
+// and its last segment has no extension: every path that starts with it is
+// the trap, as robots.txt reads a Disallow line, so "/t" is "/terms" too,
+// and crawlers that obey the file skip those pages.
+func trapPrefixesNames(trap string) bool {
+	last := trap[strings.LastIndexByte(trap, '/')+1:]
+	return last != "" && !strings.Contains(last, ".")
 }
 
 // trapAllowedTo returns the agents whose group in the served file still

@@ -832,3 +832,38 @@ func TestTrapLogsNameTheTenant(t *testing.T) {
 		t.Errorf("logged files %v and %v; want %s and %s, and %s for the open trap", files, open[0].ContextMap()["file"], wantA, wantB, wantA)
 	}
 }
+
+// TestTrapWhereRealPagesAre: a trap is every path it prefixes, so one
+// inside a section the site's own rules disallow, or a name without a
+// final "/", catches pages people browse; the load says so (audit AC-F1).
+// A trap of its own draws neither warning.
+func TestTrapWhereRealPagesAre(t *testing.T) {
+	const file = "User-agent: *\nDisallow: /private/\n\nUser-agent: GPTBot\nDisallow: /\n"
+	for _, tc := range []struct {
+		trap               string
+		section, prefixing bool
+	}{
+		{"/private/", true, false},
+		{"/private/trap/", true, false},
+		{"/t", false, true},
+		{"/private/honeypot", true, true},
+		{"/.well-known/robots-trap/", false, false},
+		{"/trap.html", false, false},
+	} {
+		t.Run(tc.trap, func(t *testing.T) {
+			_, logs := newTestHandler(t, config.Config{File: writeRobots(t, file), Trap: tc.trap})
+			if got := logs.FilterMessageSnippet("the site's own rules disallow for everyone").Len() > 0; got != tc.section {
+				t.Errorf("warned of a trap inside a disallowed section: %v, want %v", got, tc.section)
+			}
+			if got := logs.FilterMessageSnippet("every path that starts with it").Len() > 0; got != tc.prefixing {
+				t.Errorf("warned of a trap that prefixes names: %v, want %v", got, tc.prefixing)
+			}
+		})
+	}
+	// A site that disallows everything for everyone has no section the
+	// trap could be inside of.
+	_, logs := newTestHandler(t, config.Config{File: writeRobots(t, "User-agent: *\nDisallow: /\n"), Trap: "/trap/"})
+	if n := logs.FilterMessageSnippet("the site's own rules disallow for everyone").Len(); n != 0 {
+		t.Errorf("warned %d times of a trap under Disallow: /", n)
+	}
+}

@@ -304,6 +304,9 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 		default:
 			ew.Printf("  rule:  no rule matched\n")
 		}
+		if r.Verdict == verdictNotHeld && s.Trap != "" && strings.HasPrefix(r.Path, judge.ServedPath(s.Trap)) {
+			ew.Printf("  trap: the path is under the trap (%s): the handler answers 404 and holds the client's address to robots.txt, a person's browser too, unless it did not follow a link of the site (a prefetch, an <img>)\n", text.Clean(s.Trap))
+		}
 		if r.NotJudged != "" {
 			ew.Printf("  not judged: in this config the request never reaches the handler (%s), so robots.txt does not keep it from this client; the group and rule are what the handler would apply if it got it\n", text.Clean(r.NotJudged))
 		}

@@ -729,6 +729,13 @@ func TestCheckConfigServesAsTheHandler(t *testing.T) {
 			}
 		})
 	}
+	// A person's browser is not held to robots.txt, but under the trap
+	// the handler answers it 404 and holds its address (audit AC-F1).
+	cfg := writeTemp(t, "caddy.json", handler(`"file": "`+file+`", "trap": "/.well-known/robots-trap/"`, ""))
+	if code, out, errOut := runCmd(t, "", "check", "--config", cfg, "--agent", testfixtures.UAFirefox, "/.well-known/robots-trap/x", "/private/x"); code != ExitOK ||
+		strings.Count(out, "trap: the path is under the trap") != 1 {
+		t.Errorf("a browser under the trap: exit %d, want %d and one line saying the path is the trap's:\n%s%s", code, ExitOK, out, errOut)
+	}
 	if hops != 5+6 {
 		t.Errorf("the upstream saw %d redirects, want 11 (five, then six of which the handler follows five)", hops)
 	}
