@@ -33,10 +33,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 
 	// robots.txt speaks of the URL the client asked for: judge that one,
 	// not what rewrite, uri or try_files made of it before this handler.
-	u, sent := r.URL, r.RequestURI
-	if orig, ok := r.Context().Value(caddyhttp.OriginalRequestCtxKey).(http.Request); ok && orig.URL != nil {
-		u, sent = orig.URL, orig.RequestURI
-	}
+	sentReq := sentRequest(r)
+	u, sent := sentReq.URL, sentReq.RequestURI
 	if sent == "" {
 		// No client sent this request: Caddy made it inside another
 		// (templates' httpInclude), whose own URL was judged. Judging
@@ -630,10 +628,13 @@ const placeholderPrefix = "http." + judge.LogObject + "."
 
 func violationFields(r *http.Request, j *judge.Judgment) []zap.Field {
 	clientIP, _ := caddyhttp.GetVar(r.Context(), caddyhttp.ClientIPVarKey).(string)
+	// The request as the client sent it, which was judged: after uri
+	// strip_prefix or try_files, r's URI is one no rule was matched with.
+	sent := sentRequest(r)
 	return []zap.Field{
-		zap.String("method", r.Method),
-		zap.String("host", r.Host),
-		zap.String("uri", r.RequestURI),
+		zap.String("method", sent.Method),
+		zap.String("host", sent.Host),
+		zap.String("uri", sent.RequestURI),
 		zap.String("client_ip", clientIP),
 		zap.String("user_agent", userAgent(r)),
 		zap.String(judge.FieldBot, j.Bot),
@@ -645,6 +646,16 @@ func violationFields(r *http.Request, j *judge.Judgment) []zap.Field {
 		lineField(j),
 		optional(judge.FieldRuleSource, j.RuleSource),
 	}
+}
+
+// sentRequest is r as the client sent it, before rewrite, uri or
+// try_files changed it (Caddy keeps a copy); r itself where there is none.
+// It is a copy, which stays on the stack.
+func sentRequest(r *http.Request) http.Request {
+	if orig, ok := r.Context().Value(caddyhttp.OriginalRequestCtxKey).(http.Request); ok && orig.URL != nil {
+		return orig
+	}
+	return *r
 }
 
 // optional is a string field, skipped when empty, as the access log skips

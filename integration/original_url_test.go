@@ -74,9 +74,29 @@ func TestJudgesTheClientsURL(t *testing.T) {
 				writeFile(t, filepath.Join(inst.dir, "site", "users"), "users")
 				writeFile(t, filepath.Join(inst.dir, "site", "robots.txt"), c.robots)
 			})
+			refused := 0
 			for _, ch := range c.checks {
 				if got := inst.get(t, ch.path, testfixtures.UACurl); got.status != ch.status {
 					t.Errorf("GET %s as curl: %d, want %d", ch.path, got.status, ch.status)
+				}
+				if ch.status == http.StatusForbidden {
+					refused++
+				}
+			}
+			// The handler's line names the URL judged, not the one
+			// the rewrite made (audit AB-F3: "/private/x" logged as
+			// "/index.html" beside the rule that refused it).
+			entries := inst.waitModuleLogs(t, "robots.txt violation blocked", refused, 10*time.Second)
+			for i, ch := range c.checks {
+				if ch.status != http.StatusForbidden {
+					continue
+				}
+				found := false
+				for _, e := range entries {
+					found = found || e.str("uri") == ch.path
+				}
+				if !found {
+					t.Errorf("no violation line has uri %q (check %d): %v", ch.path, i, entries)
 				}
 			}
 		})
