@@ -24,7 +24,7 @@ import (
 // ServeHTTP serves /robots.txt and judges bot requests.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyhttp.Handler) error {
 	h.learnServer(r)
-	h.checkTrapReachAt(r)
+	h.checkRoutesAt(r)
 	src := h.fixed
 	if src == nil {
 		src = h.dynamic.forRequest(r)

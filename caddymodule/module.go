@@ -183,9 +183,9 @@ func (h *Handler) provision(ctx caddy.Context) error {
 	h.ctx, h.events = ctx, eventsOf(ctx)
 	h.classifier = botdetect.New(h.Bots, h.Humans)
 	h.ownTokens = h.CrawlerTokens()
+	h.watchRoutes(ctx)
 	if h.Trap != "" {
 		h.trapPath = judge.ServedPath(h.Trap)
-		h.watchTrapReach(ctx)
 		if trapPrefixesNames(h.Trap) {
 			h.configLog().Warn("the trap is every path that starts with it, as robots.txt reads its Disallow line: pages whose names start so are the trap too (trap /t is /terms and /team/), people who follow links to them are trapped, and crawlers that obey robots.txt skip them; end the trap with / to make it a directory of its own",
 				zap.String("trap", h.Trap))

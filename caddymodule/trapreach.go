@@ -28,7 +28,7 @@ import (
 const maxRouteDepth = 32
 
 // trapReach is what the handler knows of whether its trap can work where
-// its routes put it.
+// its routes put it; once runs the checks of its routes (checkRoutes).
 type trapReach struct {
 	once sync.Once
 	// off is set when /robots.txt does not reach the handler: the trap
@@ -44,11 +44,11 @@ func (f onStarted) Handle(context.Context, caddy.Event) error {
 	return nil
 }
 
-// watchTrapReach sets up the check of the trap's routes for a handler
-// with a trap: at Caddy's started event when the handler is in a server
-// of a configuration with an events app, and otherwise (or should the
-// event not come first) at the handler's first request.
-func (h *Handler) watchTrapReach(ctx caddy.Context) {
+// watchRoutes sets up the checks of the handler's routes (checkRoutes): at
+// Caddy's started event when the handler is in a server of a
+// configuration with an events app, and otherwise (or should the event
+// not come first) at the handler's first request.
+func (h *Handler) watchRoutes(ctx caddy.Context) {
 	h.reach = new(trapReach)
 	srv, ok := ctx.Value(caddyhttp.ServerCtxKey).(*caddyhttp.Server)
 	if !ok || h.events == nil {
@@ -59,7 +59,7 @@ func (h *Handler) watchTrapReach(ctx caddy.Context) {
 	// first request checks then. At the event no request says the host:
 	// a host matcher is taken to match.
 	_ = h.events.On("started", onStarted(func() {
-		h.reach.once.Do(func() { h.checkTrapReach(srv, "") })
+		h.reach.once.Do(func() { h.checkRoutes(srv, "") })
 	}))
 }
 
@@ -69,16 +69,68 @@ func (h *Handler) trapOn() bool {
 	return h.Trap != "" && (h.reach == nil || !h.reach.off.Load())
 }
 
-// checkTrapReachAt checks the trap's routes at the handler's first
-// request, unless Caddy's started event came first.
-func (h *Handler) checkTrapReachAt(r *http.Request) {
+// checkRoutesAt checks the handler's routes at its first request, unless
+// Caddy's started event came first.
+func (h *Handler) checkRoutesAt(r *http.Request) {
 	if h.reach == nil {
 		return
 	}
 	h.reach.once.Do(func() {
 		srv, _ := r.Context().Value(caddyhttp.ServerCtxKey).(*caddyhttp.Server)
-		h.checkTrapReach(srv, r.Host)
+		h.checkRoutes(srv, r.Host)
 	})
+}
+
+// checkRoutes checks, once the routes are provisioned, that the trap can
+// work where they put the handler (checkTrapReach), and warns of a path
+// matcher they test after a rewrite.
+func (h *Handler) checkRoutes(srv *caddyhttp.Server, host string) {
+	if srv == nil {
+		return
+	}
+	if h.Trap != "" {
+		h.checkTrapReach(srv, host)
+	}
+	h.checkMatchAfterRewrite(srv)
+}
+
+// checkMatchAfterRewrite warns when a route on the way to the handler
+// matches the request's path after a rewrite before it (uri strip_prefix,
+// rewrite, try_files): Caddy's matchers read the path as rewritten, while
+// the handler judges the URL the client sent, so "uri strip_prefix /blog"
+// before "robots_txt /blog/*" lets every /blog/ request pass unjudged
+// (audit AB-F2). Said, not changed: the matcher is Caddy's.
+func (h *Handler) checkMatchAfterRewrite(srv *caddyhttp.Server) {
+	chain, found := routesTo(srv.Routes, h, false, 0)
+	if !found {
+		return
+	}
+	for _, e := range chain {
+		if e.rewritten && readsPath(e.sets) {
+			h.configLog().Warn("robots_txt runs under a route that matches the path after a rewrite before it (uri, rewrite, try_files): "+
+				"its matcher sees the path as rewritten, not the URL the client sent, which is what the handler judges, so requests the client "+
+				"sent under that path may not reach it; match the rewritten path, or give robots_txt a route before the rewrite (or no path matcher)",
+				zap.String("matcher", pathmatch.DescribeProvisioned(e.sets)))
+			return
+		}
+	}
+}
+
+// readsPath reports whether any matcher of sets reads the request's path.
+func readsPath(sets caddyhttp.MatcherSets) bool {
+	for _, set := range sets {
+		for _, m := range set {
+			switch m := m.(type) {
+			case *caddyhttp.MatchPath, *caddyhttp.MatchPathRE:
+				return true
+			case *caddyhttp.MatchNot:
+				if readsPath(m.MatcherSets) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // checkTrapReach follows the routes of srv to the handler, and turns the
@@ -88,9 +140,6 @@ func (h *Handler) checkTrapReachAt(r *http.Request) {
 // routes do not hold directly or through subroutes (an error route, a
 // named route) is not checked.
 func (h *Handler) checkTrapReach(srv *caddyhttp.Server, host string) {
-	if srv == nil {
-		return
-	}
 	chain, found := routesTo(srv.Routes, h, false, 0)
 	if !found {
 		return

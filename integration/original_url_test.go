@@ -3,6 +3,7 @@ package integration
 import (
 	"net/http"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -83,6 +84,9 @@ func TestJudgesTheClientsURL(t *testing.T) {
 					refused++
 				}
 			}
+			if w := matchAfterRewriteLogs(inst); len(w) > 0 {
+				t.Errorf("warned of a path matcher after a rewrite, with none: %v", w)
+			}
 			// The handler's line names the URL judged, not the one
 			// the rewrite made (audit AB-F3: "/private/x" logged as
 			// "/index.html" beside the rule that refused it).
@@ -162,5 +166,52 @@ func TestTemplateIncludesAreNotJudged(t *testing.T) {
 	}
 	if len(logs) == 0 {
 		t.Error("the bot's own request for /partials/h.html logged no violation")
+	}
+}
+
+// matchAfterRewriteLogs returns the module's warnings of a path matcher
+// Caddy tests after a rewrite.
+func matchAfterRewriteLogs(inst *instance) []logEntry {
+	var out []logEntry
+	for _, e := range inst.logs() {
+		if e.str("logger") == "http.handlers.robots_txt" && strings.HasPrefix(e.str("msg"), "robots_txt runs under a route that matches the path after a rewrite") {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// TestMatcherAfterRewriteWarned: the directive's own path matcher is
+// Caddy's, and reads the path as rewritten before it: "uri strip_prefix
+// /blog" then "robots_txt /blog/*" judges no /blog/ request. The handler
+// cannot change that, but says so when the configuration starts (audit
+// AB-F2), once; TestJudgesTheClientsURL's sites, whose robots_txt has no
+// matcher, draw no such warning.
+func TestMatcherAfterRewriteWarned(t *testing.T) {
+	t.Parallel()
+	inst := startCaddy(t, `http://127.0.0.1:{{port}} {
+	root * {{dir}}/site
+	uri strip_prefix /blog
+	robots_txt /blog/*
+	file_server
+}
+`, func(inst *instance) {
+		writeFile(t, filepath.Join(inst.dir, "site", "private", "x.html"), "x")
+		writeFile(t, filepath.Join(inst.dir, "site", "robots.txt"), "User-agent: *\nDisallow: /blog/private/\n")
+	})
+	var e []logEntry
+	eventually(t, 10*time.Second, "the warning of a matcher after a rewrite", func() bool {
+		e = matchAfterRewriteLogs(inst)
+		return len(e) > 0
+	})
+	if e[0].str("level") != "warn" || e[0].str("matcher") != "path /blog/*" {
+		t.Errorf("warning %v, want WARN naming the matcher path /blog/*", e[0])
+	}
+	// What it warns of: the request passes unjudged.
+	if got := inst.get(t, "/blog/private/x.html", testfixtures.UACurl); got.status != http.StatusOK {
+		t.Errorf("GET /blog/private/x.html: %d; the warning describes a 200 Caddy's matcher makes", got.status)
+	}
+	if n := len(matchAfterRewriteLogs(inst)); n != 1 {
+		t.Errorf("warned %d times, want once", n)
 	}
 }
