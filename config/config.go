@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
@@ -983,12 +984,23 @@ func CheckRangeFile(r string) error {
 	if !isRangeFile(r) {
 		return nil
 	}
-	f, err := os.Open(r)
-	if err == nil {
-		err = f.Close()
-	}
+	const want = `give a CIDR ("66.249.64.0/19"), an address, a file of them that exists, or an https URL`
+	// Opened without blocking, and only a regular file: a named pipe
+	// would hold the load up for ever, a directory or a device is no
+	// list of addresses.
+	f, err := os.OpenFile(r, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
-		return fmt.Errorf("%v; give a CIDR (\"66.249.64.0/19\"), an address, a file of them that exists, or an https URL", err)
+		return fmt.Errorf("%v; %s", err, want)
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	switch {
+	case err != nil:
+		return fmt.Errorf("%v; %s", err, want)
+	case info.IsDir():
+		return fmt.Errorf("file %q is a directory; %s", r, want)
+	case !info.Mode().IsRegular():
+		return fmt.Errorf("file %q is %s, not a regular file; %s", r, FileKind(info.Mode()), want)
 	}
 	return nil
 }

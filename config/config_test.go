@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 	"unicode"
@@ -953,6 +954,41 @@ func TestCheckFile(t *testing.T) {
 	}
 	if errors.Unwrap(err) != nil {
 		t.Errorf("directory error should be a plain message: %v", err)
+	}
+}
+
+// TestCheckRangeFile: a ranges file must be a regular file. A named pipe
+// is refused without being opened in a way that blocks: the load hung for
+// ever on one (audit AC-F3); a directory or a device is no list.
+func TestCheckRangeFile(t *testing.T) {
+	dir := t.TempDir()
+	list := filepath.Join(dir, "ips.txt")
+	if err := os.WriteFile(list, []byte("192.0.2.0/24\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		path, want string // want: "" for none, else a snippet of the error
+	}{
+		{list, ""},
+		{fifo, "is a named pipe, not a regular file"},
+		{dir, "is a directory"},
+		{"/dev/null", "is a device, not a regular file"},
+		{filepath.Join(dir, "missing.txt"), "a file of them that exists"},
+	} {
+		done := make(chan error, 1)
+		go func() { done <- CheckRangeFile(tc.path) }()
+		select {
+		case err := <-done:
+			if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+				t.Errorf("CheckRangeFile(%s) = %v, want %q", tc.path, err, tc.want)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("CheckRangeFile(%s) blocked", tc.path)
+		}
 	}
 }
 

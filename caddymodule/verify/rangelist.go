@@ -19,6 +19,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -507,12 +508,22 @@ func checkJAFARVersion(contentType string) error {
 	return nil
 }
 
+// readFile reads a list file of at most maxSize bytes. It opens it without
+// blocking, and reads only a regular file: a named pipe put in its place
+// would hang the refresh for ever, a device never end.
 func readFile(name string, maxSize int64) ([]byte, error) {
-	f, err := os.Open(name)
+	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", name)
+	}
 	return readCapped(f, maxSize)
 }
 

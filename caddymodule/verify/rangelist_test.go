@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -511,5 +512,31 @@ func TestRangeListFileMidWrite(t *testing.T) {
 	l.Refresh(ctx)
 	if !l.Contains(old) || l.Contains(moved) {
 		t.Fatalf("a file without a final line end read twice is not the copy in use")
+	}
+}
+
+// TestReadFileNotRegular: a list file replaced by a named pipe, or a
+// directory or a device named as one, is an error, not a read that never
+// ends (audit AC-F3).
+func TestReadFileNotRegular(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{fifo, dir, "/dev/zero"} {
+		done := make(chan error, 1)
+		go func() {
+			_, err := readFile(name, 1<<20)
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err == nil {
+				t.Errorf("readFile(%s): no error", name)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("readFile(%s) blocked", name)
+		}
 	}
 }
