@@ -831,12 +831,19 @@ func TestLoadWarningsNameTheirFile(t *testing.T) {
 	}{
 		{"monitor", config.Config{File: path, Mode: config.ModeMonitor}, path, "lets these violations through"},
 		{"monitor, status", config.Config{Inline: "User-agent: *\nDisallow: /x\n", Mode: config.ModeMonitor, Status: 418}, "inline", "status has no effect"},
+		// Audit AC-F4: crawl_delay enforce answers 429 whatever status
+		// says, so it is not offered as the fix for status.
+		{"monitor, status: the fix offered", config.Config{Inline: "User-agent: *\nDisallow: /x\n", Mode: config.ModeMonitor, Status: 418}, "inline", "status has no effect; use mode enforce (or signals enforce) for refusals"},
+		{"monitor, body: the fix offered", config.Config{Inline: "User-agent: *\nDisallow: /x\n", Mode: config.ModeMonitor, Body: "no"}, "inline", "body has no effect; use mode enforce (or signals enforce, crawl_delay enforce) for refusals"},
 		{"impostors trust", config.Config{File: path, Impostors: config.ImpostorsTrust}, path, "impostors trust"},
 		{"grace", config.Config{File: path, Grace: &grace}, path, "grace is longer"},
 		{"serve off", config.Config{Inline: "User-agent: *\nDisallow: /x\n", Serve: new(false)}, "inline", "serve off with inline"},
 		{"humans naming a bot", config.Config{File: path, Humans: []string{"Googlebot"}}, path, "matches the headers of well-known bots"},
 		{"humans naming a group", config.Config{File: path, Humans: []string{"corp"}}, path, "matches agents robots.txt names"},
 		{"bots naming browsers", config.Config{File: path, Bots: []string{"Mozilla"}}, path, "matches the headers of people's browsers"},
+		// Audit AC-F2: the trap is for crawlers sending a browser's
+		// header, which such an entry exempts.
+		{"humans naming browsers, with a trap", config.Config{File: path, Humans: []string{"Firefox"}, Trap: "/trap/"}, path, "the trap never springs"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, logs := newTestHandler(t, tc.cfg)
@@ -850,6 +857,16 @@ func TestLoadWarningsNameTheirFile(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestHumansNamingBrowsersWithoutTrap: without a trap, a humans entry in
+// browsers' headers exempts nothing robots.txt would hold, and draws no
+// warning of the trap.
+func TestHumansNamingBrowsersWithoutTrap(t *testing.T) {
+	_, logs := newTestHandler(t, config.Config{Inline: "User-agent: *\nDisallow: /x\n", Humans: []string{"Firefox"}})
+	if n := logs.FilterMessageSnippet("the trap never springs").Len(); n != 0 {
+		t.Errorf("%d warnings of the trap, with no trap", n)
 	}
 }
 

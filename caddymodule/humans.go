@@ -85,6 +85,16 @@ func (h *Handler) warnBroadHumans() {
 				zap.String("humans", m), zap.Int("bots", len(hit)), zap.Strings("examples", hit[:min(len(hit), 12)]))
 		}
 	}
+	if h.Trap != "" {
+		// The trap is for crawlers that send a browser's header: a
+		// humans entry in every such header exempts them all.
+		for _, m := range h.Humans {
+			if hit := matching(m, wellKnownBrowsers); len(hit) > 0 {
+				h.configLog().Warn("a humans entry matches the headers of people's browsers; the trap never springs on a client that sends one, crawlers that hide behind a browser's header included",
+					zap.String("humans", m), zap.String("trap", h.Trap), zap.Strings("browsers", hit))
+			}
+		}
+	}
 	for _, m := range h.Bots {
 		if hit := matching(m, wellKnownBrowsers); len(hit) > 0 {
 			h.configLog().Warn("a bots entry matches the headers of people's browsers; everyone using them is held to robots.txt",

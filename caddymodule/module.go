@@ -569,7 +569,12 @@ func (h *Handler) warnNoRefusal() {
 		if len(unused) > 1 {
 			verb = " have"
 		}
-		refuses, use := "refuses nothing here", "mode enforce (or signals enforce, crawl_delay enforce)"
+		// crawl_delay enforce would use body, never status (its 429
+		// is fixed): it is offered only for body alone.
+		refuses, use := "refuses nothing here", "mode enforce (or signals enforce)"
+		if len(unused) == 1 && unused[0] == "body" {
+			use = "mode enforce (or signals enforce, crawl_delay enforce)"
+		}
 		if h.CrawlDelayPolicy() == config.ModeEnforce {
 			// crawl_delay enforce answers 429, whatever status says.
 			refuses, use = "refuses only faster requests than Crawl-delay (429)", "mode enforce (or signals enforce)"
