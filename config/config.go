@@ -822,6 +822,9 @@ func checkTrap(trap, action string, ttl caddy.Duration) error {
 		}
 		return nil
 	}
+	if err := noPlaceholder("trap", trap); err != nil {
+		return err
+	}
 	if !strings.HasPrefix(trap, "/") || trap == "/" || trap == "/robots.txt" || strings.ContainsAny(trap, "*$?# ") {
 		return fmt.Errorf("trap: %q is not allowed; give a path of its own that starts with \"/\", such as \"/.well-known/robots-trap/\" (not / or /robots.txt, no wildcards)", trap)
 	}
@@ -878,6 +881,9 @@ func checkImpostors(v string) error {
 // for its token and with named, which names it by its token too ("crawlers[0]
 // (FooBot)" in JSON, "crawler FooBot" in the Caddyfile), for the rest.
 func (cr Crawler) check(where, named string) error {
+	if err := noPlaceholder("token", cr.Token); err != nil {
+		return fmt.Errorf("%s: %v", where, err)
+	}
 	if !isToken(cr.Token) {
 		return fmt.Errorf("%s: token %q is not allowed; give a robots.txt product token (letters, digits, \"-\", \"_\", \".\")", where, cr.Token)
 	}
@@ -887,11 +893,17 @@ func (cr Crawler) check(where, named string) error {
 		}
 	}
 	for _, s := range cr.RDNS {
+		if err := noPlaceholder("rdns", s); err != nil {
+			return fmt.Errorf("%s: %v", named, err)
+		}
 		if err := crawlers.CheckSuffix(s); err != nil {
 			return fmt.Errorf("%s: rdns: %v: give a lowercase hostname suffix of two labels or more, the domain its crawlers' names end in", named, err)
 		}
 	}
 	for _, a := range cr.SignatureAgents {
+		if err := noPlaceholder("signature_agent", a); err != nil {
+			return fmt.Errorf("%s: %v", named, err)
+		}
 		if _, err := webbotauth.AgentOrigin(a); err != nil {
 			return fmt.Errorf("%s: signature_agent: %q is not allowed (%v); give an https origin such as \"https://chatgpt.com\", with no path but the key directory's", named, a, err)
 		}
@@ -949,6 +961,9 @@ func (cr Crawler) setsNothing() bool {
 // checkRange checks a ranges entry: a CIDR or address, an https URL, or
 // a file path.
 func checkRange(r string) error {
+	if err := noPlaceholder("", r); err != nil {
+		return err
+	}
 	if !isRangeFile(r) {
 		if u, _ := url.Parse(r); u != nil && u.Scheme != "" && (u.Scheme != "https" || u.Host == "") {
 			return fmt.Errorf("%q is not allowed; a list's URL must be https", r)
@@ -962,6 +977,21 @@ func checkRange(r string) error {
 		return fmt.Errorf("%q is not a valid address or CIDR; give one such as \"66.249.64.0/19\" or \"2001:db8::/32\"", r)
 	}
 	return nil
+}
+
+// noPlaceholder refuses a value of field (named in the error unless "")
+// that holds a placeholder where none is replaced: a crawler's token, its
+// ranges, rdns and signature agents, the trap and the resolvers are read
+// as written, so "{env.RD}" would be refused for its braces with a reason
+// that says nothing of them, or name a file called so.
+func noPlaceholder(field, v string) error {
+	if !strings.Contains(v, "{") {
+		return nil
+	}
+	if field != "" {
+		field += ": "
+	}
+	return fmt.Errorf("%s%q has a placeholder, which is not replaced here; write the value itself, or in a Caddyfile {$VAR}, which Caddy replaces as it reads the file", field, v)
 }
 
 // isRangeFile reports whether a ranges entry names a file: it is no
@@ -1037,6 +1067,9 @@ func resolverKey(s string) string {
 // ResolverAddr returns a resolvers entry as "host:port" (port 53 when
 // the entry is a bare address), or an error saying what is allowed.
 func ResolverAddr(s string) (string, error) {
+	if err := noPlaceholder("", s); err != nil {
+		return "", err
+	}
 	if a, err := netip.ParseAddr(s); err == nil {
 		return netip.AddrPortFrom(a, 53).String(), nil
 	}
