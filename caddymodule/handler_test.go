@@ -841,6 +841,8 @@ func TestLoadWarningsNameTheirFile(t *testing.T) {
 		{"humans naming a bot", config.Config{File: path, Humans: []string{"Googlebot"}}, path, "matches the headers of well-known bots"},
 		{"humans naming a group", config.Config{File: path, Humans: []string{"corp"}}, path, "matches agents robots.txt names"},
 		{"bots naming browsers", config.Config{File: path, Bots: []string{"Mozilla"}}, path, "matches the headers of people's browsers"},
+		// Audit AC-F8: a setting with no effect is said.
+		{"file_cache with one file", config.Config{File: path, FileCache: 5}, path, "file_cache does nothing here"},
 		// Audit AC-F2: the trap is for crawlers sending a browser's
 		// header, which such an entry exempts.
 		{"humans naming browsers, with a trap", config.Config{File: path, Humans: []string{"Firefox"}, Trap: "/trap/"}, path, "the trap never springs"},
@@ -857,6 +859,15 @@ func TestLoadWarningsNameTheirFile(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestFileCacheWhereItBounds: file_cache with a root named per request
+// bounds something, and draws no warning that it does nothing.
+func TestFileCacheWhereItBounds(t *testing.T) {
+	_, logs := newTestHandler(t, config.Config{DisableReload: true, FileCache: 5})
+	if n := logs.FilterMessageSnippet("file_cache does nothing").Len(); n != 0 {
+		t.Errorf("%d warnings that file_cache does nothing, with the root per request", n)
 	}
 }
 

@@ -148,6 +148,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 
 func (h *Handler) provision(ctx caddy.Context) error {
 	defaultReload := h.Reload == 0 && !h.DisableReload
+	fileCacheSet := h.FileCache != 0
 	h.SetDefaults()
 	if err := h.Config.Validate(); err != nil {
 		return err
@@ -373,6 +374,12 @@ func (h *Handler) provision(ctx caddy.Context) error {
 		}
 	}
 	h.warnUnserved()
+	if fileCacheSet && h.fixed != nil {
+		// As reload with inline is refused: a setting with no effect is
+		// a misunderstanding worth a word.
+		h.configLog().Warn("file_cache does nothing here: it bounds the files a root or file named per request ({host}) keeps, and this handler has one file",
+			zap.Int("file_cache", h.FileCache))
+	}
 	if h.fixed != nil {
 		if snap := h.fixed.current(); snap.File != nil {
 			h.warnHumansNamingGroups(snap.File)

@@ -496,9 +496,13 @@ func (c Config) Validate() error {
 	}
 	add(checkOneOf("signals", c.Signals, ModeEnforce, ModeMonitor, CrawlDelayOff))
 	for i, cr := range c.Crawlers {
-		add(cr.check(fmt.Sprintf("crawlers[%d]", i), fmt.Sprintf("crawlers[%d] (%s)", i, cr.Token)))
+		named := fmt.Sprintf("crawlers[%d]", i)
+		if cr.Token != "" {
+			named += " (" + cr.Token + ")"
+		}
+		add(cr.check(fmt.Sprintf("crawlers[%d]", i), named))
 		if cr.setsNothing() {
-			add(fmt.Errorf("crawlers[%d] (%s): no way to verify it; give ranges, rdns or signature_agents, or its category", i, cr.Token))
+			add(fmt.Errorf("%s: no way to verify it; give ranges, rdns or signature_agents, or its category", named))
 		}
 		for j, prev := range c.Crawlers[:i] {
 			if strings.EqualFold(prev.Token, cr.Token) {
@@ -906,6 +910,27 @@ func (cr Crawler) check(where, named string) error {
 		}
 		if _, err := webbotauth.AgentOrigin(a); err != nil {
 			return fmt.Errorf("%s: signature_agent: %q is not allowed (%v); give an https origin such as \"https://chatgpt.com\", with no path but the key directory's", named, a, err)
+		}
+	}
+	for _, l := range []struct {
+		field string
+		vals  []string
+		key   func(string) string
+	}{
+		{"ranges", cr.Ranges, func(v string) string { return v }},
+		{"rdns", cr.RDNS, strings.ToLower},
+		{"signature_agent", cr.SignatureAgents, func(v string) string {
+			o, _ := webbotauth.AgentOrigin(v)
+			return o
+		}},
+	} {
+		seen := make(map[string]bool, len(l.vals))
+		for _, v := range l.vals {
+			k := l.key(v)
+			if seen[k] {
+				return fmt.Errorf("%s: %s: %q is given more than once; give each once", named, l.field, v)
+			}
+			seen[k] = true
 		}
 	}
 	if cr.Category != "" && !crawlers.Category(cr.Category).Valid() {

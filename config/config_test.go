@@ -247,6 +247,14 @@ func TestUnmarshalCaddyfileErrors(t *testing.T) {
 			[]string{"signature_agent: \"{env.SIG}\" has a placeholder"}, 3},
 		{"crawler token placeholder", "robots_txt {\n\tcrawler {env.X} {\n\t\tcategory seo\n\t}\n}",
 			[]string{"token: \"{env.X}\" has a placeholder"}, 2},
+		// Audit AC-F8: duplicates in a crawler's lists are refused, as
+		// those of bots, humans, include and resolvers are.
+		{"crawler rdns twice", "robots_txt {\n\tcrawler X {\n\t\trdns example.com example.com\n\t}\n}",
+			[]string{"crawler X: rdns: \"example.com\" is given more than once"}, 3},
+		{"crawler signature_agent twice", "robots_txt {\n\tcrawler X {\n\t\tsignature_agent https://a.example\n\t\tsignature_agent https://a.example/\n\t}\n}",
+			[]string{"signature_agent: \"https://a.example/\" is given more than once"}, 4},
+		{"crawler ranges twice", "robots_txt {\n\tcrawler X {\n\t\tranges 192.0.2.0/24 192.0.2.0/24\n\t}\n}",
+			[]string{"ranges: \"192.0.2.0/24\" is given more than once"}, 3},
 		{"trap placeholder", "robots_txt {\n\ttrap {env.TRAP}\n}",
 			[]string{"trap: \"{env.TRAP}\" has a placeholder"}, 2},
 		{"resolvers placeholder", "robots_txt {\n\tresolvers {env.RES}\n}",
