@@ -179,31 +179,42 @@ func TestFamilyMemberObeysTheFamilysGroup(t *testing.T) {
 	}
 }
 
-// TestImpostorFetchIsItsOwn: an impostor's fetch of robots.txt is
-// recorded under its own name, so it cannot earn the crawler grace, and
-// /robots.txt is served to it even with impostors block.
 // TestImpostorPacedByItsOwnGroup: an impostor paced by the longer
 // Crawl-delay of the group its header chooses (AcmeBot's 30 s, not the *
 // group's 1 s) is logged as breaking that group's delay: the group field
-// names the group whose Crawl-delay it broke.
+// names the group whose Crawl-delay it broke. So is one whose own product
+// has a group of the longest delay while the name it adds has a group of
+// its own (audit AB-F1: GPTBot's 30 s, not Googlebot's none).
 func TestImpostorPacedByItsOwnGroup(t *testing.T) {
-	h, _ := newTestHandler(t, config.Config{Inline: "User-agent: *\nDisallow: /private/\nCrawl-delay: 1\n\nUser-agent: AcmeBot\nDisallow: /acme/\nCrawl-delay: 30\n", Impostors: config.ImpostorsJudge})
-	var verdict, group string
-	for i := range 10 {
-		r := withIP(newRequest("GET", fmt.Sprintf("/page%d", i), "AcmeBot/1.0 Googlebot/2.1"), "127.0.0.1")
-		serve(h, r)
-		repl := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer)
-		verdict, _ = repl.GetString("http.robots_txt.verdict")
-		group, _ = repl.GetString("http.robots_txt.group")
-		if verdict == "too-fast" {
-			break
-		}
-	}
-	if verdict != "too-fast" || group != "AcmeBot" {
-		t.Errorf("an impostor going faster than its own group's Crawl-delay: %s, group %q; want too-fast, group \"AcmeBot\"", verdict, group)
+	for _, tc := range []struct {
+		name, file, ua, group string
+	}{
+		{"the * group allows more", "User-agent: *\nDisallow: /private/\nCrawl-delay: 1\n\nUser-agent: AcmeBot\nDisallow: /acme/\nCrawl-delay: 30\n", "AcmeBot/1.0 Googlebot/2.1", "AcmeBot"},
+		{"the added name's group allows more", "User-agent: *\nCrawl-delay: 1\n\nUser-agent: Googlebot\nAllow: /\n\nUser-agent: GPTBot\nCrawl-delay: 30\n", "GPTBot/1.1 Googlebot/2.1", "GPTBot"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h, _ := newTestHandler(t, config.Config{Inline: tc.file, Impostors: config.ImpostorsJudge})
+			var verdict, group string
+			for i := range 10 {
+				r := withIP(newRequest("GET", fmt.Sprintf("/page%d", i), tc.ua), "127.0.0.1")
+				serve(h, r)
+				repl := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer)
+				verdict, _ = repl.GetString("http.robots_txt.verdict")
+				group, _ = repl.GetString("http.robots_txt.group")
+				if verdict == "too-fast" {
+					break
+				}
+			}
+			if verdict != "too-fast" || group != tc.group {
+				t.Errorf("an impostor going faster than its own group's Crawl-delay: %s, group %q; want too-fast, group %q", verdict, group, tc.group)
+			}
+		})
 	}
 }
 
+// TestImpostorFetchIsItsOwn: an impostor's fetch of robots.txt is
+// recorded under its own name, so it cannot earn the crawler grace, and
+// /robots.txt is served to it even with impostors block.
 func TestImpostorFetchIsItsOwn(t *testing.T) {
 	h, _ := newTestHandler(t, config.Config{Inline: "User-agent: *\nDisallow: /x\n", Impostors: config.ImpostorsBlock})
 	r := withIP(newRequest("GET", "/robots.txt", testfixtures.UAGPTBot), "127.0.0.1")
