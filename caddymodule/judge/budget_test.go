@@ -124,3 +124,38 @@ func BenchmarkDecideHeldHostile(b *testing.B) {
 		})
 	}
 }
+
+// TestDecideHeldCanonOnce: a client held to several groups has a long
+// path's spellings canonicalized once for all its groups; the verdicts are
+// those of each group judged on its own.
+func TestDecideHeldCanonOnce(t *testing.T) {
+	f := robots.Parse([]byte("User-agent: a\nDisallow: /x/*%7E\n\nUser-agent: b\nDisallow: /*/y;\nAllow: /*/y;p\n\n" +
+		"User-agent: c\nDisallow: /z%2Fq\n\nUser-agent: d\nDisallow: /*.PDF$\n"))
+	groups := []*robots.Group{f.GroupFor("a"), f.GroupFor("b"), f.GroupFor("c"), f.GroupFor("d")}
+	long := strings.Repeat("seg%41/", 200)
+	refused := 0
+	for _, uri := range []string{
+		"/x/" + long + "~", "/" + long + "y;", "/" + long + "y;p", "//x/./" + long + "%7e",
+		"/z%2Fq", "/z%2fq/" + long, "/" + long + "doc.PDF", "/" + long + "doc.pdf", "/a/../x/" + long + "%7E",
+	} {
+		p := pathsOfURI(t, uri)
+		var want robots.Verdict
+		var wantG *robots.Group
+		for _, g := range groups {
+			if v := p.Decide(g); !v.Allowed {
+				want, wantG = v, g
+				break
+			}
+		}
+		got, gotG, _ := p.DecideHeld(groups[0], groups[1:])
+		if got.Allowed != (wantG == nil) || wantG != nil && (gotG != wantG || got.Rule != want.Rule) {
+			t.Errorf("%s: DecideHeld = %v by %v, want %v by %v", uri, got, gotG, want, wantG)
+		}
+		if !got.Allowed {
+			refused++
+		}
+	}
+	if refused < 4 {
+		t.Errorf("%d paths refused; the cases mean to refuse most by one group or another", refused)
+	}
+}

@@ -296,6 +296,9 @@ func (p Paths) DecideCapped(g *robots.Group) (robots.Verdict, string, bool) {
 // out of their budget in any (see spellingBudget).
 func (p Paths) DecideHeld(g *robots.Group, held []*robots.Group) (robots.Verdict, *robots.Group, bool) {
 	var b spellingBudget
+	if len(held) > 0 && (len(p.Primary) > canonWorth || p.unresolved != nil) {
+		b.canon = new(canonCache)
+	}
 	v, _ := p.decideSpelling(g, &b)
 	if !v.Allowed {
 		return v, g, b.capped
@@ -377,6 +380,35 @@ type spellingBudget struct {
 	b       robots.Budget
 	started bool
 	capped  bool
+	// canon, when set (a client held to several groups), keeps the
+	// canonical form of each spelling judged, so that each group does
+	// not canonicalize a long path again: a copy per group and spelling.
+	canon *canonCache
+}
+
+// canonCache is the canonical forms of a request's spellings.
+type canonCache struct {
+	n    int
+	from [12]string
+	to   [12]string
+}
+
+// of returns s as the matcher reads it (robots.Canonical), made once.
+func (c *canonCache) of(s string) string {
+	if c == nil {
+		return s
+	}
+	for i := range c.n {
+		if c.from[i] == s {
+			return c.to[i]
+		}
+	}
+	cs := robots.Canonical(s)
+	if c.n < len(c.from) {
+		c.from[c.n], c.to[c.n] = s, cs
+		c.n++
+	}
+	return cs
 }
 
 // charge takes what a Primary spent from the budget, keeping the floor.
@@ -390,7 +422,7 @@ func (sb *spellingBudget) charge(spent int) {
 
 // decide judges one spelling besides Primary from the budget.
 func (sb *spellingBudget) decide(g *robots.Group, s string) robots.Verdict {
-	v := g.DecideWithin(s, &sb.b)
+	v := g.DecideWithin(sb.canon.of(s), &sb.b)
 	sb.capped = sb.capped || sb.b.Capped()
 	return v
 }
@@ -402,11 +434,16 @@ func (sb *spellingBudget) decideRaw(g *robots.Group, raw string) robots.Verdict 
 	return v
 }
 
+// canonWorth is the length of path past which a client held to several
+// groups has its spellings canonicalized once for all (see canonCache):
+// shorter ones are canonicalized on the stack.
+const canonWorth = 512
+
 // decideSpelling judges every spelling against g, the ones besides Primary
 // from the budget b, and returns the verdict and the spelling that decided.
 func (p Paths) decideSpelling(g *robots.Group, b *spellingBudget) (robots.Verdict, string) {
 	meter := robots.NewBudget(math.MaxInt)
-	v := g.DecideWithin(p.Primary, &meter)
+	v := g.DecideWithin(b.canon.of(p.Primary), &meter)
 	b.charge(meter.Spent())
 	return p.decideRest(g, v, b)
 }
