@@ -1,6 +1,7 @@
 package robots
 
 import (
+	"slices"
 	"sync/atomic"
 	"time"
 )
@@ -78,6 +79,8 @@ type Group struct {
 	signal   Signals // the written groups' Content-Signal lines, combined
 	hasUsage bool    // a written group has a Content-Usage line
 	line     int
+	// traits caches Restricts and disallowsRoot (see traitsOf).
+	traits atomic.Int32
 }
 
 // Line returns the 1-based line of the first user-agent line that names
@@ -115,6 +118,40 @@ func (g *Group) Rules() []*Rule {
 		rules = append(rules, s.rules...)
 	}
 	return rules
+}
+
+// Restricts reports whether the group restricts a client at all: it has a
+// disallow rule, so that some path may be disallowed by it, or a
+// Crawl-delay. A group of allow rules alone, or of none, allows everything
+// at any pace. The answer is worked out once.
+func (g *Group) Restricts() bool { return g != nil && g.traitsOf()&traitRestricts != 0 }
+
+// disallowsRoot reports whether the group disallows "/", the whole site
+// but what its allow rules open. The answer is worked out once.
+func (g *Group) disallowsRoot() bool { return g != nil && g.traitsOf()&traitRoot != 0 }
+
+const (
+	traitKnown = 1 << iota
+	traitRestricts
+	traitRoot
+)
+
+func (g *Group) traitsOf() int32 {
+	if t := g.traits.Load(); t != 0 {
+		return t
+	}
+	t := int32(traitKnown)
+	if slices.ContainsFunc(g.Rules(), func(r *Rule) bool { return r.Directive == Disallow }) {
+		t |= traitRestricts
+		if !g.Decide("/").Allowed {
+			t |= traitRoot
+		}
+	}
+	if g.CrawlDelay > 0 {
+		t |= traitRestricts
+	}
+	g.traits.Store(t)
+	return t
 }
 
 // Decide matches a path, with its query if any, against the group's rules.

@@ -62,30 +62,38 @@ func (f *File) GroupForUserAgent(header string) (g *Group, name string) {
 }
 
 // GroupsNamedIn returns the groups other than except whose names header
-// names as a product, as GroupForUserAgent finds them, and keep keeps, each
-// once, in the order of the header, at most limit of them. keep is given
-// the file's name and whether the header gives it where a client puts its
-// own: the header's first product, or the item after "compatible;".
-// GroupForUserAgent's group is the one of the longest name; a client that
-// has not proven it is the crawler of that name may be held to others as
-// well (a header "GPTBot/1.1 Googlebot/2.1" is GPTBot's as much as
-// Googlebot's).
-func (f *File) GroupsNamedIn(header string, limit int, keep func(name string, lead bool) bool, except ...*Group) []*Group {
+// names as a product, as GroupForUserAgent finds them, and that restrict
+// a client (Restricts), each once, at most limit of them, in the order of
+// the header; of a header that names more, those that disallow "/" are
+// kept before the others, so that names put before a group that refuses
+// the whole site do not push it out. GroupForUserAgent's group is the one
+// of the longest name; a client that has not proven it is the crawler of
+// that name is held to the others as well (a header "GPTBot/1.1
+// Googlebot/2.1" is GPTBot's as much as Googlebot's).
+func (f *File) GroupsNamedIn(header string, limit int, except ...*Group) []*Group {
 	if f == nil || limit <= 0 {
 		return nil
 	}
-	first := 0
-	for first < len(header) && (header[first] == ' ' || header[first] == '\t') {
-		first++
-	}
 	var out []*Group
-	f.namesIn(header, false, func(v int32, i, _ int) {
+	f.namesIn(header, false, func(v int32, _, _ int) {
 		g := f.agents[v].group
-		if len(out) >= limit || slices.Contains(except, g) || slices.Contains(out, g) ||
-			!keep(f.agents[v].name, i == first || afterCompatible(header, i)) {
+		if slices.Contains(except, g) || slices.Contains(out, g) || !g.Restricts() {
 			return
 		}
-		out = append(out, g)
+		if len(out) < limit {
+			out = append(out, g)
+			return
+		}
+		if !g.disallowsRoot() {
+			return
+		}
+		// Full: it takes the place of the last that does not.
+		for i := len(out) - 1; i >= 0; i-- {
+			if !out[i].disallowsRoot() {
+				out = append(slices.Delete(out, i, i+1), g)
+				return
+			}
+		}
 	})
 	return out
 }

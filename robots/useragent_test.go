@@ -391,41 +391,45 @@ func TestNameWithDigitsLongestAnyOrder(t *testing.T) {
 	}
 }
 
-// TestGroupsNamedIn: every group a header names as a product, each once,
-// in the header's order, with whether the name stands where a client puts
-// its own (the first product, the item after "compatible;"); the longest
-// name's group is one of them, found as GroupForUserAgent finds it.
+// TestGroupsNamedIn: every group a header names as a product that
+// restricts a client, each once, in the header's order, but the ones excepted; the longest name's group
+// is one of them, found as GroupForUserAgent finds it.
 func TestGroupsNamedIn(t *testing.T) {
-	const file = "User-agent: GPTBot\nDisallow: /\n\nUser-agent: Googlebot\nAllow: /\n\n" +
-		"User-agent: AcmeBot\nDisallow: /a\n\nUser-agent: libfoo\nDisallow: /l\n\nUser-agent: *\nDisallow: /p\n"
+	const file = "User-agent: GPTBot\nDisallow: /\n\nUser-agent: Googlebot\nDisallow: /g\n\n" +
+		"User-agent: AcmeBot\nDisallow: /a\n\nUser-agent: libfoo\nDisallow: /l\n\nUser-agent: *\nDisallow: /p\n\n" +
+		"User-agent: OpenBot\nAllow: /\n\nUser-agent: SlowBot\nCrawl-delay: 5\nDisallow:\n\nUser-agent: EmptyBot\n"
 	f := Parse([]byte(file))
 	for _, tc := range []struct {
 		header string
-		want   []string // "name" or "name*" for a lead name, in order
+		want   []string // the first agent of each group, in order
 	}{
-		{"GPTBot/1.1 Googlebot/2.1", []string{"GPTBot*", "Googlebot"}},
-		{"  GPTBot/1.1 GPTBot/1.2 Googlebot/2.1", []string{"GPTBot*", "Googlebot"}},
-		{"Mozilla/5.0 (compatible; GPTBot/1.3; +https://openai.com/gptbot) Googlebot/2.1", []string{"GPTBot*", "Googlebot"}},
-		{"AcmeBot/1.0 (X11; Linux) libfoo/2.0", []string{"AcmeBot*", "libfoo"}},
-		{"AcmeBot/1.0 (+https://example.com/GPTBot; like Googlebot)", []string{"AcmeBot*"}},
+		{"GPTBot/1.1 Googlebot/2.1", []string{"GPTBot", "Googlebot"}},
+		{"  GPTBot/1.1 GPTBot/1.2 Googlebot/2.1", []string{"GPTBot", "Googlebot"}},
+		{"Mozilla/5.0 (compatible; GPTBot/1.3; +https://openai.com/gptbot) Googlebot/2.1", []string{"GPTBot", "Googlebot"}},
+		{"Mozilla/5.0 (X11; AcmeBot/1.0) Safari/537.36 libfoo/2.0", []string{"AcmeBot", "libfoo"}},
+		{"AcmeBot/1.0 (+https://example.com/GPTBot; like Googlebot)", []string{"AcmeBot"}},
 		{"Mozilla/5.0 (X11; Linux) Firefox/120.0", nil},
+		// Groups that disallow nothing and ask no delay restrict
+		// nothing: left out; a Crawl-delay alone restricts.
+		{"OpenBot/1.0 EmptyBot/1.0 AcmeBot/1.0 SlowBot/1.0", []string{"AcmeBot", "SlowBot"}},
 	} {
 		var got []string
-		f.GroupsNamedIn(tc.header, 10, func(name string, lead bool) bool {
-			if lead {
-				name += "*"
-			}
-			got = append(got, name)
-			return true
-		})
+		all := f.GroupsNamedIn(tc.header, 10)
+		for _, g := range all {
+			got = append(got, g.Agents[0])
+		}
 		if !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("GroupsNamedIn(%q) named %q, want %q", tc.header, got, tc.want)
 		}
-		all := f.GroupsNamedIn(tc.header, 10, func(string, bool) bool { return true })
-		if g, name := f.GroupForUserAgent(tc.header); name != "" && !slices.Contains(all, g) {
-			t.Errorf("GroupsNamedIn(%q) lacks the group of %q, GroupForUserAgent's", tc.header, name)
+		if g, name := f.GroupForUserAgent(tc.header); name != "" && g.Restricts() {
+			if !slices.Contains(all, g) {
+				t.Errorf("GroupsNamedIn(%q) lacks the group of %q, GroupForUserAgent's", tc.header, name)
+			}
+			if slices.Contains(f.GroupsNamedIn(tc.header, 10, g), g) {
+				t.Errorf("GroupsNamedIn(%q) kept the group excepted", tc.header)
+			}
 		}
-		if only := f.GroupsNamedIn(tc.header, 1, func(string, bool) bool { return true }); len(only) > 1 {
+		if only := f.GroupsNamedIn(tc.header, 1); len(only) > 1 {
 			t.Errorf("GroupsNamedIn(%q) with limit 1: %d groups", tc.header, len(only))
 		}
 	}

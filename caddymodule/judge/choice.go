@@ -30,14 +30,11 @@ type Choice struct {
 	// Unproven says nothing proved the client is the crawler whose
 	// group the header chose (see Held).
 	Unproven bool
-	// Crawlers is the knowledge base whose tokens name crawlers (see
-	// Held); nil for none.
-	Crawlers *crawlers.Base
 }
 
 // MaxHeld bounds the groups besides its own that a client is held to
 // (see Held): each is one more judgment of the path.
-const MaxHeld = 8
+const MaxHeld = 16
 
 // ByStar is the Choice for a client held to the * group whatever it
 // claims (an impostor, a trapped address).
@@ -50,8 +47,8 @@ var ByStar = Choice{IgnoreHeader: true}
 // sending "GPTBot/1.1" is refused what "User-agent: GPTBot" disallows
 // whether or not it is OpenAI's, and "AcmeBot/1.0 (compatible;
 // ClaudeBot/1.0)" what AcmeBot's group does, where the * group allows it.
-func ImpostorOf(cr *crawlers.Crawler, base *crawlers.Base) Choice {
-	return Choice{IgnoreHeader: true, Claimed: cr, Crawlers: base}
+func ImpostorOf(cr *crawlers.Crawler) Choice {
+	return Choice{IgnoreHeader: true, Claimed: cr}
 }
 
 // ChoiceFor is the Choice for a client known to be crawler cr; byHeader is
@@ -62,10 +59,10 @@ func ChoiceFor(cr *crawlers.Crawler, byHeader bool) Choice {
 
 // UnprovenFor is the Choice for a bot whose header chose its group and
 // that nothing proved to be the crawler it names (cr, nil for a bot that
-// names no known crawler of base): its claim cannot be checked, or was
-// taken at its word (impostors trust).
-func UnprovenFor(cr *crawlers.Crawler, base *crawlers.Base) Choice {
-	return Choice{Crawler: cr, Unproven: true, Crawlers: base}
+// names no known crawler): its claim cannot be checked, or was taken at
+// its word (impostors trust).
+func UnprovenFor(cr *crawlers.Crawler) Choice {
+	return Choice{Crawler: cr, Unproven: true}
 }
 
 // Group is the group of f that the client sending ua obeys, and the
@@ -112,19 +109,18 @@ func (c Choice) Group(f *robots.File, ua string) (*robots.Group, string) {
 // violation. For a client that failed its claim (see ImpostorOf), the
 // group its header chooses with the claim; for it and for a client that
 // nothing proved (UnprovenFor), the group of every other name its header
-// gives as its own (the header's first product, or the item after
-// "compatible;") or that is a known crawler's token, in the header's
-// order, at most MaxHeld in all.
+// gives as a product, in the header's order, at most MaxHeld in all
+// (those that disallow the whole site first, when there are more), leaving
+// out groups that restrict nothing (no Disallow line, no Crawl-delay).
 //
 // A name nobody proved buys no group's permissions. Google's reading
 // gives a crawler the group of its own token; of a header that names
 // several, the longest name's group is chosen, but "GPTBot/1.1
-// Googlebot/2.1" may be GPTBot as much as Googlebot, and "AcmeBot/1.0
-// LongerFooBot/1.0" AcmeBot: they are held to those groups too, or a bot
-// would shed its group by appending an allowed name. A component the
-// header names in passing ("LinkedInBot/1.0 (compatible; Mozilla/5.0;
-// Apache-HttpClient …)") is no identity, and a crawler proven by its
-// address or signature is held to its own group alone.
+// Googlebot/2.1" may be GPTBot as much as Googlebot, "AcmeBot/1.0
+// LongerFooBot/1.0" AcmeBot, and "… Safari/537.36 AcmeBot/1.0 Slackbot/1.0"
+// AcmeBot too: they are held to those groups as well, or a bot would shed
+// its group by adding an allowed name. A crawler proven by its address or
+// signature is held to its own group alone.
 func (c Choice) Held(f *robots.File, ua string) []*robots.Group {
 	if c.Claimed == nil && !c.Unproven {
 		return nil
@@ -137,13 +133,7 @@ func (c Choice) Held(f *robots.File, ua string) []*robots.Group {
 		}
 	}
 	except := append([]*robots.Group{primary}, held...)
-	return append(held, f.GroupsNamedIn(ua, MaxHeld-len(held), c.ownName, except...)...)
-}
-
-// ownName reports whether a name a header gives is one its client goes
-// by (see Held): where a client puts its own, or a known crawler's.
-func (c Choice) ownName(name string, lead bool) bool {
-	return lead || c.Crawlers != nil && c.Crawlers.Lookup(name) != nil
+	return append(held, f.GroupsNamedIn(ua, MaxHeld-len(held), except...)...)
 }
 
 // ClaimOf is the known crawler a bot identified as id claims to be (see
