@@ -630,10 +630,11 @@ func violationFields(r *http.Request, j *judge.Judgment) []zap.Field {
 	clientIP, _ := caddyhttp.GetVar(r.Context(), caddyhttp.ClientIPVarKey).(string)
 	// The request as the client sent it, which was judged: after uri
 	// strip_prefix or try_files, r's URI is one no rule was matched with.
+	// Caddy's copy of it keeps no Host, which no rewrite changes.
 	sent := sentRequest(r)
 	return []zap.Field{
 		zap.String("method", sent.Method),
-		zap.String("host", sent.Host),
+		zap.String("host", r.Host),
 		zap.String("uri", sent.RequestURI),
 		zap.String("client_ip", clientIP),
 		zap.String("user_agent", userAgent(r)),
