@@ -3,11 +3,14 @@ package caddymodule
 import (
 	"context"
 	"net/http"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+	"github.com/caddyserver/caddy/v2/modules/caddyhttp/fileserver"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp/rewrite"
 	"go.uber.org/zap"
 
@@ -106,7 +109,7 @@ func (h *Handler) checkMatchAfterRewrite(srv *caddyhttp.Server) {
 		return
 	}
 	for _, e := range chain {
-		if e.rewritten && readsPath(e.sets) {
+		if readsPath(e.sets) && slices.ContainsFunc(e.rewrites, func(rw caddyhttp.Route) bool { return mayMoveOut(rw, e.sets) }) {
 			h.configLog().Warn("robots_txt runs under a route that matches the path after a rewrite before it (uri, rewrite, try_files): "+
 				"its matcher sees the path as rewritten, not the URL the client sent, which is what the handler judges, so requests the client "+
 				"sent under that path may not reach it; match the rewritten path, or give robots_txt a route before the rewrite (or no path matcher)",
@@ -114,6 +117,69 @@ func (h *Handler) checkMatchAfterRewrite(srv *caddyhttp.Server) {
 			return
 		}
 	}
+}
+
+// mayMoveOut reports whether the rewrite of route rw may move a request
+// that sets take out of them: unless its own matcher takes none of the
+// paths sets name ("rewrite /old-page /new-page" before "/blog/*"), or it
+// is a try_files whose every candidate starts with the path, which keeps
+// what a path prefix matches ("try_files {path} {path}.html"). Where it
+// cannot tell, it may.
+func mayMoveOut(rw caddyhttp.Route, sets caddyhttp.MatcherSets) bool {
+	if len(rw.MatcherSets) == 0 {
+		return true
+	}
+	if keepsPath(rw.MatcherSets) {
+		return false
+	}
+	samples, ok := samplePaths(sets)
+	if !ok {
+		return true
+	}
+	for _, p := range samples {
+		if takes, known := pathmatch.Provisioned(rw.MatcherSets, pathmatch.Request{Path: p}); takes || !known {
+			return true
+		}
+	}
+	return false
+}
+
+// keepsPath reports whether sets are a try_files matcher whose every
+// candidate starts with the request's path.
+func keepsPath(sets caddyhttp.MatcherSets) bool {
+	for _, set := range sets {
+		for _, m := range set {
+			if f, ok := m.(*fileserver.MatchFile); ok && len(f.TryFiles) > 0 &&
+				!slices.ContainsFunc(f.TryFiles, func(c string) bool {
+					return !strings.HasPrefix(c, "{path}") && !strings.HasPrefix(c, "{http.request.uri.path}")
+				}) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// samplePaths returns a path each path pattern of sets takes ("/blog/*"
+// takes "/blog/x"); ok is false when a matcher reads the path otherwise (a
+// regular expression), or a pattern has a placeholder.
+func samplePaths(sets caddyhttp.MatcherSets) (paths []string, ok bool) {
+	for _, set := range sets {
+		for _, m := range set {
+			switch m := m.(type) {
+			case *caddyhttp.MatchPath:
+				for _, p := range *m {
+					if strings.Contains(p, "{") {
+						return nil, false
+					}
+					paths = append(paths, strings.ReplaceAll(p, "*", "x"))
+				}
+			case *caddyhttp.MatchPathRE:
+				return nil, false
+			}
+		}
+	}
+	return paths, true
 }
 
 // readsPath reports whether any matcher of sets reads the request's path.
@@ -165,22 +231,42 @@ type enclosing struct {
 	// rewritten says a rewrite may have run before these matchers: the
 	// path and method they see may not be the client's.
 	rewritten bool
+	// rewrites are the routes before these matchers whose rewrites may
+	// run for a request that reaches them: not one of their own group,
+	// which runs only for requests that do not (see mayMoveOut).
+	rewrites []caddyhttp.Route
 }
 
 // routesTo returns the routes that hold h, directly or through
 // subroutes, outermost first; found is false when none does.
 func routesTo(routes caddyhttp.RouteList, h *Handler, rewritten bool, depth int) (chain []enclosing, found bool) {
+	return routesToAfter(routes, h, rewritten, nil, depth)
+}
+
+// routesToAfter is routesTo, with before the rewriting routes of the
+// levels around routes.
+func routesToAfter(routes caddyhttp.RouteList, h *Handler, rewritten bool, before []caddyhttp.Route, depth int) (chain []enclosing, found bool) {
 	if depth > maxRouteDepth {
 		return nil, false
 	}
-	for _, r := range routes {
-		here := enclosing{r.MatcherSets, rewritten}
+	for i, r := range routes {
+		here := enclosing{r.MatcherSets, rewritten, slices.Clip(before)}
+		for _, e := range routes[:i] {
+			if rewrites(e.Handlers, depth) && (e.Group == "" || e.Group != r.Group) {
+				here.rewrites = append(here.rewrites, e)
+			}
+		}
 		for j, mh := range r.Handlers {
 			if hh, ok := mh.(*Handler); ok && hh == h {
 				return []enclosing{here}, true
 			}
 			if sub, ok := mh.(*caddyhttp.Subroute); ok {
-				if inner, ok := routesTo(sub.Routes, h, rewritten || rewrites(r.Handlers[:j], depth), depth+1); ok {
+				inside := here.rewrites
+				if rewrites(r.Handlers[:j], depth) {
+					// They run for every request this route takes.
+					inside = append(slices.Clip(inside), caddyhttp.Route{Handlers: r.Handlers[:j]})
+				}
+				if inner, ok := routesToAfter(sub.Routes, h, rewritten || rewrites(r.Handlers[:j], depth), inside, depth+1); ok {
 					return append([]enclosing{here}, inner...), true
 				}
 			}

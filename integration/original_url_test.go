@@ -187,33 +187,54 @@ func matchAfterRewriteLogs(inst *instance) []logEntry {
 // Caddy's, and reads the path as rewritten before it: "uri strip_prefix
 // /blog" then "robots_txt /blog/*" judges no /blog/ request. The handler
 // cannot change that, but says so when the configuration starts (audit
-// AB-F2), once; TestJudgesTheClientsURL's sites, whose robots_txt has no
-// matcher, draw no such warning.
+// AB-F2), once. A rewrite that cannot move a /blog/ request out of the
+// matcher draws no warning (audit AD-F4): one of another path, a
+// try_files that keeps the path, one in a sibling handle block.
 func TestMatcherAfterRewriteWarned(t *testing.T) {
 	t.Parallel()
-	inst := startCaddy(t, `http://127.0.0.1:{{port}} {
+	for _, c := range []struct {
+		name, block string
+		warned      bool
+		status      int // of a bot's GET /blog/private/x.html
+	}{
+		{"uri strip_prefix", "uri strip_prefix /blog\n\trobots_txt /blog/*\n\tfile_server", true, http.StatusOK},
+		{"rewrite of another path", "rewrite /old-page /new-page\n\trobots_txt /blog/*\n\tfile_server", false, http.StatusForbidden},
+		{"try_files keeping the path", "try_files {path} {path}.html\n\trobots_txt /blog/*\n\tfile_server", false, http.StatusForbidden},
+		{"a sibling handle block", "handle /shop/* {\n\t\trewrite * /shop/index.html\n\t\tfile_server\n\t}\n\thandle /blog/* {\n\t\trobots_txt\n\t\tfile_server\n\t}", false, http.StatusForbidden},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			inst := startCaddy(t, `http://127.0.0.1:{{port}} {
 	root * {{dir}}/site
-	uri strip_prefix /blog
-	robots_txt /blog/*
-	file_server
+	`+c.block+`
 }
 `, func(inst *instance) {
-		writeFile(t, filepath.Join(inst.dir, "site", "private", "x.html"), "x")
-		writeFile(t, filepath.Join(inst.dir, "site", "robots.txt"), "User-agent: *\nDisallow: /blog/private/\n")
-	})
-	var e []logEntry
-	eventually(t, 10*time.Second, "the warning of a matcher after a rewrite", func() bool {
-		e = matchAfterRewriteLogs(inst)
-		return len(e) > 0
-	})
-	if e[0].str("level") != "warn" || e[0].str("matcher") != "path /blog/*" {
-		t.Errorf("warning %v, want WARN naming the matcher path /blog/*", e[0])
-	}
-	// What it warns of: the request passes unjudged.
-	if got := inst.get(t, "/blog/private/x.html", testfixtures.UACurl); got.status != http.StatusOK {
-		t.Errorf("GET /blog/private/x.html: %d; the warning describes a 200 Caddy's matcher makes", got.status)
-	}
-	if n := len(matchAfterRewriteLogs(inst)); n != 1 {
-		t.Errorf("warned %d times, want once", n)
+				writeFile(t, filepath.Join(inst.dir, "site", "private", "x.html"), "x")
+				writeFile(t, filepath.Join(inst.dir, "site", "blog", "private", "x.html"), "x")
+				writeFile(t, filepath.Join(inst.dir, "site", "robots.txt"), "User-agent: *\nDisallow: /blog/private/\n")
+			})
+			// The request makes sure the check ran (at the started
+			// event, or at the first request).
+			if got := inst.get(t, "/blog/private/x.html", testfixtures.UACurl); got.status != c.status {
+				t.Errorf("GET /blog/private/x.html: %d, want %d", got.status, c.status)
+			}
+			if !c.warned {
+				if w := matchAfterRewriteLogs(inst); len(w) > 0 {
+					t.Errorf("warned of a matcher after a rewrite that cannot move the path out of it: %v", w)
+				}
+				return
+			}
+			var e []logEntry
+			eventually(t, 10*time.Second, "the warning of a matcher after a rewrite", func() bool {
+				e = matchAfterRewriteLogs(inst)
+				return len(e) > 0
+			})
+			if e[0].str("level") != "warn" || e[0].str("matcher") != "path /blog/*" {
+				t.Errorf("warning %v, want WARN naming the matcher path /blog/*", e[0])
+			}
+			if n := len(matchAfterRewriteLogs(inst)); n != 1 {
+				t.Errorf("warned %d times, want once", n)
+			}
+		})
 	}
 }
