@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
+	"go.uber.org/zap/zapcore"
 	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/robotsguard/caddy-robots-txt/config"
@@ -840,20 +841,24 @@ func TestTrapLogsNameTheTenant(t *testing.T) {
 func TestTrapWhereRealPagesAre(t *testing.T) {
 	const file = "User-agent: *\nDisallow: /private/\n\nUser-agent: GPTBot\nDisallow: /\n"
 	for _, tc := range []struct {
-		trap               string
-		section, prefixing bool
+		trap                      string
+		section, exact, prefixing bool
 	}{
-		{"/private/", true, false},
-		{"/private/trap/", true, false},
-		{"/t", false, true},
-		{"/private/honeypot", true, true},
-		{"/.well-known/robots-trap/", false, false},
-		{"/trap.html", false, false},
+		{"/private/", false, true, false},
+		{"/private/trap/", true, false, false},
+		{"/t", false, false, true},
+		{"/private/honeypot", true, false, true},
+		{"/.well-known/robots-trap/", false, false, false},
+		{"/trap.html", false, false, false},
 	} {
 		t.Run(tc.trap, func(t *testing.T) {
 			_, logs := newTestHandler(t, config.Config{File: writeRobots(t, file), Trap: tc.trap})
-			if got := logs.FilterMessageSnippet("the site's own rules disallow for everyone").Len() > 0; got != tc.section {
+			if got := logs.FilterMessageSnippet("inside a section the site's own rules disallow").FilterLevelExact(zapcore.WarnLevel).Len() > 0; got != tc.section {
 				t.Errorf("warned of a trap inside a disallowed section: %v, want %v", got, tc.section)
+			}
+			// The trap's own path disallowed already: said, not warned.
+			if got := logs.FilterMessageSnippet("disallow the trap path already").FilterLevelExact(zapcore.InfoLevel).Len() > 0; got != tc.exact {
+				t.Errorf("said the trap path is disallowed already: %v, want %v", got, tc.exact)
 			}
 			if got := logs.FilterMessageSnippet("every path that starts with it").Len() > 0; got != tc.prefixing {
 				t.Errorf("warned of a trap that prefixes names: %v, want %v", got, tc.prefixing)
@@ -861,9 +866,17 @@ func TestTrapWhereRealPagesAre(t *testing.T) {
 		})
 	}
 	// A site that disallows everything for everyone has no section the
-	// trap could be inside of.
-	_, logs := newTestHandler(t, config.Config{File: writeRobots(t, "User-agent: *\nDisallow: /\n"), Trap: "/trap/"})
-	if n := logs.FilterMessageSnippet("the site's own rules disallow for everyone").Len(); n != 0 {
-		t.Errorf("warned %d times of a trap under Disallow: /", n)
+	// trap could be inside of, and the trap's own line, written into the
+	// file, is no section (audit AD-F6).
+	for _, file := range []string{
+		"User-agent: *\nDisallow: /\n",
+		"User-agent: *\nDisallow: *\n",
+		"User-agent: *\nDisallow: /private/\nDisallow: /trap/\n",
+		"User-agent: *\nDisallow: /private/\nDisallow: /trap\n",
+	} {
+		_, logs := newTestHandler(t, config.Config{File: writeRobots(t, file), Trap: "/trap/"})
+		if n := logs.FilterLevelExact(zapcore.WarnLevel).FilterMessageSnippet("the trap").Len(); n != 0 {
+			t.Errorf("%q: %d warnings of the trap", file, n)
+		}
 	}
 }
