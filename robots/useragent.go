@@ -176,6 +176,13 @@ func (f *File) namesIn(header string, longer bool, found func(v int32, i, n int)
 	}
 }
 
+// Describes reports whether a name at i of header, inside a comment,
+// describes the client in words rather than naming its product (see
+// GroupForUserAgent): "like ExampleBot" of "OtherBot/1.0 (like
+// ExampleBot)". The caller knows i is inside a comment. Its work is the
+// length of the word before i.
+func Describes(header string, i int) bool { return describes(header, i) }
+
 // describes reports whether the name at i of a comment follows another
 // word of its item, after white space: "like ExampleBot" in
 // "OtherBot/1.0 (like ExampleBot)" describes the client in words and is

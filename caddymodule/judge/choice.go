@@ -147,7 +147,12 @@ func ClaimOf(base *crawlers.Base, f *robots.File, id Identity, ua string) (cr *c
 	if !id.Bot {
 		return nil, ""
 	}
-	if cr := base.Claim(id.Name, id.Known); cr != nil || id.Name != Generic {
+	known := id.Known
+	if describedOnly(ua, known) {
+		// "like FeedFetcher-Google" claims nothing (audit AD-F7).
+		known = ""
+	}
+	if cr := base.Claim(id.Name, known); cr != nil || id.Name != Generic {
 		return cr, ""
 	}
 	member, token := base.FamilyIn(ua)

@@ -64,7 +64,9 @@ func Identify(c *botdetect.Classifier, f *robots.File, ua string) Identity {
 		// A bot whose group the file names (Googlebot-Image/1.0 in a
 		// googlebot group) goes by the file's name for it.
 		id.Bot, id.Name = true, name
-	case bot && known != "":
+	case bot && known != "" && !describedOnly(ua, known):
+		// Not a crawler the header only compares itself to ("like
+		// FeedFetcher-Google"): that would claim the crawler, and fail.
 		id.Bot, id.Name = true, known
 	case bot:
 		id.Bot, id.Name = true, Generic
@@ -139,6 +141,32 @@ func productPlaces(ua, name string) (item, product bool) {
 		}
 	}
 	return item, false
+}
+
+// describedOnly reports whether ua has name, at a word's start, only
+// where it describes the client in a comment ("Feedly/1.0 (…; like
+// FeedFetcher-Google)"), never as a name of its own. Linear in ua.
+func describedOnly(ua, name string) bool {
+	if name == "" {
+		return false
+	}
+	found, depth := false, 0
+	for i := 0; i+len(name) <= len(ua); i++ {
+		switch ua[i] {
+		case '(':
+			depth++
+		case ')':
+			depth = max(depth-1, 0)
+		}
+		if i > 0 && isWordByte(ua[i-1]) || !strings.EqualFold(ua[i:i+len(name)], name) {
+			continue
+		}
+		if depth == 0 || !robots.Describes(ua, i) {
+			return false
+		}
+		found = true
+	}
+	return found
 }
 
 // isVersion tells whether v starts with a version number, as a crawler

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/botdetect"
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/crawlers"
 	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
@@ -145,5 +146,39 @@ func checkIdentify(t *testing.T, c *botdetect.Classifier, f *robots.File, ua, na
 	id := Identify(c, f, ua)
 	if id.Name != name || id.Bot != (name != "") {
 		t.Errorf("Identify(%q) = bot %v, name %q; want name %q", ua, id.Bot, id.Name, name)
+	}
+}
+
+// TestDescribedNameClaimsNothing: a crawler's name a header only compares
+// itself to ("like FeedFetcher-Google" in Feedly's comment) is no claim to
+// be it: checked as one, Feedly failed Google's check and, with impostors
+// block, was refused everywhere (audit AD-F7). Named as a product, in a
+// comment too, it is a claim.
+func TestDescribedNameClaimsNothing(t *testing.T) {
+	c, base := botdetect.New(nil, nil), crawlers.Builtin()
+	for _, tc := range []struct {
+		name, file, ua string
+		claim          string // the crawler claimed; "" for none
+	}{
+		{"a group of its own", "User-agent: Feedly\nAllow: /\n", "Feedly/1.0 (+http://www.feedly.com/fetcher.html; 20 subscribers; like FeedFetcher-Google)", ""},
+		{"no group", "User-agent: *\nDisallow: /p/\n", "Feedly/1.0 (+http://www.feedly.com/fetcher.html; 20 subscribers; like FeedFetcher-Google)", ""},
+		{"named as a product", "User-agent: *\nDisallow: /p/\n", "FeedFetcher-Google; (+http://www.google.com/feedfetcher.html)", "FeedFetcher-Google"},
+		{"in a comment's item", "User-agent: Feedly\nAllow: /\n", "Feedly/1.0 (compatible; FeedFetcher-Google)", "FeedFetcher-Google"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := robots.Parse([]byte(tc.file))
+			id := Identify(c, f, tc.ua)
+			if !id.Bot {
+				t.Fatalf("%q: not a bot", tc.ua)
+			}
+			cr, _ := ClaimOf(base, f, id, tc.ua)
+			got := ""
+			if cr != nil {
+				got = cr.Name
+			}
+			if got != tc.claim {
+				t.Errorf("%q (bot %q): claims %q, want %q", tc.ua, id.Name, got, tc.claim)
+			}
+		})
 	}
 }
