@@ -203,7 +203,7 @@ func (h *Handler) lastFetch(r *http.Request, ua string, id *identity, outcome ve
 func (h *Handler) judge(r *http.Request, ua string, paths judge.Paths, id identity, res verify.Result) *judge.Judgment {
 	now := time.Now()
 	snap := id.snap
-	req := judge.Request{UA: ua, Choice: id.choice(), Paths: paths, Now: now}
+	req := judge.Request{UA: ua, Choice: id.choice(h.checker.base), Paths: paths, Now: now}
 	req.Fetch, req.Fetched = h.lastFetch(r, ua, &id, res.Outcome)
 	v, group, capped := id.decide(req.Paths)
 	if snap != noRobotsTxt && (res.Outcome == verify.Impostor && h.ImpostorPolicy() == config.ImpostorsBlock ||

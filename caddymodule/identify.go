@@ -84,19 +84,20 @@ const (
 	byProven                  // as byHeader, for a crawler its address proved
 )
 
-// choice is how judge chooses id's group in any version of the file.
-func (id *identity) choice() judge.Choice {
+// choice is how judge chooses id's group in any version of the file;
+// base names the crawlers (see judge.Choice.Held).
+func (id *identity) choice(base *crawlers.Base) judge.Choice {
 	switch id.chosenBy {
 	case byStar:
 		return judge.ByStar
 	case byClaim:
 		return judge.ChoiceFor(id.claim, false)
 	case byImpostor:
-		return judge.ImpostorOf(id.claim)
+		return judge.ImpostorOf(id.claim, base)
 	case byProven:
 		return judge.ChoiceFor(id.claim, true)
 	}
-	return judge.UnprovenFor(id.claim)
+	return judge.UnprovenFor(id.claim, base)
 }
 
 // proven is id for a crawler its address proved: held to its own group
@@ -132,9 +133,9 @@ func (h *Handler) identify(ua string, snap *snapshot) identity {
 			// The crawler's own documentation says which groups it
 			// obeys when the header names none of the file's.
 			id.claim, id.category = cr, string(cr.Category)
-			id.Group, _ = id.choice().Group(snap.File, ua)
+			id.Group, _ = id.choice(h.checker.base).Group(snap.File, ua)
 		}
-		id.held = id.choice().Held(snap.File, ua)
+		id.held = id.choice(h.checker.base).Held(snap.File, ua)
 		if family != "" {
 			id.Name = family
 		}

@@ -199,7 +199,7 @@ func signed(r *http.Request) bool {
 func (h *Handler) identityOf(cr *crawlers.Crawler, snap *snapshot) identity {
 	id := identity{snap: snap, claim: cr, category: string(cr.Category), chosenBy: byClaim}
 	id.Bot, id.Name = true, cr.Name
-	id.Group, _ = id.choice().Group(snap.File, "")
+	id.Group, _ = id.choice(h.checker.base).Group(snap.File, "")
 	id.counters = h.countersFor(id.Name)
 	id.counters.setCategory(id.category)
 	return id
@@ -214,7 +214,7 @@ func (h *Handler) identityOf(cr *crawlers.Crawler, snap *snapshot) identity {
 func (h *Handler) impostorOf(cr *crawlers.Crawler, snap *snapshot, ua string) *identity {
 	id := &identity{snap: snap, claim: cr, category: string(cr.Category), chosenBy: byImpostor}
 	id.Identity = judge.Identity{Bot: true, Name: judge.ImpostorPrefix + cr.Name, Group: snap.File.GroupFor("*")}
-	id.held = id.choice().Held(snap.File, ua)
+	id.held = id.choice(h.checker.base).Held(snap.File, ua)
 	id.counters = h.countersFor(id.Name)
 	id.counters.setCategory(id.category)
 	return id

@@ -62,22 +62,32 @@ func (f *File) GroupForUserAgent(header string) (g *Group, name string) {
 }
 
 // GroupsNamedIn returns the groups other than except whose names header
-// names as a product, as GroupForUserAgent finds them, and that restrict
-// a client (Restricts), each once, at most limit of them, in the order of
-// the header; of a header that names more, those that disallow "/" are
-// kept before the others, so that names put before a group that refuses
-// the whole site do not push it out. GroupForUserAgent's group is the one
-// of the longest name; a client that has not proven it is the crawler of
-// that name is held to the others as well (a header "GPTBot/1.1
+// names as a product, as GroupForUserAgent finds them, that restrict a
+// client (Restricts) and that keep keeps, each once, at most limit of
+// them, in the order of the header; of a header that names more, those
+// that disallow "/" are kept before the others, so that names put before
+// a group that refuses the whole site do not push it out. keep is given
+// the file's name and whether the header gives it where a client puts its
+// own: the first name of the file the header gives, its first product,
+// or the item after "compatible;". GroupForUserAgent's group is the one of
+// the longest name; a client that has not proven it is the crawler of
+// that name may be held to others as well (a header "GPTBot/1.1
 // Googlebot/2.1" is GPTBot's as much as Googlebot's).
-func (f *File) GroupsNamedIn(header string, limit int, except ...*Group) []*Group {
+func (f *File) GroupsNamedIn(header string, limit int, keep func(name string, lead bool) bool, except ...*Group) []*Group {
 	if f == nil || limit <= 0 {
 		return nil
 	}
+	first := 0
+	for first < len(header) && (header[first] == ' ' || header[first] == '\t') {
+		first++
+	}
 	var out []*Group
-	f.namesIn(header, false, func(v int32, _, _ int) {
+	named := false
+	f.namesIn(header, false, func(v int32, i, _ int) {
+		lead := !named || i == first || afterCompatible(header, i)
+		named = true
 		g := f.agents[v].group
-		if slices.Contains(except, g) || slices.Contains(out, g) || !g.Restricts() {
+		if slices.Contains(except, g) || slices.Contains(out, g) || !g.Restricts() || !keep(f.agents[v].name, lead) {
 			return
 		}
 		if len(out) < limit {

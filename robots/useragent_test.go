@@ -414,7 +414,7 @@ func TestGroupsNamedIn(t *testing.T) {
 		{"OpenBot/1.0 EmptyBot/1.0 AcmeBot/1.0 SlowBot/1.0", []string{"AcmeBot", "SlowBot"}},
 	} {
 		var got []string
-		all := f.GroupsNamedIn(tc.header, 10)
+		all := f.GroupsNamedIn(tc.header, 10, keepAll)
 		for _, g := range all {
 			got = append(got, g.Agents[0])
 		}
@@ -425,12 +425,40 @@ func TestGroupsNamedIn(t *testing.T) {
 			if !slices.Contains(all, g) {
 				t.Errorf("GroupsNamedIn(%q) lacks the group of %q, GroupForUserAgent's", tc.header, name)
 			}
-			if slices.Contains(f.GroupsNamedIn(tc.header, 10, g), g) {
+			if slices.Contains(f.GroupsNamedIn(tc.header, 10, keepAll, g), g) {
 				t.Errorf("GroupsNamedIn(%q) kept the group excepted", tc.header)
 			}
 		}
-		if only := f.GroupsNamedIn(tc.header, 1); len(only) > 1 {
+		if only := f.GroupsNamedIn(tc.header, 1, keepAll); len(only) > 1 {
 			t.Errorf("GroupsNamedIn(%q) with limit 1: %d groups", tc.header, len(only))
+		}
+	}
+}
+
+func keepAll(string, bool) bool { return true }
+
+// TestGroupsNamedInLead: keep is told which names stand where a client
+// puts its own: the first of the file's names the header gives, its first
+// product, the item after "compatible;".
+func TestGroupsNamedInLead(t *testing.T) {
+	f := Parse([]byte("User-agent: A1\nDisallow: /a\n\nUser-agent: B2\nDisallow: /b\n\nUser-agent: C3\nDisallow: /c\n"))
+	for _, tc := range []struct {
+		header string
+		lead   []string
+	}{
+		{"A1/1.0 B2/1.0 C3/1.0", []string{"A1"}},
+		{"Mozilla/5.0 (X11) Safari/537.36 B2/1.0 C3/1.0", []string{"B2"}},
+		{"X/1.0 A1/1.0 (compatible; C3/1.0) B2/1.0", []string{"A1", "C3"}},
+	} {
+		var lead []string
+		f.GroupsNamedIn(tc.header, 10, func(name string, isLead bool) bool {
+			if isLead {
+				lead = append(lead, name)
+			}
+			return true
+		})
+		if !reflect.DeepEqual(lead, tc.lead) {
+			t.Errorf("%q: lead names %q, want %q", tc.header, lead, tc.lead)
 		}
 	}
 }

@@ -214,7 +214,7 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 	// as proven, and as the impostor it may be below.
 	var held []*robots.Group
 	if id.Bot && !claimed.Verifiable() {
-		held = judge.UnprovenFor(claimed).Held(s.File, ua)
+		held = judge.UnprovenFor(claimed, base).Held(s.File, ua)
 	}
 	var group []string
 	if g != nil {
@@ -249,7 +249,7 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 		if star != nil {
 			u.Group = append([]string{}, star.Agents...)
 		}
-		also := judge.ImpostorOf(cr).Held(s.File, ua)
+		also := judge.ImpostorOf(cr, base).Held(s.File, ua)
 		u.Also = agentsOf(also)
 		for _, t := range targets {
 			res, _ := s.judgeHeld(t, true, star, "", also, category, s.Impostors == config.ImpostorsBlock)

@@ -126,8 +126,8 @@ handler ("file_server answers it first"): a bot's request is then
 "allowed" with the verdict "not judged", since nothing holds it to
 robots.txt, and its "rule" and "signal" are what the handler would apply
 if it got it. "held_to" lists the agent names of the other groups the
-header names, which a client nothing can prove to be the crawler of its
-group is held to as well (a request any of them disallows is a
+header names as its own (or as a known crawler's), which a client nothing
+can prove to be the crawler of its group is held to as well (a request any of them disallows is a
 violation, and "group" and "rule" are then that group's). "if_unverified" is there for a claim to a crawler that
 publishes how to verify it (not with impostors trust): "bot_name" is how
 logs name a request that fails the check, "impostors" the handler's

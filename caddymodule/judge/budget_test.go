@@ -110,7 +110,7 @@ func BenchmarkDecideHeldHostile(b *testing.B) {
 		{"split, all named", split(1 + MaxHeld), all.String(), MaxHeld},
 	} {
 		f := robots.Parse([]byte(tc.file))
-		c := UnprovenFor(nil)
+		c := UnprovenFor(nil, nil)
 		g, _ := c.Group(f, tc.ua)
 		held := c.Held(f, tc.ua)
 		if len(held) != tc.held {

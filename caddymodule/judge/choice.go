@@ -30,6 +30,9 @@ type Choice struct {
 	// Unproven says nothing proved the client is the crawler whose
 	// group the header chose (see Held).
 	Unproven bool
+	// Crawlers is the knowledge base whose tokens name crawlers (see
+	// Held); nil for none.
+	Crawlers *crawlers.Base
 }
 
 // MaxHeld bounds the groups besides its own that a client is held to
@@ -47,8 +50,8 @@ var ByStar = Choice{IgnoreHeader: true}
 // sending "GPTBot/1.1" is refused what "User-agent: GPTBot" disallows
 // whether or not it is OpenAI's, and "AcmeBot/1.0 (compatible;
 // ClaudeBot/1.0)" what AcmeBot's group does, where the * group allows it.
-func ImpostorOf(cr *crawlers.Crawler) Choice {
-	return Choice{IgnoreHeader: true, Claimed: cr}
+func ImpostorOf(cr *crawlers.Crawler, base *crawlers.Base) Choice {
+	return Choice{IgnoreHeader: true, Claimed: cr, Crawlers: base}
 }
 
 // ChoiceFor is the Choice for a client known to be crawler cr; byHeader is
@@ -59,10 +62,10 @@ func ChoiceFor(cr *crawlers.Crawler, byHeader bool) Choice {
 
 // UnprovenFor is the Choice for a bot whose header chose its group and
 // that nothing proved to be the crawler it names (cr, nil for a bot that
-// names no known crawler): its claim cannot be checked, or was taken at
-// its word (impostors trust).
-func UnprovenFor(cr *crawlers.Crawler) Choice {
-	return Choice{Crawler: cr, Unproven: true}
+// names no known crawler of base): its claim cannot be checked, or was
+// taken at its word (impostors trust).
+func UnprovenFor(cr *crawlers.Crawler, base *crawlers.Base) Choice {
+	return Choice{Crawler: cr, Unproven: true, Crawlers: base}
 }
 
 // Group is the group of f that the client sending ua obeys, and the
@@ -109,9 +112,11 @@ func (c Choice) Group(f *robots.File, ua string) (*robots.Group, string) {
 // violation. For a client that failed its claim (see ImpostorOf), the
 // group its header chooses with the claim; for it and for a client that
 // nothing proved (UnprovenFor), the group of every other name its header
-// gives as a product, in the header's order, at most MaxHeld in all
-// (those that disallow the whole site first, when there are more), leaving
-// out groups that restrict nothing (no Disallow line, no Crawl-delay).
+// gives where a client puts its own (the first name of the file it gives,
+// its first product, the item after "compatible;") or that is a known
+// crawler's token, in the header's order, at most MaxHeld in all (those
+// that disallow the whole site first, when there are more), leaving out
+// groups that restrict nothing (no Disallow line, no Crawl-delay).
 //
 // A name nobody proved buys no group's permissions. Google's reading
 // gives a crawler the group of its own token; of a header that names
@@ -133,7 +138,16 @@ func (c Choice) Held(f *robots.File, ua string) []*robots.Group {
 		}
 	}
 	except := append([]*robots.Group{primary}, held...)
-	return append(held, f.GroupsNamedIn(ua, MaxHeld-len(held), except...)...)
+	return append(held, f.GroupsNamedIn(ua, MaxHeld-len(held), c.ownName, except...)...)
+}
+
+// ownName reports whether a name a header gives is one its client may go
+// by (see Held): where a client puts its own, or a known crawler's token.
+// A library the header names after its own product ("W3C-checklink/4.81
+// libwww-perl/6.72") is how it fetches, not who it is: Google's reading,
+// and the crawler's documentation, give it its own token's group.
+func (c Choice) ownName(name string, lead bool) bool {
+	return lead || c.Crawlers != nil && c.Crawlers.Lookup(name) != nil
 }
 
 // ClaimOf is the known crawler a bot identified as id claims to be (see

@@ -128,7 +128,7 @@ func TestImpostorHeldToBoth(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := robots.Parse([]byte(tc.file))
-			c := ImpostorOf(gptbot)
+			c := ImpostorOf(gptbot, nil)
 			if got := firstAgents(c.Held(f, tc.ua)); got != tc.also {
 				t.Fatalf("Held: %q, want %q", got, tc.also)
 			}
@@ -151,20 +151,25 @@ func firstAgents(groups []*robots.Group) string {
 }
 
 // TestUnprovenHeldToEveryGroupItNames: a bot nothing proved is held to
-// the group of every name its header gives as a product, not only to the
-// longest name's (audits AB-F1, AD-F2): "GPTBot/1.1 Googlebot/2.1" must
-// not escape "User-agent: GPTBot" for Googlebot's Allow, nor "AcmeBot/1.0
-// LongerFooBot/1.0" AcmeBot's group for the longer name's, wherever in the
-// header AcmeBot stands. A name in words ("like GPTBot") names nothing,
-// and a crawler proven by its address is held to its own group alone.
+// the group of every name its header gives as its own (the first of the
+// file's names it gives, its first product, the item after "compatible;")
+// or that is a known crawler's, not only to the longest name's (audits
+// AB-F1, AD-F2): "GPTBot/1.1 Googlebot/2.1" must not escape "User-agent:
+// GPTBot" for Googlebot's Allow, nor "AcmeBot/1.0 LongerFooBot/1.0"
+// AcmeBot's group, after a browser's header too. A library named after
+// its own product is no identity (audit AE-F1), a name in words ("like
+// GPTBot") names nothing, and a crawler proven by its address is held to
+// its own group alone.
 func TestUnprovenHeldToEveryGroupItNames(t *testing.T) {
 	const file = "User-agent: GPTBot\nUser-agent: AcmeBot\nDisallow: /\n\n" +
 		"User-agent: Googlebot\nUser-agent: LongerFooBot\nUser-agent: ExampleBot\nAllow: /\n\n" +
 		"User-agent: facebookexternalhit\nAllow: /\n\n" +
 		"User-agent: libfoo\nDisallow: /\n\n" +
+		"User-agent: W3C-checklink\nDisallow:\n\nUser-agent: libwww-perl\nDisallow: /\n\n" +
 		"User-agent: *\nDisallow: /private/\n"
 	f := robots.Parse([]byte(file))
-	google, fb := crawlers.Builtin().Lookup("Googlebot"), crawlers.Builtin().Lookup("facebookexternalhit")
+	base := crawlers.Builtin()
+	google, fb := base.Lookup("Googlebot"), base.Lookup("facebookexternalhit")
 	for _, tc := range []struct {
 		name    string
 		c       Choice
@@ -173,20 +178,24 @@ func TestUnprovenHeldToEveryGroupItNames(t *testing.T) {
 		path    string
 		allowed bool
 	}{
-		{"a claim nobody can check", UnprovenFor(fb), "GPTBot/1.1 facebookexternalhit/1.1", "GPTBot", "/page", false},
-		{"names nobody knows", UnprovenFor(nil), "AcmeBot/1.0 LongerFooBot/1.0", "GPTBot", "/page", false},
-		{"the longer name first", UnprovenFor(nil), "LongerFooBot/1.0 (compatible; AcmeBot/1.0)", "GPTBot", "/page", false},
-		{"one name: its group alone", UnprovenFor(nil), "AcmeBot/1.0", "", "/page", false},
-		{"an unproven Googlebot claim", UnprovenFor(google), "GPTBot/1.1 Googlebot/2.1", "GPTBot", "/page", false},
-		{"the impostor", ImpostorOf(google), "GPTBot/1.1 Googlebot/2.1", "Googlebot,GPTBot", "/page", false},
+		{"a claim nobody can check", UnprovenFor(fb, base), "GPTBot/1.1 facebookexternalhit/1.1", "GPTBot", "/page", false},
+		{"names nobody knows", UnprovenFor(nil, base), "AcmeBot/1.0 LongerFooBot/1.0", "GPTBot", "/page", false},
+		{"the longer name first", UnprovenFor(nil, base), "LongerFooBot/1.0 (compatible; AcmeBot/1.0)", "GPTBot", "/page", false},
+		{"one name: its group alone", UnprovenFor(nil, base), "AcmeBot/1.0", "", "/page", false},
+		{"an unproven Googlebot claim", UnprovenFor(google, base), "GPTBot/1.1 Googlebot/2.1", "GPTBot", "/page", false},
+		{"the impostor", ImpostorOf(google, base), "GPTBot/1.1 Googlebot/2.1", "Googlebot,GPTBot", "/page", false},
 		{"proven by its address", ChoiceFor(google, true), "GPTBot/1.1 Googlebot/2.1", "", "/page", true},
-		{"every group allows", UnprovenFor(fb), "facebookexternalhit/1.1 Googlebot/2.1", "", "/page", true},
-		{"a name in an address names nothing", UnprovenFor(fb), "facebookexternalhit/1.1 (+https://example.com/GPTBot)", "", "/page", true},
-		{"after a browser's header", UnprovenFor(nil), "Mozilla/5.0 (X11; Linux) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36 AcmeBot/1.0 LongerFooBot/1.0", "GPTBot", "/page", false},
-		{"a known crawler's name added", UnprovenFor(nil), "Mozilla/5.0 (X11; Linux) Safari/537.36 AcmeBot/1.0 facebookexternalhit/1.1", "GPTBot", "/page", false},
-		{"a comment's item", UnprovenFor(nil), "Mozilla/5.0 (X11; AcmeBot/1.0) LongerFooBot/1.0", "GPTBot", "/page", false},
-		{"a library it names", UnprovenFor(nil), "ExampleBot/1.0 (X11; Linux) libfoo/2.0", "libfoo", "/page", false},
-		{"a name in a description", UnprovenFor(nil), "ExampleBot/1.0 (like GPTBot)", "", "/page", true},
+		{"every group allows", UnprovenFor(fb, base), "facebookexternalhit/1.1 Googlebot/2.1", "", "/page", true},
+		{"a name in an address names nothing", UnprovenFor(fb, base), "facebookexternalhit/1.1 (+https://example.com/GPTBot)", "", "/page", true},
+		{"after a browser's header", UnprovenFor(nil, base), "Mozilla/5.0 (X11; Linux) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36 AcmeBot/1.0 LongerFooBot/1.0", "GPTBot", "/page", false},
+		{"a known crawler's name added", UnprovenFor(nil, base), "Mozilla/5.0 (X11; Linux) Safari/537.36 AcmeBot/1.0 facebookexternalhit/1.1", "GPTBot", "/page", false},
+		{"a comment's item", UnprovenFor(nil, base), "Mozilla/5.0 (X11; AcmeBot/1.0) LongerFooBot/1.0", "GPTBot", "/page", false},
+		// Audit AE-F1: a library a crawler names after its own product
+		// is how it fetches; W3C's link checker obeys its own group.
+		{"a library it names", UnprovenFor(nil, base), "ExampleBot/1.0 (X11; Linux) libfoo/2.0", "", "/page", true},
+		{"W3C's link checker", UnprovenFor(nil, base), "W3C-checklink/4.81 libwww-perl/6.72", "", "/page", true},
+		{"a known crawler's name after others", UnprovenFor(nil, base), "LongerFooBot/1.0 Mozilla/5.0 ExampleBot/2.0 GPTBot/1.1", "GPTBot", "/page", false},
+		{"a name in a description", UnprovenFor(nil, base), "ExampleBot/1.0 (like GPTBot)", "", "/page", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := firstAgents(tc.c.Held(f, tc.ua)); got != tc.held {
@@ -209,11 +218,11 @@ func TestHeldBounded(t *testing.T) {
 		fmt.Fprintf(&ua, "(compatible; Bot%02d/1.0) (compatible; Bot%02d/1.0) ", i, i)
 	}
 	f := robots.Parse([]byte(file.String()))
-	held := UnprovenFor(nil).Held(f, ua.String())
+	held := UnprovenFor(nil, nil).Held(f, ua.String())
 	if len(held) != MaxHeld {
 		t.Fatalf("held to %d groups, want %d", len(held), MaxHeld)
 	}
-	own, _ := UnprovenFor(nil).Group(f, ua.String())
+	own, _ := UnprovenFor(nil, nil).Group(f, ua.String())
 	for i, g := range held {
 		if g == own || slices.Contains(held[:i], g) {
 			t.Errorf("group %v held twice", g.Agents)
@@ -235,7 +244,7 @@ func TestHeldNotPushedOut(t *testing.T) {
 		}
 		ua.WriteString("GPTBot/1.1 LongestDecoyName/1.0")
 		f := robots.Parse([]byte(file.String()))
-		r := &Request{UA: ua.String(), Choice: UnprovenFor(nil), Paths: Paths{Primary: "/page"}}
+		r := &Request{UA: ua.String(), Choice: UnprovenFor(nil, crawlers.Builtin()), Paths: Paths{Primary: "/page"}}
 		if NewVersion(f, "e1").allows(r) {
 			t.Errorf("decoys %q: GPTBot/1.1 after %d decoy names is allowed /page, want disallowed by GPTBot's group", decoy, 8*MaxHeld)
 		}

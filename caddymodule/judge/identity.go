@@ -40,7 +40,7 @@ func Identify(c *botdetect.Classifier, f *robots.File, ua string) Identity {
 	}
 	group, name := f.GroupForUserAgent(ua)
 	bot, known := c.Classify(ua)
-	if known != "" && !strings.EqualFold(name, known) && namesProduct(ua, known) {
+	if known != "" && !strings.EqualFold(name, known) && namesProduct(ua, known) && !describedOnly(ua, known) {
 		// A crawler goes by its own token where the file names it,
 		// however long a library's it fetches with, also named there
 		// ("LinkedInBot/1.0 (compatible; Mozilla/5.0; Apache-HttpClient

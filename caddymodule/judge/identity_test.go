@@ -162,6 +162,9 @@ func TestDescribedNameClaimsNothing(t *testing.T) {
 	}{
 		{"a group of its own", "User-agent: Feedly\nAllow: /\n", "Feedly/1.0 (+http://www.feedly.com/fetcher.html; 20 subscribers; like FeedFetcher-Google)", ""},
 		{"no group", "User-agent: *\nDisallow: /p/\n", "Feedly/1.0 (+http://www.feedly.com/fetcher.html; 20 subscribers; like FeedFetcher-Google)", ""},
+		// Audit AE-F3: with a group of the described crawler's, too.
+		{"the described crawler's group in the file", "User-agent: FeedFetcher-Google\nUser-agent: Googlebot\nDisallow: /\n\nUser-agent: Feedly\nAllow: /\n", "Feedly/1.0 (+http://www.feedly.com/fetcher.html; 20 subscribers; like FeedFetcher-Google)", ""},
+		{"like Googlebot", "User-agent: Googlebot\nDisallow: /\n", "OtherBot/1.0 (like Googlebot)", ""},
 		{"named as a product", "User-agent: *\nDisallow: /p/\n", "FeedFetcher-Google; (+http://www.google.com/feedfetcher.html)", "FeedFetcher-Google"},
 		{"in a comment's item", "User-agent: Feedly\nAllow: /\n", "Feedly/1.0 (compatible; FeedFetcher-Google)", "FeedFetcher-Google"},
 	} {
