@@ -126,9 +126,6 @@ func (h *Handler) checkMatchAfterRewrite(srv *caddyhttp.Server) {
 // what a path prefix matches ("try_files {path} {path}.html"). Where it
 // cannot tell, it may.
 func mayMoveOut(rw caddyhttp.Route, sets caddyhttp.MatcherSets) bool {
-	if len(rw.MatcherSets) == 0 {
-		return true
-	}
 	if keepsPath(rw.MatcherSets) {
 		return false
 	}
@@ -137,11 +134,42 @@ func mayMoveOut(rw caddyhttp.Route, sets caddyhttp.MatcherSets) bool {
 		return true
 	}
 	for _, p := range samples {
-		if takes, known := pathmatch.Provisioned(rw.MatcherSets, pathmatch.Request{Path: p}); takes || !known {
+		if takes, known := pathmatch.Provisioned(rw.MatcherSets, pathmatch.Request{Path: p}); (takes || !known) && !keepsIn(rw.Handlers, sets, p) {
 			return true
 		}
 	}
 	return false
+}
+
+// keepsIn reports whether handlers, rewriting a request for path p, leave
+// it to sets for certain (audit AE-F4): each is a rewrite of the query
+// alone, a strip_prefix of a prefix p lacks, or a rewrite to a path sets
+// take. Anything else may move it.
+func keepsIn(handlers []caddyhttp.MiddlewareHandler, sets caddyhttp.MatcherSets, p string) bool {
+	for _, mh := range handlers {
+		rw, ok := mh.(*rewrite.Rewrite)
+		if !ok {
+			if _, sub := mh.(*caddyhttp.Subroute); sub {
+				return false
+			}
+			continue
+		}
+		if rw.StripPathSuffix != "" || len(rw.URISubstring) > 0 || len(rw.PathRegexp) > 0 ||
+			rw.StripPathPrefix != "" && strings.HasPrefix(p, rw.StripPathPrefix) {
+			return false
+		}
+		switch uri, _, _ := strings.Cut(rw.URI, "?"); {
+		case uri == "":
+			// The query alone, or nothing but a strip that does not apply.
+		case strings.Contains(uri, "{"):
+			return false
+		default:
+			if takes, known := pathmatch.Provisioned(sets, pathmatch.Request{Path: uri}); !takes || !known {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // keepsPath reports whether sets are a try_files matcher whose every

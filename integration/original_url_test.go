@@ -200,6 +200,12 @@ func TestMatcherAfterRewriteWarned(t *testing.T) {
 		{"uri strip_prefix", "uri strip_prefix /blog\n\trobots_txt /blog/*\n\tfile_server", true, http.StatusOK},
 		{"rewrite of another path", "rewrite /old-page /new-page\n\trobots_txt /blog/*\n\tfile_server", false, http.StatusForbidden},
 		{"try_files keeping the path", "try_files {path} {path}.html\n\trobots_txt /blog/*\n\tfile_server", false, http.StatusForbidden},
+		// Audit AE-F4: a strip of another prefix, a rewrite that stays
+		// under the matcher, one of the query alone.
+		{"uri strip_prefix of another prefix", "uri strip_prefix /api\n\trobots_txt /blog/*\n\tfile_server", false, http.StatusForbidden},
+		{"rewrite staying under the matcher", "rewrite /blog/* /blog/private/x.html\n\trobots_txt /blog/*\n\tfile_server", false, http.StatusForbidden},
+		{"rewrite of the query", "rewrite * ?{query}&from=site\n\trobots_txt /blog/*\n\tfile_server", false, http.StatusForbidden},
+		{"rewrite out of the matcher", "rewrite /blog/* /index.html\n\trobots_txt /blog/*\n\tfile_server", true, http.StatusOK},
 		{"a sibling handle block", "handle /shop/* {\n\t\trewrite * /shop/index.html\n\t\tfile_server\n\t}\n\thandle /blog/* {\n\t\trobots_txt\n\t\tfile_server\n\t}", false, http.StatusForbidden},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -211,6 +217,7 @@ func TestMatcherAfterRewriteWarned(t *testing.T) {
 `, func(inst *instance) {
 				writeFile(t, filepath.Join(inst.dir, "site", "private", "x.html"), "x")
 				writeFile(t, filepath.Join(inst.dir, "site", "blog", "private", "x.html"), "x")
+				writeFile(t, filepath.Join(inst.dir, "site", "index.html"), "home")
 				writeFile(t, filepath.Join(inst.dir, "site", "robots.txt"), "User-agent: *\nDisallow: /blog/private/\n")
 			})
 			// The request makes sure the check ran (at the started
