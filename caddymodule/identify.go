@@ -133,9 +133,12 @@ func (h *Handler) identify(ua string, snap *snapshot) identity {
 			// The crawler's own documentation says which groups it
 			// obeys when the header names none of the file's.
 			id.claim, id.category = cr, string(cr.Category)
-			id.Group, _ = id.choice(h.checker.base).Group(snap.File, ua)
 		}
-		id.held = id.choice(h.checker.base).Held(snap.File, ua)
+		c := id.choice(h.checker.base)
+		if cr != nil {
+			id.Group, _ = c.Group(snap.File, ua)
+		}
+		id.held = c.Held(snap.File, ua)
 		if family != "" {
 			id.Name = family
 		}

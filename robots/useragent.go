@@ -33,7 +33,7 @@ import (
 //     1.7.0_75", "atw-crawler at fast dot no"), which a file listing
 //     "Java" or "fast" would otherwise hold a yacybot or Mail.ru's
 //     crawler to, nor a word of a comment after another word ("like
-//     ExampleBot" of "OtherBot/1.0 (like ExampleBot)": see describes). The first word of the header, and of the item after
+//     ExampleBot" of "OtherBot/1.0 (like ExampleBot)": see Describes). The first word of the header, and of the item after
 //     "compatible;", is the product's name whatever follows it
 //     ("Screaming Frog SEO Spider/21.0", which a file names "Screaming
 //     Frog SEO Spider" and Google reads as "Screaming"; "compatible;
@@ -77,10 +77,7 @@ func (f *File) GroupsNamedIn(header string, limit int, keep func(name string, le
 	if f == nil || limit <= 0 {
 		return nil
 	}
-	first := 0
-	for first < len(header) && (header[first] == ' ' || header[first] == '\t') {
-		first++
-	}
+	first := firstWord(header)
 	var out []*Group
 	named := false
 	f.namesIn(header, false, func(v int32, i, _ int) {
@@ -115,10 +112,7 @@ func (f *File) GroupsNamedIn(header string, limit int, keep func(name string, le
 // without, the longest name found at each place.
 func (f *File) namesIn(header string, longer bool, found func(v int32, i, n int)) {
 	bestLen := 0
-	first := 0 // where the header's first word starts
-	for first < len(header) && (header[first] == ' ' || header[first] == '\t') {
-		first++
-	}
+	first := firstWord(header)
 	// The word of the header (up to separators) that the last name found
 	// stands in, and whether it is an address: a word is looked at once,
 	// when a name is first found in it, so the work stays linear.
@@ -161,7 +155,7 @@ func (f *File) namesIn(header string, longer bool, found func(v int32, i, n int)
 			if inAddress {
 				break
 			}
-			if describes(header, i) {
+			if Describes(header, i) {
 				for ; counted < i; counted++ {
 					switch header[counted] {
 					case '(':
@@ -186,20 +180,19 @@ func (f *File) namesIn(header string, longer bool, found func(v int32, i, n int)
 	}
 }
 
-// Describes reports whether a name at i of header, inside a comment,
-// describes the client in words rather than naming its product (see
-// GroupForUserAgent): "like ExampleBot" of "OtherBot/1.0 (like
-// ExampleBot)". The caller knows i is inside a comment. Its work is the
-// length of the word before i.
-func Describes(header string, i int) bool { return describes(header, i) }
+// firstWord is where the header's first word starts.
+func firstWord(header string) int {
+	return len(header) - len(strings.TrimLeft(header, " \t"))
+}
 
-// describes reports whether the name at i of a comment follows another
+// Describes reports whether the name at i of a comment follows another
 // word of its item, after white space: "like ExampleBot" in
 // "OtherBot/1.0 (like ExampleBot)" describes the client in words and is
-// not its product, whose token is OtherBot. A word before it that is a
-// product with a version ("Chrome/120 GPTBot") or ends in a sign ("Yahoo!
-// Slurp") leaves the name a product's.
-func describes(header string, i int) bool {
+// not its product, whose token is OtherBot (see GroupForUserAgent). A word
+// before it that is a product with a version ("Chrome/120 GPTBot") or ends
+// in a sign ("Yahoo! Slurp") leaves the name a product's. The caller knows
+// i is inside a comment; the work is the length of the word before i.
+func Describes(header string, i int) bool {
 	k := i
 	for k > 0 && (header[k-1] == ' ' || header[k-1] == '\t') {
 		k--

@@ -162,7 +162,7 @@ func ClaimOf(base *crawlers.Base, f *robots.File, id Identity, ua string) (cr *c
 		return nil, ""
 	}
 	known := id.Known
-	if describedOnly(ua, known) {
+	if known != "" && productPlaces(ua, known).describedOnly() {
 		// "like FeedFetcher-Google" claims nothing (audit AD-F7).
 		known = ""
 	}

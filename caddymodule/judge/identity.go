@@ -40,7 +40,11 @@ func Identify(c *botdetect.Classifier, f *robots.File, ua string) Identity {
 	}
 	group, name := f.GroupForUserAgent(ua)
 	bot, known := c.Classify(ua)
-	if known != "" && !strings.EqualFold(name, known) && namesProduct(ua, known) && !describedOnly(ua, known) {
+	var kp places // where the header has the known crawler's name
+	if known != "" {
+		kp = productPlaces(ua, known)
+	}
+	if known != "" && !strings.EqualFold(name, known) && kp.named() && !kp.describedOnly() {
 		// A crawler goes by its own token where the file names it,
 		// however long a library's it fetches with, also named there
 		// ("LinkedInBot/1.0 (compatible; Mozilla/5.0; Apache-HttpClient
@@ -52,7 +56,7 @@ func Identify(c *botdetect.Classifier, f *robots.File, ua string) Identity {
 	}
 	id := Identity{Known: known}
 	switch {
-	case name != "" && namesProduct(ua, name) && (bot || !onlyAsItem(ua, name)):
+	case name != "" && namedAs(ua, name, bot):
 		// The file names this client: whatever else it looks like, the
 		// site's own robots.txt speaks to it. But an item of a comment
 		// that reads as a person's software ("Mozilla/5.0 (X11; Ubuntu;
@@ -64,7 +68,7 @@ func Identify(c *botdetect.Classifier, f *robots.File, ua string) Identity {
 		// A bot whose group the file names (Googlebot-Image/1.0 in a
 		// googlebot group) goes by the file's name for it.
 		id.Bot, id.Name = true, name
-	case bot && known != "" && !describedOnly(ua, known):
+	case bot && known != "" && !kp.describedOnly():
 		// Not a crawler the header only compares itself to ("like
 		// FeedFetcher-Google"): that would claim the crawler, and fail.
 		id.Bot, id.Name = true, known
@@ -95,78 +99,91 @@ func (id Identity) Own(ua string, tokens []string) Identity {
 	return id
 }
 
+// namedAs reports whether the file's name for a group stands in ua as the
+// client's product: a bot's anywhere a product's name stands, a person's
+// software's not only as an item of a comment (see Identify).
+func namedAs(ua, name string, bot bool) bool {
+	p := productPlaces(ua, name)
+	return p.named() && (bot || !p.onlyAsItem())
+}
+
 // namesProduct reports whether ua names the agent name as a product, as
 // crawlers do ("GPTBot/1.1", "(compatible; Bytespider;", a bare
 // "CCBot"), rather than merely containing the word: a robots.txt group
 // named "Intel" or "Mac" must not turn "Intel Mac OS X" browsers into bots.
 // Browsers' own product tokens never count.
-func namesProduct(ua, name string) bool {
-	item, product := productPlaces(ua, name)
-	return item || product
+func namesProduct(ua, name string) bool { return productPlaces(ua, name).named() }
+
+// places is where a header has a name (see productPlaces).
+type places struct {
+	// item and product: as a whole item of a comment (before ";" or
+	// ")"), and as a product proper (with a version, or ending the
+	// header).
+	item, product bool
+	// described and other: at a word's start, describing the client in a
+	// comment ("like FeedFetcher-Google"), and anywhere else.
+	described, other bool
 }
 
-// onlyAsItem reports whether ua names name as a product (see
-// namesProduct) only as a whole item of a comment, "; Ubuntu;" or
-// "(Xbox)", never with a version or at the header's end.
-func onlyAsItem(ua, name string) bool {
-	item, product := productPlaces(ua, name)
-	return item && !product
-}
+// named is namesProduct.
+func (p places) named() bool { return p.item || p.product }
 
-// productPlaces reports where ua names name as a product: as a whole item
-// of a comment (before ";" or ")"), and as a product proper (with a
-// version, or ending the header).
-func productPlaces(ua, name string) (item, product bool) {
+// onlyAsItem reports whether the header names the name as a product only
+// as a whole item of a comment, "; Ubuntu;" or "(Xbox)", never with a
+// version or at the header's end.
+func (p places) onlyAsItem() bool { return p.item && !p.product }
+
+// describedOnly reports whether the header has the name only where it
+// describes the client in a comment ("Feedly/1.0 (…; like
+// FeedFetcher-Google)"), never as a name of its own.
+func (p places) describedOnly() bool { return p.described && !p.other }
+
+// productPlaces reports where ua has name (see places), in one pass,
+// linear in ua.
+func productPlaces(ua, name string) (p places) {
 	if len(name) < 3 || robots.BrowserToken(name) {
-		return false, false
+		return p
 	}
+	// The depth of comments at ua[counted], brought up to date only at a
+	// match, so that the scan of a header without the name costs no more.
+	depth, counted := 0, 0
 	for i := 0; i+len(name) <= len(ua); i++ {
 		// The boundary first: a match can only start where a word does,
 		// and a name is one word, so two candidate matches never
 		// overlap and the scan stays linear in the header's length
 		// whatever the name (a file from an upstream is not trusted).
-		// After a slash is a version, a brand or a URL's path
-		// ("Google/google;", "+https://example.com/bot)"), no product.
-		if i > 0 && (isWordByte(ua[i-1]) || ua[i-1] == '/') {
+		if i > 0 && isWordByte(ua[i-1]) {
 			continue
 		}
 		if !strings.EqualFold(ua[i:i+len(name)], name) {
 			continue
 		}
-		switch end := i + len(name); {
-		case end == len(ua) || ua[end] == '/' && isVersion(ua[end+1:]):
-			return item, true
-		case ua[end] == ';' || ua[end] == ')':
-			item = true
+		for ; counted <= i; counted++ {
+			switch ua[counted] {
+			case '(':
+				depth++
+			case ')':
+				depth = max(depth-1, 0)
+			}
 		}
-	}
-	return item, false
-}
-
-// describedOnly reports whether ua has name, at a word's start, only
-// where it describes the client in a comment ("Feedly/1.0 (…; like
-// FeedFetcher-Google)"), never as a name of its own. Linear in ua.
-func describedOnly(ua, name string) bool {
-	if name == "" {
-		return false
-	}
-	found, depth := false, 0
-	for i := 0; i+len(name) <= len(ua); i++ {
-		switch ua[i] {
-		case '(':
-			depth++
-		case ')':
-			depth = max(depth-1, 0)
+		if depth > 0 && robots.Describes(ua, i) {
+			p.described = true
+		} else {
+			p.other = true
 		}
-		if i > 0 && isWordByte(ua[i-1]) || !strings.EqualFold(ua[i:i+len(name)], name) {
+		// After a slash is a version, a brand or a URL's path
+		// ("Google/google;", "+https://example.com/bot)"), no product.
+		if i > 0 && ua[i-1] == '/' {
 			continue
 		}
-		if depth == 0 || !robots.Describes(ua, i) {
-			return false
+		switch end := i + len(name); {
+		case end == len(ua) || ua[end] == '/' && isVersion(ua[end+1:]):
+			p.product = true
+		case ua[end] == ';' || ua[end] == ')':
+			p.item = true
 		}
-		found = true
 	}
-	return found
+	return p
 }
 
 // isVersion tells whether v starts with a version number, as a crawler
