@@ -380,6 +380,13 @@ func fzCheckDecide(t *testing.T, f *File, body, path string) {
 					gi, g.Agents, path, units, fzVerdictOf(within), within.Rule, b.Capped(), fzVerdictOf(got), got.Rule, body)
 			}
 		}
+		// A walk of the rules' literal prefixes says a path is allowed
+		// only when it is; of a group without wildcard rules, it says
+		// so whenever it is.
+		if sure := g.SurelyAllows(Canonical(path)); sure && !got.Allowed || !fzHasWildcard(rules) && sure != got.Allowed {
+			t.Fatalf("group %d %q: SurelyAllows(%q) = %v, Decide %v (rule %q)\nrobots.txt:\n%s",
+				gi, g.Agents, path, sure, fzVerdictOf(got), got.Rule, body)
+		}
 		// Read as sent, a target is refused wherever its canonical
 		// spelling is, and read so only when it holds a raw byte, or
 		// an escape the group's lone "%" may match.
@@ -547,4 +554,14 @@ func TestIndexedWildcardsMatchReference(t *testing.T) {
 			fzCheckDecide(t, f, body.String(), "/p"+word(8))
 		}
 	}
+}
+
+// fzHasWildcard reports whether any of rules has a "*".
+func fzHasWildcard(rules []fzRefRule) bool {
+	for _, r := range rules {
+		if strings.Contains(r.canon, "*") {
+			return true
+		}
+	}
+	return false
 }

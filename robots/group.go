@@ -162,6 +162,39 @@ func (g *Group) traitsOf() int32 {
 // everything. Decide does not allocate for paths of up to 1,024 bytes.
 func (g *Group) Decide(pathAndQuery string) Verdict { return g.DecideWithin(pathAndQuery, nil) }
 
+// SurelyAllows reports whether the group allows the path and query
+// canonical, which must be in canonical form (Canonical), as far as its
+// plain rules and the literal prefixes of its wildcard rules tell: true
+// only when Decide allows it, false when Decide may refuse it. It tries no
+// wildcard rule and does not scan the path: its work is a walk of the
+// group's rules along it, at most as long as the longest rule, so a
+// caller may ask it of many groups of one path for the cost of few
+// Decides.
+func (g *Group) SurelyAllows(canonical string) bool {
+	if g == nil {
+		return true
+	}
+	if canonical == "" {
+		canonical = "/"
+	}
+	p := bytesOf(canonical)
+	if isRobotsTxt(p) {
+		return true
+	}
+	var best *Rule
+	wild := false
+	if m := g.matcher(); m != nil {
+		best, wild = m.plainWalk(p, nil)
+	} else {
+		for _, s := range g.parts {
+			var w bool
+			best, w = s.matcher().plainWalk(p, best)
+			wild = wild || w
+		}
+	}
+	return !wild && (best == nil || best.Directive == Allow)
+}
+
 // decideCanonicalized canonicalizes the path in a buffer on its own
 // stack frame: kept out of DecideWithin, the buffer does not make every
 // call grow the goroutine's stack.

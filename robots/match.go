@@ -59,6 +59,9 @@ type nodeRules struct {
 	// trigram, in gramIndex.always.
 	indexed           bool
 	alwaysLo, alwaysN int32
+	// wildDisallow is set when a wildcard rule of the node disallows:
+	// the walk of plainWalk cannot say the path is allowed past it.
+	wildDisallow bool
 }
 
 // Nodes with many wildcard rules file them in one trigram index for the
@@ -368,6 +371,34 @@ func (c *wildTry) done() {
 		putPathIndex(c.ix)
 		c.ix = nil
 	}
+}
+
+// plainWalk walks m's radix tree along the canonical path p without
+// trying a wildcard rule. It returns the best of best and the plain and
+// exact rules that match p, and whether a wildcard disallow rule hangs
+// off a node the walk reached: one that might match p. Its work is the
+// walk's, at most the length of m's longest literal prefix, however long
+// p is.
+func (m *matcher) plainWalk(p []byte, best *Rule) (*Rule, bool) {
+	wild := false
+	if len(m.nodes) == 0 {
+		return best, false
+	}
+	n, depth := int32(0), 0
+	for n >= 0 {
+		if nd := &m.nodes[n]; nd.val >= 0 {
+			nr := &m.infos[nd.val]
+			if nr.prefix != nil && better(nr.prefix, best) {
+				best = nr.prefix
+			}
+			if nr.exact != nil && depth == len(p) && better(nr.exact, best) {
+				best = nr.exact
+			}
+			wild = wild || nr.wildDisallow
+		}
+		n, depth = m.next(n, p, depth)
+	}
+	return best, wild
 }
 
 // best returns the deciding rule for the canonical path p, or nil.
@@ -980,6 +1011,7 @@ func (gb *groupBuilder) compile() matcher {
 			}
 			wilds = append(wilds, w)
 			nr.wildN++
+			nr.wildDisallow = nr.wildDisallow || p.rule.Directive == Disallow
 		}
 	}
 	// Sort each node's wildcard rules best first, except that rules of

@@ -79,25 +79,47 @@ func (f *File) GroupsNamedIn(header string, limit int, keep func(name string, le
 	}
 	first := firstWord(header)
 	var out []*Group
+	// in finds a group in out once out is too long to scan for each
+	// name found, so that the work stays linear in the header's length.
+	var in map[*Group]bool
+	roots := 0 // how many of out disallow "/"
 	named := false
 	f.namesIn(header, false, func(v int32, i, _ int) {
 		lead := !named || i == first || afterCompatible(header, i)
 		named = true
 		g := f.agents[v].group
-		if slices.Contains(except, g) || slices.Contains(out, g) || !g.Restricts() || !keep(f.agents[v].name, lead) {
+		if slices.Contains(except, g) || (in == nil && slices.Contains(out, g) || in[g]) || !g.Restricts() || !keep(f.agents[v].name, lead) {
 			return
+		}
+		add := func(g *Group) {
+			out = append(out, g)
+			if g.disallowsRoot() {
+				roots++
+			}
+			if in != nil {
+				in[g] = true
+			} else if len(out) >= 16 {
+				in = make(map[*Group]bool, 2*len(out))
+				for _, o := range out {
+					in[o] = true
+				}
+			}
 		}
 		if len(out) < limit {
-			out = append(out, g)
+			add(g)
 			return
 		}
-		if !g.disallowsRoot() {
+		if !g.disallowsRoot() || roots == len(out) {
 			return
 		}
 		// Full: it takes the place of the last that does not.
 		for i := len(out) - 1; i >= 0; i-- {
 			if !out[i].disallowsRoot() {
-				out = append(slices.Delete(out, i, i+1), g)
+				if in != nil {
+					delete(in, out[i])
+				}
+				out = slices.Delete(out, i, i+1)
+				add(g)
 				return
 			}
 		}
