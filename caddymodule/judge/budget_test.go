@@ -159,3 +159,44 @@ func TestDecideHeldCanonOnce(t *testing.T) {
 		t.Errorf("%d paths refused; the cases mean to refuse most by one group or another", refused)
 	}
 }
+
+// BenchmarkDecideHeldMany: a header naming MaxNamed groups of a file,
+// each of which restricts another section, costs a walk of each group's
+// rules along the path, whatever the path's length: a 16 KB path within a
+// small factor of a short one, and both a small multiple of one group.
+func BenchmarkDecideHeldMany(b *testing.B) {
+	var file, ua strings.Builder
+	file.WriteString("User-agent: AcmeBot\nDisallow: /secret/\nAllow: /secret/public/\n\n")
+	for i := range MaxNamed {
+		fmt.Fprintf(&file, "User-agent: Decoy%03d\nDisallow: /cgi-bin/%03d/\nDisallow: /secret/public/%03d/\nDisallow: /*.php$\nAllow: /*.php$\n\n", i, i, i)
+		fmt.Fprintf(&ua, "Decoy%03d/1.0 ", i)
+	}
+	ua.WriteString("AcmeBot/1.0")
+	f := robots.Parse([]byte(file.String()))
+	c := UnprovenFor(nil, nil)
+	for _, tc := range []struct {
+		name, ua, uri string
+		held          int
+	}{
+		{"one group/short", "AcmeBot/1.0", "/secret/public/a", 0},
+		{"one group/16KB", "AcmeBot/1.0", "/secret/public/" + strings.Repeat("a/", 8<<10), 0},
+		{"all named/short", ua.String(), "/secret/public/a", MaxNamed},
+		{"all named/16KB", ua.String(), "/secret/public/" + strings.Repeat("a/", 8<<10), MaxNamed},
+	} {
+		g, _ := c.Group(f, tc.ua)
+		held := c.Held(f, tc.ua)
+		if len(held) != tc.held {
+			b.Fatalf("%s: held to %d groups, want %d", tc.name, len(held), tc.held)
+		}
+		p := pathsOfURI(b, tc.uri)
+		if v, _, _ := p.DecideHeld(g, held); !v.Allowed {
+			b.Fatalf("%s: refused", tc.name)
+		}
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				p.DecideHeld(g, held)
+			}
+		})
+	}
+}

@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/botdetect"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/crawlers"
 	"github.com/robotsguard/caddy-robots-txt/robots"
 )
@@ -35,8 +36,16 @@ type Choice struct {
 	Crawlers *crawlers.Base
 }
 
-// MaxHeld bounds the groups besides its own that a client is held to
-// (see Held): each is one more judgment of the path.
+// MaxNamed bounds the groups besides its own that a client is held to
+// (see Held): a header naming more is kept to its first MaxNamed (those
+// that disallow the whole site first), a file naming so many groups that
+// restrict is rare, and each one costs a walk of its rules.
+const MaxNamed = 256
+
+// MaxHeld bounds the groups besides its own that one request is judged
+// against in full (see Paths.DecideHeld): those its rules may refuse the
+// path by, once a walk of each group's rules has left out the groups
+// that surely allow it. Each is one more judgment of the path.
 const MaxHeld = 16
 
 // ByStar is the Choice for a client held to the * group whatever it
@@ -114,7 +123,7 @@ func (c Choice) Group(f *robots.File, ua string) (*robots.Group, string) {
 // nothing proved (UnprovenFor), the group of every other name its header
 // gives where a client puts its own (the first name of the file it gives,
 // its first product, the item after "compatible;") or that is a known
-// crawler's token, in the header's order, at most MaxHeld in all (those
+// crawler's token, in the header's order, at most MaxNamed in all (those
 // that disallow the whole site first, when there are more), leaving out
 // groups that restrict nothing (no Disallow line, no Crawl-delay).
 //
@@ -138,16 +147,20 @@ func (c Choice) Held(f *robots.File, ua string) []*robots.Group {
 		}
 	}
 	except := append([]*robots.Group{primary}, held...)
-	return append(held, f.GroupsNamedIn(ua, MaxHeld-len(held), c.ownName, except...)...)
+	return append(held, f.GroupsNamedIn(ua, MaxNamed-len(held), c.ownName, except...)...)
 }
 
 // ownName reports whether a name a header gives is one its client may go
-// by (see Held): where a client puts its own, or a known crawler's token.
-// A library the header names after its own product ("W3C-checklink/4.81
+// by (see Held): where a client puts its own, a known crawler's token, or
+// any name but a library's. A library, command-line client or runtime
+// the header names after its own product ("W3C-checklink/4.81
 // libwww-perl/6.72") is how it fetches, not who it is: Google's reading,
-// and the crawler's documentation, give it its own token's group.
+// and the crawler's documentation, give it its own token's group. Any
+// other name may be the client's own, wherever the header puts it:
+// "LongerFooBot/1.0 AcmeBot/1.0", or AcmeBot after 17 crawlers' names
+// (audit AE-F2), must not escape AcmeBot's group.
 func (c Choice) ownName(name string, lead bool) bool {
-	return lead || c.Crawlers != nil && c.Crawlers.Lookup(name) != nil
+	return lead || c.Crawlers != nil && c.Crawlers.Lookup(name) != nil || !botdetect.ClientName(name)
 }
 
 // ClaimOf is the known crawler a bot identified as id claims to be (see

@@ -164,7 +164,7 @@ func TestUnprovenHeldToEveryGroupItNames(t *testing.T) {
 	const file = "User-agent: GPTBot\nUser-agent: AcmeBot\nDisallow: /\n\n" +
 		"User-agent: Googlebot\nUser-agent: LongerFooBot\nUser-agent: ExampleBot\nAllow: /\n\n" +
 		"User-agent: facebookexternalhit\nAllow: /\n\n" +
-		"User-agent: libfoo\nDisallow: /\n\n" +
+		"User-agent: okhttp\nDisallow: /\n\n" +
 		"User-agent: W3C-checklink\nDisallow:\n\nUser-agent: libwww-perl\nDisallow: /\n\n" +
 		"User-agent: *\nDisallow: /private/\n"
 	f := robots.Parse([]byte(file))
@@ -192,7 +192,13 @@ func TestUnprovenHeldToEveryGroupItNames(t *testing.T) {
 		{"a comment's item", UnprovenFor(nil, base), "Mozilla/5.0 (X11; AcmeBot/1.0) LongerFooBot/1.0", "GPTBot", "/page", false},
 		// Audit AE-F1: a library a crawler names after its own product
 		// is how it fetches; W3C's link checker obeys its own group.
-		{"a library it names", UnprovenFor(nil, base), "ExampleBot/1.0 (X11; Linux) libfoo/2.0", "", "/page", true},
+		{"a library it names", UnprovenFor(nil, base), "ExampleBot/1.0 (X11; Linux) okhttp/4.9", "", "/page", true},
+		{"a library first", UnprovenFor(nil, base), "okhttp/4.9 ExampleBot/1.0", "okhttp", "/page", false},
+		// Audit AE-F2: a name that is no library's is held wherever
+		// the header gives it.
+		{"its name after a longer one", UnprovenFor(nil, base), "LongerFooBot/1.0 AcmeBot/1.0", "GPTBot", "/page", false},
+		{"its name after a crawler's", UnprovenFor(nil, base), "ExampleBot/1.0 facebookexternalhit/1.1 AcmeBot/1.0", "GPTBot", "/page", false},
+		{"its name after a crawler's, after a browser's header", UnprovenFor(fb, base), "Mozilla/5.0 (X11; Linux) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36 facebookexternalhit/1.1 AcmeBot/1.0", "GPTBot", "/page", false},
 		{"W3C's link checker", UnprovenFor(nil, base), "W3C-checklink/4.81 libwww-perl/6.72", "", "/page", true},
 		{"a known crawler's name after others", UnprovenFor(nil, base), "LongerFooBot/1.0 Mozilla/5.0 ExampleBot/2.0 GPTBot/1.1", "GPTBot", "/page", false},
 		{"a name in a description", UnprovenFor(nil, base), "ExampleBot/1.0 (like GPTBot)", "", "/page", true},
@@ -209,18 +215,18 @@ func TestUnprovenHeldToEveryGroupItNames(t *testing.T) {
 	}
 }
 
-// TestHeldBounded: a header naming more groups than MaxHeld as its own
-// is held to the first MaxHeld of them besides its group, each once.
+// TestHeldBounded: a header naming more groups than MaxNamed as its own
+// is held to the first MaxNamed of them besides its group, each once.
 func TestHeldBounded(t *testing.T) {
 	var file, ua strings.Builder
-	for i := range 3 * MaxHeld {
-		fmt.Fprintf(&file, "User-agent: Bot%02d\nDisallow: /%02d/\n\n", i, i)
-		fmt.Fprintf(&ua, "(compatible; Bot%02d/1.0) (compatible; Bot%02d/1.0) ", i, i)
+	for i := range MaxNamed + 2*MaxHeld {
+		fmt.Fprintf(&file, "User-agent: Bot%03d\nDisallow: /%03d/\n\n", i, i)
+		fmt.Fprintf(&ua, "(compatible; Bot%03d/1.0) (compatible; Bot%03d/1.0) ", i, i)
 	}
 	f := robots.Parse([]byte(file.String()))
 	held := UnprovenFor(nil, nil).Held(f, ua.String())
-	if len(held) != MaxHeld {
-		t.Fatalf("held to %d groups, want %d", len(held), MaxHeld)
+	if len(held) != MaxNamed {
+		t.Fatalf("held to %d groups, want %d", len(held), MaxNamed)
 	}
 	own, _ := UnprovenFor(nil, nil).Group(f, ua.String())
 	for i, g := range held {
@@ -231,22 +237,67 @@ func TestHeldBounded(t *testing.T) {
 }
 
 // TestHeldNotPushedOut: names put before a group's cannot push it out of
-// the groups held (audit AD-F1): groups that disallow nothing are not
-// counted, and of more refusing groups than MaxHeld, those that disallow
-// the whole site are kept first.
+// the groups held (audits AD-F1, AE-F2): groups that disallow nothing
+// are not counted, groups whose rules surely allow the path cost no place
+// among those judged in full, and of more refusing groups than MaxNamed,
+// those that disallow the whole site are kept first.
 func TestHeldNotPushedOut(t *testing.T) {
-	for _, decoy := range []string{"Allow: /", "Disallow: /decoy/"} {
-		var file, ua strings.Builder
-		file.WriteString("User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nDisallow: /private/\n\n")
-		for i := range 8 * MaxHeld {
-			fmt.Fprintf(&file, "User-agent: Decoy%03d\n%s\n\n", i, decoy)
-			fmt.Fprintf(&ua, "Decoy%03d/1.0 ", i)
-		}
-		ua.WriteString("GPTBot/1.1 LongestDecoyName/1.0")
-		f := robots.Parse([]byte(file.String()))
-		r := &Request{UA: ua.String(), Choice: UnprovenFor(nil, crawlers.Builtin()), Paths: Paths{Primary: "/page"}}
-		if NewVersion(f, "e1").allows(r) {
-			t.Errorf("decoys %q: GPTBot/1.1 after %d decoy names is allowed /page, want disallowed by GPTBot's group", decoy, 8*MaxHeld)
+	for _, tc := range []struct {
+		name, target, decoy string
+		decoys              int
+		ua, path            string
+	}{
+		{"allowing decoys before GPTBot", "User-agent: GPTBot\nDisallow: /\n", "Allow: /", 8 * MaxNamed, "%sGPTBot/1.1 LongestDecoyName/1.0", "/page"},
+		{"refusing decoys before GPTBot", "User-agent: GPTBot\nDisallow: /\n", "Disallow: /decoy/", 2 * MaxNamed, "%sGPTBot/1.1 LongestDecoyName/1.0", "/page"},
+		// Audit AE-F2: a bot the knowledge base does not know, named
+		// by the file, after 17 groups restricting other paths.
+		{"a section's group after decoys", "User-agent: AcmeBot\nDisallow: /secret/\n", "Disallow: /cgi-bin/", MaxHeld + 1, "%sAcmeBot/1.0", "/secret/f"},
+		{"a section's group after more decoys than MaxNamed", "User-agent: AcmeBot\nDisallow: /\n", "Disallow: /cgi-bin/", 2 * MaxNamed, "%sAcmeBot/1.0", "/secret/f"},
+		{"decoys that allow the section", "User-agent: AcmeBot\nDisallow: /\n", "Disallow: /\nAllow: /articles/", MaxHeld + 1, "%sAcmeBot/1.0", "/articles/b"},
+		{"decoys with an escape", "User-agent: AcmeBot\nDisallow: /secret/\n", "Disallow: /cgi-bin/", MaxHeld + 1, "%sAcmeBot/1.0", "/%73ecret/./f"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var file, names strings.Builder
+			file.WriteString(tc.target + "\nUser-agent: *\nDisallow: /private/\n\n")
+			for i := range tc.decoys {
+				fmt.Fprintf(&file, "User-agent: Decoy%03d\n%s\n\n", i, tc.decoy)
+				fmt.Fprintf(&names, "Decoy%03d/1.0 ", i)
+			}
+			f := robots.Parse([]byte(file.String()))
+			ua := fmt.Sprintf(tc.ua, names.String())
+			r := &Request{UA: ua, Choice: UnprovenFor(nil, crawlers.Builtin()), Paths: pathsOfURI(t, tc.path)}
+			if NewVersion(f, "e1").allows(r) {
+				t.Errorf("%s after %d decoy names is allowed %s, want disallowed by its own group", ua[len(names.String()):], tc.decoys, tc.path)
+			}
+		})
+	}
+}
+
+// TestHeldCapped: of more groups than MaxHeld that may refuse a path
+// (their wildcard rules say nothing before they are tried), the first
+// MaxHeld are judged in full, and the judgment says it was capped.
+func TestHeldCapped(t *testing.T) {
+	var file, ua strings.Builder
+	file.WriteString("User-agent: AcmeBot\nDisallow: /secret/\n\nUser-agent: LongestName\nAllow: /\n\n")
+	for i := range MaxHeld + 1 {
+		fmt.Fprintf(&file, "User-agent: D%02d\nDisallow: /*.php$\n\n", i)
+		fmt.Fprintf(&ua, "D%02d/1.0 ", i)
+	}
+	ua.WriteString("AcmeBot/1.0 LongestName/1.0")
+	f := robots.Parse([]byte(file.String()))
+	c := UnprovenFor(nil, nil)
+	g, _ := c.Group(f, ua.String())
+	held := c.Held(f, ua.String())
+	for _, tc := range []struct {
+		held   []*robots.Group
+		capped bool
+	}{
+		{held[len(held)-MaxHeld:], false},
+		{held, true},
+	} {
+		v, _, capped := pathsOfURI(t, "/secret/f").DecideHeld(g, tc.held)
+		if capped != tc.capped || v.Allowed != tc.capped {
+			t.Errorf("held to %d groups: allowed %v, capped %v; want %v, %v", len(tc.held), v.Allowed, capped, tc.capped, tc.capped)
 		}
 	}
 }

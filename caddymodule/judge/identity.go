@@ -44,12 +44,14 @@ func Identify(c *botdetect.Classifier, f *robots.File, ua string) Identity {
 	if known != "" {
 		kp = productPlaces(ua, known)
 	}
-	if known != "" && !strings.EqualFold(name, known) && kp.named() && !kp.describedOnly() {
+	if known != "" && !strings.EqualFold(name, known) && kp.named() && !kp.describedOnly() && !botdetect.ClientName(known) {
 		// A crawler goes by its own token where the file names it,
 		// however long a library's it fetches with, also named there
 		// ("LinkedInBot/1.0 (compatible; Mozilla/5.0; Apache-HttpClient
 		// +http://www.linkedin.com)"): Google's reading takes the
-		// crawler's token.
+		// crawler's token. Not so a library the classifier knows: a
+		// crawler named after it ("W3C-checklink/4.81 libwww-perl/6.72")
+		// goes by the file's name for it (audits AF-F2, AG-F2).
 		if g := f.NamedGroupFor(known); g != nil {
 			group, name = g, known
 		}

@@ -185,3 +185,28 @@ func TestDescribedNameClaimsNothing(t *testing.T) {
 		})
 	}
 }
+
+// TestIdentifyLibraryNoOwnToken: a crawler goes by its own token where
+// the file names it, however long a library's name beside it; a library
+// the classifier knows is no crawler's own token, and gives way to the
+// file's longest name (audits AF-F2, AG-F2: W3C's link checker was
+// judged by a libwww-perl group in the handler, by its own in check).
+func TestIdentifyLibraryNoOwnToken(t *testing.T) {
+	f := robots.Parse([]byte("User-agent: libwww-perl\nUser-agent: LinkedInBot\nDisallow: /\n\n" +
+		"User-agent: W3C-checklink\nUser-agent: Apache-HttpClient\nAllow: /\n"))
+	c := botdetect.New(nil, nil)
+	for _, tc := range []struct {
+		ua, group string
+	}{
+		{"W3C-checklink/4.81 libwww-perl/6.72", "W3C-checklink"},
+		{"LinkedInBot/1.0 (compatible; Mozilla/5.0; Apache-HttpClient +http://www.linkedin.com)", "libwww-perl"},
+	} {
+		id := Identify(c, f, tc.ua)
+		if !id.Bot || id.Group == nil || id.Group.Agents[0] != tc.group {
+			t.Errorf("%q: %+v, want a bot of group %s", tc.ua, id, tc.group)
+		}
+		if g, _ := UnprovenFor(nil, crawlers.Builtin()).Group(f, tc.ua); tc.group == "W3C-checklink" && g != id.Group {
+			t.Errorf("%q: Identify's group %v, Choice's %v", tc.ua, id.Group.Agents, g.Agents)
+		}
+	}
+}

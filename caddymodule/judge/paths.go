@@ -292,26 +292,61 @@ func (p Paths) DecideCapped(g *robots.Group) (robots.Verdict, string, bool) {
 // DecideHeld judges the spellings against g and, for a client held to
 // other groups as well (Choice.Held), against each of held: disallowed if
 // any group disallows. It returns the verdict, the group that decided (the
-// first to refuse, else g), and whether the spellings besides Primary ran
-// out of their budget in any (see spellingBudget).
+// first to refuse, else g), and whether the judgment was capped: the
+// spellings besides Primary ran out of their budget in some group (see
+// spellingBudget), or more than MaxHeld of held may refuse the path.
+//
+// A group of held whose rules surely allow every spelling, as a walk of
+// their literal prefixes tells (robots.Group.SurelyAllows), costs that
+// walk alone; the others, up to MaxHeld, are judged in full. So naming
+// many groups that restrict other paths (a file's "Disallow: /cgi-bin/"
+// for each of 17 bots) does not push out the group of the name a bot
+// goes by (audit AE-F2), and costs a walk of each.
 func (p Paths) DecideHeld(g *robots.Group, held []*robots.Group) (robots.Verdict, *robots.Group, bool) {
 	var b spellingBudget
-	if len(held) > 0 && (len(p.Primary) > canonWorth || p.unresolved != nil) {
+	if len(held) > 0 {
+		// Also what the walks of surelyAllowed read.
 		b.canon = new(canonCache)
 	}
 	v, _ := p.decideSpelling(g, &b)
 	if !v.Allowed {
 		return v, g, b.capped
 	}
+	full := 0
 	for _, h := range held {
-		if h == nil || h == g {
+		if h == nil || h == g || p.surelyAllowed(h, &b) {
 			continue
 		}
+		if full == MaxHeld {
+			b.capped = true
+			break
+		}
+		full++
 		if v2, _ := p.decideHeld(h, &b); !v2.Allowed {
 			return v2, h, b.capped
 		}
 	}
 	return v, g, b.capped
+}
+
+// surelyAllowed reports whether g allows every spelling of the request
+// as far as a walk of its rules tells (robots.Group.SurelyAllows): false
+// whenever a full judgment might refuse it, and for a request that g
+// would read as sent (see decideRest).
+func (p Paths) surelyAllowed(g *robots.Group, b *spellingBudget) bool {
+	if b.canon == nil || p.Raw != "" || p.sent != "" && g.HasLonePercent() {
+		return false
+	}
+	all := p.Spellings()
+	for i, s := range all {
+		if s == "" && i > 0 {
+			continue
+		}
+		if !g.SurelyAllows(b.canon.of(s)) {
+			return false
+		}
+	}
+	return true
 }
 
 // RobotsTxt reports whether the path is /robots.txt as a server reads it
@@ -433,11 +468,6 @@ func (sb *spellingBudget) decideRaw(g *robots.Group, raw string) robots.Verdict 
 	sb.capped = sb.capped || sb.b.Capped()
 	return v
 }
-
-// canonWorth is the length of path past which a client held to several
-// groups has its spellings canonicalized once for all (see canonCache):
-// shorter ones are canonicalized on the stack.
-const canonWorth = 512
 
 // decideSpelling judges every spelling against g, the ones besides Primary
 // from the budget b, and returns the verdict and the spelling that decided.
