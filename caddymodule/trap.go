@@ -122,38 +122,32 @@ func (h *Handler) servedTrap(snap *snapshot) *servedWithTrap {
 		log.Warn("robots.txt allows the trap path to some agents (an Allow rule as long as the trap's Disallow wins the tie); their bots may fetch it and are not trapped by it, and a crawler sending a browser's header that obeys the file may fetch it and be trapped",
 			zap.String("trap", h.Trap), zap.Strings("agents", open))
 	}
-	if r, exact := trapInSection(snap.File, h.trapPath); r != nil {
-		// The trap's own line may be the operator's, written for it:
-		// said, not warned (audit AD-F6).
-		say, msg := log.Warn, "the trap is inside a section the site's own rules disallow for everyone: if pages of the site live under it, people who follow links to them get 404 and are trapped; give the trap a path of its own that no page uses"
-		if exact {
-			say, msg = log.Info, "the site's own rules disallow the trap path already; if that line is not the trap's and pages of the site live under it, people who follow links to them get 404 and are trapped"
-		}
-		say(msg, zap.String("trap", h.Trap), zap.String("rule", r.String()), zap.Int("line", r.Line))
+	if r := trapDisallowedAlready(snap.File, h.trapPath); r != nil {
+		// A real section used as the trap catches people (audit
+		// AC-F1); the trap's own line written into the file is
+		// redundant, and removing it silences this (audits AD-F6,
+		// AF-F3).
+		log.Warn("the site's own robots.txt disallows the trap path already: if pages of the site live under it, people who follow links to them get 404 and are trapped, so give the trap a path of its own that no page uses; if that line was written for the trap, remove it: the handler adds the trap's Disallow to the robots.txt it serves",
+			zap.String("trap", h.Trap), zap.String("rule", r.String()), zap.Int("line", r.Line))
 	}
 	return s
 }
 
-// trapInSection returns the rule of the site's own file (before the trap's
-// lines) by which its * group disallows the trap path, if one does: every
-// path under the trap is the trap, so a trap inside a section the site
-// disallows (a trap /private/ where pages live under /private/) catches
-// people following the site's own links. exact says the rule is the
-// trap's own path, which its operator may have written for the trap. A
-// rule for the whole site ("/", "/*", "*") says nothing of sections, and
-// names none.
-func trapInSection(own *robots.File, trap string) (r *robots.Rule, exact bool) {
+// trapDisallowedAlready returns the rule of the site's own file (before
+// the trap's lines) by which its * group disallows the trap path, if the
+// rule is the trap's very path: a section of the site, whose pages people
+// reach by its links and every one of which is the trap, or the trap's own
+// line. A trap inside a broader section ("/private/trap/" under "Disallow:
+// /private/") catches only requests under it, as one outside does.
+func trapDisallowedAlready(own *robots.File, trap string) *robots.Rule {
 	v := own.GroupFor("*").Decide(trap)
 	if v.Allowed || v.Rule == nil {
-		return nil, false
+		return nil
 	}
-	switch p := v.Rule.Pattern; p {
-	case "/", "/*", "*":
-		return nil, false
-	case trap, strings.TrimSuffix(trap, "/"):
-		return v.Rule, true
+	if p := v.Rule.Pattern; p == trap || p == strings.TrimSuffix(trap, "/") || p == trap+"$" {
+		return v.Rule
 	}
-	return v.Rule, false
+	return nil
 }
 
 // trapPrefixesNames reports whether trap, a path, does not end a segment

@@ -834,49 +834,42 @@ func TestTrapLogsNameTheTenant(t *testing.T) {
 	}
 }
 
-// TestTrapWhereRealPagesAre: a trap is every path it prefixes, so one
-// inside a section the site's own rules disallow, or a name without a
-// final "/", catches pages people browse; the load says so (audit AC-F1).
-// A trap of its own draws neither warning.
+// TestTrapWhereRealPagesAre: a trap is every path it prefixes, so one the
+// site's own rules disallow by its very path (a section of the site, or
+// the trap's line written into the file), or a name without a final "/",
+// catches pages people browse; the load warns (audits AC-F1, AF-F3). A
+// trap of its own, or inside a broader section, which catches only
+// requests under it, draws neither warning, nor does a rule for the whole
+// site.
 func TestTrapWhereRealPagesAre(t *testing.T) {
-	const file = "User-agent: *\nDisallow: /private/\n\nUser-agent: GPTBot\nDisallow: /\n"
 	for _, tc := range []struct {
-		trap                      string
-		section, exact, prefixing bool
+		file, trap       string
+		exact, prefixing bool
 	}{
-		{"/private/", false, true, false},
-		{"/private/trap/", true, false, false},
-		{"/t", false, false, true},
-		{"/private/honeypot", true, false, true},
-		{"/.well-known/robots-trap/", false, false, false},
-		{"/trap.html", false, false, false},
+		{"User-agent: *\nDisallow: /private/\n", "/private/", true, false},
+		{"User-agent: *\nDisallow: /private\n", "/private/", true, false},
+		{"User-agent: *\nDisallow: /private/\nDisallow: /trap/\n", "/trap/", true, false},
+		{"User-agent: *\nDisallow: /private/\n", "/private/trap/", false, false},
+		{"User-agent: *\nDisallow: /private/\n", "/t", false, true},
+		{"User-agent: *\nDisallow: /private/\n", "/private/honeypot", false, true},
+		{"User-agent: *\nDisallow: /private/\n\nUser-agent: GPTBot\nDisallow: /\n", "/.well-known/robots-trap/", false, false},
+		{"User-agent: *\nDisallow: /private/\n", "/trap.html", false, false},
+		{"User-agent: *\nDisallow: /\n", "/trap/", false, false},
+		{"User-agent: *\nDisallow: *\n", "/trap/", false, false},
+		{"User-agent: *\nDisallow: /*$\n", "/trap/", false, false},
+		{"User-agent: *\nDisallow: /.*\n", "/.well-known/robots-trap/", false, false},
 	} {
-		t.Run(tc.trap, func(t *testing.T) {
-			_, logs := newTestHandler(t, config.Config{File: writeRobots(t, file), Trap: tc.trap})
-			if got := logs.FilterMessageSnippet("inside a section the site's own rules disallow").FilterLevelExact(zapcore.WarnLevel).Len() > 0; got != tc.section {
-				t.Errorf("warned of a trap inside a disallowed section: %v, want %v", got, tc.section)
-			}
-			// The trap's own path disallowed already: said, not warned.
-			if got := logs.FilterMessageSnippet("disallow the trap path already").FilterLevelExact(zapcore.InfoLevel).Len() > 0; got != tc.exact {
-				t.Errorf("said the trap path is disallowed already: %v, want %v", got, tc.exact)
+		t.Run(tc.file+" trap "+tc.trap, func(t *testing.T) {
+			_, logs := newTestHandler(t, config.Config{File: writeRobots(t, tc.file), Trap: tc.trap})
+			if got := logs.FilterMessageSnippet("disallows the trap path already").FilterLevelExact(zapcore.WarnLevel).Len() > 0; got != tc.exact {
+				t.Errorf("warned the trap path is disallowed already: %v, want %v", got, tc.exact)
 			}
 			if got := logs.FilterMessageSnippet("every path that starts with it").Len() > 0; got != tc.prefixing {
 				t.Errorf("warned of a trap that prefixes names: %v, want %v", got, tc.prefixing)
 			}
+			if n := logs.FilterLevelExact(zapcore.WarnLevel).FilterMessageSnippet("the trap").Len(); !tc.exact && !tc.prefixing && n != 0 {
+				t.Errorf("%d warnings of the trap", n)
+			}
 		})
-	}
-	// A site that disallows everything for everyone has no section the
-	// trap could be inside of, and the trap's own line, written into the
-	// file, is no section (audit AD-F6).
-	for _, file := range []string{
-		"User-agent: *\nDisallow: /\n",
-		"User-agent: *\nDisallow: *\n",
-		"User-agent: *\nDisallow: /private/\nDisallow: /trap/\n",
-		"User-agent: *\nDisallow: /private/\nDisallow: /trap\n",
-	} {
-		_, logs := newTestHandler(t, config.Config{File: writeRobots(t, file), Trap: "/trap/"})
-		if n := logs.FilterLevelExact(zapcore.WarnLevel).FilterMessageSnippet("the trap").Len(); n != 0 {
-			t.Errorf("%q: %d warnings of the trap", file, n)
-		}
 	}
 }
