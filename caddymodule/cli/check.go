@@ -57,6 +57,10 @@ type CheckResult struct {
 	// judge than their budget, as the access log's capped field says
 	// (see judge.Paths.DecideCapped).
 	Capped bool `json:"capped,omitempty"`
+	// Trap is set for a path under the handler's trap: the handler
+	// answers every client 404 there, a person's browser too, so
+	// Allowed is false whatever the verdict (audits AF-F4, AG-F4).
+	Trap bool `json:"trap,omitempty"`
 }
 
 // policyImpostorsBlock is the Policy of a request impostors block refuses.
@@ -262,6 +266,7 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 	}
 
 	ew := &text.ErrWriter{W: w}
+	exempt := c.Exempt(ua)
 	groupText := "none (the file has no group for this agent and no * group: everything is allowed)"
 	if len(s.File.Groups()) == 0 {
 		// Say why: an upstream's 404 or redirect loop, or no file.
@@ -304,8 +309,13 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 		default:
 			ew.Printf("  rule:  no rule matched\n")
 		}
-		if r.Verdict == verdictNotHeld && s.Trap != "" && strings.HasPrefix(r.Path, judge.ServedPath(s.Trap)) {
+		switch {
+		case r.Trap && exempt:
+			ew.Printf("  trap: the path is under the trap (%s): the handler answers 404; a humans entry is never trapped\n", text.Clean(s.Trap))
+		case r.Trap && r.Verdict == verdictNotHeld:
 			ew.Printf("  trap: the path is under the trap (%s): the handler answers 404 and holds the client's address to robots.txt, a person's browser too, unless it did not follow a link of the site (a prefetch, an <img>)\n", text.Clean(s.Trap))
+		case r.Trap:
+			ew.Printf("  trap: the path is under the trap (%s): the handler answers 404 and holds the client's address to robots.txt\n", text.Clean(s.Trap))
 		}
 		if r.NotJudged != "" {
 			ew.Printf("  not judged: in this config the request never reaches the handler (%s), so robots.txt does not keep it from this client; the group and rule are what the handler would apply if it got it\n", text.Clean(r.NotJudged))
@@ -427,7 +437,7 @@ func (s *Subject) judge(t string, bot bool, g *robots.Group, name string, catego
 	}
 	p := judge.PathsOfTarget(t)
 	v, judged, capped := p.DecideCapped(g)
-	trapped, robotsTxt := false, false
+	trapped, robotsTxt, underTrap := false, false, false
 	if is, asSent := p.RobotsTxt(); is && (asSent || !s.PassesOn) {
 		// Never refused: the handler serves it (or, as sent, lets
 		// it through to what serves it).
@@ -440,6 +450,7 @@ func (s *Subject) judge(t string, bot bool, g *robots.Group, name string, catego
 			served = s.File
 		}
 		v, trapped = p.DecideTrap(g, s.File, served, s.Trap)
+		underTrap = true
 	}
 	res = CheckResult{Input: t, Path: judged, Allowed: true, Verdict: judge.Allowed.String(), Group: group, Agent: name, Capped: capped}
 	if s.NotJudged != nil {
@@ -482,6 +493,11 @@ func (s *Subject) judge(t string, bot bool, g *robots.Group, name string, catego
 	// not decide the refusal (as the handler logs it).
 	if v.Rule != nil && res.Policy == "" && (res.Signal == "" || judge.NamedWithSignal(v.Rule)) {
 		res.Rule, res.Line = v.Rule.String(), v.Rule.Line
+	}
+	if underTrap && res.NotJudged == "" {
+		// The answer, not the verdict: the exit status stays the
+		// verdicts'.
+		res.Trap, res.Allowed = true, false
 	}
 	switch {
 	case trapped:

@@ -736,6 +736,16 @@ func TestCheckConfigServesAsTheHandler(t *testing.T) {
 		strings.Count(out, "trap: the path is under the trap") != 1 {
 		t.Errorf("a browser under the trap: exit %d, want %d and one line saying the path is the trap's:\n%s%s", code, ExitOK, out, errOut)
 	}
+	if code, out, errOut := runCmd(t, "", "check", "--config", cfg, "--json", "--agent", testfixtures.UAFirefox, "/.well-known/robots-trap/x", "/private/x"); code != ExitOK ||
+		!strings.Contains(out, `"allowed": false,
+      "verdict": "not held"`) || strings.Count(out, `"trap": true`) != 1 {
+		t.Errorf("a browser under the trap in JSON: exit %d, want %d, not allowed and one trap:\n%s%s", code, ExitOK, out, errOut)
+	}
+	// A humans entry is answered 404 there, and never trapped.
+	cfg = writeTemp(t, "caddy.json", handler(`"file": "`+file+`", "trap": "/.well-known/robots-trap/", "humans": ["ExampleMonitor"]`, ""))
+	if _, out, errOut := runCmd(t, "", "check", "--config", cfg, "--agent", "ExampleMonitor/2.0", "/.well-known/robots-trap/x"); !strings.Contains(out, "a humans entry is never trapped") || strings.Contains(out, "holds the client's address") {
+		t.Errorf("a humans entry under the trap: wants 404 and never trapped:\n%s%s", out, errOut)
+	}
 	if hops != 5+6 {
 		t.Errorf("the upstream saw %d redirects, want 11 (five, then six of which the handler follows five)", hops)
 	}
@@ -1342,6 +1352,11 @@ func TestCheckTrapAsServed(t *testing.T) {
 		var got CheckOutput
 		if err := json.Unmarshal([]byte(out), &got); err != nil || len(got.Results) != 1 {
 			t.Fatalf("%s: %v, %d results:\n%s", tc.agent, err, len(got.Results), out)
+		}
+		// The handler answers every client 404 under the trap,
+		// whatever the verdict (audits AF-F4, AG-F4).
+		if r := got.Results[0]; r.Allowed || !r.Trap {
+			t.Errorf("%s: allowed %v, trap %v; want not allowed, under the trap", tc.agent, r.Allowed, r.Trap)
 		}
 		// An impostor's verdict (if_unverified) may be the trap's: it
 		// is held to the * group, which the trap's rule is added to.
