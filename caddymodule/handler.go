@@ -523,6 +523,15 @@ func (h *Handler) rememberFetches(r *http.Request, snap *snapshot, f fetcher, wh
 	}
 	ua := userAgent(r)
 	fe := judge.Fetch{At: time.Now(), ETag: snap.ETag}
+	// The admin stats' last_fetch, by the same rule (audit AG-F1): a
+	// HEAD, a 304 to If-None-Match: *, a 206 gave no rules.
+	who := f.id
+	if f.isTrapped {
+		who = f.trapped
+	}
+	if who.Bot {
+		who.counters.fetched(fe.At.UnixNano())
+	}
 	if f.id.Bot {
 		// A trapped bot is judged by its own group where that refuses:
 		// the fetch is its own too.

@@ -221,11 +221,15 @@ func (c *botCounters) request(identity verify.Outcome, verdict judge.Verdict, ac
 	(*ctr).Inc()
 }
 
+// fetched records when the bot last got the rules: a request for
+// /robots.txt that fetch counted and whose answer gave them whole (see
+// Handler.served), by the rule of the access log's fetched field.
+func (c *botCounters) fetched(now int64) { c.lastFetch.Store(now) }
+
 // fetch counts one request for /robots.txt.
 func (c *botCounters) fetch(now int64) {
 	c.fetchCount.Add(1)
 	c.actions[judge.Served].Add(1)
-	c.lastFetch.Store(now)
 	c.seen(now)
 	if c.export {
 		c.fetchCtr.Inc()

@@ -304,3 +304,51 @@ func exportedLabels(t *testing.T, name string) map[string]bool {
 	}
 	return seen
 }
+
+// TestStatsLastFetchOnlyWithRules: the admin stats' last_fetch is a
+// fetch by the access log's rule, one that gave the rules: a HEAD, a 304
+// to If-None-Match: * and a 206 are counted as requests for /robots.txt,
+// but fetched nothing (audit AG-F1).
+func TestStatsLastFetchOnlyWithRules(t *testing.T) {
+	h, _ := newTestHandler(t, config.Config{Inline: "User-agent: NoRulesBot\nUser-agent: RulesBot\nDisallow: /x\n"})
+	for _, tc := range []struct {
+		bot     string
+		method  string
+		header  [2]string
+		fetched bool
+	}{
+		{"NoRulesBot", "HEAD", [2]string{}, false},
+		{"NoRulesBot", "GET", [2]string{"If-None-Match", "*"}, false},
+		{"NoRulesBot", "GET", [2]string{"Range", "bytes=0-3"}, false},
+		{"RulesBot", "GET", [2]string{}, true},
+	} {
+		r := newRequest(tc.method, "/robots.txt", tc.bot+"/1.0")
+		if tc.header[0] != "" {
+			r.Header.Set(tc.header[0], tc.header[1])
+		}
+		serve(h, r)
+	}
+	w := httptest.NewRecorder()
+	if err := serveStats(w, httptest.NewRequest("GET", "/robots_txt/stats", nil)); err != nil {
+		t.Fatal(err)
+	}
+	var rep statsReport
+	if err := json.Unmarshal(w.Body.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]struct {
+		fetches uint64
+		last    bool
+	}{"NoRulesBot": {3, false}, "RulesBot": {1, true}}
+	for _, b := range rep.Bots {
+		if wb, ok := want[b.Bot]; ok {
+			if b.Fetches != wb.fetches || (b.LastFetch != nil) != wb.last {
+				t.Errorf("%s: %d requests for robots.txt, last fetch %v; want %d, a last fetch %v", b.Bot, b.Fetches, b.LastFetch, wb.fetches, wb.last)
+			}
+			delete(want, b.Bot)
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("no stats for %v", want)
+	}
+}
