@@ -401,15 +401,18 @@ func (s *Subject) verdictText(r CheckResult) string {
 	return verdict
 }
 
-// judgeHeld is judge against g and, where g allows, against each group of
-// held (judge.Choice.Held): the result of the first that refuses.
+// judgeHeld is judge against g and, where g's rules allow, against each
+// group of held (judge.Choice.Held): the result of the first that refuses.
+// As in the handler, the rules of every group come before the usage
+// preferences, which are g's and the * group's: a held group's rule that
+// refuses is the reason, though g's signal refuses too (audit AG-F3).
 func (s *Subject) judgeHeld(t string, bot bool, g *robots.Group, name string, held []*robots.Group, category crawlers.Category, block bool) (CheckResult, bool) {
 	res, disallowed := s.judge(t, bot, g, name, category, block)
 	for _, h := range held {
-		if disallowed || !bot {
+		if disallowed && res.Signal == "" || !bot {
 			break
 		}
-		if res2, d2 := s.judge(t, bot, h, h.Agents[0], category, false); d2 {
+		if res2, d2 := s.judge(t, bot, h, h.Agents[0], category, false); d2 && res2.Signal == "" {
 			res, disallowed = res2, true
 		}
 	}

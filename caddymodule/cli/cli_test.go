@@ -1442,3 +1442,24 @@ func TestCheckConfigUnverified(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckHeldRuleBeforeSignal: as in the handler, a rule of a group the
+// client is held to refuses before the usage preferences do: an impostor
+// GPTBot on a path its own group's Disallow: / refuses, and the * group's
+// ai-train=no as well, is refused by that rule, which check names as the
+// handler logs it (audit AG-F3).
+func TestCheckHeldRuleBeforeSignal(t *testing.T) {
+	file := writeTemp(t, "robots.txt", "User-agent: *\nContent-Signal: ai-train=no\nDisallow: /private/\n\n"+
+		"User-agent: GPTBot\nUser-agent: ClaudeBot\nDisallow: /\n")
+	cfg := writeTemp(t, "caddy.json", `{"apps": {"http": {"servers": {"srv0": {"listen": [":80"], "routes": [{"handle": [`+
+		`{"handler": "robots_txt", "file": "`+file+`", "signals": "enforce"}]}]}}}}}`)
+	_, out, errOut := runCmd(t, "", "check", "--config", cfg, "--json", "--agent", "GPTBot/1.1", "/pub")
+	var got CheckOutput
+	if err := json.Unmarshal([]byte(out), &got); err != nil || got.Unverified == nil || len(got.Unverified.Results) != 1 {
+		t.Fatalf("%v, no if_unverified result:\n%s%s", err, out, errOut)
+	}
+	r := got.Unverified.Results[0]
+	if r.Allowed || r.Rule != "disallow: /" || r.Line != 7 || r.Signal != "" || len(r.Group) == 0 || r.Group[0] != "GPTBot" {
+		t.Errorf("impostor on /pub: %+v; want refused by GPTBot's disallow: / (line 7), no signal", r)
+	}
+}
