@@ -2,6 +2,7 @@ package caddymodule
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"slices"
 	"strings"
@@ -154,7 +155,7 @@ func keepsIn(handlers []caddyhttp.MiddlewareHandler, sets caddyhttp.MatcherSets,
 			}
 			continue
 		}
-		if rw.StripPathSuffix != "" || len(rw.URISubstring) > 0 || len(rw.PathRegexp) > 0 ||
+		if rw.StripPathSuffix != "" || len(rw.PathRegexp) > 0 || !replacesWithin(rw, sets) ||
 			rw.StripPathPrefix != "" && strings.HasPrefix(p, rw.StripPathPrefix) {
 			return false
 		}
@@ -162,7 +163,9 @@ func keepsIn(handlers []caddyhttp.MiddlewareHandler, sets caddyhttp.MatcherSets,
 		case uri == "":
 			// The query alone, or nothing but a strip that does not apply.
 		case strings.Contains(uri, "{"):
-			return false
+			if !prefixedPath(uri, sets) {
+				return false
+			}
 		default:
 			if takes, known := pathmatch.Provisioned(sets, pathmatch.Request{Path: uri}); !takes || !known {
 				return false
@@ -172,14 +175,126 @@ func keepsIn(handlers []caddyhttp.MiddlewareHandler, sets caddyhttp.MatcherSets,
 	return true
 }
 
+// replacesWithin reports whether the substring replacements of rw (uri
+// replace) leave every path that sets take by a prefix ("/private/*")
+// taken: none of them may find its text starting inside the prefix, so
+// the prefix stays whole (audit AF-F5).
+func replacesWithin(rw *rewrite.Rewrite, sets caddyhttp.MatcherSets) bool {
+	if len(rw.URISubstring) == 0 {
+		return true
+	}
+	prefixes, ok := pathPrefixes(sets)
+	if !ok {
+		return false
+	}
+	// The replacers' fields are unexported; their JSON is their form.
+	raw, err := json.Marshal(rw.URISubstring)
+	var reps []struct {
+		Find    string `json:"find"`
+		Replace string `json:"replace"`
+	}
+	if err != nil || json.Unmarshal(raw, &reps) != nil {
+		return false
+	}
+	for _, rep := range reps {
+		if strings.Contains(rep.Find, "{") || strings.Contains(rep.Replace, "{") {
+			return false
+		}
+		for _, l := range prefixes {
+			if !keepsPrefix(l, rep.Find, rep.Replace) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// keepsPrefix reports whether replacing find with repl in a path that
+// starts with prefix leaves the path starting with it: a match of find
+// that starts inside the prefix ("/old/" at the last "/" of "/private/")
+// must put back what it takes of it ("/new/").
+func keepsPrefix(prefix, find, repl string) bool {
+	if find == "" {
+		return true // Caddy replaces nothing
+	}
+	for i := range len(prefix) {
+		n := min(len(find), len(prefix)-i)
+		if prefix[i:i+n] != find[:n] {
+			continue
+		}
+		after := prefix[:i] + repl
+		if n == len(find) {
+			// Within the prefix: what follows the match is its rest.
+			after += prefix[i+n:]
+		}
+		if !strings.HasPrefix(after, prefix) {
+			return false
+		}
+	}
+	return true
+}
+
+// prefixedPath reports whether uri, a rewrite's target of the form
+// A{path}B ("/blog{path}.html"), gives every path that sets take by a
+// prefix one they take too: A followed by the prefix starts with a
+// prefix of sets ("/blog" + "/blog/" starts with "/blog/").
+func prefixedPath(uri string, sets caddyhttp.MatcherSets) bool {
+	prefixes, ok := pathPrefixes(sets)
+	if !ok {
+		return false
+	}
+	var a, b string
+	for _, ph := range []string{"{path}", "{http.request.uri.path}"} {
+		if x, y, found := strings.Cut(uri, ph); found {
+			a, b, ok = x, y, true
+			break
+		}
+		ok = false
+	}
+	if !ok || strings.Contains(a, "{") || strings.Contains(b, "{") {
+		return false
+	}
+	for _, l := range prefixes {
+		if !slices.ContainsFunc(prefixes, func(l2 string) bool { return strings.HasPrefix(a+l, l2) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// pathPrefixes returns the literal prefix of each path pattern of sets
+// ("/blog/*" gives "/blog/"); ok is false unless there is one and every
+// pattern is such a prefix: no other "*", no placeholder, and no path
+// matcher of another kind.
+func pathPrefixes(sets caddyhttp.MatcherSets) (prefixes []string, ok bool) {
+	for _, set := range sets {
+		for _, m := range set {
+			switch m := m.(type) {
+			case *caddyhttp.MatchPath:
+				for _, p := range *m {
+					l, star := strings.CutSuffix(p, "*")
+					if !star || l == "" || strings.ContainsAny(l, "*{") {
+						return nil, false
+					}
+					prefixes = append(prefixes, l)
+				}
+			case *caddyhttp.MatchPathRE, *caddyhttp.MatchNot:
+				return nil, false
+			}
+		}
+	}
+	return prefixes, len(prefixes) > 0
+}
+
 // keepsPath reports whether sets are a try_files matcher whose every
-// candidate starts with the request's path.
+// candidate starts with the request's path, or answers with a status
+// ("=404") rather than rewriting.
 func keepsPath(sets caddyhttp.MatcherSets) bool {
 	for _, set := range sets {
 		for _, m := range set {
 			if f, ok := m.(*fileserver.MatchFile); ok && len(f.TryFiles) > 0 &&
 				!slices.ContainsFunc(f.TryFiles, func(c string) bool {
-					return !strings.HasPrefix(c, "{path}") && !strings.HasPrefix(c, "{http.request.uri.path}")
+					return !strings.HasPrefix(c, "{path}") && !strings.HasPrefix(c, "{http.request.uri.path}") && !strings.HasPrefix(c, "=")
 				}) {
 				return true
 			}

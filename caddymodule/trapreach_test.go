@@ -263,3 +263,46 @@ func TestTrapReachLoaded(t *testing.T) {
 		})
 	}
 }
+
+// TestRewriteKeepsPrefix: a substring replacement, or a rewrite to
+// A{path}B, keeps a path a prefix matcher takes under it only where it
+// cannot touch the prefix, or puts it back (audit AF-F5).
+func TestRewriteKeepsPrefix(t *testing.T) {
+	for _, tc := range []struct {
+		prefix, find, repl string
+		keeps              bool
+	}{
+		{"/private/", "/old/", "/new/", true},
+		{"/private/", "/old/", "", false},
+		{"/private/", "/private/", "/public/", false},
+		{"/private/", "vate", "vate", true},
+		{"/private/", "e/", "e/", true},
+		{"/private/", "e/", "x/", false},
+		{"/private/", "", "x", true},
+		{"/blog/", ".html", "", true},
+	} {
+		if got := keepsPrefix(tc.prefix, tc.find, tc.repl); got != tc.keeps {
+			t.Errorf("keepsPrefix(%q, %q, %q) = %v, want %v", tc.prefix, tc.find, tc.repl, got, tc.keeps)
+		}
+	}
+	sets := caddyhttp.MatcherSets{{&caddyhttp.MatchPath{"/blog/*"}}}
+	for _, tc := range []struct {
+		uri   string
+		keeps bool
+	}{
+		{"/blog{path}.html", true},
+		{"{path}.html", true},
+		{"/archive{path}", false},
+		{"/blog{path}{query}", false},
+		{"/b{path}", false},
+		{"/blog{http.request.uri.path}", true},
+		{"/blog/{file}", false},
+	} {
+		if got := prefixedPath(tc.uri, sets); got != tc.keeps {
+			t.Errorf("prefixedPath(%q) = %v, want %v", tc.uri, got, tc.keeps)
+		}
+	}
+	if _, ok := pathPrefixes(caddyhttp.MatcherSets{{&caddyhttp.MatchPath{"/blog/*.html"}}}); ok {
+		t.Error("a pattern with a wildcard past its prefix read as a prefix")
+	}
+}

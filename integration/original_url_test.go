@@ -206,6 +206,13 @@ func TestMatcherAfterRewriteWarned(t *testing.T) {
 		{"rewrite staying under the matcher", "rewrite /blog/* /blog/private/x.html\n\trobots_txt /blog/*\n\tfile_server", false, http.StatusForbidden},
 		{"rewrite of the query", "rewrite * ?{query}&from=site\n\trobots_txt /blog/*\n\tfile_server", false, http.StatusForbidden},
 		{"rewrite out of the matcher", "rewrite /blog/* /index.html\n\trobots_txt /blog/*\n\tfile_server", true, http.StatusOK},
+		// Audit AF-F5: a replacement that cannot touch the prefix, a
+		// try_files whose last word is a status, a rewrite that puts
+		// the path under the prefix again; and one that moves it out.
+		{"uri replace after the prefix", "uri replace /old/ /new/\n\trobots_txt /blog/*\n\tfile_server", false, http.StatusForbidden},
+		{"uri replace of the prefix", "uri replace /blog/ /b/\n\trobots_txt /blog/*\n\tfile_server", true, http.StatusNotFound},
+		{"try_files ending in a status", "try_files {path} {path}/ =404\n\trobots_txt /blog/*\n\tfile_server", false, http.StatusForbidden},
+		{"rewrite under the prefix again", "rewrite /blog/* /blog{path}.html\n\trobots_txt /blog/*\n\tfile_server", false, http.StatusForbidden},
 		{"a sibling handle block", "handle /shop/* {\n\t\trewrite * /shop/index.html\n\t\tfile_server\n\t}\n\thandle /blog/* {\n\t\trobots_txt\n\t\tfile_server\n\t}", false, http.StatusForbidden},
 	} {
 		t.Run(c.name, func(t *testing.T) {
