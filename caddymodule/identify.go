@@ -139,9 +139,7 @@ func (h *Handler) identify(ua string, snap *snapshot) identity {
 			id.Group, _ = c.Group(snap.File, ua)
 		}
 		id.held = c.Held(snap.File, ua)
-		if family != "" {
-			id.Name = family
-		}
+		id.Name = judge.ClaimedName(id.Name, cr, family)
 		id.counters = countersFor(h.serverName(), id.Name, !h.DisableMetrics, h.onlyFileNames(id.Identity))
 		if cr != nil {
 			id.counters.setCategory(id.category)

@@ -384,3 +384,28 @@ func TestRangeListFailuresAreLogged(t *testing.T) {
 	}
 	t.Errorf("no warning names the unreadable list %s", bad)
 }
+
+// TestCrawlerAndImpostorNamedAlike: a known crawler is named as the
+// knowledge base spells it, verified or not, whatever spelling the file
+// uses, so that "impostor:" and its name pair with the crawler's own in
+// logs and metrics (audit AG-F7: "Bingbot" beside "impostor:bingbot").
+func TestCrawlerAndImpostorNamedAlike(t *testing.T) {
+	h, _ := newTestHandler(t, config.Config{Inline: "User-agent: BINGBOT\nDisallow: /nobing/\n", Impostors: config.ImpostorsJudge,
+		Crawlers: []config.Crawler{{Token: "bingbot", Ranges: []string{"192.0.2.0/24"}}}})
+	const ua = "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)"
+	for _, tc := range []struct {
+		addr, identity, bot string
+	}{
+		{"192.0.2.7", "verified", "bingbot"},
+		{"198.51.100.9", "impostor", "impostor:bingbot"},
+	} {
+		r := withIP(newRequest("GET", "/nobing/x", ua), tc.addr)
+		serve(h, r)
+		repl := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer)
+		id, _ := repl.GetString("http.robots_txt.identity")
+		bot, _ := repl.GetString("http.robots_txt.bot")
+		if id != tc.identity || bot != tc.bot {
+			t.Errorf("from %s: identity %q, bot %q; want %q, %q", tc.addr, id, bot, tc.identity, tc.bot)
+		}
+	}
+}

@@ -208,9 +208,7 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 			category = cr.Category
 			claimed = cr
 		}
-		if family != "" {
-			id.Name = family // as the handler names it
-		}
+		id.Name = judge.ClaimedName(id.Name, cr, family) // as the handler names it
 	}
 	g, name := choice.Group(s.File, ua)
 	// A client nothing can prove is held to every group its header

@@ -163,6 +163,23 @@ func (c Choice) ownName(name string, lead bool) bool {
 	return lead || c.Crawlers != nil && c.Crawlers.Lookup(name) != nil || !botdetect.ClientName(name)
 }
 
+// ClaimedName is the name of a bot named name that claims crawler cr (nil
+// for none) and, by its product, the family of the file's name family
+// (see ClaimOf): the family's name, else the crawler's own, spelt as the
+// knowledge base spells it, so that the crawler and its impostors
+// ("impostor:" and that name) are named alike in every log, metric and
+// report whatever spelling the file uses (audit AG-F7: "Bingbot" beside
+// "impostor:bingbot"); else name.
+func ClaimedName(name string, cr *crawlers.Crawler, family string) string {
+	switch {
+	case family != "":
+		return family
+	case cr != nil:
+		return cr.Name
+	}
+	return name
+}
+
 // ClaimOf is the known crawler a bot identified as id claims to be (see
 // crawlers.Base.Claim), and, when only its product's family says so, the
 // file's name for the family's group, which the bot goes by: a product
