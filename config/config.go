@@ -917,20 +917,20 @@ func (cr Crawler) check(where, named string) error {
 		vals  []string
 		key   func(string) string
 	}{
-		{"ranges", cr.Ranges, func(v string) string { return v }},
+		{"ranges", cr.Ranges, rangeKey},
 		{"rdns", cr.RDNS, strings.ToLower},
 		{"signature_agent", cr.SignatureAgents, func(v string) string {
 			o, _ := webbotauth.AgentOrigin(v)
 			return o
 		}},
 	} {
-		seen := make(map[string]bool, len(l.vals))
+		seen := make(map[string]string, len(l.vals)) // key -> the entry as first written
 		for _, v := range l.vals {
 			k := l.key(v)
-			if seen[k] {
-				return fmt.Errorf("%s: %s: %q is given more than once; give each once", named, l.field, v)
+			if first, ok := seen[k]; ok {
+				return fmt.Errorf("%s: %s: %q is given more than once%s; give each once", named, l.field, v, sameListAs(v, first))
 			}
-			seen[k] = true
+			seen[k] = v
 		}
 	}
 	if cr.Category != "" && !crawlers.Category(cr.Category).Valid() {
@@ -1030,6 +1030,36 @@ func isRangeFile(r string) bool {
 	}
 	u, err := url.Parse(r)
 	return err != nil || u.Scheme == ""
+}
+
+// rangeKey is what tells two ranges entries apart: an address or CIDR by
+// the prefix it matches (masked, an IPv4-mapped one as IPv4, as the range
+// set reads them: "2001:DB8::/32" is "2001:db8::/32", "203.0.113.5" is
+// "203.0.113.5/32"), a URL by its scheme and host in lower case, a file
+// by its cleaned absolute path, as it is opened from Caddy's working
+// directory.
+func rangeKey(r string) string {
+	if p, err := netip.ParsePrefix(r); err == nil {
+		return unmapPrefix(p.Masked()).String()
+	}
+	if a, err := netip.ParseAddr(r); err == nil {
+		return unmapPrefix(netip.PrefixFrom(a, a.BitLen())).String()
+	}
+	if u, err := url.Parse(r); err == nil && u.Scheme != "" {
+		u.Scheme, u.Host = strings.ToLower(u.Scheme), strings.ToLower(u.Host)
+		return u.String()
+	}
+	return includeKey(r)
+}
+
+// unmapPrefix is p with an IPv4-mapped address as IPv4: a client's
+// address is unmapped before it is matched, so "::ffff:192.0.2.0/120" and
+// "192.0.2.0/24" take in the same clients.
+func unmapPrefix(p netip.Prefix) netip.Prefix {
+	if p.Addr().Is4In6() && p.Bits() >= 96 {
+		return netip.PrefixFrom(p.Addr().Unmap(), p.Bits()-96)
+	}
+	return p
 }
 
 // CheckRangeFile checks a crawler's ranges entry that names a file (not an
