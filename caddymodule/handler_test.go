@@ -452,6 +452,9 @@ func TestBroadHumansWarn(t *testing.T) {
 // not.
 func TestWideOpenSettingsWarn(t *testing.T) {
 	day, week := caddy.Duration(24*time.Hour), caddy.Duration(7*24*time.Hour)
+	everyAddress := writeRobots(t, "0.0.0.0/0\n::/0\n")
+	ipv4AsHalves := writeRobots(t, "0.0.0.0/1\n128.0.0.0/1\n")
+	providers := writeRobots(t, "10.0.0.0/8\n2001:db8::/32\n")
 	for _, tc := range []struct {
 		name    string
 		cfg     config.Config
@@ -466,6 +469,12 @@ func TestWideOpenSettingsWarn(t *testing.T) {
 		{"every IPv4 address, IPv4-mapped", config.Config{Crawlers: []config.Crawler{{Token: "MyMon", Ranges: []string{"::ffff:0:0/96"}}}}, "ranges cover a large part", true},
 		{"a /4 of IPv4, IPv4-mapped", config.Config{Crawlers: []config.Crawler{{Token: "MyMon", Ranges: []string{"::ffff:0.0.0.0/100"}}}}, "ranges cover a large part", true},
 		{"a provider's IPv4 block, IPv4-mapped", config.Config{Crawlers: []config.Crawler{{Token: "MyMon", Ranges: []string{"::ffff:10.0.0.0/104"}}}}, "ranges cover a large part", false},
+		{"all of IPv4 as two /1s", config.Config{Crawlers: []config.Crawler{{Token: "MyMon", Ranges: []string{"0.0.0.0/1", "128.0.0.0/1"}}}}, "ranges cover a large part", true},
+		{"two /8s together", config.Config{Crawlers: []config.Crawler{{Token: "MyMon", Ranges: []string{"10.0.0.0/8", "192.0.2.0/24", "11.0.0.0/8"}}}}, "ranges cover a large part", true},
+		// Audit AH-F1: a file says so as plainly as the Caddyfile.
+		{"a file of every address", config.Config{Crawlers: []config.Crawler{{Token: "MyMon", Ranges: []string{everyAddress}}}}, "ranges cover a large part", true},
+		{"a file of IPv4's two halves", config.Config{Crawlers: []config.Crawler{{Token: "MyMon", Ranges: []string{"192.0.2.0/24", ipv4AsHalves}}}}, "ranges cover a large part", true},
+		{"a file of a provider's blocks", config.Config{Crawlers: []config.Crawler{{Token: "MyMon", Ranges: []string{providers}}}}, "ranges cover a large part", false},
 		{"rdns of a country's public suffix", config.Config{Crawlers: []config.Crawler{{Token: "Googlebot", RDNS: []string{"co.uk"}}}}, "rdns suffix is a public suffix", true},
 		{"rdns of a hosting public suffix", config.Config{Crawlers: []config.Crawler{{Token: "MyMon", RDNS: []string{"github.io"}}}}, "rdns suffix is a public suffix", true},
 		{"rdns over a cloud's customer names", config.Config{Crawlers: []config.Crawler{{Token: "MyMon", RDNS: []string{"compute-1.amazonaws.com"}}}}, "rdns suffix holds public suffixes", true},
@@ -475,6 +484,39 @@ func TestWideOpenSettingsWarn(t *testing.T) {
 		_, logs := newTestHandler(t, tc.cfg)
 		if got := logs.FilterMessageSnippet(tc.snippet).Len() > 0; got != tc.warn {
 			t.Errorf("%s: warned %v, want %v", tc.name, got, tc.warn)
+		}
+	}
+}
+
+// TestBroadRangesFileNamed: the warning of a broad ranges file names the
+// crawler and the file, as the one of broad CIDRs names the crawler and
+// them, at every load of the configuration (audit AH-F1).
+func TestBroadRangesFileNamed(t *testing.T) {
+	file := writeRobots(t, "0.0.0.0/0\n")
+	for _, tc := range []struct {
+		name   string
+		ranges []string
+		want   map[string]any
+	}{
+		{"file", []string{file}, map[string]any{"crawler": "MyMon", "source": file}},
+		{"CIDRs", []string{"0.0.0.0/1", "128.0.0.0/1"}, map[string]any{"crawler": "MyMon", "ranges": []any{"0.0.0.0/1", "128.0.0.0/1"}}},
+	} {
+		cfg := config.Config{Inline: "User-agent: *\nDisallow: /x\n", Crawlers: []config.Crawler{{Token: "MyMon", Ranges: tc.ranges}}}
+		for load := range 2 {
+			_, logs := newTestHandler(t, cfg)
+			warned := logs.FilterMessageSnippet("ranges cover a large part").All()
+			if len(warned) != 1 {
+				t.Fatalf("%s, load %d: %d warnings, want 1", tc.name, load, len(warned))
+			}
+			if warned[0].Level != zapcore.WarnLevel {
+				t.Errorf("%s: said at %v, want WARN", tc.name, warned[0].Level)
+			}
+			got := warned[0].ContextMap()
+			for k, v := range tc.want {
+				if fmt.Sprint(got[k]) != fmt.Sprint(v) {
+					t.Errorf("%s: %s = %v, want %v", tc.name, k, got[k], v)
+				}
+			}
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/netip"
+	"strings"
 
 	"github.com/caddyserver/caddy/v2"
 	"go.uber.org/zap"
@@ -104,26 +105,30 @@ func checkRangeFiles(cr config.Crawler) error {
 	return nil
 }
 
-// warnBroadRanges warns of a crawler block whose ranges name a large part
-// of the Internet (0.0.0.0/0, ::/0, a /4): every client there passes as
-// that crawler, which is impostors trust for it, said nowhere else.
+// warnBroadRanges warns of a crawler whose ranges take in a large part
+// of the Internet (0.0.0.0/0, ::/0, a /4, all of IPv4 as two /1s): every
+// client there passes as that crawler, which is impostors trust for it,
+// said nowhere else. The CIDRs a block gives are measured together, and
+// each file or URL by the copy in use now; a broad copy that comes into
+// force later is warned of by its list when it does.
 func (h *Handler) warnBroadRanges() {
+	msg := "a crawler's ranges cover a large part of the Internet: any client there that claims it is verified as it and gets its group"
 	for _, cr := range h.Crawlers {
+		var written []string
+		var prefixes []netip.Prefix
 		for _, r := range cr.Ranges {
 			p, err := netip.ParsePrefix(r)
 			if err != nil {
 				continue // an address, a file or a URL
 			}
-			if p.Addr().Is4In6() && p.Bits() >= 96 {
-				// "::ffff:0:0/96" is every IPv4 address, as clients'
-				// addresses are matched.
-				p = netip.PrefixFrom(p.Addr().Unmap(), p.Bits()-96)
-			}
-			if p.Addr().Is4() && p.Bits() < 8 || p.Addr().Is6() && p.Bits() < 16 {
-				h.configLog().Warn("a crawler's ranges cover a large part of the Internet: any client there that claims it is verified as it and gets its group",
-					zap.String("crawler", cr.Token), zap.String("range", r))
-			}
+			written, prefixes = append(written, r), append(prefixes, p)
 		}
+		if verify.Broad(prefixes) {
+			h.configLog().Warn(msg, zap.String("crawler", cr.Token), zap.Strings("ranges", written))
+		}
+	}
+	for _, b := range h.checker.ips.BroadSources() {
+		h.configLog().Warn(msg, zap.String("crawler", strings.Join(b.Crawlers, ", ")), zap.String("source", b.Source))
 	}
 }
 

@@ -118,9 +118,16 @@ type RangeList struct {
 	sources []*rangeSource
 	set     atomic.Pointer[Set]
 	status  atomic.Pointer[[]SourceStatus]
+	// crawlers are the names of the crawlers the list verifies, for the
+	// warning of a broad copy; set by NewVerifier before Start.
+	crawlers []string
 
-	mu      sync.Mutex // serialises refreshes and guards sources' state; held during fetches
-	loaded  bool
+	mu     sync.Mutex // serialises refreshes and guards sources' state; held during fetches
+	loaded bool
+	// settled is set once Load has installed the first copies: what
+	// Load finds broad is the caller's to say at its load (Status tells
+	// it), what comes after is the list's own to warn of.
+	settled bool
 	running bool
 	stop    chan struct{}
 	done    chan struct{}
@@ -131,6 +138,7 @@ type rangeSource struct {
 	name     string
 	url      bool
 	prefixes []netip.Prefix
+	broad    bool      // prefixes take in a large part of the Internet (Broad)
 	fetched  time.Time // when the copy in use was obtained
 	origin   string    // "fetch", "file", "storage" or "snapshot"
 	failures int
@@ -186,6 +194,10 @@ type SourceStatus struct {
 	Failures int       // consecutive failed refreshes
 	Next     time.Time // when the next refresh is due
 	Err      error     // the last failure, if the last attempt failed
+	// Broad says the copy in use takes in a large part of the Internet
+	// (see Broad): anyone there who claims the list's crawler passes as
+	// it.
+	Broad bool
 }
 
 // NewRangeList returns a list over entries, each a CIDR or bare address, an
@@ -267,6 +279,7 @@ func (l *RangeList) Load(ctx context.Context) {
 		}
 		l.loadSnapshot(s)
 	}
+	l.settled = true
 	l.rebuild()
 }
 
@@ -426,7 +439,10 @@ func (l *RangeList) refreshSource(ctx context.Context, s *rangeSource, now time.
 	if s.failures > 0 {
 		l.opts.Logger.Info("IP range list recovered", "source", s.name, "after_failures", s.failures)
 	}
-	s.prefixes, s.fetched, s.failures, s.lastErr = prefixes, now, 0, nil
+	if s.use(prefixes) && l.settled {
+		l.warnBroad(s)
+	}
+	s.fetched, s.failures, s.lastErr = now, 0, nil
 	s.origin = "file"
 	s.due = now.Add(l.opts.Refresh)
 	s.next = minTime(s.due, now.Add(l.opts.FileCheck))
@@ -588,7 +604,8 @@ func (l *RangeList) loadStored(ctx context.Context, s *rangeSource) bool {
 		l.opts.Logger.Warn("ignoring unreadable stored IP range list", "source", s.name, "error", err)
 		return false
 	}
-	s.prefixes, s.fetched, s.origin = prefixes, st.Fetched, "storage"
+	s.use(prefixes)
+	s.fetched, s.origin = st.Fetched, "storage"
 	s.body, s.etag, s.lastModified = st.Body, st.ETag, st.LastModified
 	return true
 }
@@ -610,7 +627,8 @@ func (l *RangeList) loadSnapshot(s *rangeSource) {
 		return
 	}
 	// No validators: a snapshot is never what the server has now.
-	s.prefixes, s.origin, s.body = prefixes, "snapshot", string(data)
+	s.use(prefixes)
+	s.origin, s.body = "snapshot", string(data)
 }
 
 // rebuild publishes the union of the static prefixes and every source's
@@ -624,9 +642,29 @@ func (l *RangeList) rebuild() {
 	st := make([]SourceStatus, len(l.sources))
 	for i, s := range l.sources {
 		st[i] = SourceStatus{Source: s.name, Prefixes: len(s.prefixes), Origin: s.origin,
-			Fetched: s.fetched, Failures: s.failures, Next: s.next, Err: s.lastErr}
+			Fetched: s.fetched, Failures: s.failures, Next: s.next, Err: s.lastErr, Broad: s.broad}
 	}
 	l.status.Store(&st)
+}
+
+// use makes prefixes the copy of s in use, and reports whether it is a
+// broad one (see Broad) that replaces another copy: a refresh that reads
+// the same prefixes again brings nothing new into force. The copy is
+// measured only when it changed.
+func (s *rangeSource) use(prefixes []netip.Prefix) (newBroad bool) {
+	if slices.Equal(s.prefixes, prefixes) {
+		return false
+	}
+	s.prefixes, s.broad = prefixes, Broad(prefixes)
+	return s.broad
+}
+
+// warnBroad says that a copy of s taking in a large part of the Internet
+// has come into force: impostor checks for its crawlers are off there,
+// which a file edited in place or a publisher's list may do at any time.
+func (l *RangeList) warnBroad(s *rangeSource) {
+	l.opts.Logger.Warn("a crawler's ranges cover a large part of the Internet: any client there that claims it is verified as it and gets its group",
+		"crawler", strings.Join(l.crawlers, ", "), "source", s.name, "prefixes", len(s.prefixes))
 }
 
 // LooksLikeAddress tells a mistyped CIDR ("192.0.2.0/33") from a file name,

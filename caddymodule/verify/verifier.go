@@ -46,6 +46,9 @@ func NewVerifier(base *crawlers.Base, opts Options) (*Verifier, error) {
 				v.all = append(v.all, l)
 			}
 			v.lists[c.Name] = append(v.lists[c.Name], l)
+			if !slices.Contains(l.crawlers, c.Name) {
+				l.crawlers = append(l.crawlers, c.Name)
+			}
 		}
 		for _, s := range c.RDNS {
 			if !slices.Contains(suffixes, s) {
@@ -95,6 +98,28 @@ func (v *Verifier) Refresh(ctx context.Context) error {
 
 // Lists returns the range lists by crawler name, for status pages.
 func (v *Verifier) Lists(name string) []*RangeList { return slices.Clone(v.lists[name]) }
+
+// BroadSource is a file or URL whose copy in use takes in a large part of
+// the Internet (see Broad), and the crawlers it verifies.
+type BroadSource struct {
+	Source   string
+	Crawlers []string
+}
+
+// BroadSources lists the file and URL sources whose copy in use takes in
+// a large part of the Internet, for the caller to say at its load; a
+// broad copy that comes into force later is warned of by its list.
+func (v *Verifier) BroadSources() []BroadSource {
+	var out []BroadSource
+	for _, l := range v.all {
+		for _, st := range l.Status() {
+			if st.Broad {
+				out = append(out, BroadSource{Source: st.Source, Crawlers: slices.Clone(l.crawlers)})
+			}
+		}
+	}
+	return out
+}
 
 // RDNS returns the reverse-DNS checker, for its statistics.
 func (v *Verifier) RDNS() *RDNSChecker { return v.rdns }
