@@ -56,6 +56,9 @@ func logStorageWarning(logger *zap.Logger, w share.Warning) {
 	if w.Suppressed > 0 {
 		fields = append(fields, zap.Int("suppressed", w.Suppressed))
 	}
+	if w.Similar > 0 {
+		fields = append(fields, zap.Int("similar_suppressed", w.Similar))
+	}
 	if w.Copy != "" {
 		fields = append(fields, zap.String("copy", w.Copy), zap.Int("records_restored", w.Restored))
 	}

@@ -50,16 +50,21 @@ type seenBlob struct {
 // cannot be used is remembered by its mark, and not read again until it
 // changes.
 //
-// A blob that could not be read is forgotten, so that what was known of
-// it before (that it is a gone instance's, to be deleted) is not taken
-// for what it is now.
+// A blob that could not be read is remembered with no mark, to be read
+// at its next turn: what was known of it before (that it is a gone
+// instance's, to be deleted) is not taken for what it is now, and it
+// takes its turn with the unusable ones, not with the blobs never read
+// (see plan), so that a storage full of blobs that cannot be read does
+// not keep a new instance's from being read.
 func (s *Sharer) readChanged(ctx context.Context, key string) (blob, bool) {
 	info, err := s.store.Stat(ctx, key)
-	if err != nil {
-		if !errors.Is(err, fs.ErrNotExist) {
-			s.warn(ctx, KindRead, key, err)
-		}
+	if errors.Is(err, fs.ErrNotExist) {
 		delete(s.seen, key)
+		return blob{}, false
+	}
+	if err != nil {
+		s.warn(ctx, KindRead, key, err)
+		s.seen[key] = seenBlob{}
 		return blob{}, false
 	}
 	m := markOf(info)
@@ -68,10 +73,13 @@ func (s *Sharer) readChanged(ctx context.Context, key string) (blob, bool) {
 		return blob{}, false
 	}
 	b, err := s.readBlob(ctx, key, info.Size)
-	if errors.Is(err, errBadBlob) {
+	switch {
+	case errors.Is(err, errBadBlob):
 		s.seen[key] = seenBlob{mark: m}
-	} else if err != nil {
+	case errors.Is(err, fs.ErrNotExist):
 		delete(s.seen, key)
+	case err != nil:
+		s.seen[key] = seenBlob{}
 	}
 	if err != nil {
 		return blob{}, false

@@ -22,7 +22,6 @@ import (
 	"net/netip"
 	"path"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -183,8 +182,13 @@ type Sharer struct {
 	// Only Run's goroutine (or a test calling Flush and Sync in turn)
 	// touches these.
 	seen     map[string]seenBlob // other instances' blobs, by key
+	plan     plan                // which of them each Sync looks at
 	own      mark                // of this instance's blob, as last written or read
 	warnings Warnings
+	// troubles gathers the warnings about other instances' blobs while
+	// gathering is set (see Sync).
+	troubles  troubles
+	gathering bool
 	// unrestored is set while this instance's blob could not be read at
 	// start: writing would replace it.
 	unrestored bool
@@ -521,27 +525,40 @@ func (s *Sharer) checkOwn(ctx context.Context) {
 }
 
 // Sync reads the blobs of the other instances that changed since the
-// last read, and hands what they hold to the callbacks.
+// last read, and hands what they hold to the callbacks. It looks at
+// MaxBlobsPerSync of them at most, in turn (see plan), and lists the
+// storage again when it has looked at as many as the last listing held.
 func (s *Sharer) Sync(ctx context.Context) error {
-	keys, err := s.store.List(ctx, s.prefix, false)
-	if errors.Is(err, fs.ErrNotExist) {
-		// No blob at all, this instance's neither: the file system
-		// storage lists a directory removed whole (a storage wiped) so,
-		// and what this instance holds is to be written again.
+	if s.plan.skip > 0 {
+		s.plan.skip--
 		s.checkOwn(ctx)
-		return nil
+	} else {
+		keys, err := s.store.List(ctx, s.prefix, false)
+		if errors.Is(err, fs.ErrNotExist) {
+			// No blob at all, this instance's neither: the file
+			// system storage lists a directory removed whole (a
+			// storage wiped) so, and what this instance holds is to
+			// be written again.
+			s.checkOwn(ctx)
+			s.plan.replan(nil, "", nil) // what was read stays known, as it was
+			return nil
+		}
+		if err != nil {
+			s.warn(ctx, KindRead, s.prefix, err)
+			return err
+		}
+		s.checkOwn(ctx)
+		s.plan.replan(keys, s.key(s.instance), s.seen)
 	}
-	if err != nil {
-		s.warn(ctx, KindRead, s.prefix, err)
-		return err
-	}
-	s.checkOwn(ctx)
 	own := s.key(s.instance)
 	now := s.now().UnixNano()
-	listed := make(map[string]bool, len(keys))
-	for _, k := range keys {
-		listed[k] = true
-		if k == own || !strings.HasSuffix(k, ".json") {
+	s.gathering = true
+	defer func() {
+		s.gathering = false
+		s.troubles.report(s.now(), s.cb.Warn)
+	}()
+	for _, k := range s.plan.next() {
+		if k == own { // should checkOwn have moved this instance to a listed name
 			continue
 		}
 		b, fresh := s.readChanged(ctx, k)
@@ -551,16 +568,11 @@ func (s *Sharer) Sync(ctx context.Context) error {
 			if err := s.store.Delete(ctx, k); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				s.warn(ctx, KindDelete, k, err)
 			}
-			delete(listed, k)
+			delete(s.seen, k)
 			continue
 		}
 		if fresh {
 			s.apply(b, true)
-		}
-	}
-	for k := range s.seen {
-		if !listed[k] {
-			delete(s.seen, k)
 		}
 	}
 	return nil
@@ -584,7 +596,8 @@ func (s *Sharer) readOwn(ctx context.Context) (blob, error) {
 }
 
 // warn reports trouble with the storage through the Warn callback, at
-// most once per WarnEvery for one kind and key, unless ctx, under which
+// most once per WarnEvery for one kind and key (for one kind, about
+// other instances' blobs, see troubles), unless ctx, under which
 // the storage was asked, was cancelled: the sharer is stopping (its
 // configuration unloaded, or only provisioned by caddy validate, which
 // cleans up at once), and the storage did nothing wrong. A deadline that
@@ -599,6 +612,10 @@ func (s *Sharer) warn(ctx context.Context, kind, key string, err error) {
 // report is warn; with force it is not held back.
 func (s *Sharer) report(kind, key string, err error, force bool) {
 	if s.cb.Warn == nil {
+		return
+	}
+	if s.gathering {
+		s.troubles.add(kind, key, err)
 		return
 	}
 	if n, ok := s.warnings.allow(kind, key, s.now(), force); ok {

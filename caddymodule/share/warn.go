@@ -36,6 +36,11 @@ type Warning struct {
 	// Suppressed is how many warnings of this kind about this key were
 	// held back since the last one given.
 	Suppressed int
+	// Similar is, for a warning about another instance's blob, how many
+	// more of this kind (about it or other blobs) were held back since
+	// the last one given: those are given once per WarnEvery in all,
+	// naming one blob (see troubles).
+	Similar int
 	// Copy is, for KindDamaged, the key the damaged blob is kept under.
 	Copy string
 	// Restored is, for KindDamaged, how many records were read before
@@ -124,4 +129,57 @@ func (w *Warnings) allow(kind, key string, now time.Time, force bool) (suppresse
 	}
 	w.last[k] = &warnState{at: now}
 	return suppressed, true
+}
+
+// troubles gathers the warnings about other instances' blobs (damaged,
+// too large, unreadable, not deleted) and gives one per kind at most
+// once per WarnEvery, naming one blob and counting the rest in
+// Warning.Similar: the listing names the blobs, so a line per blob is a
+// line per file anyone with write access to the storage makes (20,000
+// one-byte files were 20,000 lines), and a limit per key limits nothing.
+type troubles struct {
+	pending []*trouble // in the order first met
+	last    map[string]time.Time
+}
+
+// trouble is the first warning of a kind held back since the last one
+// given, and how many more there were.
+type trouble struct {
+	Warning
+	more int
+}
+
+func (t *troubles) add(kind, key string, err error) {
+	for _, p := range t.pending {
+		if p.Kind == kind {
+			p.more++
+			return
+		}
+	}
+	t.pending = append(t.pending, &trouble{Warning: Warning{Kind: kind, Key: key, Err: err}})
+}
+
+// report gives to warn the warnings of each kind pending whose last
+// one was given WarnEvery ago or more; the others wait for a later
+// report.
+func (t *troubles) report(now time.Time, warn func(Warning)) {
+	if warn == nil {
+		return
+	}
+	kept := t.pending[:0]
+	for _, p := range t.pending {
+		if at, ok := t.last[p.Kind]; ok && now.Sub(at) < WarnEvery {
+			kept = append(kept, p)
+			continue
+		}
+		if t.last == nil {
+			t.last = map[string]time.Time{}
+		}
+		t.last[p.Kind] = now
+		w := p.Warning
+		w.Similar = p.more
+		warn(w)
+	}
+	clear(t.pending[len(kept):])
+	t.pending = kept
 }
