@@ -64,6 +64,17 @@ func TestClampOnRead(t *testing.T) {
 	if most != 53 {
 		t.Errorf("MaxPaced(%v) = %d, want 53", interval, most)
 	}
+	// Counts of requests long past are no news: none is charged
+	// (audit AH-F5); a fresh blob's are, clamped.
+	if len(paced) != 0 {
+		t.Errorf("%d pacing counts of a blob written 8 days ago charged, want none", len(paced))
+	}
+	fresh := blob{Instance: "fresh", Written: clock.Add(-time.Second).UnixNano(), Paced: planted.Paced, OldPaced: planted.OldPaced}
+	data, _ = json.Marshal(fresh)
+	store.Store(ctx, s.key("fresh"), data)
+	if err := s.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
 	if len(paced) != 4 {
 		t.Errorf("%d pacing counts charged, want 4 (none for a name no instance writes)", len(paced))
 	}

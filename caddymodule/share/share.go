@@ -78,6 +78,12 @@ const (
 	Expire  = 7 * 24 * time.Hour
 )
 
+// pacedFresh is how old a blob's pacing counts may be and still be
+// charged (see apply), when twice the sharer's interval is less: the
+// instance that wrote them may write at a longer interval than this one
+// reads.
+const pacedFresh = 10 * time.Second
+
 // Fetch is one bot's fetch of robots.txt from one address.
 type Fetch struct {
 	Bot  string `json:"bot"`
@@ -624,6 +630,11 @@ func (s *Sharer) report(kind, key string, err error, force bool) {
 }
 
 func (s *Sharer) apply(b blob, paced bool) {
+	// Pacing counts are requests of the interval before b was written:
+	// charged now only while they are news. A blob read late (by a
+	// sharer new after a reload, or an instance just started) would
+	// charge requests long past, and a crawler that kept to its delay
+	// would get a 429 (audit AH-F5).
 	for _, f := range b.Fetches {
 		if s.cb.Fetch != nil {
 			s.cb.Fetch(f)
@@ -634,7 +645,7 @@ func (s *Sharer) apply(b blob, paced bool) {
 			s.cb.Trap(t)
 		}
 	}
-	if paced && s.cb.Paced != nil {
+	if paced && s.cb.Paced != nil && s.now().UnixNano()-b.Written <= int64(max(2*s.interval, pacedFresh)) {
 		for _, p := range b.Paced {
 			s.cb.Paced(p.Site, p.Name, p.N)
 		}

@@ -453,3 +453,38 @@ func TestOwnDirectoryGoneIsWrittenAgain(t *testing.T) {
 		t.Errorf("%d writes after the directory was removed, want 1", got)
 	}
 }
+
+// TestPacedChargedOnce: an instance's pacing counts are charged by
+// another while they are news; a sharer that reads the blob again later,
+// after a reload that changed the interval or at a start, charges nothing
+// of requests long past (audit AH-F5: an idle crawler got 429 after one
+// request once a reload had re-read the other instances' blobs).
+func TestPacedChargedOnce(t *testing.T) {
+	ctx := context.Background()
+	store := &memStorage{data: map[string][]byte{}}
+	clock := time.Unix(1_700_000_000, 0)
+	a := New(store, "site", "a", time.Second, Callbacks{})
+	a.now = func() time.Time { return clock }
+	for range 3 {
+		a.RecordPaced(1, "MyMon")
+	}
+	if err := a.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var paced int64
+	cb := Callbacks{Paced: func(_ uint64, _ string, n int64) { paced += n }}
+	b := New(store, "site", "b", time.Second, cb)
+	b.now = func() time.Time { return clock.Add(500 * time.Millisecond) }
+	b.Sync(ctx)
+	if paced != 3 {
+		t.Fatalf("charged %d requests at first, want 3", paced)
+	}
+	clock = clock.Add(20 * time.Second)
+	b2 := New(store, "site", "b", 2*time.Second, cb)
+	b2.now = func() time.Time { return clock }
+	b2.Adopt(b)
+	b2.Sync(ctx)
+	if paced != 3 {
+		t.Errorf("charged %d requests after a reload 20 s later, want still 3", paced)
+	}
+}
