@@ -479,6 +479,7 @@ type fetcher struct {
 	id, trapped  identity
 	res, trapRes verify.Result
 	isTrapped    bool
+	at           int64 // when it was counted, unix nanoseconds
 }
 
 // judgeFetch makes a request for robots.txt the request's judgment, under
@@ -502,7 +503,8 @@ func (h *Handler) judgeFetch(r *http.Request, snap *snapshot) fetcher {
 	if !who.Bot {
 		return f
 	}
-	who.counters.fetch(time.Now().UnixNano())
+	f.at = time.Now().UnixNano()
+	who.counters.fetch(f.at)
 	j := judgmentOf(r)
 	*j = judge.Judgment{
 		Bot: who.Name, Group: snap.fetchedGroupName(who.Group), Verdict: judge.Allowed,
@@ -530,7 +532,8 @@ func (h *Handler) rememberFetches(r *http.Request, snap *snapshot, f fetcher, wh
 		who = f.trapped
 	}
 	if who.Bot {
-		who.counters.fetched(fe.At.UnixNano())
+		// When it was counted, as last_seen: the answer ends later.
+		who.counters.fetched(f.at)
 	}
 	if f.id.Bot {
 		// A trapped bot is judged by its own group where that refuses:
