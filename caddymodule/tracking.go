@@ -255,7 +255,7 @@ func (t *fetchTracker) startSharing(source string, opts shareOptions) {
 		Fetch: t.addShared,
 		Trap: func(tr share.Trap) {
 			if k, ok := parseTrapKey(tr.Site, tr.Addr); ok {
-				t.heard.addShared(k, tr.Until)
+				hear(t.trapped, t.heard, k, tr.Until, time.Now())
 			}
 		},
 		Paced: func(site uint64, name string, n int64) { t.pace.Charge(site, name, n, time.Now()) },
@@ -330,6 +330,18 @@ func replaces(f, cur judge.Fetch) bool { return f.ETag != "" || cur.ETag == "" }
 // last is the last fetch of the bot k names.
 func (t *fetchTracker) last(k fetchKey) (judge.Fetch, bool) {
 	return t.recent.Get(k)
+}
+
+// hear records k, a trap another instance shares, in heard, kept apart
+// from own, this instance's; but counted with own's among the trapped
+// members of its networks, so that the /64s of a /56 trapped across
+// instances take it as those trapped on one do (audit AH-F2: 9 on each
+// of two instances held neither the /56 nor its next /64 anywhere).
+func hear(own, heard *trapSet, k trapKey, until int64, now time.Time) {
+	if whole, latest, ok := own.count(k, until, now.UnixNano()); ok {
+		heard.addShared(whole, latest)
+	}
+	heard.addShared(k, until)
 }
 
 // trap remembers k's address as trapped on its site until the time given.

@@ -171,22 +171,39 @@ func (s *trapSet) add(k trapKey, until, now time.Time) trapKey {
 			}
 		}
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	subnetWhole, subnetLatest := s.members(subnet).note(k.ip, until.UnixNano(), now.UnixNano(), trapSubnetAfter+1)
-	// A /56 counts towards its /48 while any subscriber of it is trapped.
-	netWhole, netLatest := s.members(net).note(subnet.ip, subnetLatest, now.UnixNano(), trapNetAfter)
-	switch {
-	case netWhole:
+	if whole, latest, ok := s.count(k, until.UnixNano(), now.UnixNano()); ok {
 		s.netHeld.Store(true)
-		s.keys.Add(net, netLatest)
-		return net
-	case subnetWhole:
-		s.netHeld.Store(true)
-		s.keys.Add(subnet, subnetLatest)
-		return subnet
+		s.keys.Add(whole, latest)
+		return whole
 	}
 	return s.put(k, until.UnixNano())
+}
+
+// count notes k, an IPv6 subscriber or a /56 trapped until the time given
+// (here, or by another instance: see hear), among the trapped members of
+// its networks, and returns the network that is now trapped whole, if
+// one is, and until when.
+func (s *trapSet) count(k trapKey, until, now int64) (whole trapKey, latest int64, ok bool) {
+	net, isIn := k.within(trapNetBits)
+	if !isIn {
+		return trapKey{}, 0, false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	subnet, subnetWhole, subnetLatest := k, false, until
+	if k.bits == 0 {
+		subnet, _ = k.within(trapSubnetBits)
+		subnetWhole, subnetLatest = s.members(subnet).note(k.ip, until, now, trapSubnetAfter+1)
+	}
+	// A /56 counts towards its /48 while any subscriber of it is trapped.
+	netWhole, netLatest := s.members(net).note(subnet.ip, subnetLatest, now, trapNetAfter)
+	switch {
+	case netWhole:
+		return net, netLatest, true
+	case subnetWhole:
+		return subnet, subnetLatest, true
+	}
+	return trapKey{}, 0, false
 }
 
 // anySite is the site of a key that holds its client on every site.

@@ -77,6 +77,57 @@ func TestTrapNetwork(t *testing.T) {
 	}
 }
 
+// TestTrapNetworkAcrossInstances: the members of a network trapped on
+// other instances (heard) count with those trapped here: 9 /64s of a /56
+// on each of two instances take the /56 on both, and 8 /56s of a /48 on
+// each take the /48, as the same numbers on one instance do; fewer take
+// nothing (audit AH-F2).
+func TestTrapNetworkAcrossInstances(t *testing.T) {
+	sub := func(subnet, n int) netip.Addr {
+		return netip.AddrFrom16([16]byte{0x20, 0x01, 0x0d, 0xb8, 0, 1, byte(subnet), byte(n)})
+	}
+	for _, tc := range []struct {
+		name       string
+		here, away []netip.Addr
+		held, free netip.Addr
+	}{
+		{"a /56 across two", []netip.Addr{sub(0, 1), sub(0, 2), sub(0, 3), sub(0, 4), sub(0, 5), sub(0, 6), sub(0, 7), sub(0, 8), sub(0, 9)},
+			[]netip.Addr{sub(0, 11), sub(0, 12), sub(0, 13), sub(0, 14), sub(0, 15), sub(0, 16), sub(0, 17), sub(0, 18), sub(0, 19)},
+			sub(0, 0xee), sub(1, 0)},
+		{"a /48 across two", []netip.Addr{sub(1, 1), sub(2, 1), sub(3, 1), sub(4, 1), sub(5, 1), sub(6, 1), sub(7, 1), sub(8, 1)},
+			[]netip.Addr{sub(9, 1), sub(10, 1), sub(11, 1), sub(12, 1), sub(13, 1), sub(14, 1), sub(15, 1), sub(16, 1)},
+			sub(0xee, 0xee), netip.MustParseAddr("2001:db8:2::")},
+		{"16 /64s across two", []netip.Addr{sub(0, 1), sub(0, 2), sub(0, 3), sub(0, 4), sub(0, 5), sub(0, 6), sub(0, 7), sub(0, 8)},
+			[]netip.Addr{sub(0, 11), sub(0, 12), sub(0, 13), sub(0, 14), sub(0, 15), sub(0, 16), sub(0, 17), sub(0, 18)},
+			sub(0, 1), sub(0, 0xee)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			own, err1 := newTrapSet(trappedClients)
+			heard, err2 := newTrapSet(trappedClients)
+			if err1 != nil || err2 != nil {
+				t.Fatal(err1, err2)
+			}
+			now := time.Now()
+			for _, ip := range tc.here {
+				own.add(trapKey{site: 1, ip: ip}, now.Add(time.Hour), now)
+			}
+			for _, ip := range tc.away {
+				hear(own, heard, trapKey{site: 1, ip: ip}, now.Add(time.Hour).UnixNano(), now)
+			}
+			holds := func(ip netip.Addr) bool {
+				k := trapKey{site: 1, ip: ip}
+				return own.holds(k, now) || heard.holds(k, now)
+			}
+			if !holds(tc.held) {
+				t.Errorf("%v is not held", tc.held)
+			}
+			if holds(tc.free) {
+				t.Errorf("%v is held", tc.free)
+			}
+		})
+	}
+}
+
 // TestTrapNetworkByHandler: a /60 customer that springs the trap from all
 // its /64s leaves the rest of its /56 alone, as served.
 func TestTrapNetworkByHandler(t *testing.T) {
