@@ -230,12 +230,14 @@ type botAgg struct {
 	grace, fetches, afterFetch, fetchKnown  int64
 	tooFast                                 int64
 	otherRules                              int64
-	lastFetch, first, last                  float64
-	rules                                   map[ruleKey]int64
-	ips                                     map[uint64]struct{}
-	ipsInexact                              bool
-	fetched                                 bool // a request for robots.txt gave it the rules
-	cells                                   map[int64]cell
+	// lastFetch is the last fetch the log holds; lastFetchBy the latest
+	// a later entry's fetched_ago puts one at (see lastFetchAt).
+	lastFetch, lastFetchBy, first, last float64
+	rules                               map[ruleKey]int64
+	ips                                 map[uint64]struct{}
+	ipsInexact                          bool
+	fetched                             bool // a request for robots.txt gave it the rules
+	cells                               map[int64]cell
 }
 
 // Aggregator reads Caddy JSON access logs and counts, per bot, in memory
@@ -619,7 +621,7 @@ func (a *Aggregator) addLine(line []byte) {
 		}
 		if b == nil {
 			b = &botAgg{
-				name: name, first: ts, last: ts, lastFetch: math.Inf(-1),
+				name: name, first: ts, last: ts, lastFetch: math.Inf(-1), lastFetchBy: math.Inf(-1),
 				rules: map[ruleKey]int64{}, ips: map[uint64]struct{}{}, cells: map[int64]cell{},
 			}
 			a.bots[name] = b
@@ -694,11 +696,24 @@ func (a *Aggregator) addLine(line []byte) {
 		}
 	}
 	if rt.Fetched != nil && *rt.Fetched && rt.FetchedAgo != nil && *rt.FetchedAgo >= 0 && validTS(ts-*rt.FetchedAgo) {
-		b.lastFetch = math.Max(b.lastFetch, ts-*rt.FetchedAgo)
+		b.lastFetchBy = math.Max(b.lastFetchBy, ts-*rt.FetchedAgo)
 	}
 
 	a.addIP(b, e.Request.ClientIP, e.Request.RemoteIP)
 	a.addCell(b, ts, viol)
+}
+
+// lastFetchAt is when b last fetched robots.txt: the fetch the log holds,
+// unless a later entry's fetched_ago says there was a later one the log
+// does not hold (before its start, or on another instance). fetched_ago
+// is whole seconds rounded down, so ts - fetched_ago is up to a second
+// after the fetch it counts from: within that second, it is the fetch
+// the log holds, whose time is exact (audit AG-F6).
+func (b *botAgg) lastFetchAt() float64 {
+	if b.lastFetchBy-b.lastFetch < 1 {
+		return b.lastFetch
+	}
+	return b.lastFetchBy
 }
 
 func (a *Aggregator) addIP(b *botAgg, clientIP, remoteIP string) {
@@ -832,8 +847,8 @@ func (a *Aggregator) Report() *Report {
 			TopRules:            []RuleCount{},
 		}
 		s.FetchedRobotsTxt = b.fetched || b.afterFetch > 0
-		if !math.IsInf(b.lastFetch, -1) {
-			t := unixTime(b.lastFetch)
+		if at := b.lastFetchAt(); !math.IsInf(at, -1) {
+			t := unixTime(at)
 			s.LastRobotsTxtFetch = &t
 		}
 		if b.fetchKnown > 0 {

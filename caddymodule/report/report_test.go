@@ -1117,3 +1117,32 @@ func TestReportTableShowsCrawlDelayViolators(t *testing.T) {
 		}
 	}
 }
+
+// TestReportLastFetchExact: the last fetch is the one the log holds, to
+// the millisecond, though a later entry's fetched_ago (whole seconds,
+// rounded down) puts it up to a second later (audit AG-F6); an entry
+// whose fetched_ago points past the fetches the log holds says when one
+// it does not hold was.
+func TestReportLastFetchExact(t *testing.T) {
+	fetch := `{"level":"info","ts":1735732800.808,"logger":"http.log.access","request":{"client_ip":"1.2.3.4","method":"GET","uri":"/robots.txt"},"status":200,"robots_txt":{"bot":"AgoBot","group":"*","verdict":"allowed","action":"served"}}`
+	crawl := func(ts string, ago int) string {
+		return `{"level":"info","ts":` + ts + `,"logger":"http.log.access","request":{"client_ip":"1.2.3.4","method":"GET","uri":"/x"},"status":200,"robots_txt":{"bot":"AgoBot","group":"*","verdict":"allowed","action":"passed","fetched":true,"fetched_ago":` + strconv.Itoa(ago) + `}}`
+	}
+	for _, tc := range []struct {
+		name  string
+		lines []string
+		want  time.Time
+	}{
+		{"the fetch the log holds", []string{fetch, crawl("1735732802.758", 1)}, time.UnixMilli(1735732800808)},
+		{"a fetch it does not hold", []string{fetch, crawl("1735732900.5", 10)}, time.UnixMilli(1735732890500)},
+	} {
+		agg := NewAggregator(Options{Now: fixedNow})
+		if err := agg.Add("x", strings.NewReader(strings.Join(tc.lines, "\n"))); err != nil {
+			t.Fatal(err)
+		}
+		b := findBot(t, agg.Report(), "AgoBot")
+		if b.LastRobotsTxtFetch == nil || b.LastRobotsTxtFetch.Sub(tc.want).Abs() > time.Millisecond {
+			t.Errorf("%s: last fetch %v, want %v", tc.name, b.LastRobotsTxtFetch, tc.want)
+		}
+	}
+}
