@@ -60,6 +60,38 @@ type botStats struct {
 	LastFetch  *time.Time `json:"last_fetch,omitempty"`
 }
 
+// add counts o, the same bot's on the same server, in s.
+func (s *botStats) add(o botStats) {
+	s.Requests += o.Requests
+	s.Allowed += o.Allowed
+	s.Violations += o.Violations
+	s.Grace += o.Grace
+	s.TooFast += o.TooFast
+	s.Blocked += o.Blocked
+	s.Logged += o.Logged
+	s.Fetches += o.Fetches
+	if s.Category == "" {
+		s.Category = o.Category
+	}
+	s.FirstSeen = earlier(s.FirstSeen, o.FirstSeen)
+	s.LastSeen = later(s.LastSeen, o.LastSeen)
+	s.LastFetch = later(s.LastFetch, o.LastFetch)
+}
+
+func earlier(a, b *time.Time) *time.Time {
+	if a == nil || b != nil && b.Before(*a) {
+		return b
+	}
+	return a
+}
+
+func later(a, b *time.Time) *time.Time {
+	if a == nil || b != nil && b.After(*a) {
+		return b
+	}
+	return a
+}
+
 func unixTime(ns int64) *time.Time {
 	if ns == 0 {
 		return nil
@@ -77,11 +109,15 @@ func snapshotStats() statsReport {
 	}
 	countersMu.Unlock()
 	rep := statsReport{Since: startTime.UTC(), Bots: make([]botStats, 0, len(all))}
+	// One entry per server and bot: handlers of one server that differ
+	// in disable_metrics keep counters apart, which the stats add up
+	// (audit AG-F8: two entries nothing told apart).
+	at := make(map[[2]string]int, len(all))
 	for _, c := range all {
 		if c.requests.Load() == 0 && c.fetchCount.Load() == 0 {
 			continue
 		}
-		rep.Bots = append(rep.Bots, botStats{
+		st := botStats{
 			Server:     c.server,
 			Bot:        c.name,
 			Category:   c.categoryName(),
@@ -96,7 +132,14 @@ func snapshotStats() statsReport {
 			FirstSeen:  unixTime(c.firstSeen.Load()),
 			LastSeen:   unixTime(c.lastSeen.Load()),
 			LastFetch:  unixTime(c.lastFetch.Load()),
-		})
+		}
+		k := [2]string{c.server, c.name}
+		if i, ok := at[k]; ok {
+			rep.Bots[i].add(st)
+			continue
+		}
+		at[k] = len(rep.Bots)
+		rep.Bots = append(rep.Bots, st)
 	}
 	slices.SortFunc(rep.Bots, func(a, b botStats) int {
 		return cmp.Or(cmp.Compare(b.Violations, a.Violations), cmp.Compare(b.Requests, a.Requests), cmp.Compare(a.Bot, b.Bot), cmp.Compare(a.Server, b.Server))

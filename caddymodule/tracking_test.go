@@ -17,6 +17,7 @@ import (
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/internal/quota"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/share"
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/verify"
 	"github.com/robotsguard/caddy-robots-txt/config"
 	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
 )
@@ -350,5 +351,28 @@ func TestStatsLastFetchOnlyWithRules(t *testing.T) {
 	}
 	if len(want) > 0 {
 		t.Errorf("no stats for %v", want)
+	}
+}
+
+// TestStatsOneEntryPerBot: handlers of one server that differ in
+// disable_metrics count a bot apart; the admin stats give one entry for
+// it, the sum (audit AG-F8: two entries nothing told apart).
+func TestStatsOneEntryPerBot(t *testing.T) {
+	now := time.Now()
+	for i, export := range []bool{true, false} {
+		c := countersFor("srv-ag-f8", "DupBot", export, false)
+		for range i + 1 {
+			c.request(verify.Unverified, judge.Disallowed, judge.Blocked, now.Add(time.Duration(i)*time.Second).UnixNano())
+		}
+	}
+	var found []botStats
+	for _, b := range snapshotStats().Bots {
+		if b.Server == "srv-ag-f8" && b.Bot == "DupBot" {
+			found = append(found, b)
+		}
+	}
+	if len(found) != 1 || found[0].Requests != 3 || found[0].Violations != 3 || found[0].Blocked != 3 ||
+		found[0].FirstSeen == nil || found[0].LastSeen == nil || !found[0].LastSeen.After(*found[0].FirstSeen) {
+		t.Errorf("stats %+v, want one entry of 3 requests, seen over a second", found)
 	}
 }
