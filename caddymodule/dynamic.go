@@ -252,14 +252,29 @@ func (d *dynamicSources) open(path string) *source {
 	s, loaded, err := loadFileSource(path, &set)
 	switch {
 	case loaded != nil:
-		if etag, ok := d.evicted.Get(path); ok && etag == loaded.siteETag {
-			s.setGauges(s.current())
-			d.set.logger.Debug("robots.txt loaded again, unchanged since it left the cache (see file_cache)",
-				zap.String("file", path), zap.String("etag", loaded.ETag))
-			break
+		if etag, ok := d.evicted.Get(path); ok {
+			if etag == loaded.siteETag {
+				s.setGauges(s.current())
+				d.set.logger.Debug("robots.txt loaded again, unchanged since it left the cache (see file_cache)",
+					zap.String("file", path), zap.String("etag", loaded.ETag))
+				break
+			}
+			// Changed since it left the cache: a reload, as the
+			// watcher would have counted it (audit AG-F5).
+			reloadsTotal.WithLabelValues("loaded").Inc()
 		}
 		s.logLoad()
 	case errors.Is(err, fs.ErrNotExist):
+		if _, ok := d.evicted.Get(path); ok {
+			// There when it left the cache, gone now: removed, as the
+			// watcher would have said, and its gauges no longer
+			// those of rules in force (audit AG-F5).
+			d.evicted.Remove(path)
+			s.setGauges(s.current())
+			reloadsTotal.WithLabelValues("removed").Inc()
+			d.set.logger.Warn("robots.txt removed; "+withoutFile(len(d.set.includes) > 0)+" until it reappears", zap.String("file", path))
+			break
+		}
 		d.warnMissing(path, dirExists(path))
 	case err != nil:
 		d.set.logger.Error("robots.txt could not be read; "+withoutFile(len(d.set.includes) > 0)+" until it can be",

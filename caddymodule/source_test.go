@@ -482,10 +482,32 @@ func TestDynamicEvictedFileReloadQuiet(t *testing.T) {
 	if l, q := loud(), quiet(); l != 3 || q != 3 {
 		t.Errorf("three files, read twice each (the cache holds two): %d loads logged at INFO, %d at DEBUG; want 3 and 3", l, q)
 	}
+	loaded, removed := testutil.ToFloat64(reloadsTotal.WithLabelValues("loaded")), testutil.ToFloat64(reloadsTotal.WithLabelValues("removed"))
 	os.WriteFile(filepath.Join(dir, "t0.test", "robots.txt"), []byte("User-agent: *\nDisallow: /members/\nDisallow: /drafts/\n"), 0o644)
 	round()
 	if l := loud(); l != 4 {
 		t.Errorf("t0.test changed while out of the cache: %d loads logged at INFO, want 4 (its new text is news)", l)
+	}
+	// Counted as the watcher counts a reload, and a removal zeroes the
+	// gauges of a file out of the cache (audit AG-F5).
+	if n := testutil.ToFloat64(reloadsTotal.WithLabelValues("loaded")) - loaded; n != 1 {
+		t.Errorf("t0.test changed while out of the cache: %v reloads counted, want 1", n)
+	}
+	gone := filepath.Join(dir, "t1.test", "robots.txt")
+	if testutil.ToFloat64(rulesInForce.WithLabelValues(gone)) != 1 {
+		t.Fatalf("t1.test's rules gauge %v, want 1", testutil.ToFloat64(rulesInForce.WithLabelValues(gone)))
+	}
+	os.Remove(gone)
+	serve(h, hostRootRequest(dir, "t0.test", "/x"))
+	serve(h, hostRootRequest(dir, "t2.test", "/x")) // t1.test leaves the cache, if it had not
+	if _, err := serve(h, hostRootRequest(dir, "t1.test", "/members/x")); err != nil {
+		t.Errorf("t1.test, its robots.txt removed: /members/ refused: %v", err)
+	}
+	if g, r := testutil.ToFloat64(groupsInForce.WithLabelValues(gone)), testutil.ToFloat64(rulesInForce.WithLabelValues(gone)); g != 0 || r != 0 {
+		t.Errorf("t1.test's robots.txt removed while out of the cache: gauges %v groups, %v rules; want 0, 0", g, r)
+	}
+	if n := testutil.ToFloat64(reloadsTotal.WithLabelValues("removed")) - removed; n != 1 {
+		t.Errorf("t1.test's robots.txt removed while out of the cache: %v removals counted, want 1", n)
 	}
 }
 
