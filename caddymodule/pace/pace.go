@@ -120,7 +120,18 @@ func (s *slot) rescale(since, now, prev, d int64) {
 type Limiter struct {
 	named *lru.Cache[key, *slot] // at most maxNamed
 	addrs *lru.Cache[addrKey, *slot]
+	// owed are the charges for crawlers not seen here yet (see Charge),
+	// kept apart: names come from a shared storage anyone may write to,
+	// and must not push out the schedules of crawlers seen here.
+	owed *lru.Cache[key, owing]
 }
+
+// owing is n requests another instance admitted, charged at at (unix
+// nanoseconds), before this one knew the crawler's delay.
+type owing struct{ n, at int64 }
+
+// maxOwed bounds the charges kept for crawlers not seen here yet.
+const maxOwed = 1024
 
 // key is a crawler's name on a site (a hash of its host, so that a long
 // Host header costs no memory here).
@@ -141,7 +152,8 @@ type addrKey struct {
 func New(addrs int) *Limiter {
 	c, _ := lru.New[addrKey, *slot](max(addrs, 1))
 	n, _ := lru.New[key, *slot](maxNamed)
-	return &Limiter{named: n, addrs: c}
+	o, _ := lru.New[key, owing](maxOwed)
+	return &Limiter{named: n, addrs: c, owed: o}
 }
 
 // maxNamed bounds the named schedules, least recently used first out:
@@ -159,8 +171,16 @@ func (l *Limiter) Named(site uint64, name string, delay time.Duration, since, no
 	s, ok := l.named.Get(k)
 	if !ok {
 		s = new(slot)
+		if o, owed := l.owed.Peek(k); owed && delay > 0 {
+			// What other instances admitted before this one first
+			// saw the crawler, from when they said so.
+			s.delay.Store(int64(delay))
+			s.tat.Store(min(o.at+min(o.n, int64(MaxAhead/delay))*int64(delay), now.UnixNano()+int64(MaxAhead)))
+		}
 		if prev, found, _ := l.named.PeekOrAdd(k, s); found {
 			s = prev
+		} else {
+			l.owed.Remove(k)
 		}
 	}
 	return s.take(unixNano(since, now), now.UnixNano(), delay)
@@ -222,11 +242,23 @@ const MaxAhead = time.Hour
 // Charge counts n requests to site another instance admitted for the
 // crawler called name against its schedule here, so that instances
 // sharing a site hold a crawler to one rate between them, up to MaxAhead.
-// A crawler not seen here yet has no delay to charge with and is left
-// alone.
+// A crawler not seen here yet has no delay to charge with: the count is
+// owed, and charged when it is first seen (audit AH-F4: a crawler that
+// had used its burst on one instance got a fresh one on the next).
 func (l *Limiter) Charge(site uint64, name string, n int64, now time.Time) {
-	s, ok := l.named.Peek(key{site, name})
-	if !ok || n <= 0 {
+	if n <= 0 {
+		return
+	}
+	k := key{site, name}
+	s, ok := l.named.Peek(k)
+	if !ok {
+		o, _ := l.owed.Peek(k)
+		// Requests long past, whose delay has run out whatever it is,
+		// are forgotten: those left are from the last MaxDelay each.
+		if now.UnixNano()-o.at > int64(MaxDelay)*o.n {
+			o.n = 0
+		}
+		l.owed.Add(k, owing{n: min(o.n+n, int64(MaxAhead/MinDelay)), at: now.UnixNano()})
 		return
 	}
 	d := s.delay.Load()

@@ -1,6 +1,7 @@
 package pace
 
 import (
+	"fmt"
 	"math"
 	"net/netip"
 	"testing"
@@ -128,9 +129,26 @@ func TestCharge(t *testing.T) {
 	if ok, retry := l.Named(1, "Bingbot", 10*time.Second, t0, t0); ok || retry != 10*time.Second {
 		t.Errorf("after two requests elsewhere: admitted %v, retry %v; want refused, 10s", ok, retry)
 	}
-	l.Charge(1, "Unknown", 5, t0) // a crawler never seen here: nothing to charge
-	if ok, _ := l.Named(1, "Unknown", 10*time.Second, t0, t0); !ok {
-		t.Error("a crawler charged before it was seen is refused")
+	// A crawler not seen here yet: the count is owed, and charged
+	// when it is first seen (audit AH-F4), from when it was told.
+	l.Charge(1, "Unknown", 3, t0) // it used its burst elsewhere
+	if ok, retry := l.Named(1, "Unknown", 10*time.Second, t0, t0.Add(time.Second)); ok || retry != 9*time.Second {
+		t.Errorf("a crawler that used its burst elsewhere, first seen here: admitted %v, retry %v; want refused, 9s", ok, retry)
+	}
+	l.Charge(1, "Later", 3, t0)
+	if ok, _ := l.Named(1, "Later", 10*time.Second, t0, t0.Add(20*time.Second)); !ok {
+		t.Error("a crawler first seen here two delays after its burst elsewhere is refused")
+	}
+	// Owed counts have a place of their own: a flood of names does not
+	// push out a crawler's schedule.
+	for i := range 2 * maxNamed {
+		l.Charge(2, fmt.Sprint("flood", i), 1, t0)
+	}
+	if l.named.Len() > 10 || l.owed.Len() > maxOwed {
+		t.Errorf("after a flood of charges for unknown names: %d schedules, %d owed; want at most 10 and %d", l.named.Len(), l.owed.Len(), maxOwed)
+	}
+	if ok, _ := l.Named(1, "Bingbot", 10*time.Second, t0, t0); ok {
+		t.Error("Bingbot's schedule was pushed out by a flood of charges for other names")
 	}
 }
 
