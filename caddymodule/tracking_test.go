@@ -129,14 +129,7 @@ func TestMetricsAndStats(t *testing.T) {
 	}
 
 	// The admin API reports the same counts.
-	w := httptest.NewRecorder()
-	if err := serveStats(w, httptest.NewRequest("GET", "/robots_txt/stats", nil)); err != nil {
-		t.Fatal(err)
-	}
-	var rep statsReport
-	if err := json.Unmarshal(w.Body.Bytes(), &rep); err != nil {
-		t.Fatal(err)
-	}
+	rep := readStats(t)
 	var got *botStats
 	for i := range rep.Bots {
 		if rep.Bots[i].Bot == bot {
@@ -329,14 +322,7 @@ func TestStatsLastFetchOnlyWithRules(t *testing.T) {
 		}
 		serve(h, r)
 	}
-	w := httptest.NewRecorder()
-	if err := serveStats(w, httptest.NewRequest("GET", "/robots_txt/stats", nil)); err != nil {
-		t.Fatal(err)
-	}
-	var rep statsReport
-	if err := json.Unmarshal(w.Body.Bytes(), &rep); err != nil {
-		t.Fatal(err)
-	}
+	rep := readStats(t)
 	want := map[string]struct {
 		fetches uint64
 		last    bool
@@ -375,4 +361,18 @@ func TestStatsOneEntryPerBot(t *testing.T) {
 		found[0].FirstSeen == nil || found[0].LastSeen == nil || !found[0].LastSeen.After(*found[0].FirstSeen) {
 		t.Errorf("stats %+v, want one entry of 3 requests, seen over a second", found)
 	}
+}
+
+// readStats is what the admin API's stats endpoint answers.
+func readStats(t *testing.T) statsReport {
+	t.Helper()
+	w := httptest.NewRecorder()
+	if err := serveStats(w, httptest.NewRequest("GET", "/robots_txt/stats", nil)); err != nil {
+		t.Fatal(err)
+	}
+	var rep statsReport
+	if err := json.Unmarshal(w.Body.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	return rep
 }
