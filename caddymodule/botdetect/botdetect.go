@@ -234,6 +234,7 @@ func compileTables() []needle {
 	for _, sh := range shapedSigns {
 		add(kindGeneric, func(n *needle) { n.skipAndroid, n.shape = true, sh.shape }, sh.match)
 	}
+	add(kindGeneric, nil, libraryTools...)
 	add(kindGeneric, nil, toolNames...)
 	add(kindGeneric, nil, automatedServices...)
 	add(kindVeto, nil, humanProducts...)

@@ -1,19 +1,32 @@
 package botdetect
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // ClientName reports whether name, a product token such as a robots.txt
-// group's User-agent line, names an HTTP library, a command-line client,
-// a language runtime or a headless browser ("libwww-perl",
-// "python-requests", "curl", "Java", "HeadlessChrome"): software a crawler
-// fetches with, not a crawler or a service. Its work is linear in the
-// length of name, and it does not allocate.
+// group's User-agent line, names an HTTP library, a command-line client
+// or a language runtime ("libwww-perl", "python-requests", "curl",
+// "Java", "WWW-Mechanize"): software a crawler fetches with, not a
+// crawler, a site copier, a headless browser or a service, which a site
+// names to refuse them (audit AI-F2: HTTrack, Nutch and Siteimprove were
+// read as libraries). Its work is linear in the length of name, and it
+// does not allocate.
 func ClientName(name string) bool { return clients.matches(name) }
 
-// clients indexes the tables' clients: knownClients, the shaped crawlers
-// that are clients, and toolNames. A pattern's final "/" ("|axios/",
-// ".js/"), which a header gives after the product, is a word's end in a
-// name given alone.
+// libraryWords name HTTP client libraries by what they are, in names
+// the tables do not mark as bots ("Java-http-client", "Zend_Http_Client",
+// "HTTPClient"): a name a crawler fetches with, not one it goes by.
+var libraryWords = []string{"|httpclient|", "|http-client|", "|http_client|"}
+
+// notLibraries are known clients that are crawlers or browsers in their
+// own right, which a header names as who it is.
+var notLibraries = []string{"Scrapy", "HeadlessChrome", "PhantomJS"}
+
+// clients indexes the tables' libraries: knownClients but notLibraries,
+// and libraryTools. A pattern's final "/" ("|axios/", ".js/"), which a
+// header gives after the product, is a word's end in a name given alone.
 var clients = func() *needleIndex {
 	x := new(needleIndex)
 	add := func(n needle) {
@@ -22,12 +35,17 @@ var clients = func() *needleIndex {
 		}
 		x.needles = append(x.needles, n)
 	}
-	for _, n := range builtin {
-		if n.client {
+	for _, cl := range knownClients {
+		if slices.Contains(notLibraries, cl.name) {
+			continue
+		}
+		for _, p := range cl.match {
+			n := parsePattern(p)
+			n.edgeBefore = n.edgeBefore || isAlnum(n.text[0])
 			add(n)
 		}
 	}
-	for _, p := range toolNames {
+	for _, p := range append(slices.Clone(libraryTools), libraryWords...) {
 		add(parsePattern(p))
 	}
 	x.buckets, x.probes = buildIndex(x.needles, func(*needle) bool { return true })

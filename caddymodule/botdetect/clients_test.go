@@ -5,8 +5,9 @@ import (
 	"testing"
 )
 
-// TestClientName: libraries, command-line clients, runtimes and headless
-// browsers are clients; crawlers, services and made-up names are not.
+// TestClientName: libraries, command-line clients and runtimes are
+// clients; crawlers, site copiers, headless browsers, services and
+// made-up names are not.
 func TestClientName(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -20,12 +21,23 @@ func TestClientName(t *testing.T) {
 		{"Go-http-client", true},
 		{"okhttp", true},
 		{"Java", true},
-		{"Scrapy", true},
-		{"HeadlessChrome", true},
 		{"node-fetch", true},
 		{"axios", true},
 		{"Apache-HttpClient", true},
 		{"GuzzleHttp", true},
+		{"WWW-Mechanize", true},
+		{"Java-http-client", true},
+		{"Zend_Http_Client", true},
+		{"HTTPClient", true},
+		// Crawlers, site copiers, headless browsers and services a
+		// site names to refuse them (audit AI-F2).
+		{"HTTrack", false},
+		{"Nutch", false},
+		{"Heritrix", false},
+		{"Siteimprove", false},
+		{"Scrapy", false},
+		{"HeadlessChrome", false},
+		{"EmailSiphon", false},
 		{"AcmeBot", false},
 		{"GPTBot", false},
 		{"Googlebot", false},

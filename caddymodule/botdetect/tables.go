@@ -240,8 +240,9 @@ var genericWords = []string{
 // toolNames are HTTP libraries, command-line tools, test and monitoring
 // services that are not in knownCrawlers. Those anchored with '^' count only
 // as the leading product: "MyApp/1.0 ... okhttp/4.9" is an app a person uses.
-var toolNames = []string{
-	// Libraries and command-line clients
+// libraryTools are HTTP libraries, command-line clients and language
+// runtimes: what a client fetches with, not who it is (see ClientName).
+var libraryTools = []string{
 	".js/", "|node/", "^python", "|cpython", "|pypy/", "|dart/", "|dart:io", "|deno/", "|bun/", "|jdk", "|openjdk",
 	"|urllib", "^go ", "^node", "node.js", "undici", "^php", "^perl", "^ruby",
 	"|lwp-", "lwp::", "guzzlehttp", "rest-client", "reqwest/", "|ureq/",
@@ -254,6 +255,16 @@ var toolNames = []string{
 	"^lavf/", "webdav", "|davclnt", "internet publishing provider",
 	"network diagnostics", "cryptoapi", "captivenetworksupport",
 	"^avsdevicesdk/", "web services client protocol",
+	// A language runtime and its version anywhere in the header
+	// ("PHP/7.0.15", "Ruby/3.1.2", "Python/3.8"): apps people use do not
+	// name the interpreter they would run in.
+	"|php/", "|ruby/", "|python/", "|perl/",
+	// The Java runtime as Java tools name it in their comment
+	// ("Apache-Maven/3.9.6 (Java 17.0.10; Linux ...)").
+	"(java ",
+}
+
+var toolNames = []string{
 	// A build target in Go's GOOS/GOARCH spelling ("kubectl/v1.12.0
 	// (linux/amd64)"): command-line tools and SDKs built with Go write their
 	// platform that way; browsers and apps write "Linux x86_64".
@@ -278,13 +289,6 @@ var toolNames = []string{
 	"linux-gnu", "-linux-musl", "-unknown-linux", "-apple-darwin", "-pc-windows", "-mingw32",
 	// A Go toolchain version ("go/go1.12.17", "(go1.21)").
 	"|go1.",
-	// A language runtime and its version anywhere in the header
-	// ("PHP/7.0.15", "Ruby/3.1.2", "Python/3.8"): apps people use do not
-	// name the interpreter they would run in.
-	"|php/", "|ruby/", "|python/", "|perl/",
-	// The Java runtime as Java tools name it in their comment
-	// ("Apache-Maven/3.9.6 (Java 17.0.10; Linux ...)").
-	"(java ",
 	// Browser automation
 	"puppeteer", "playwright", "selenium", "webdriver", "phantom.js", "|splash|",
 	// Crawlers, archivers and site copiers
