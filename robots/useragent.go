@@ -61,16 +61,45 @@ func (f *File) GroupForUserAgent(header string) (g *Group, name string) {
 	return f.agents[best].group, f.agents[best].name
 }
 
+// GroupForUserAgentSkipping is GroupForUserAgent with the names skip
+// reports true of left out, unless the header gives them where a client
+// puts its own (its first product, or the item after "compatible;"):
+// a library a crawler names after its own product ("chklinks/3.09
+// libwww-perl/6.72") is how it fetches, not who it is, and chooses no
+// group however long its name; of a header that names no other, the "*"
+// group applies. skip is called only for names found, once each at most
+// per place; nil skips none.
+func (f *File) GroupForUserAgentSkipping(header string, skip func(name string) bool) (g *Group, name string) {
+	if f == nil {
+		return nil, ""
+	}
+	if skip == nil {
+		return f.GroupForUserAgent(header)
+	}
+	first := firstWord(header)
+	best, bestLen := int32(-1), 0
+	f.namesIn(header, false, func(v int32, i, n int) {
+		if n <= bestLen || i != first && !afterCompatible(header, i) && skip(f.agents[v].name) {
+			return
+		}
+		best, bestLen = v, n
+	})
+	if best < 0 {
+		return f.global, ""
+	}
+	return f.agents[best].group, f.agents[best].name
+}
+
 // GroupsNamedIn returns the groups other than except whose names header
 // names as a product, as GroupForUserAgent finds them, that restrict a
 // client (Restricts) and that keep keeps, each once, at most limit of
 // them, in the order of the header; of a header that names more, those
 // that disallow "/" are kept before the others, so that names put before
 // a group that refuses the whole site do not push it out. keep is given
-// the file's name and whether the header gives it where a client puts its
-// own: the first name of the file the header gives, its first product,
-// or the item after "compatible;". GroupForUserAgent's group is the one of
-// the longest name; a client that has not proven it is the crawler of
+// the file's name and whether the header gives it where a client puts
+// its own: its first product, or the item after "compatible;".
+// GroupForUserAgent's group is the one of the longest name; a client
+// that has not proven it is the crawler of
 // that name may be held to others as well (a header "GPTBot/1.1
 // Googlebot/2.1" is GPTBot's as much as Googlebot's).
 func (f *File) GroupsNamedIn(header string, limit int, keep func(name string, lead bool) bool, except ...*Group) []*Group {
@@ -83,10 +112,8 @@ func (f *File) GroupsNamedIn(header string, limit int, keep func(name string, le
 	// name found, so that the work stays linear in the header's length.
 	var in map[*Group]bool
 	roots := 0 // how many of out disallow "/"
-	named := false
 	f.namesIn(header, false, func(v int32, i, _ int) {
-		lead := !named || i == first || afterCompatible(header, i)
-		named = true
+		lead := i == first || afterCompatible(header, i)
 		g := f.agents[v].group
 		if slices.Contains(except, g) || (in == nil && slices.Contains(out, g) || in[g]) || !g.Restricts() || !keep(f.agents[v].name, lead) {
 			return

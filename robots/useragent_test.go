@@ -3,6 +3,7 @@ package robots
 import (
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -438,8 +439,7 @@ func TestGroupsNamedIn(t *testing.T) {
 func keepAll(string, bool) bool { return true }
 
 // TestGroupsNamedInLead: keep is told which names stand where a client
-// puts its own: the first of the file's names the header gives, its first
-// product, the item after "compatible;".
+// puts its own: its first product, the item after "compatible;".
 func TestGroupsNamedInLead(t *testing.T) {
 	f := Parse([]byte("User-agent: A1\nDisallow: /a\n\nUser-agent: B2\nDisallow: /b\n\nUser-agent: C3\nDisallow: /c\n"))
 	for _, tc := range []struct {
@@ -447,8 +447,8 @@ func TestGroupsNamedInLead(t *testing.T) {
 		lead   []string
 	}{
 		{"A1/1.0 B2/1.0 C3/1.0", []string{"A1"}},
-		{"Mozilla/5.0 (X11) Safari/537.36 B2/1.0 C3/1.0", []string{"B2"}},
-		{"X/1.0 A1/1.0 (compatible; C3/1.0) B2/1.0", []string{"A1", "C3"}},
+		{"Mozilla/5.0 (X11) Safari/537.36 B2/1.0 C3/1.0", nil},
+		{"X/1.0 A1/1.0 (compatible; C3/1.0) B2/1.0", []string{"C3"}},
 	} {
 		var lead []string
 		f.GroupsNamedIn(tc.header, 10, func(name string, isLead bool) bool {
@@ -460,5 +460,31 @@ func TestGroupsNamedInLead(t *testing.T) {
 		if !reflect.DeepEqual(lead, tc.lead) {
 			t.Errorf("%q: lead names %q, want %q", tc.header, lead, tc.lead)
 		}
+	}
+}
+
+// TestGroupForUserAgentSkipping: a name skip reports (a library) chooses
+// no group unless the header gives it where a client puts its own, however
+// long it is; the longest other name does, else the * group (audit
+// AI-F1).
+func TestGroupForUserAgentSkipping(t *testing.T) {
+	f := Parse([]byte("User-agent: *\nDisallow: /p/\n\nUser-agent: libwww-perl\nDisallow: /\n\nUser-agent: chklinks\nDisallow:\n"))
+	lib := func(name string) bool { return strings.EqualFold(name, "libwww-perl") }
+	for _, tc := range []struct {
+		header, want string // want: the agent chosen, "" for *
+	}{
+		{"chklinks/3.09 libwww-perl/6.72", "chklinks"},
+		{"W3C-checklink/4.81 libwww-perl/6.72", ""},
+		{"libwww-perl/6.72", "libwww-perl"},
+		{"Mozilla/5.0 (compatible; libwww-perl/6.72)", "libwww-perl"},
+		{"libwww-perl/6.72 chklinks/3.09", "libwww-perl"},
+	} {
+		g, name := f.GroupForUserAgentSkipping(tc.header, lib)
+		if name != tc.want || g == nil || name == "" && g != f.GroupFor("*") {
+			t.Errorf("%q: agent %q, want %q", tc.header, name, tc.want)
+		}
+	}
+	if g, name := f.GroupForUserAgentSkipping("chklinks/3.09 libwww-perl/6.72", nil); name != "libwww-perl" || g == nil {
+		t.Errorf("nothing skipped: agent %q, want the longest, libwww-perl", name)
 	}
 }
