@@ -404,12 +404,25 @@ func (s *Subject) verdictText(r CheckResult) string {
 // As in the handler, the rules of every group come before the usage
 // preferences, which are g's and the * group's: a held group's rule that
 // refuses is the reason, though g's signal refuses too (audit AG-F3).
+//
+// As judge.Paths.DecideHeld, a group whose rules surely allow the path is
+// left out, and of the others the first judge.MaxHeld are judged: past
+// them the result says it was capped (audit AI-F3).
 func (s *Subject) judgeHeld(t string, bot bool, g *robots.Group, name string, held []*robots.Group, category crawlers.Category, block bool) (CheckResult, bool) {
 	res, disallowed := s.judge(t, bot, g, name, category, block)
+	p, full := judge.PathsOfTarget(t), 0
 	for _, h := range held {
 		if disallowed && res.Signal == "" || !bot {
 			break
 		}
+		if h == g || p.SurelyAllows(h) {
+			continue
+		}
+		if full == judge.MaxHeld {
+			res.Capped = true
+			break
+		}
+		full++
 		if res2, d2 := s.judge(t, bot, h, h.Agents[0], category, false); d2 && res2.Signal == "" {
 			res, disallowed = res2, true
 		}

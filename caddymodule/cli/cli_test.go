@@ -1463,3 +1463,31 @@ func TestCheckHeldRuleBeforeSignal(t *testing.T) {
 		t.Errorf("impostor on /pub: %+v; want refused by GPTBot's disallow: / (line 7), no signal", r)
 	}
 }
+
+// TestCheckHeldCappedAsTheHandler: check judges the groups a client is
+// held to as the handler does: those whose rules surely allow the path
+// left out, and past judge.MaxHeld of the others the result is capped
+// (audit AI-F3: check refused what the handler let through capped).
+func TestCheckHeldCappedAsTheHandler(t *testing.T) {
+	var body, ua strings.Builder
+	body.WriteString("User-agent: AcmeBot\nDisallow: /secret/\n\n")
+	for i := range judge.MaxHeld + 2 {
+		fmt.Fprintf(&body, "User-agent: Decoy%02d\nDisallow: /*?\n\n", i)
+		fmt.Fprintf(&ua, "Decoy%02d/1.0 ", i)
+	}
+	ua.WriteString("AcmeBot/1.0")
+	file := writeTemp(t, "robots.txt", body.String())
+	code, out, errOut := runCmd(t, "", "check", "--file", file, "--json", "--agent", ua.String(), "/secret/c")
+	var got CheckOutput
+	if err := json.Unmarshal([]byte(out), &got); err != nil || len(got.Results) != 1 {
+		t.Fatalf("%v:\n%s%s", err, out, errOut)
+	}
+	if r := got.Results[0]; code != ExitOK || !r.Allowed || !r.Capped {
+		t.Errorf("exit %d, %+v; want allowed and capped, as the handler judges it", code, r)
+	}
+	// Decoys whose rules surely allow the path are no decoys.
+	file = writeTemp(t, "robots.txt", strings.ReplaceAll(body.String(), "Disallow: /*?", "Disallow: /cgi-bin/"))
+	if code, out, errOut := runCmd(t, "", "check", "--file", file, "--agent", ua.String(), "/secret/c"); code != ExitDisallowed {
+		t.Errorf("exit %d, want %d: AcmeBot's group refuses /secret/c\n%s%s", code, ExitDisallowed, out, errOut)
+	}
+}

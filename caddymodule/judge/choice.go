@@ -99,7 +99,7 @@ func (c Choice) Group(f *robots.File, ua string) (*robots.Group, string) {
 		}
 	}
 	if !c.IgnoreHeader {
-		if g, name := f.GroupForUserAgent(ua); name != "" {
+		if g, name := f.GroupForUserAgentSkipping(ua, botdetect.ClientName); name != "" {
 			return g, name
 		}
 	}

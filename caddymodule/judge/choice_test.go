@@ -165,6 +165,7 @@ func TestUnprovenHeldToEveryGroupItNames(t *testing.T) {
 		"User-agent: Googlebot\nUser-agent: LongerFooBot\nUser-agent: ExampleBot\nAllow: /\n\n" +
 		"User-agent: facebookexternalhit\nAllow: /\n\n" +
 		"User-agent: okhttp\nDisallow: /\n\n" +
+		"User-agent: python-requests\nDisallow: /\n\n" +
 		"User-agent: W3C-checklink\nDisallow:\n\nUser-agent: libwww-perl\nDisallow: /\n\n" +
 		"User-agent: *\nDisallow: /private/\n"
 	f := robots.Parse([]byte(file))
@@ -193,6 +194,10 @@ func TestUnprovenHeldToEveryGroupItNames(t *testing.T) {
 		// Audit AE-F1: a library a crawler names after its own product
 		// is how it fetches; W3C's link checker obeys its own group.
 		{"a library it names", UnprovenFor(nil, base), "ExampleBot/1.0 (X11; Linux) okhttp/4.9", "", "/page", true},
+		// Audit AI-F1: a library's name chooses no group after the
+		// client's own, however long, nor where the file names only it.
+		{"a longer library's name after its own", UnprovenFor(nil, base), "ExampleBot/1.0 python-requests/2.31.0", "", "/page", true},
+		{"a library the file names, after a name it does not", UnprovenFor(nil, base), "chklinks/3.09 python-requests/2.31.0", "", "/page", true},
 		{"a library first", UnprovenFor(nil, base), "okhttp/4.9 ExampleBot/1.0", "okhttp", "/page", false},
 		// Audit AE-F2: a name that is no library's is held wherever
 		// the header gives it.

@@ -329,6 +329,14 @@ func (p Paths) DecideHeld(g *robots.Group, held []*robots.Group) (robots.Verdict
 	return v, g, b.capped
 }
 
+// SurelyAllows is surelyAllowed for one group: a group of which it is
+// true DecideHeld leaves out, judging none of its rules nor counting it
+// among the MaxHeld judged in full.
+func (p Paths) SurelyAllows(g *robots.Group) bool {
+	b := spellingBudget{canon: new(canonCache)}
+	return p.surelyAllowed(g, &b)
+}
+
 // surelyAllowed reports whether g allows every spelling of the request
 // as far as a walk of its rules tells (robots.Group.SurelyAllows): false
 // whenever a full judgment might refuse it, and for a request that g
