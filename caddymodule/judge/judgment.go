@@ -259,6 +259,7 @@ type Record struct {
 	Category   string   `json:"category"`
 	Violation  string   `json:"violation"`
 	Signal     string   `json:"signal"`
+	RuleSource string   `json:"rule_source"`
 }
 
 // UnmarshalJSON implements json.Unmarshaler. An object without a verdict

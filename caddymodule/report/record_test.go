@@ -91,7 +91,7 @@ func TestReportReadsWhatTheHandlerWrites(t *testing.T) {
 				}
 			}
 			if j.Verdict == judge.Disallowed {
-				if want := (RuleCount{j.Rule.String(), j.Rule.Line, 1}); len(b.TopRules) != 1 || b.TopRules[0] != want {
+				if want := (RuleCount{Rule: j.Rule.String(), Line: j.Rule.Line, Count: 1}); len(b.TopRules) != 1 || b.TopRules[0] != want {
 					t.Errorf("rules %+v, want %+v", b.TopRules, want)
 				}
 			}

@@ -183,9 +183,17 @@ func (b *BotStats) ClientIPsText() string {
 
 // RuleCount is a broken rule and how often it was broken.
 type RuleCount struct {
-	Rule  string `json:"rule"`
-	Line  int    `json:"line"`
-	Count int64  `json:"count"`
+	Rule string `json:"rule"`
+	// Line is the rule's line in the robots.txt served; 0 for a rule
+	// of an included list (see Source), which has its own.
+	Line int `json:"line"`
+	// Source is, for a rule of an included list, the list and its own
+	// line ("ai-crawlers.txt:12"), or "trap" for the trap's rule, as
+	// the access log's rule_source: one rule of a list that tenants
+	// share is one count, whatever line each tenant's served text gives
+	// it (audit AJ-F1).
+	Source string `json:"source,omitempty"`
+	Count  int64  `json:"count"`
 }
 
 // Timeline is requests and violations per bot over time, in equal buckets.
@@ -215,8 +223,9 @@ var niceSteps = []int64{
 }
 
 type ruleKey struct {
-	rule string
-	line int
+	rule   string
+	line   int
+	source string
 }
 
 type cell struct{ req, viol int64 }
@@ -651,18 +660,21 @@ func (a *Aggregator) addLine(line []byte) {
 	switch rt.Verdict {
 	case judge.Disallowed:
 		b.violations++
-		key := ruleKey{cut(rt.Rule, maxRuleLen), rt.Line}
+		key := ruleKey{rule: cut(rt.Rule, maxRuleLen), line: rt.Line}
+		if rt.RuleSource != "" {
+			key.line, key.source = 0, cut(rt.RuleSource, maxRuleLen)
+		}
 		switch {
 		case rt.Signal != "":
 			// A content-signal violation broke the usage preference,
 			// not the rule that matched the path (an allow rule, or
 			// none).
-			key = ruleKey{cut(judge.ViolationContentSignal+": "+rt.Signal, maxRuleLen), 0}
+			key = ruleKey{rule: cut(judge.ViolationContentSignal+": "+rt.Signal, maxRuleLen)}
 		case rt.Rule == "" && (rt.Violation == judge.ViolationImpostor || rt.Violation == judge.ViolationTrapped):
 			// Refused everywhere by a policy (impostors block, trap
 			// block): no rule of the file broke, and the policy is
 			// named as what did.
-			key = ruleKey{policyRule[rt.Violation], 0}
+			key = ruleKey{rule: policyRule[rt.Violation]}
 		}
 		if n, ok := b.rules[key]; ok {
 			b.rules[key] = n + 1
@@ -857,10 +869,10 @@ func (a *Aggregator) Report() *Report {
 		}
 		rules := make([]RuleCount, 0, len(b.rules))
 		for k, n := range b.rules {
-			rules = append(rules, RuleCount{k.rule, k.line, n})
+			rules = append(rules, RuleCount{Rule: k.rule, Line: k.line, Source: k.source, Count: n})
 		}
 		slices.SortFunc(rules, func(x, y RuleCount) int {
-			return cmp.Or(cmp.Compare(y.Count, x.Count), cmp.Compare(x.Line, y.Line), cmp.Compare(x.Rule, y.Rule))
+			return cmp.Or(cmp.Compare(y.Count, x.Count), cmp.Compare(x.Line, y.Line), cmp.Compare(x.Source, y.Source), cmp.Compare(x.Rule, y.Rule))
 		})
 		for i, rc := range rules {
 			if i < a.opts.TopRules {

@@ -10,6 +10,7 @@ import (
 	"io"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -129,7 +130,7 @@ func TestReportAggregation(t *testing.T) {
 	} else if *f < 0.66 || *f > 0.67 {
 		t.Errorf("GPTBot after-fetch fraction %v, want 2/3", *f)
 	}
-	if len(gpt.TopRules) != 1 || gpt.TopRules[0] != (RuleCount{"disallow: /", 13, 3}) {
+	if len(gpt.TopRules) != 1 || gpt.TopRules[0] != (RuleCount{Rule: "disallow: /", Line: 13, Count: 3}) {
 		t.Errorf("GPTBot rules %+v", gpt.TopRules)
 	}
 	if gpt.ClientIPs != 2 {
@@ -174,7 +175,7 @@ func TestReportAggregation(t *testing.T) {
 	if curl.AfterFetchFraction != nil {
 		t.Errorf("curl after-fetch fraction %v, want none", *curl.AfterFetchFraction)
 	}
-	wantRules := []RuleCount{{"disallow: /private/", 4, 2}, {"disallow: /*?sessionid=", 6, 1}}
+	wantRules := []RuleCount{{Rule: "disallow: /private/", Line: 4, Count: 2}, {Rule: "disallow: /*?sessionid=", Line: 6, Count: 1}}
 	if fmt.Sprint(curl.TopRules) != fmt.Sprint(wantRules) {
 		t.Errorf("curl rules %+v, want %+v", curl.TopRules, wantRules)
 	}
@@ -1143,6 +1144,37 @@ func TestReportLastFetchExact(t *testing.T) {
 		b := findBot(t, agg.Report(), "AgoBot")
 		if b.LastRobotsTxtFetch == nil || b.LastRobotsTxtFetch.Sub(tc.want).Abs() > time.Millisecond {
 			t.Errorf("%s: last fetch %v, want %v", tc.name, b.LastRobotsTxtFetch, tc.want)
+		}
+	}
+}
+
+// TestReportRuleOfAList: a rule of an included list is counted by the
+// list and its own line, as the log's rule_source names it, whatever line
+// each tenant's served text gives it; the trap's rule is named so (audit
+// AJ-F1: one list rule was two rows of lines no file has).
+func TestReportRuleOfAList(t *testing.T) {
+	entry := func(line int, source string) string {
+		return `{"level":"info","ts":1735732800,"logger":"http.log.access","request":{"client_ip":"1.2.3.4","method":"GET","uri":"/x"},"status":403,"robots_txt":{"bot":"Bytespider","group":"GPTBot","verdict":"disallowed","rule":"disallow: /","line":` +
+			strconv.Itoa(line) + `,"rule_source":"` + source + `","mode":"enforce","action":"blocked"}}`
+	}
+	lines := []string{entry(15, "ai-crawlers.txt:12"), entry(16, "ai-crawlers.txt:12"), entry(16, "ai-crawlers.txt:12"), entry(9, "trap")}
+	agg := NewAggregator(Options{Now: fixedNow})
+	if err := agg.Add("x", strings.NewReader(strings.Join(lines, "\n"))); err != nil {
+		t.Fatal(err)
+	}
+	r := agg.Report()
+	b := findBot(t, r, "Bytespider")
+	want := []RuleCount{{Rule: "disallow: /", Source: "ai-crawlers.txt:12", Count: 3}, {Rule: "disallow: /", Source: "trap", Count: 1}}
+	if !slices.Equal(b.TopRules, want) {
+		t.Errorf("rules %+v, want %+v", b.TopRules, want)
+	}
+	var out strings.Builder
+	if err := r.WriteTable(&out); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"disallow: / (ai-crawlers.txt:12)", "disallow: / (the trap's)"} {
+		if !strings.Contains(out.String(), w) {
+			t.Errorf("the table lacks %q:\n%s", w, out.String())
 		}
 	}
 }

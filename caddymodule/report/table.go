@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/internal/text"
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/judge"
 )
 
 // WriteJSON writes the report as indented JSON (the --format json output).
@@ -222,9 +223,15 @@ func (r *Report) WriteTable(w io.Writer) error {
 			if !delayShown && b.TooFast >= rc.Count {
 				showDelay()
 			}
-			// A rule of no line (the trap's) is logged without one.
+			// A rule of no line (the trap's) is logged without one;
+			// an included list's is named by the list and its line.
 			line := ""
-			if rc.Line > 0 {
+			switch {
+			case rc.Source == judge.TrapSource:
+				line = " (the trap's)"
+			case rc.Source != "":
+				line = " (" + text.Clean(rc.Source) + ")"
+			case rc.Line > 0:
 				line = fmt.Sprintf(" (line %d)", rc.Line)
 			}
 			ew.Printf("  %*s  %s%s\n", numW, text.Group3(rc.Count), text.Clean(rc.Rule), line)
