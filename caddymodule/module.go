@@ -299,7 +299,7 @@ func (h *Handler) provision(ctx caddy.Context) error {
 				if abs, aerr := filepath.Abs(path); aerr == nil && !filepath.IsAbs(path) {
 					// Under a service manager the working directory
 					// is often /: say where the file was looked for.
-					msg += " (a relative path is read from Caddy's working directory, not from the site's root: give the path in full)"
+					msg += " (a relative path, given as the file or as the site's root, is read from Caddy's working directory: give it in full)"
 					fields = append(fields, zap.String("looked_for", abs))
 				}
 				set.logger.Warn(msg, fields...)

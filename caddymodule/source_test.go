@@ -965,14 +965,15 @@ func TestNotRobotsTxtAfterNone(t *testing.T) {
 
 // TestMissingRelativeFileSaysWhere: a relative file that is not found is
 // warned about with where it was looked for, Caddy's working directory,
-// and why the site's root is not where: under a service manager that
-// directory is often /, and "robots.txt" alone said nothing of it.
+// whether the path was the file's or the site's root's (audit AJ-F5):
+// under a service manager that directory is often /, and "robots.txt"
+// alone said nothing of it.
 func TestMissingRelativeFileSaysWhere(t *testing.T) {
 	_, logs := newTestHandler(t, config.Config{File: "no-such-robots-for-this-test.txt", DisableReload: true})
 	warned := logs.FilterMessageSnippet("robots.txt not found").All()
 	wd, _ := os.Getwd()
 	if len(warned) != 1 || warned[0].ContextMap()["looked_for"] != filepath.Join(wd, "no-such-robots-for-this-test.txt") ||
-		!strings.Contains(warned[0].Message, "not from the site's root") {
+		!strings.Contains(warned[0].Message, "read from Caddy's working directory") {
 		t.Errorf("warnings %v; want one naming %s in full and the working directory", warned, filepath.Join(wd, "no-such-robots-for-this-test.txt"))
 	}
 }

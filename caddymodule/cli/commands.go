@@ -48,7 +48,7 @@ Commands for the robots_txt handler:
       what robots.txt says about each path for that client, and why
   caddy robots lint <robots.txt>
       the parser's findings about a robots.txt, line by line
-  caddy robots report [access.log[.gz] | 'access-*.log*']...
+  caddy robots report [access.log[.gz] | 'access*.log*']...
       which bots came, which broke robots.txt, and which rules they broke,
       from Caddy's JSON access logs
 
@@ -175,9 +175,9 @@ reports what operators most often get wrong:
   - a disallow rule anchored with "$" that a query string defeats, unless
     another rule of the group disallows the query variant (an info);
   - a Crawl-delay in a group for Google's crawlers, which ignore it (a
-    warning: the line slows nothing, since the handler does not pace a
-    verified Google crawler either, and an unverified claim is held to
-    the * group).
+    warning: the line slows none of Google's real crawlers, since the
+    handler does not pace a verified one either; it paces only clients
+    that claim to be one without proof).
 
 --json prints {"file", "diagnostics": [{"line", "severity", "kind",
 "message"}], "groups", "rules", "sitemaps", "agents", "errors", "warnings",
@@ -207,7 +207,7 @@ rotated series, and their counts are added up. A file may also be named
 by a pattern in quotes, which the command expands itself (so it works on
 any shell and with more files than a command line holds):
 
-  caddy robots report 'logs/access-*.log*'
+  caddy robots report 'logs/access*.log*'
 
 * matches any characters but /, ? one character, [a-z] a range. A
 pattern that matches no file is a usage error; a file named twice is

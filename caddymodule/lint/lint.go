@@ -256,7 +256,8 @@ func delayIgnored(f *robots.File, body []byte) []robots.Diagnostic {
 			Line: agentLine(body, agent), Severity: robots.Warning, Kind: KindDelayIgnored,
 			Message: fmt.Sprintf("the group of %s has a crawl-delay, which Google's crawlers ignore; "+
 				"robots_txt does not pace %s either once it is verified (a faster request is no violation by its own reading), "+
-				"so the line slows it nowhere: Google sets its crawl rate by other means", agent, agent),
+				"so the line slows Google's real crawlers nowhere (Google sets its crawl rate by other means); "+
+				"it paces only clients that claim to be %s without proof", agent, agent, agent),
 		})
 	}
 	return out

@@ -40,7 +40,11 @@ const (
 // one), the blob was not written in the future, it holds no more
 // records than an instance keeps (the newest), and no record has a
 // string longer than one an instance writes.
-func (s *Sharer) clamp(b *blob, now int64) {
+//
+// It reports whether it cut a trapped address's time: a trap_ttl
+// shortened since the blob was written, so that this instance's own blob,
+// written again, keeps the shorter hold.
+func (s *Sharer) clamp(b *blob, now int64) (cut bool) {
 	b.Written = min(b.Written, now)
 	b.Fetches = slices.DeleteFunc(b.Fetches, func(f Fetch) bool {
 		return len(f.Bot) > maxNameLen || len(f.ETag) > maxETagLen || len(f.Addr) > maxAddrLen
@@ -59,7 +63,9 @@ func (s *Sharer) clamp(b *blob, now int64) {
 	maps.DeleteFunc(b.OldPaced, func(name string, _ int64) bool { return len(name) > maxNameLen })
 	if ttl := s.trapTTL.Load(); ttl > 0 {
 		for i := range b.Trapped {
-			b.Trapped[i].Until = min(b.Trapped[i].Until, now+ttl)
+			if b.Trapped[i].Until > now+ttl {
+				b.Trapped[i].Until, cut = now+ttl, true
+			}
 		}
 	}
 	most := MaxPaced(s.interval)
@@ -69,4 +75,5 @@ func (s *Sharer) clamp(b *blob, now int64) {
 	for name, n := range b.OldPaced {
 		b.OldPaced[name] = min(max(n, 0), most)
 	}
+	return cut
 }

@@ -92,3 +92,40 @@ func TestClampOnRead(t *testing.T) {
 		t.Error("a gone instance's blob is kept past trap_ttl by a trap it claims for ten years")
 	}
 }
+
+// TestShortTrapTTLWrittenBack: an instance restarted with a shorter
+// trap_ttl cuts the holds of its own blob to it and writes them so: a
+// restart with the longer one does not bring a let-go address back
+// (the README's way to let trapped addresses go).
+func TestShortTrapTTLWrittenBack(t *testing.T) {
+	ctx := context.Background()
+	store := &memStorage{data: map[string][]byte{}}
+	clock := time.Unix(1_700_000_000, 0)
+	start := func(ttl time.Duration) (*Sharer, *[]Trap) {
+		var traps []Trap
+		s := New(store, "site", "a", time.Second, Callbacks{Trap: func(tr Trap) { traps = append(traps, tr) }})
+		s.now = func() time.Time { return clock }
+		s.SetTrapTTL(ttl)
+		s.restore(ctx)
+		return s, &traps
+	}
+	a, _ := start(24 * time.Hour)
+	a.RecordTrap(Trap{Addr: "192.0.2.9", Site: 1, Until: clock.Add(24 * time.Hour).UnixNano()})
+	if err := a.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	a2, traps := start(time.Second)
+	if len(*traps) != 1 || (*traps)[0].Until > clock.Add(time.Second).UnixNano() {
+		t.Fatalf("restarted with trap_ttl 1s: traps %v, want one held a second at most", *traps)
+	}
+	if err := a2.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	clock = clock.Add(time.Minute)
+	_, traps = start(24 * time.Hour)
+	for _, tr := range *traps {
+		if tr.Until > clock.UnixNano() {
+			t.Errorf("restarted with trap_ttl 24h again: %s held until %v, want let go", tr.Addr, time.Unix(0, tr.Until))
+		}
+	}
+}

@@ -54,12 +54,15 @@ func (s *Sharer) restoreOwn(ctx context.Context) {
 			s.cb.Warn(Warning{Kind: KindDamaged, Key: key, Err: err, Copy: s.damagedCopy, Restored: len(b.Fetches) + len(b.Trapped)})
 		}
 	}
-	s.clamp(&b, s.now().UnixNano())
+	cut := s.clamp(&b, s.now().UnixNano())
 	s.mu.Lock()
 	s.fetches.addOld(b.Fetches)
 	s.trapped.addOld(b.Trapped)
 	s.written = b.Written
-	s.dirty = s.dirty || s.damaged != nil
+	// Holds cut to a shorter trap_ttl are written so: an operator who
+	// restarts with one to let trapped addresses go does not get them
+	// back with the longer one.
+	s.dirty = s.dirty || s.damaged != nil || cut
 	s.mu.Unlock()
 	s.apply(b, false)
 }
