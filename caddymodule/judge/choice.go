@@ -11,7 +11,9 @@ import (
 // current version would.
 //
 // The zero Choice is Google's reading of a User-Agent header: the group of
-// the longest product token of the file found in it, else the * group.
+// the longest product token of the file found in it, but a library's
+// named after the client's own product (robots.File.
+// GroupForUserAgentSkipping), else the * group.
 type Choice struct {
 	// Crawler is the known crawler the client is, if any. The groups
 	// naming its tokens come first; then, when the header chose no
@@ -121,9 +123,8 @@ func (c Choice) Group(f *robots.File, ua string) (*robots.Group, string) {
 // violation. For a client that failed its claim (see ImpostorOf), the
 // group its header chooses with the claim; for it and for a client that
 // nothing proved (UnprovenFor), the group of every other name its header
-// gives where a client puts its own (the first name of the file it gives,
-// its first product, the item after "compatible;") or that is a known
-// crawler's token, in the header's order, at most MaxNamed in all (those
+// gives as a product but a library's after its first product (see
+// ownName), in the header's order, at most MaxNamed in all (those
 // that disallow the whole site first, when there are more), leaving out
 // groups that restrict nothing (no Disallow line, no Crawl-delay).
 //
@@ -151,8 +152,9 @@ func (c Choice) Held(f *robots.File, ua string) []*robots.Group {
 }
 
 // ownName reports whether a name a header gives is one its client may go
-// by (see Held): where a client puts its own, a known crawler's token, or
-// any name but a library's. A library, command-line client or runtime
+// by (see Held): where a client puts its own (its first product, the item
+// after "compatible;"), a known crawler's token, or any name but a
+// library's. A library, command-line client or runtime
 // the header names after its own product ("W3C-checklink/4.81
 // libwww-perl/6.72") is how it fetches, not who it is: Google's reading,
 // and the crawler's documentation, give it its own token's group. Any
