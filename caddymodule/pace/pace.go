@@ -126,9 +126,38 @@ type Limiter struct {
 	owed *lru.Cache[key, owing]
 }
 
-// owing is n requests another instance admitted, charged at at (unix
-// nanoseconds), before this one knew the crawler's delay.
-type owing struct{ n, at int64 }
+// owing is the last charges of requests other instances admitted before
+// this one knew the crawler's delay: n requests told at at (unix
+// nanoseconds), oldest first. They are replayed at the delay once it is
+// known (see tat), so that a crawler that kept to the delay elsewhere is
+// not charged its whole crawl at once (audit AK-F3); older ones than
+// these have run out by then.
+type owing struct {
+	n, at [8]int64
+	len   int
+}
+
+// add notes n requests told at at, dropping the oldest when full.
+func (o *owing) add(n, at int64) {
+	if o.len == len(o.n) {
+		copy(o.n[:], o.n[1:])
+		copy(o.at[:], o.at[1:])
+		o.len--
+	}
+	o.n[o.len], o.at[o.len] = n, at
+	o.len++
+}
+
+// tat is the schedule the charges make at delay d: each admitted after
+// the one before it, or when it was told, whichever is later; no further
+// ahead of now than MaxAhead.
+func (o *owing) tat(d, now int64) int64 {
+	var tat int64
+	for i := range o.len {
+		tat = max(tat, o.at[i]) + min(o.n[i], int64(MaxAhead)/d)*d
+	}
+	return min(tat, now+int64(MaxAhead))
+}
 
 // maxOwed bounds the charges kept for crawlers not seen here yet.
 const maxOwed = 1024
@@ -175,7 +204,7 @@ func (l *Limiter) Named(site uint64, name string, delay time.Duration, since, no
 			// What other instances admitted before this one first
 			// saw the crawler, from when they said so.
 			s.delay.Store(int64(delay))
-			s.tat.Store(min(o.at+min(o.n, int64(MaxAhead/delay))*int64(delay), now.UnixNano()+int64(MaxAhead)))
+			s.tat.Store(o.tat(int64(delay), now.UnixNano()))
 		}
 		if prev, found, _ := l.named.PeekOrAdd(k, s); found {
 			s = prev
@@ -253,12 +282,8 @@ func (l *Limiter) Charge(site uint64, name string, n int64, now time.Time) {
 	s, ok := l.named.Peek(k)
 	if !ok {
 		o, _ := l.owed.Peek(k)
-		// Requests long past, whose delay has run out whatever it is,
-		// are forgotten: those left are from the last MaxDelay each.
-		if now.UnixNano()-o.at > int64(MaxDelay)*o.n {
-			o.n = 0
-		}
-		l.owed.Add(k, owing{n: min(o.n+n, int64(MaxAhead/MinDelay)), at: now.UnixNano()})
+		o.add(n, now.UnixNano())
+		l.owed.Add(k, o)
 		return
 	}
 	d := s.delay.Load()

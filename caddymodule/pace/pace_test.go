@@ -139,6 +139,16 @@ func TestCharge(t *testing.T) {
 	if ok, _ := l.Named(1, "Later", 10*time.Second, t0, t0.Add(20*time.Second)); !ok {
 		t.Error("a crawler first seen here two delays after its burst elsewhere is refused")
 	}
+	// A crawler that kept to its delay elsewhere, one request every
+	// 12 s for a long crawl, is admitted here at once: its charges are
+	// replayed at the delay, not piled up (audit AK-F3).
+	for i := range 35 {
+		l.Charge(1, "Steady", 1, t0.Add(time.Duration(i)*12*time.Second))
+	}
+	last := t0.Add(34 * 12 * time.Second)
+	if ok, retry := l.Named(1, "Steady", 10*time.Second, t0, last.Add(time.Second)); !ok {
+		t.Errorf("a crawler that kept to its delay elsewhere for 35 requests: refused, retry %v", retry)
+	}
 	// Owed counts have a place of their own: a flood of names does not
 	// push out a crawler's schedule.
 	for i := range 2 * maxNamed {
