@@ -980,7 +980,7 @@ func BenchmarkGroupsNamedInHostile(b *testing.B) {
 		b.Run(fmt.Sprint(size), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				bnSinkGroups = f.GroupsNamedIn(h.String(), 256, func(string, bool) bool { return true })
+				bnSinkGroups = f.GroupsNamedIn(h.String(), 256, func(string, int, bool) bool { return true })
 			}
 		})
 	}

@@ -62,14 +62,14 @@ func (f *File) GroupForUserAgent(header string) (g *Group, name string) {
 }
 
 // GroupForUserAgentSkipping is GroupForUserAgent with the names skip
-// reports true of left out, unless the header gives them where a client
-// puts its own (its first product, or the item after "compatible;"):
-// a library a crawler names after its own product ("chklinks/3.09
-// libwww-perl/6.72") is how it fetches, not who it is, and chooses no
-// group however long its name; of a header that names no other, the "*"
-// group applies. skip is called only for names found, once each at most
-// per place; nil skips none.
-func (f *File) GroupForUserAgentSkipping(header string, skip func(name string) bool) (g *Group, name string) {
+// reports true of left out: a library a crawler names after its own
+// product ("chklinks/3.09 libwww-perl/6.72") is how it fetches, not who
+// it is, and chooses no group however long its name; of a header that
+// names no other, the "*" group applies. skip is given the file's name,
+// where the header gives it, and whether that is where a client puts its
+// own (its first product, or the item after "compatible;"); it is called
+// only for names longer than the best found before. nil skips none.
+func (f *File) GroupForUserAgentSkipping(header string, skip func(name string, at int, lead bool) bool) (g *Group, name string) {
 	if f == nil {
 		return nil, ""
 	}
@@ -79,7 +79,7 @@ func (f *File) GroupForUserAgentSkipping(header string, skip func(name string) b
 	first := firstWord(header)
 	best, bestLen := int32(-1), 0
 	f.namesIn(header, false, func(v int32, i, n int) {
-		if n <= bestLen || i != first && !afterCompatible(header, i) && skip(f.agents[v].name) {
+		if n <= bestLen || skip(f.agents[v].name, i, i == first || afterCompatible(header, i)) {
 			return
 		}
 		best, bestLen = v, n
@@ -96,13 +96,14 @@ func (f *File) GroupForUserAgentSkipping(header string, skip func(name string) b
 // them, in the order of the header; of a header that names more, those
 // that disallow "/" are kept before the others, so that names put before
 // a group that refuses the whole site do not push it out. keep is given
-// the file's name and whether the header gives it where a client puts
-// its own: its first product, or the item after "compatible;".
+// the file's name, where the header gives it, and whether that is where
+// a client puts its own: its first product, or the item after
+// "compatible;".
 // GroupForUserAgent's group is the one of the longest name; a client
 // that has not proven it is the crawler of
 // that name may be held to others as well (a header "GPTBot/1.1
 // Googlebot/2.1" is GPTBot's as much as Googlebot's).
-func (f *File) GroupsNamedIn(header string, limit int, keep func(name string, lead bool) bool, except ...*Group) []*Group {
+func (f *File) GroupsNamedIn(header string, limit int, keep func(name string, at int, lead bool) bool, except ...*Group) []*Group {
 	if f == nil || limit <= 0 {
 		return nil
 	}
@@ -115,7 +116,7 @@ func (f *File) GroupsNamedIn(header string, limit int, keep func(name string, le
 	f.namesIn(header, false, func(v int32, i, _ int) {
 		lead := i == first || afterCompatible(header, i)
 		g := f.agents[v].group
-		if slices.Contains(except, g) || (in == nil && slices.Contains(out, g) || in[g]) || !g.Restricts() || !keep(f.agents[v].name, lead) {
+		if slices.Contains(except, g) || (in == nil && slices.Contains(out, g) || in[g]) || !g.Restricts() || !keep(f.agents[v].name, i, lead) {
 			return
 		}
 		add := func(g *Group) {

@@ -436,7 +436,7 @@ func TestGroupsNamedIn(t *testing.T) {
 	}
 }
 
-func keepAll(string, bool) bool { return true }
+func keepAll(string, int, bool) bool { return true }
 
 // TestGroupsNamedInLead: keep is told which names stand where a client
 // puts its own: its first product, the item after "compatible;".
@@ -451,7 +451,7 @@ func TestGroupsNamedInLead(t *testing.T) {
 		{"X/1.0 A1/1.0 (compatible; C3/1.0) B2/1.0", []string{"C3"}},
 	} {
 		var lead []string
-		f.GroupsNamedIn(tc.header, 10, func(name string, isLead bool) bool {
+		f.GroupsNamedIn(tc.header, 10, func(name string, _ int, isLead bool) bool {
 			if isLead {
 				lead = append(lead, name)
 			}
@@ -469,7 +469,7 @@ func TestGroupsNamedInLead(t *testing.T) {
 // AI-F1).
 func TestGroupForUserAgentSkipping(t *testing.T) {
 	f := Parse([]byte("User-agent: *\nDisallow: /p/\n\nUser-agent: libwww-perl\nDisallow: /\n\nUser-agent: chklinks\nDisallow:\n"))
-	lib := func(name string) bool { return strings.EqualFold(name, "libwww-perl") }
+	lib := func(name string, _ int, lead bool) bool { return !lead && strings.EqualFold(name, "libwww-perl") }
 	for _, tc := range []struct {
 		header, want string // want: the agent chosen, "" for *
 	}{

@@ -13,7 +13,14 @@ import (
 // names to refuse them (audit AI-F2: HTTrack, Nutch and Siteimprove were
 // read as libraries). Its work is linear in the length of name, and it
 // does not allocate.
-func ClientName(name string) bool { return clients.matches(name) }
+func ClientName(name string) bool {
+	return clients.matches(name) && !selfNamed.matches(name)
+}
+
+// selfNamed are words a crawler names itself with: a name that holds one
+// ("Python-Crawler", "PHPCrawl", "wgetbot") is a crawler built with a
+// library, not the library (audit AK-F2).
+var selfNamed = indexOf([]string{"bot", "crawl", "spider", "scrap", "harvest", "archiv", "index"})
 
 // libraryWords name HTTP client libraries by what they are, in names
 // the tables do not mark as bots ("Java-http-client", "Zend_Http_Client",
@@ -33,6 +40,9 @@ var clients = func() *needleIndex {
 		if t, ok := strings.CutSuffix(n.text, "/"); ok && len(t) >= 2 {
 			n.text, n.edgeAfter = t, true
 		}
+		// A name is the library's whole word: "^python" names
+		// "Python-urllib", not "Pythonista", nor "^java" "Javabot".
+		n.edgeAfter = n.edgeAfter || isAlnum(n.text[len(n.text)-1])
 		x.needles = append(x.needles, n)
 	}
 	for _, cl := range knownClients {
@@ -51,6 +61,16 @@ var clients = func() *needleIndex {
 	x.buckets, x.probes = buildIndex(x.needles, func(*needle) bool { return true })
 	return x
 }()
+
+// indexOf indexes words matched anywhere, in any case.
+func indexOf(words []string) *needleIndex {
+	x := new(needleIndex)
+	for _, w := range words {
+		x.needles = append(x.needles, parsePattern(w))
+	}
+	x.buckets, x.probes = buildIndex(x.needles, func(*needle) bool { return true })
+	return x
+}
 
 // needleIndex is a set of needles indexed as a Classifier's are.
 type needleIndex struct {

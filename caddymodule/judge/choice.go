@@ -1,7 +1,6 @@
 package judge
 
 import (
-	"github.com/robotsguard/caddy-robots-txt/caddymodule/botdetect"
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/crawlers"
 	"github.com/robotsguard/caddy-robots-txt/robots"
 )
@@ -12,8 +11,8 @@ import (
 //
 // The zero Choice is Google's reading of a User-Agent header: the group of
 // the longest product token of the file found in it, but a library's
-// named after the client's own product (robots.File.
-// GroupForUserAgentSkipping), else the * group.
+// named after the client's own product (libraryAfterOwn), else the *
+// group.
 type Choice struct {
 	// Crawler is the known crawler the client is, if any. The groups
 	// naming its tokens come first; then, when the header chose no
@@ -101,7 +100,7 @@ func (c Choice) Group(f *robots.File, ua string) (*robots.Group, string) {
 		}
 	}
 	if !c.IgnoreHeader {
-		if g, name := f.GroupForUserAgentSkipping(ua, botdetect.ClientName); name != "" {
+		if g, name := f.GroupForUserAgentSkipping(ua, libraryAfterOwn(ua)); name != "" {
 			return g, name
 		}
 	}
@@ -123,10 +122,14 @@ func (c Choice) Group(f *robots.File, ua string) (*robots.Group, string) {
 // violation. For a client that failed its claim (see ImpostorOf), the
 // group its header chooses with the claim; for it and for a client that
 // nothing proved (UnprovenFor), the group of every other name its header
-// gives as a product but a library's after its first product (see
-// ownName), in the header's order, at most MaxNamed in all (those
-// that disallow the whole site first, when there are more), leaving out
-// groups that restrict nothing (no Disallow line, no Crawl-delay).
+// gives as a product but a library's after the product that names it
+// (see libraryAfterOwn), and every known crawler's token, in the header's
+// order, at most MaxNamed in all (those that disallow the whole site
+// first, when there are more), leaving out groups that restrict nothing
+// (no Disallow line, no Crawl-delay). Any name but a library's may be
+// the client's own, wherever the header puts it: "LongerFooBot/1.0
+// AcmeBot/1.0", or AcmeBot after 17 crawlers' names (audit AE-F2), must
+// not escape AcmeBot's group.
 //
 // A name nobody proved buys no group's permissions. Google's reading
 // gives a crawler the group of its own token; of a header that names
@@ -148,21 +151,11 @@ func (c Choice) Held(f *robots.File, ua string) []*robots.Group {
 		}
 	}
 	except := append([]*robots.Group{primary}, held...)
-	return append(held, f.GroupsNamedIn(ua, MaxNamed-len(held), c.ownName, except...)...)
-}
-
-// ownName reports whether a name a header gives is one its client may go
-// by (see Held): where a client puts its own (its first product, the item
-// after "compatible;"), a known crawler's token, or any name but a
-// library's. A library, command-line client or runtime
-// the header names after its own product ("W3C-checklink/4.81
-// libwww-perl/6.72") is how it fetches, not who it is: Google's reading,
-// and the crawler's documentation, give it its own token's group. Any
-// other name may be the client's own, wherever the header puts it:
-// "LongerFooBot/1.0 AcmeBot/1.0", or AcmeBot after 17 crawlers' names
-// (audit AE-F2), must not escape AcmeBot's group.
-func (c Choice) ownName(name string, lead bool) bool {
-	return lead || c.Crawlers != nil && c.Crawlers.Lookup(name) != nil || !botdetect.ClientName(name)
+	library := libraryAfterOwn(ua)
+	own := func(name string, at int, lead bool) bool {
+		return c.Crawlers != nil && c.Crawlers.Lookup(name) != nil || !library(name, at, lead)
+	}
+	return append(held, f.GroupsNamedIn(ua, MaxNamed-len(held), own, except...)...)
 }
 
 // ClaimedName is the name of a bot named name that claims crawler cr (nil

@@ -38,7 +38,7 @@ func Identify(c *botdetect.Classifier, f *robots.File, ua string) Identity {
 	if c.Exempt(ua) {
 		return Identity{}
 	}
-	group, name := f.GroupForUserAgentSkipping(ua, botdetect.ClientName)
+	group, name := f.GroupForUserAgentSkipping(ua, libraryAfterOwn(ua))
 	bot, known := c.Classify(ua)
 	var kp places // where the header has the known crawler's name
 	if known != "" {

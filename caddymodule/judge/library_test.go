@@ -1,0 +1,54 @@
+package judge
+
+import (
+	"testing"
+
+	"github.com/robotsguard/caddy-robots-txt/caddymodule/crawlers"
+	"github.com/robotsguard/caddy-robots-txt/robots"
+)
+
+// TestLibraryAfterOwn: a library's name chooses no group, nor holds the
+// client, only after a product that names the client; a library after a
+// runtime, another library or a browser's tokens is the client's own
+// (audit AK-F1: aiohttp's own header escaped an aiohttp group).
+func TestLibraryAfterOwn(t *testing.T) {
+	f := robots.Parse([]byte("User-agent: *\nDisallow: /private/\n\n" +
+		"User-agent: aiohttp\nUser-agent: libwww-perl\nUser-agent: python-requests\nDisallow: /\n\n" +
+		"User-agent: chklinks\nDisallow:\n"))
+	base := crawlers.Builtin()
+	for _, tc := range []struct {
+		ua      string
+		allowed bool // /page
+	}{
+		{"Python/3.11 aiohttp/3.9.1", false},
+		{"LWP::Simple/6.00 libwww-perl/6.00", false},
+		{"Mozilla/5.0 (X11; Linux x86_64) python-requests/2.31", false},
+		{"python-requests/2.31.0", false},
+		{"chklinks/3.09 libwww-perl/6.72", true},
+		{"W3C-checklink/4.81 libwww-perl/6.72", true},
+		{"Mozilla/5.0 (compatible; MyCrawler/1.0) python-requests/2.31", true},
+		{"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36 MyCrawler/1.0 aiohttp/3.9", true},
+	} {
+		r := &Request{UA: tc.ua, Choice: UnprovenFor(nil, base), Paths: Paths{Primary: "/page"}}
+		if got := NewVersion(f, "e1").allows(r); got != tc.allowed {
+			g, name := r.Choice.Group(f, tc.ua)
+			t.Errorf("%q on /page: allowed %v, want %v (group %v by %q, held to %v)", tc.ua, got, tc.allowed, g.Agents, name, firstAgents(r.Choice.Held(f, tc.ua)))
+		}
+	}
+}
+
+func TestOwnProductAt(t *testing.T) {
+	for _, tc := range []struct {
+		ua   string
+		want int
+	}{
+		{"chklinks/3.09 libwww-perl/6.72", 0},
+		{"Python/3.11 aiohttp/3.9.1", len("Python/3.11 aiohttp/3.9.1")},
+		{"Mozilla/5.0 (compatible; MyCrawler/1.0)", len("Mozilla/5.0 (compatible; ")},
+		{"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36", len("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36")},
+	} {
+		if got := ownProductAt(tc.ua); got != tc.want {
+			t.Errorf("ownProductAt(%q) = %d, want %d", tc.ua, got, tc.want)
+		}
+	}
+}
