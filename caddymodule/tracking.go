@@ -258,8 +258,10 @@ func (t *fetchTracker) startSharing(source string, opts shareOptions) {
 				hear(t.trapped, t.heard, k, tr.Until, time.Now())
 			}
 		},
-		Paced: func(site uint64, name string, n int64) { t.pace.Charge(site, name, n, time.Now()) },
-		Warn:  func(w share.Warning) { logStorageWarning(opts.logger, w) },
+		Paced: func(site uint64, name string, n, at int64) {
+			t.pace.Charge(site, name, n, time.Unix(0, at), time.Now())
+		},
+		Warn: func(w share.Warning) { logStorageWarning(opts.logger, w) },
 		Renamed: func(old, name string) {
 			if opts.logger != nil {
 				opts.logger.Warn("another process shares this instance's name in the storage (a shared data directory?); this one now writes its robots_txt state under its own",

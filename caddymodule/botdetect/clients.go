@@ -36,15 +36,7 @@ var notLibraries = []string{"Scrapy", "HeadlessChrome", "PhantomJS"}
 // header gives after the product, is a word's end in a name given alone.
 var clients = func() *needleIndex {
 	x := new(needleIndex)
-	add := func(n needle) {
-		if t, ok := strings.CutSuffix(n.text, "/"); ok && len(t) >= 2 {
-			n.text, n.edgeAfter = t, true
-		}
-		// A name is the library's whole word: "^python" names
-		// "Python-urllib", not "Pythonista", nor "^java" "Javabot".
-		n.edgeAfter = n.edgeAfter || isAlnum(n.text[len(n.text)-1])
-		x.needles = append(x.needles, n)
-	}
+	add := func(n needle) { x.needles = append(x.needles, asName(n)) }
 	for _, cl := range knownClients {
 		if slices.Contains(notLibraries, cl.name) {
 			continue
@@ -70,6 +62,36 @@ func indexOf(words []string) *needleIndex {
 	}
 	x.buckets, x.probes = buildIndex(x.needles, func(*needle) bool { return true })
 	return x
+}
+
+// PeopleName reports whether name, a product token, names people's
+// software or the platform it runs on, as the tables know them
+// ("Ubuntu", "OPR", "Firefox", "Android", "Thunderbird"): a token of a
+// person's header, which names no crawler. Its work is linear in the
+// length of name, and it does not allocate.
+func PeopleName(name string) bool { return people.matches(name) }
+
+// people indexes platformWords and peopleSoftware as names, as clients
+// does the libraries.
+var people = func() *needleIndex {
+	x := new(needleIndex)
+	for _, p := range append(slices.Clone(platformWords), peopleSoftware...) {
+		x.needles = append(x.needles, asName(parsePattern(p)))
+	}
+	x.buckets, x.probes = buildIndex(x.needles, func(*needle) bool { return true })
+	return x
+}()
+
+// asName is n read against a name given alone: a final "/" ("|opr/"),
+// which a header gives after the product, is a word's end, and so is the
+// end of a pattern that ends in a letter or digit ("^python" names
+// "Python-urllib", not "Pythonista").
+func asName(n needle) needle {
+	if t, ok := strings.CutSuffix(n.text, "/"); ok && len(t) >= 2 {
+		n.text, n.edgeAfter = t, true
+	}
+	n.edgeAfter = n.edgeAfter || isAlnum(n.text[len(n.text)-1])
+	return n
 }
 
 // needleIndex is a set of needles indexed as a Classifier's are.

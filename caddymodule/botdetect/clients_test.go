@@ -73,3 +73,26 @@ func TestClientNameAllocates(t *testing.T) {
 		t.Errorf("ClientName allocates %v times", n)
 	}
 }
+
+// TestPeopleName: the names of people's software and platforms, which no
+// crawler goes by, as a header gives them.
+func TestPeopleName(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		want bool
+	}{
+		{"Ubuntu", true},
+		{"OPR", true},
+		{"Firefox", true},
+		{"Android", true},
+		{"Thunderbird", true},
+		{"MyCrawler", false},
+		{"chklinks", false},
+		{"Operator", false},
+		{"python-requests", false},
+	} {
+		if got := PeopleName(tc.name); got != tc.want {
+			t.Errorf("PeopleName(%q) = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

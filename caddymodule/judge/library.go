@@ -1,6 +1,8 @@
 package judge
 
 import (
+	"strings"
+
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/botdetect"
 	"github.com/robotsguard/caddy-robots-txt/robots"
 )
@@ -43,12 +45,41 @@ func ownProductAt(ua string) int {
 		for j < len(ua) && isTokenByte(ua[j]) {
 			j++
 		}
-		if j > i && j < len(ua) && ua[j] == '/' && !robots.BrowserToken(ua[i:j]) && !botdetect.ClientName(ua[i:j]) {
+		if j > i && j < len(ua) && ua[j] == '/' && namesClient(ua, i, j) {
 			return i
 		}
 		i = max(i, j-1)
 	}
 	return len(ua)
+}
+
+// namesClient reports whether the token ua[i:j], followed by a "/",
+// may name a client: not one every browser sends, nor a library's, nor
+// people's software or platform's ("Ubuntu/22.04", "OPR/106.0"), nor a
+// URL's scheme ("http://") or host ("+example.com/bot", "www.example.com/")
+// (audit AL-F1: those made a library after them the client's tool, and
+// python-requests escaped its group).
+func namesClient(ua string, i, j int) bool {
+	tok := ua[i:j]
+	if j+1 < len(ua) && ua[j+1] == '/' || i > 0 && ua[i-1] == '+' || hostLike(tok) {
+		return false
+	}
+	return !robots.BrowserToken(tok) && !botdetect.ClientName(tok) && !botdetect.PeopleName(tok)
+}
+
+// hostLike reports whether tok reads as a host name: dotted, its last
+// label letters only ("example.com", "www.bing.com").
+func hostLike(tok string) bool {
+	dot := strings.LastIndexByte(tok, '.')
+	if dot <= 0 || len(tok)-dot-1 < 2 {
+		return false
+	}
+	for _, c := range tok[dot+1:] {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+			return false
+		}
+	}
+	return true
 }
 
 // opensToken reports whether a product's token may start after c.

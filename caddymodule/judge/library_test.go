@@ -27,6 +27,13 @@ func TestLibraryAfterOwn(t *testing.T) {
 		{"chklinks/3.09 libwww-perl/6.72", true},
 		{"W3C-checklink/4.81 libwww-perl/6.72", true},
 		{"Mozilla/5.0 (compatible; MyCrawler/1.0) python-requests/2.31", true},
+		// Audit AL-F1: a URL, a platform or a browser's own token names
+		// no client.
+		{"Mozilla/5.0 (+http://example.com) python-requests/2.31", false},
+		{"Mozilla/5.0 (compatible; +https://example.com/about) python-requests/2.31", false},
+		{"Mozilla/5.0 (X11; Ubuntu; Linux x86_64) Ubuntu/22.04 python-requests/2.31", false},
+		{"Mozilla/5.0 (Windows NT 10.0) Chrome/120.0 Safari/537.36 OPR/106.0 python-requests/2.31", false},
+		{"Mozilla/5.0 (compatible; MyCrawler/1.0; +http://www.example.com/bot.html) python-requests/2.31", true},
 		{"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36 MyCrawler/1.0 aiohttp/3.9", true},
 	} {
 		r := &Request{UA: tc.ua, Choice: UnprovenFor(nil, base), Paths: Paths{Primary: "/page"}}

@@ -274,15 +274,25 @@ const MaxAhead = time.Hour
 // A crawler not seen here yet has no delay to charge with: the count is
 // owed, and charged when it is first seen (audit AH-F4: a crawler that
 // had used its burst on one instance got a fresh one on the next).
-func (l *Limiter) Charge(site uint64, name string, n int64, now time.Time) {
+//
+// at is when the requests were made, as early as the other instance may
+// have admitted them (the start of the interval it counted them in):
+// they take their place in the schedule from then, not from now, when
+// they are read, which would push the schedule ahead by what their
+// delays have already run out, and refuse a crawler that keeps to its
+// delay across instances (audit AL-F2). at is never taken later than now.
+func (l *Limiter) Charge(site uint64, name string, n int64, at, now time.Time) {
 	if n <= 0 {
 		return
+	}
+	if at.After(now) {
+		at = now
 	}
 	k := key{site, name}
 	s, ok := l.named.Peek(k)
 	if !ok {
 		o, _ := l.owed.Peek(k)
-		o.add(n, now.UnixNano())
+		o.add(n, at.UnixNano())
 		l.owed.Add(k, o)
 		return
 	}
@@ -293,7 +303,7 @@ func (l *Limiter) Charge(site uint64, name string, n int64, now time.Time) {
 	limit := now.UnixNano() + int64(MaxAhead)
 	for {
 		old := s.tat.Load()
-		from := max(old, now.UnixNano())
+		from := max(old, at.UnixNano())
 		if from >= limit {
 			return
 		}

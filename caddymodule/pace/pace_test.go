@@ -125,17 +125,26 @@ func TestCharge(t *testing.T) {
 	if ok, _ := l.Named(1, "Bingbot", 10*time.Second, t0, t0); !ok {
 		t.Fatal("the first request is refused")
 	}
-	l.Charge(1, "Bingbot", 2, t0) // the other instance admitted two
+	l.Charge(1, "Bingbot", 2, t0, t0) // the other instance admitted two
 	if ok, retry := l.Named(1, "Bingbot", 10*time.Second, t0, t0); ok || retry != 10*time.Second {
 		t.Errorf("after two requests elsewhere: admitted %v, retry %v; want refused, 10s", ok, retry)
 	}
+	// Requests made elsewhere take their place from when they were
+	// made, not from when they are read: four a second apart, read 5 s
+	// later, leave a crawler that keeps to its delay admitted here
+	// (audit AL-F2: it was refused, the four charged from the reading).
+	l.Named(1, "Apart", time.Second, t0, t0)
+	l.Charge(1, "Apart", 4, t0.Add(time.Second), t0.Add(5*time.Second))
+	if ok, retry := l.Named(1, "Apart", time.Second, t0, t0.Add(5200*time.Millisecond)); !ok {
+		t.Errorf("after four requests elsewhere a second apart, read 5 s later: refused, retry %v", retry)
+	}
 	// A crawler not seen here yet: the count is owed, and charged
 	// when it is first seen (audit AH-F4), from when it was told.
-	l.Charge(1, "Unknown", 3, t0) // it used its burst elsewhere
+	l.Charge(1, "Unknown", 3, t0, t0) // it used its burst elsewhere
 	if ok, retry := l.Named(1, "Unknown", 10*time.Second, t0, t0.Add(time.Second)); ok || retry != 9*time.Second {
 		t.Errorf("a crawler that used its burst elsewhere, first seen here: admitted %v, retry %v; want refused, 9s", ok, retry)
 	}
-	l.Charge(1, "Later", 3, t0)
+	l.Charge(1, "Later", 3, t0, t0)
 	if ok, _ := l.Named(1, "Later", 10*time.Second, t0, t0.Add(20*time.Second)); !ok {
 		t.Error("a crawler first seen here two delays after its burst elsewhere is refused")
 	}
@@ -143,7 +152,8 @@ func TestCharge(t *testing.T) {
 	// 12 s for a long crawl, is admitted here at once: its charges are
 	// replayed at the delay, not piled up (audit AK-F3).
 	for i := range 35 {
-		l.Charge(1, "Steady", 1, t0.Add(time.Duration(i)*12*time.Second))
+		at := t0.Add(time.Duration(i) * 12 * time.Second)
+		l.Charge(1, "Steady", 1, at, at)
 	}
 	last := t0.Add(34 * 12 * time.Second)
 	if ok, retry := l.Named(1, "Steady", 10*time.Second, t0, last.Add(time.Second)); !ok {
@@ -152,7 +162,7 @@ func TestCharge(t *testing.T) {
 	// Owed counts have a place of their own: a flood of names does not
 	// push out a crawler's schedule.
 	for i := range 2 * maxNamed {
-		l.Charge(2, fmt.Sprint("flood", i), 1, t0)
+		l.Charge(2, fmt.Sprint("flood", i), 1, t0, t0)
 	}
 	if l.named.Len() > 10 || l.owed.Len() > maxOwed {
 		t.Errorf("after a flood of charges for unknown names: %d schedules, %d owed; want at most 10 and %d", l.named.Len(), l.owed.Len(), maxOwed)
@@ -216,13 +226,13 @@ func TestChargeBounded(t *testing.T) {
 	for _, n := range []int64{1_000_000_000, math.MaxInt64 / 2, math.MaxInt64} {
 		l := New(10)
 		l.Named(1, "Bingbot", 5*time.Second, t0, t0)
-		l.Charge(1, "Bingbot", n, t0)
+		l.Charge(1, "Bingbot", n, t0, t0)
 		ok, retry := l.Named(1, "Bingbot", 5*time.Second, t0, t0)
 		if ok || retry <= 0 || retry > MaxAhead {
 			t.Errorf("after a charge of %d: admitted %v, retry after %v; want refused, for at most %v", n, ok, retry, MaxAhead)
 		}
 		// Charges add up to no more either.
-		l.Charge(1, "Bingbot", n, t0)
+		l.Charge(1, "Bingbot", n, t0, t0)
 		if _, retry := l.Named(1, "Bingbot", 5*time.Second, t0, t0); retry <= 0 || retry > MaxAhead {
 			t.Errorf("after two charges of %d: retry after %v, want at most %v", n, retry, MaxAhead)
 		}
@@ -331,7 +341,7 @@ func TestDelayChangedSince(t *testing.T) {
 		l := New(10)
 		for i, s := range tc.steps {
 			if s.charge {
-				l.Charge(1, "Bingbot", 1, t0.Add(s.at))
+				l.Charge(1, "Bingbot", 1, t0.Add(s.at), t0.Add(s.at))
 				continue
 			}
 			ok, retry := l.Named(1, "Bingbot", s.delay, t0.Add(s.since), t0.Add(s.at))

@@ -25,7 +25,7 @@ func TestClampOnRead(t *testing.T) {
 	s := New(store, "site", "reader", interval, Callbacks{
 		Fetch: func(f Fetch) { fetches = append(fetches, f) },
 		Trap:  func(tr Trap) { traps = append(traps, tr) },
-		Paced: func(_ uint64, _ string, n int64) { paced = append(paced, n) },
+		Paced: func(_ uint64, _ string, n, _ int64) { paced = append(paced, n) },
 	})
 	s.now = func() time.Time { return clock }
 	s.SetTrapTTL(ttl)

@@ -145,7 +145,9 @@ type Callbacks struct {
 	Trap  func(Trap)
 	// Paced reports requests to a site another instance admitted for a
 	// crawler in its last interval, to be charged to the local schedule.
-	Paced func(site uint64, name string, n int64)
+	// at is when the interval they were counted in began, about: the
+	// blob's time less this sharer's interval.
+	Paced func(site uint64, name string, n int64, at int64)
 	// Renamed reports that another process wrote under this instance's
 	// name (processes that share Caddy's data directory share its
 	// instance ID), and the name this one writes under from now on.
@@ -647,10 +649,10 @@ func (s *Sharer) apply(b blob, paced bool) {
 	}
 	if paced && s.cb.Paced != nil && s.now().UnixNano()-b.Written <= int64(max(2*s.interval, pacedFresh)) {
 		for _, p := range b.Paced {
-			s.cb.Paced(p.Site, p.Name, p.N)
+			s.cb.Paced(p.Site, p.Name, p.N, b.Written-int64(s.interval))
 		}
 		for name, n := range b.OldPaced {
-			s.cb.Paced(0, name, n)
+			s.cb.Paced(0, name, n, b.Written-int64(s.interval))
 		}
 	}
 }

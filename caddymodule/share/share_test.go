@@ -90,7 +90,7 @@ func TestShareBetweenInstances(t *testing.T) {
 	a := New(store, "site", "a", time.Hour, Callbacks{})
 	b := New(store, "site", "b", time.Hour, Callbacks{
 		Fetch: func(f Fetch) { got = append(got, f) },
-		Paced: func(_ uint64, _ string, n int64) { paced += n },
+		Paced: func(_ uint64, _ string, n, _ int64) { paced += n },
 	})
 	// A flood of fetches is one write, of the newest records.
 	for i := range 3 * MaxFetches {
@@ -472,7 +472,7 @@ func TestPacedChargedOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	var paced int64
-	cb := Callbacks{Paced: func(_ uint64, _ string, n int64) { paced += n }}
+	cb := Callbacks{Paced: func(_ uint64, _ string, n, _ int64) { paced += n }}
 	b := New(store, "site", "b", time.Second, cb)
 	b.now = func() time.Time { return clock.Add(500 * time.Millisecond) }
 	b.Sync(ctx)
