@@ -175,7 +175,7 @@ func (f *File) namesIn(header string, longer bool, found func(v int32, i, n int)
 		if !f.first[header[i]] {
 			continue
 		}
-		if i > first && !opensProduct(header[i-1]) {
+		if i > first && !OpensProduct(header[i-1]) {
 			continue
 		}
 		here, hereLen := int32(-1), 0
@@ -259,9 +259,9 @@ func Describes(header string, i int) bool {
 	return true
 }
 
-// opensProduct reports whether a name after c stands where a product or a
+// OpensProduct reports whether a name after c stands where a product or a
 // comment's item starts.
-func opensProduct(c byte) bool {
+func OpensProduct(c byte) bool {
 	switch c {
 	case ' ', '\t', '(', ')', ';', ',', '[', '+':
 		return true

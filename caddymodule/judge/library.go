@@ -38,7 +38,7 @@ func libraryAfterOwn(ua string) func(name string, at int, lead bool) bool {
 // work is linear in the length of ua.
 func ownProductAt(ua string) int {
 	for i := 0; i < len(ua); i++ {
-		if i > 0 && !opensToken(ua[i-1]) {
+		if i > 0 && !robots.OpensProduct(ua[i-1]) {
 			continue
 		}
 		j := i
@@ -80,15 +80,6 @@ func hostLike(tok string) bool {
 		}
 	}
 	return true
-}
-
-// opensToken reports whether a product's token may start after c.
-func opensToken(c byte) bool {
-	switch c {
-	case ' ', '\t', '(', ')', ';', ',', '[', '+':
-		return true
-	}
-	return false
 }
 
 // isTokenByte reports whether c may be part of a product's token.
