@@ -479,7 +479,10 @@ type fetcher struct {
 	id, trapped  identity
 	res, trapRes verify.Result
 	isTrapped    bool
-	at           int64 // when it was counted, unix nanoseconds
+	// counted are the counters the fetch was counted in, at at (unix
+	// nanoseconds): the bot's, or the trapped client's; nil for none.
+	counted *botCounters
+	at      int64
 }
 
 // judgeFetch makes a request for robots.txt the request's judgment, under
@@ -503,7 +506,7 @@ func (h *Handler) judgeFetch(r *http.Request, snap *snapshot) fetcher {
 	if !who.Bot {
 		return f
 	}
-	f.at = time.Now().UnixNano()
+	f.counted, f.at = who.counters, time.Now().UnixNano()
 	who.counters.fetch(f.at)
 	j := judgmentOf(r)
 	*j = judge.Judgment{
@@ -527,13 +530,9 @@ func (h *Handler) rememberFetches(r *http.Request, snap *snapshot, f fetcher, wh
 	fe := judge.Fetch{At: time.Now(), ETag: snap.ETag}
 	// The admin stats' last_fetch, by the same rule (audit AG-F1): a
 	// HEAD, a 304 to If-None-Match: *, a 206 gave no rules.
-	who := f.id
-	if f.isTrapped {
-		who = f.trapped
-	}
-	if who.Bot {
+	if f.counted != nil {
 		// When it was counted, as last_seen: the answer ends later.
-		who.counters.fetched(f.at)
+		f.counted.fetched(f.at)
 	}
 	if f.id.Bot {
 		// A trapped bot is judged by its own group where that refuses:

@@ -2,7 +2,6 @@ package caddymodule
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"slices"
 	"strings"
@@ -187,16 +186,7 @@ func replacesWithin(rw *rewrite.Rewrite, sets caddyhttp.MatcherSets) bool {
 	if !ok {
 		return false
 	}
-	// The replacers' fields are unexported; their JSON is their form.
-	raw, err := json.Marshal(rw.URISubstring)
-	var reps []struct {
-		Find    string `json:"find"`
-		Replace string `json:"replace"`
-	}
-	if err != nil || json.Unmarshal(raw, &reps) != nil {
-		return false
-	}
-	for _, rep := range reps {
+	for _, rep := range rw.URISubstring {
 		if strings.Contains(rep.Find, "{") || strings.Contains(rep.Replace, "{") {
 			return false
 		}

@@ -20,7 +20,7 @@ func ClientName(name string) bool {
 // selfNamed are words a crawler names itself with: a name that holds one
 // ("Python-Crawler", "PHPCrawl", "wgetbot") is a crawler built with a
 // library, not the library (audit AK-F2).
-var selfNamed = indexOf([]string{"bot", "crawl", "spider", "scrap", "harvest", "archiv", "index"})
+var selfNamed = newIndex(parseAll(nil, []string{"bot", "crawl", "spider", "scrap", "harvest", "archiv", "index"}))
 
 // libraryWords name HTTP client libraries by what they are, in names
 // the tables do not mark as bots ("Java-http-client", "Zend_Http_Client",
@@ -35,8 +35,7 @@ var notLibraries = []string{"Scrapy", "HeadlessChrome", "PhantomJS"}
 // and libraryTools. A pattern's final "/" ("|axios/", ".js/"), which a
 // header gives after the product, is a word's end in a name given alone.
 var clients = func() *needleIndex {
-	x := new(needleIndex)
-	add := func(n needle) { x.needles = append(x.needles, asName(n)) }
+	var ns []needle
 	for _, cl := range knownClients {
 		if slices.Contains(notLibraries, cl.name) {
 			continue
@@ -44,23 +43,31 @@ var clients = func() *needleIndex {
 		for _, p := range cl.match {
 			n := parsePattern(p)
 			n.edgeBefore = n.edgeBefore || isAlnum(n.text[0])
-			add(n)
+			ns = append(ns, asName(n))
 		}
 	}
-	for _, p := range append(slices.Clone(libraryTools), libraryWords...) {
-		add(parsePattern(p))
-	}
-	x.buckets, x.probes = buildIndex(x.needles, func(*needle) bool { return true })
-	return x
+	return newIndex(append(ns, parseAll(asName, libraryTools, libraryWords)...))
 }()
 
-// indexOf indexes words matched anywhere, in any case.
-func indexOf(words []string) *needleIndex {
-	x := new(needleIndex)
-	for _, w := range words {
-		x.needles = append(x.needles, parsePattern(w))
+// parseAll parses the patterns of lists, each read by as (nil: as it is).
+func parseAll(as func(needle) needle, lists ...[]string) []needle {
+	var ns []needle
+	for _, l := range lists {
+		for _, p := range l {
+			n := parsePattern(p)
+			if as != nil {
+				n = as(n)
+			}
+			ns = append(ns, n)
+		}
 	}
-	x.buckets, x.probes = buildIndex(x.needles, func(*needle) bool { return true })
+	return ns
+}
+
+// newIndex indexes ns.
+func newIndex(ns []needle) *needleIndex {
+	x := &needleIndex{needles: ns}
+	x.buckets, x.probes = buildIndex(ns, func(*needle) bool { return true })
 	return x
 }
 
@@ -73,14 +80,7 @@ func PeopleName(name string) bool { return people.matches(name) }
 
 // people indexes platformWords and peopleSoftware as names, as clients
 // does the libraries.
-var people = func() *needleIndex {
-	x := new(needleIndex)
-	for _, p := range append(slices.Clone(platformWords), peopleSoftware...) {
-		x.needles = append(x.needles, asName(parsePattern(p)))
-	}
-	x.buckets, x.probes = buildIndex(x.needles, func(*needle) bool { return true })
-	return x
-}()
+var people = newIndex(parseAll(asName, platformWords, peopleSoftware))
 
 // asName is n read against a name given alone: a final "/" ("|opr/"),
 // which a header gives after the product, is a word's end, and so is the

@@ -83,6 +83,12 @@ func UnprovenFor(cr *crawlers.Crawler, base *crawlers.Base) Choice {
 // crawler's token; "" when the * group applies for want of either. The
 // group is nil when none applies.
 func (c Choice) Group(f *robots.File, ua string) (*robots.Group, string) {
+	return c.group(f, ua, libraryAfterOwn(ua))
+}
+
+// group is Group with library, libraryAfterOwn's test of ua, which Held
+// shares, so that the header is scanned for its client's product once.
+func (c Choice) group(f *robots.File, ua string, library func(name string, at int, lead bool) bool) (*robots.Group, string) {
 	cr := c.Crawler
 	if cr != nil {
 		// The crawler's own token first, however long another's the
@@ -100,7 +106,7 @@ func (c Choice) Group(f *robots.File, ua string) (*robots.Group, string) {
 		}
 	}
 	if !c.IgnoreHeader {
-		if g, name := f.GroupForUserAgentSkipping(ua, libraryAfterOwn(ua)); name != "" {
+		if g, name := f.GroupForUserAgentSkipping(ua, library); name != "" {
 			return g, name
 		}
 	}
@@ -143,15 +149,15 @@ func (c Choice) Held(f *robots.File, ua string) []*robots.Group {
 	if c.Claimed == nil && !c.Unproven {
 		return nil
 	}
-	primary, _ := c.Group(f, ua)
+	library := libraryAfterOwn(ua)
+	primary, _ := c.group(f, ua, library)
 	var held []*robots.Group
 	if c.Claimed != nil {
-		if g, _ := ChoiceFor(c.Claimed, true).Group(f, ua); g != nil && g != primary {
+		if g, _ := ChoiceFor(c.Claimed, true).group(f, ua, library); g != nil && g != primary {
 			held = append(held, g)
 		}
 	}
 	except := append([]*robots.Group{primary}, held...)
-	library := libraryAfterOwn(ua)
 	own := func(name string, at int, lead bool) bool {
 		return c.Crawlers != nil && c.Crawlers.Lookup(name) != nil || !library(name, at, lead)
 	}
