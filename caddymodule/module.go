@@ -784,6 +784,7 @@ func (h *Handler) Validate() error {
 
 // Cleanup stops watching the robots.txt file.
 func (h *Handler) Cleanup() error {
+	h.checkRoutesValidated()
 	if h.stop != nil {
 		h.stop()
 	}

@@ -34,6 +34,9 @@ const maxRouteDepth = 32
 // its routes put it; once runs the checks of its routes (checkRoutes).
 type trapReach struct {
 	once sync.Once
+	// srv is the handler's server, checked at Cleanup under caddy
+	// validate, which starts nothing (checkRoutesValidated).
+	srv *caddyhttp.Server
 	// off is set when /robots.txt does not reach the handler: the trap
 	// then springs on nobody.
 	off atomic.Bool
@@ -54,7 +57,11 @@ func (f onStarted) Handle(context.Context, caddy.Event) error {
 func (h *Handler) watchRoutes(ctx caddy.Context) {
 	h.reach = new(trapReach)
 	srv, ok := ctx.Value(caddyhttp.ServerCtxKey).(*caddyhttp.Server)
-	if !ok || h.events == nil {
+	if !ok {
+		return
+	}
+	h.reach.srv = srv
+	if h.events == nil {
 		return
 	}
 	// Subscribing fails only once the events app has started, which it
@@ -82,6 +89,25 @@ func (h *Handler) checkRoutesAt(r *http.Request) {
 		srv, _ := r.Context().Value(caddyhttp.ServerCtxKey).(*caddyhttp.Server)
 		h.checkRoutes(srv, r.Host)
 	})
+}
+
+// validationDone is the cause with which caddy.Validate (caddy validate,
+// caddy adapt --validate) ends the configuration it provisioned, never
+// started and now cleans up.
+const validationDone = "validation complete"
+
+// checkRoutesValidated checks the handler's routes when Caddy cleans up a
+// configuration it only validated: no started event and no request come
+// then, and an operator running caddy validate is to see the warnings a
+// run would log.
+func (h *Handler) checkRoutesValidated() {
+	if h.reach == nil || h.reach.srv == nil {
+		return
+	}
+	if cause := context.Cause(h.ctx); cause == nil || cause.Error() != validationDone {
+		return
+	}
+	h.reach.once.Do(func() { h.checkRoutes(h.reach.srv, "") })
 }
 
 // checkRoutes checks, once the routes are provisioned, that the trap can

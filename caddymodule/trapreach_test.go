@@ -306,3 +306,55 @@ func TestRewriteKeepsPrefix(t *testing.T) {
 		t.Error("a pattern with a wildcard past its prefix read as a prefix")
 	}
 }
+
+// TestRouteChecksAtValidate: caddy validate, which provisions a
+// configuration and cleans it up without starting it, logs what the checks
+// of the handler's routes find, as a run does at its start: a trap under a
+// route that keeps /robots.txt from the handler.
+func TestRouteChecksAtValidate(t *testing.T) {
+	if _, _, err := checkers.LoadOrNew(checkerKey(config.Config{}), func() (caddy.Destructor, error) {
+		return newChecker(config.Config{}, *offlineVerify, webbotauth.Options{})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _, _ = checkers.Delete(checkerKey(config.Config{})) })
+	for _, tc := range []struct {
+		name, match string
+		want        bool // the trap is said to be off
+	}{
+		{"under a path matcher that does not take /robots.txt", `"match": [{"path": ["/blog/*"]}], `, true},
+		{"on every path", "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			capturedLog.Lock()
+			capturedLog.Reset()
+			capturedLog.Unlock()
+			raw := fmt.Sprintf(`{
+				"admin": {"disabled": true, "config": {"persist": false}},
+				"storage": {"module": "file_system", "root": %q},
+				"logging": {"logs": {"default": {"writer": {"output": "robots_txt_test_capture"}, "level": "INFO"}}},
+				"apps": {"http": {"servers": {"site": {
+					"listen": ["127.0.0.1:0"],
+					"automatic_https": {"disable": true},
+					"routes": [
+						{%s"handle": [{"handler": "robots_txt", "inline": %q, "trap": "/blog/trap/", "trap_action": "block", "share": "off"}]},
+						{"handle": [{"handler": "static_response", "body": "page"}]}
+					]
+				}}}}
+			}`, t.TempDir(), tc.match, trapTestRobots)
+			var cfg caddy.Config
+			if err := json.Unmarshal([]byte(raw), &cfg); err != nil {
+				t.Fatal(err)
+			}
+			if err := caddy.Validate(&cfg); err != nil {
+				t.Fatalf("validate: %v", err)
+			}
+			capturedLog.Lock()
+			logged := capturedLog.String()
+			capturedLog.Unlock()
+			if got := strings.Contains(logged, "trap off: requests for /robots.txt do not reach this handler"); got != tc.want {
+				t.Errorf("validate logged the trap off: %v, want %v; log:\n%s", got, tc.want, logged)
+			}
+		})
+	}
+}
