@@ -1,6 +1,8 @@
 package judge
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/crawlers"
@@ -69,6 +71,25 @@ func TestOwnProductAt(t *testing.T) {
 	} {
 		if got := ownProductAt(tc.ua); got != tc.want {
 			t.Errorf("ownProductAt(%q) = %d, want %d", tc.ua, got, tc.want)
+		}
+	}
+}
+
+// BenchmarkOwnProductAtHostile: the scan for a client's own product is
+// linear in the header, however many items say "compatible;" or runs of
+// white space it holds (audit AL-F3 made it look back over them).
+func BenchmarkOwnProductAtHostile(b *testing.B) {
+	for _, n := range []int{200, 20000} {
+		for name, unit := range map[string]string{
+			"compatible": "(compatible; Mozilla) ",
+			"spaces":     "Ubuntu" + strings.Repeat(" ", 30),
+		} {
+			ua := strings.Repeat(unit, n/len(unit))
+			b.Run(fmt.Sprintf("%s-%d", name, n), func(b *testing.B) {
+				for b.Loop() {
+					ownProductAt(ua)
+				}
+			})
 		}
 	}
 }

@@ -122,18 +122,18 @@ func PathsOfServed(served string, u *url.URL) Paths {
 			p.sent = u.Path
 		}
 	}
-	if u.RawPath != "" {
+	sent := sentPath(u)
+	// A raw byte Go would escape (a backslash) leaves RawPath equal to the
+	// decoded path; it is the client's spelling all the same.
+	escaped := u.RawPath != "" || sent != u.Path
+	if escaped {
 		// Unreserved escapes decoded first: "%2E%2E" is a dot-segment
 		// to a WHATWG or GURL parser that keeps "%2F" (Node, Envoy), so
 		// "/public%2Fx/%2E%2E/secret" is "/secret".
-		p.Alt = CleanPath(robots.Canonical(u.RawPath)) + query
+		p.Alt = CleanPath(robots.Canonical(sent)) + query
 		if p.Alt == p.Primary {
 			p.Alt = ""
 		}
-	}
-	sent := u.RawPath
-	if sent == "" {
-		sent = u.Path
 	}
 	// An unresolved escaped path is unresolved decoded too: one scan.
 	params := hasParams(sent)
@@ -141,8 +141,8 @@ func PathsOfServed(served string, u *url.URL) Paths {
 	if !params && !backslash && !IsUnresolved(u.Path) {
 		return p
 	}
-	un := &Unresolved{Sent: escapeBytes(sent, u.RawPath != "") + query}
-	if u.RawPath != "" && hasDotSegment(u.Path) {
+	un := &Unresolved{Sent: escapeBytes(sent, escaped) + query}
+	if escaped && hasDotSegment(u.Path) {
 		// Only with a dot-segment: decoding "%2F%2F" makes a "//" the
 		// client never sent, which no router resolves into another path.
 		if d := encodePath(u.Path) + query; d != un.Sent {
@@ -524,8 +524,57 @@ func (p Paths) decideRest(g *robots.Group, v robots.Verdict, b *spellingBudget) 
 			return v2, raw
 		}
 	}
+	if u := p.unresolved; u != nil && p.Raw != "" {
+		// A rule that writes the byte raw ("Disallow: /a|b/") reads
+		// the unresolved spellings as sent too, by which a backend that
+		// does not resolve them routes (audit AM-F3: "/a|b/../public/"
+		// and "/a|b;x/y" passed it).
+		for _, s := range [...]string{u.Sent, u.rawParams()} {
+			if s == "" || !g.ReadsSent(s) {
+				continue
+			}
+			if v2 := b.decideRaw(g, s); !v2.Allowed {
+				return v2, s
+			}
+		}
+	}
 	return v, spelling
 }
+
+// rawParams is Params as the client sent the path, its raw bytes kept:
+// the spelling a rule that writes them raw reads. "" where Params is.
+func (u *Unresolved) rawParams() string {
+	if u.Params == "" {
+		return ""
+	}
+	path, query := u.Sent, ""
+	if q := strings.IndexByte(path, '?'); q >= 0 {
+		path, query = path[:q], path[q:]
+	}
+	return CleanPath(dropParams(path)) + query
+}
+
+// sentPath returns the path of u as the client sent it. Go keeps RawPath
+// only where the client's escaping is not the one it writes itself; where
+// it is, the path as sent is EscapedPath, which differs from the decoded
+// path where the client escaped a reserved character that Go escapes
+// too: "!", "'", "(", ")", "*", "[" or "]" ("/wiki/It%27s"). A rule that
+// spells such an escape matches that spelling only (audit AM-F1: a bot
+// sending "/a%28b%29" was judged only as "/a(b)", and "Disallow:
+// /a%28b%29" refused nothing). It allocates only then.
+func sentPath(u *url.URL) string {
+	if u.RawPath != "" {
+		return u.RawPath
+	}
+	if strings.ContainsAny(u.Path, goEscapedReserved) {
+		return u.EscapedPath()
+	}
+	return u.Path
+}
+
+// goEscapedReserved are the reserved characters of RFC 3986 that Go's
+// url.URL.EscapedPath escapes; robots.Canonical keeps them as spelt.
+const goEscapedReserved = "!'()*[]"
 
 // escapedAllow is the verdict on Alt, the path as sent, when an Allow rule
 // written with the escape of a reserved character ("Allow:
