@@ -43,9 +43,13 @@ const (
 	// KindRawByte is a pattern holding raw an ASCII byte that clients
 	// send escaped (a space, a quote, "<", "|"...): it matches no URL
 	// sent so.
-	KindRawByte        Kind = "raw-byte"
-	KindEmptyUserAgent Kind = "empty-user-agent"
-	KindAgentToken     Kind = "agent-token"
+	KindRawByte Kind = "raw-byte"
+	// KindEscapedReserved is a disallow pattern escaping a reserved
+	// character that servers decode ("%3A", "%28"): it matches only
+	// URLs that send the escape.
+	KindEscapedReserved Kind = "escaped-reserved"
+	KindEmptyUserAgent  Kind = "empty-user-agent"
+	KindAgentToken      Kind = "agent-token"
 	// KindBrowserAgent is a user-agent line whose product token every
 	// browser sends ("Mozilla", often a whole header pasted after
 	// "User-agent:"): no crawler goes by it.

@@ -453,6 +453,9 @@ func (p *parser) line(num int, s string) {
 		if c, ok := rawEscapable(value); ok && f == fieldDisallow {
 			p.diag(num, Warning, KindRawByte, "pattern %q holds %q raw, which URLs carry escaped (%%%02X): Google compares it byte for byte, so the rule matches only a URL that sends it raw, and a client that sends it escaped gets the same page past it; write %q to match both", value, string(c), c, string(appendCanon(nil, value, "%", false, false)))
 		}
+		if c, ok := escapedReserved(value); ok && f == fieldDisallow {
+			p.diag(num, Info, KindEscapedReserved, "pattern %q escapes %q (%%%02X): it matches only a URL that sends the escape, as Google reads it, and servers decode it, so a client that sends %q raw gets the same page past it; add %q to refuse both", value, string(c), c, string(c), "Disallow: "+decodeReserved(value))
+		}
 		d := Disallow
 		if f == fieldAllow {
 			d = Allow
@@ -605,6 +608,48 @@ func HoldsRawEscapable(s string) bool {
 // a disallow pattern's lone "%" matches (see Group.DecideRaw).
 func HoldsSentSpelling(s string) bool {
 	return HoldsRawEscapable(s) || holdsUnreservedEscape(s)
+}
+
+// escapedReserved returns the first reserved character that pattern p
+// escapes and that a server decodes to the same path (":" of "%3A", "("
+// of "%28"), if any: not "/", which decoding turns into a segment
+// boundary, nor "?", "#" or "%", which raw would end the path or start an
+// escape.
+func escapedReserved(p string) (byte, bool) {
+	for i := 0; i+2 < len(p); i++ {
+		if c, ok := reservedEscapeAt(p, i); ok {
+			return c, true
+		}
+	}
+	return 0, false
+}
+
+// reservedEscapeAt reports the character p escapes at i, when that is an
+// escape of a reserved character escapedReserved counts.
+func reservedEscapeAt(p string, i int) (byte, bool) {
+	if p[i] != '%' || i+2 >= len(p) {
+		return 0, false
+	}
+	hi, ok1 := unhex(p[i+1])
+	lo, ok2 := unhex(p[i+2])
+	c := hi<<4 | lo
+	// Not "*" nor "$": raw in a pattern they are a wildcard and an end.
+	return c, ok1 && ok2 && strings.IndexByte(":@!&'()+,;=[]", c) >= 0
+}
+
+// decodeReserved returns p with the escapes escapedReserved counts
+// decoded.
+func decodeReserved(p string) string {
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		if c, ok := reservedEscapeAt(p, i); ok {
+			b.WriteByte(c)
+			i += 2
+			continue
+		}
+		b.WriteByte(p[i])
+	}
+	return b.String()
 }
 
 // rawEscapable returns the first ASCII byte of pattern p that a URL

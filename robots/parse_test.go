@@ -1,6 +1,7 @@
 package robots
 
 import (
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -607,5 +608,43 @@ func TestSize(t *testing.T) {
 	}
 	if (*File)(nil).Size() != 0 {
 		t.Error("a nil File has size 0")
+	}
+}
+
+// TestEscapedReservedFinding: a disallow pattern that escapes a reserved
+// character servers decode matches only the URLs that send the escape, as
+// Google reads it; lint says so, with the decoded line to add. "%2F",
+// "%3F", "%23", "%25", and "%2A" and "%24" (raw, a wildcard and an end)
+// are not such escapes, nor is an allow pattern's.
+func TestEscapedReservedFinding(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want string // the suggested line; "" for no finding
+	}{
+		{"disallow: /wiki/Special%3ARandom", "Disallow: /wiki/Special:Random"},
+		{"disallow: /wiki/Python_%28programming_language%29", "Disallow: /wiki/Python_(programming_language)"},
+		{"disallow: /it%27s/%3a", "Disallow: /it's/:"},
+		{"disallow: /a%2Fb", ""},
+		{"disallow: /a%3Fb", ""},
+		{"disallow: /100%25", ""},
+		{"disallow: /star%2A", ""},
+		{"disallow: /cost%24", ""},
+		{"disallow: /%7Ejoe/", ""},
+		{"disallow: /a%3", ""},
+		{"allow: /wiki/Special%3ARandom", ""},
+	} {
+		f := Parse([]byte("user-agent: *\n" + tc.line + "\n"))
+		var found []string
+		for _, d := range f.Diagnostics() {
+			if d.Kind == KindEscapedReserved {
+				found = append(found, d.Message)
+			}
+		}
+		switch {
+		case tc.want == "" && len(found) > 0:
+			t.Errorf("%s: finding %q, want none", tc.line, found[0])
+		case tc.want != "" && (len(found) != 1 || !strings.Contains(found[0], fmt.Sprintf("%q", tc.want))):
+			t.Errorf("%s: findings %q, want one suggesting %q", tc.line, found, tc.want)
+		}
 	}
 }
