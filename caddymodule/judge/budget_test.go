@@ -200,3 +200,26 @@ func BenchmarkDecideHeldMany(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPathsOfEscapedReserved: the spellings of a path that escapes
+// reserved characters Go escapes too ("%28", audit AM-F1), whose as-sent
+// spelling is made from EscapedPath, cost time linear in the path, as
+// those of a plain path do.
+func BenchmarkPathsOfEscapedReserved(b *testing.B) {
+	for _, n := range []int{200, 16 << 10} {
+		for name, unit := range map[string]string{"plain": "/abcdefgh", "parens": "/a%28b%29c", "dots": "/%28/../"} {
+			uri := strings.Repeat(unit, n/len(unit))
+			u, err := url.ParseRequestURI(uri)
+			if err != nil {
+				b.Fatal(err)
+			}
+			served := ServedPath(u.Path)
+			b.Run(fmt.Sprintf("%s-%d", name, n), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					PathsOfServed(served, u)
+				}
+			})
+		}
+	}
+}
