@@ -34,7 +34,7 @@ const (
 	Search        Category = "search"         // builds a web search index
 	AITraining    Category = "ai-training"    // collects content to train models
 	AISearch      Category = "ai-search"      // builds the index an AI answer engine searches
-	AIUser        Category = "ai-user"        // fetches a page because a person asked (operators say robots.txt may not apply)
+	AIUser        Category = "ai-user"        // fetches a page for an AI assistant or agent a person asked (operators say robots.txt may not apply)
 	SEO           Category = "seo"            // SEO and marketing intelligence
 	Archive       Category = "archive"        // web archiving
 	SocialPreview Category = "social-preview" // link previews for chat and social apps

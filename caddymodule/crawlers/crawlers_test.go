@@ -369,3 +369,33 @@ func TestGoogleAgent(t *testing.T) {
 		t.Errorf("Claim(Google-Agent) = %v", got)
 	}
 }
+
+// TestNonAIUserFetchers: Google's user-triggered fetchers that serve no AI
+// (feeds, site verification, read-aloud, Publisher Center, Chrome Web
+// Store, favicons) are not ai-user, which `signals enforce` refuses under
+// ai-input=no; its AI fetchers are (audit AN-F2: Search Console's file
+// verification was refused on a site that opts out of AI answers).
+func TestNonAIUserFetchers(t *testing.T) {
+	kb := Builtin()
+	for name, want := range map[string]Category{
+		"FeedFetcher-Google":       Other,
+		"Google-Read-Aloud":        Other,
+		"Google-Site-Verification": Other,
+		"GoogleProducer":           Other,
+		"Google-CWS":               Other,
+		"Google Favicon":           Other,
+		"Google-Agent":             AIUser,
+		"Google-GeminiNotebook":    AIUser,
+		"ChatGPT-User":             AIUser,
+	} {
+		i := slices.IndexFunc(kb.All(), func(c *Crawler) bool { return c.Name == name })
+		if i < 0 {
+			t.Errorf("%s: not in the knowledge base", name)
+			continue
+		}
+		c := kb.All()[i]
+		if c.Category != want {
+			t.Errorf("%s: category %s, want %s", name, c.Category, want)
+		}
+	}
+}
