@@ -112,7 +112,9 @@ func (id identity) proven() identity {
 // and whether the path's other spellings were capped (see
 // judge.Paths.DecideHeld).
 func (id *identity) decide(paths judge.Paths) (robots.Verdict, *robots.Group, bool) {
-	return paths.DecideHeld(id.Group, id.held)
+	// Only a proven crawler's choice has groups others share (Google
+	// News's, for Googlebot's header): no knowledge base is needed.
+	return paths.DecideShared(id.Group, id.held, id.choice(nil).Shared(id.snap.File, id.Group))
 }
 
 // maxCachedUserAgent is the longest header kept in the cache; longer ones

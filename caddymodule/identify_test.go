@@ -130,3 +130,33 @@ func TestFollows(t *testing.T) {
 		})
 	}
 }
+
+// TestGoogleNewsSharesGooglebot: Google News crawls with Googlebot's
+// header and obeys a Googlebot-News group; a request proven to come from
+// Googlebot that the Googlebot-News group allows is passed and logged as
+// allowed by that group, whatever Googlebot's and the * group say, while
+// an impostor from another address gains nothing by it (audit AN-F1).
+func TestGoogleNewsSharesGooglebot(t *testing.T) {
+	const robotsTxt = "User-agent: *\nDisallow: /search\nDisallow: /*?*smid=\n\nUser-agent: Googlebot-News\nDisallow: /opinion/\n"
+	h, _ := newTestHandler(t, config.Config{Inline: robotsTxt, Impostors: config.ImpostorsJudge,
+		Crawlers: []config.Crawler{{Token: "Googlebot", Ranges: []string{"192.0.2.0/24"}}}})
+	for _, tc := range []struct {
+		ip, path string
+		refused  bool
+		group    string
+	}{
+		{"192.0.2.5", "/2024/story.html?smid=tw-share", false, "Googlebot-News"},
+		{"192.0.2.5", "/search?q=x", false, "Googlebot-News"},
+		{"192.0.2.5", "/opinion/x", false, "*"},
+		{"198.51.100.7", "/search?q=x", true, "*"},
+	} {
+		r := withIP(newRequest("GET", tc.path, testfixtures.UAGooglebot), tc.ip)
+		_, err := serve(h, r)
+		if refused := err != nil; refused != tc.refused {
+			t.Errorf("%s from %s: refused %v, want %v", tc.path, tc.ip, refused, tc.refused)
+		}
+		if j := judgmentOf(r); j.Group != tc.group {
+			t.Errorf("%s from %s: group %q, want %q", tc.path, tc.ip, j.Group, tc.group)
+		}
+	}
+}

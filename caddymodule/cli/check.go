@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/internal/text"
@@ -229,9 +230,21 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 	if s.TrapNotReached != "" {
 		out.NotReached = append(out.NotReached, s.Trap)
 	}
+	// A request the proven crawler's groups refuse may be that of a
+	// crawler sending its header as its own, as in the handler (Google
+	// News with Googlebot's: judge.Choice.Shared).
+	shared := choice.Shared(s.File, g)
 	code := ExitOK
 	for _, t := range targets {
 		res, disallowed := s.judgeHeld(t, id.Bot, g, name, held, category, false)
+		for _, sg := range shared {
+			if !disallowed || res.Signal != "" {
+				break
+			}
+			if res2, d2 := s.judge(t, id.Bot, sg, sg.Agents[0], category, false); !d2 {
+				res, disallowed = res2, false
+			}
+		}
 		if disallowed {
 			code = ExitDisallowed
 		}
@@ -294,6 +307,9 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 		ew.Printf("%s: %s\n", target, s.verdictText(r))
 		ew.Printf("  group: %s\n", text.Clean(groupText))
 		ew.Printf("  agent: %s\n", text.Clean(agentText))
+		if r.Allowed && r.Agent != name && slices.ContainsFunc(shared, func(g *robots.Group) bool { return slices.Contains(g.Agents, r.Agent) }) {
+			ew.Printf("  allowed by: the %s group (a crawler that sends this header as its own obeys it)\n", text.Clean(r.Agent))
+		}
 		if len(out.HeldTo) > 0 {
 			ew.Printf("  also held to: %s (the other groups its header names, where they refuse more: nothing proves which of them it is)\n", text.Clean(strings.Join(out.HeldTo, ", ")))
 		}

@@ -638,6 +638,39 @@ func TestCheckFollowsLikeTheHandler(t *testing.T) {
 	}
 }
 
+// TestCheckSharedLikeTheHandler: check judges Googlebot's header as the
+// handler judges a proven Googlebot: a path a Googlebot-News group allows
+// is allowed, by that group, since Google News sends the header too
+// (audit AN-F1); the impostor it may be gains nothing.
+func TestCheckSharedLikeTheHandler(t *testing.T) {
+	f := robots.Parse([]byte("User-agent: *\nDisallow: /search\n\nUser-agent: Googlebot-News\nDisallow: /opinion/\n"))
+	for _, tc := range []struct {
+		target string
+		code   int
+		agent  string
+	}{
+		{"/search?q=x", ExitOK, "Googlebot-News"},
+		{"/opinion/x", ExitOK, ""},
+		{"/page", ExitOK, ""},
+	} {
+		var out strings.Builder
+		code, err := Check(&out, Subject{File: f, Name: "robots.txt"}, testfixtures.UAGooglebot, []string{tc.target}, true)
+		if err != nil || code != tc.code {
+			t.Fatalf("%s: exit %d (%v), want %d\n%s", tc.target, code, err, tc.code, out.String())
+		}
+		var got CheckOutput
+		if err := json.Unmarshal([]byte(out.String()), &got); err != nil {
+			t.Fatal(err)
+		}
+		if r := got.Results[0]; r.Agent != tc.agent || !r.Allowed {
+			t.Errorf("%s: agent %q, allowed %v; want %q, allowed", tc.target, r.Agent, r.Allowed, tc.agent)
+		}
+		if u := got.Unverified; u == nil || u.Results[0].Allowed != (tc.target != "/search?q=x") {
+			t.Errorf("%s: the impostor's verdict %+v, want it judged by * alone", tc.target, u)
+		}
+	}
+}
+
 // TestCheckNamesTheOperatorsCrawler: a header that names one of the
 // config's crawler entries as its product is that crawler, held to
 // robots.txt, as in the handler, even where the classifier would take it

@@ -102,7 +102,26 @@ type Crawler struct {
 	// operator documents (Applebot follows a Googlebot group; every Yandex
 	// robot a Yandex group).
 	Follows []string `json:"follows,omitempty"`
-	Notes   string   `json:"note,omitempty"`
+	// CrawlsAs are the names of crawlers whose User-Agent headers this
+	// one sends, having none of its own (Google News crawls with
+	// Googlebot's): a request proven to come from one of them may be
+	// this crawler's, and is no violation where this one's group allows
+	// it.
+	CrawlsAs []string `json:"crawls_as,omitempty"`
+	Notes    string   `json:"note,omitempty"`
+
+	// sharedBy are the crawlers whose CrawlsAs names this one, set by
+	// the Base that holds it.
+	sharedBy []*Crawler
+}
+
+// SharedBy returns the crawlers that send c's header as their own (see
+// CrawlsAs); nil for none.
+func (c *Crawler) SharedBy() []*Crawler {
+	if c == nil {
+		return nil
+	}
+	return c.sharedBy
 }
 
 // Verifiable reports whether the operator publishes any way to check a
@@ -201,6 +220,23 @@ func (b *Base) build(entries []*Crawler, operator bool) error {
 			}
 			b.index[k] = c
 			b.maxKey = max(b.maxKey, len(k))
+		}
+	}
+	for _, c := range entries {
+		// A copy made by With holds the crawlers of the Base it was
+		// copied from.
+		c.sharedBy = nil
+	}
+	for _, c := range entries {
+		for _, n := range c.CrawlsAs {
+			target := b.index[strings.ToLower(n)]
+			switch {
+			case target == nil:
+				return fmt.Errorf("crawlers: %q: crawls_as %q names no crawler of the knowledge base", c.Name, n)
+			case target == c:
+				return fmt.Errorf("crawlers: %q: crawls_as names itself", c.Name)
+			}
+			target.sharedBy = append(target.sharedBy, c)
 		}
 	}
 	b.families = nil

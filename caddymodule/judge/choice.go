@@ -1,6 +1,8 @@
 package judge
 
 import (
+	"slices"
+
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/crawlers"
 	"github.com/robotsguard/caddy-robots-txt/robots"
 )
@@ -121,6 +123,31 @@ func (c Choice) group(f *robots.File, ua string, library func(name string, at in
 		}
 	}
 	return f.GroupFor("*"), ""
+}
+
+// Shared is the groups of f, other than g, that the file names for the
+// crawlers sending the proven crawler's header as their own
+// (crawlers.Crawler.SharedBy): a request from Googlebot's addresses with
+// Googlebot's header may be Google News's, which obeys a Googlebot-News
+// group, and Google's reading calls no request a violation that one of
+// the crawlers it may be is allowed (audit AN-F1). nil for a client
+// nothing proved, an impostor, or a crawler whose header none shares.
+func (c Choice) Shared(f *robots.File, g *robots.Group) []*robots.Group {
+	if c.Crawler == nil || c.Unproven || c.Claimed != nil {
+		return nil
+	}
+	var out []*robots.Group
+	for _, s := range c.Crawler.SharedBy() {
+		for _, t := range s.Tokens {
+			if sg := f.NamedGroupFor(t); sg != nil {
+				if sg != g && !slices.Contains(out, sg) {
+					out = append(out, sg)
+				}
+				break
+			}
+		}
+	}
+	return out
 }
 
 // Held is the groups of f besides the one Group chooses that the client

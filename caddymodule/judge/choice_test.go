@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/crawlers"
+	"github.com/robotsguard/caddy-robots-txt/internal/testfixtures"
 	"github.com/robotsguard/caddy-robots-txt/robots"
 )
 
@@ -304,5 +305,53 @@ func TestHeldCapped(t *testing.T) {
 		if capped != tc.capped || v.Allowed != tc.capped {
 			t.Errorf("held to %d groups: allowed %v, capped %v; want %v, %v", len(tc.held), v.Allowed, capped, tc.capped, tc.capped)
 		}
+	}
+}
+
+// TestShared: a request from Googlebot's addresses with Googlebot's header
+// may be Google News's, which sends that header and obeys a
+// Googlebot-News group: a path that group allows is no violation, for a
+// proven Googlebot only (audit AN-F1). A client nothing proved, or an
+// impostor, gains nothing from it.
+func TestShared(t *testing.T) {
+	f := robots.Parse([]byte("User-agent: *\nDisallow: /search\n\n" +
+		"User-agent: Googlebot\nDisallow: /archive/\nDisallow: /private/\n\n" +
+		"User-agent: Googlebot-News\nDisallow: /opinion/\nDisallow: /private/\n"))
+	base := crawlers.Builtin()
+	gb := base.Lookup("Googlebot")
+	ua := testfixtures.UAGooglebot
+	for _, tc := range []struct {
+		name    string
+		c       Choice
+		path    string
+		allowed bool
+	}{
+		{"proven: Googlebot-News's group allows", ChoiceFor(gb, true), "/archive/x", true},
+		{"proven: Googlebot's group allows", ChoiceFor(gb, true), "/opinion/x", true},
+		{"proven: both refuse", ChoiceFor(gb, true), "/private/x", false},
+		{"signed: Googlebot-News's group allows", ChoiceFor(gb, false), "/archive/x", true},
+		{"unproven", UnprovenFor(gb, base), "/archive/x", false},
+		{"impostor, held to Googlebot's group", ImpostorOf(gb, base), "/archive/x", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g, _ := tc.c.Group(f, ua)
+			if tc.c.Claimed != nil {
+				g = f.GroupFor("*")
+			}
+			v, by, _ := PathsOfTarget(tc.path).DecideShared(g, tc.c.Held(f, ua), tc.c.Shared(f, g))
+			if v.Allowed != tc.allowed {
+				t.Errorf("%s: allowed %v (by %v), want %v", tc.path, v.Allowed, by.Agents, tc.allowed)
+			}
+		})
+	}
+	// Where the file names no Googlebot-News group, Google News obeys
+	// Googlebot's: nothing more.
+	plain := robots.Parse([]byte("User-agent: Googlebot\nDisallow: /archive/\n"))
+	g, _ := ChoiceFor(gb, true).Group(plain, ua)
+	if s := ChoiceFor(gb, true).Shared(plain, g); len(s) != 0 {
+		t.Errorf("no Googlebot-News group: shared %v, want none", s)
+	}
+	if s := ChoiceFor(base.Lookup("bingbot"), true).Shared(f, nil); len(s) != 0 {
+		t.Errorf("bingbot: shared %v, want none", s)
 	}
 }

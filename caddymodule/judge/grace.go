@@ -351,7 +351,8 @@ func (v *Version) allows(r *Request) bool {
 	if v.File == nil {
 		return true
 	}
-	v2, _, _ := r.Paths.DecideHeld(r.groupIn(v.File), r.Choice.Held(v.File, r.UA))
+	g := r.groupIn(v.File)
+	v2, _, _ := r.Paths.DecideShared(g, r.Choice.Held(v.File, r.UA), r.Choice.Shared(v.File, g))
 	return v2.Allowed
 }
 

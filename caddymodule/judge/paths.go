@@ -329,6 +329,23 @@ func (p Paths) DecideHeld(g *robots.Group, held []*robots.Group) (robots.Verdict
 	return v, g, b.capped
 }
 
+// DecideShared is DecideHeld for a proven crawler whose header other
+// crawlers send as their own (Choice.Shared): a request its groups refuse
+// is allowed where a group of shared allows it, and that group is the one
+// returned, since the request may be that crawler's.
+func (p Paths) DecideShared(g *robots.Group, held, shared []*robots.Group) (robots.Verdict, *robots.Group, bool) {
+	v, by, capped := p.DecideHeld(g, held)
+	if v.Allowed {
+		return v, by, capped
+	}
+	for _, s := range shared {
+		if v2, _, c2 := p.DecideCapped(s); v2.Allowed {
+			return v2, s, capped || c2
+		}
+	}
+	return v, by, capped
+}
+
 // SurelyAllows is surelyAllowed for one group: a group of which it is
 // true DecideHeld leaves out, judging none of its rules nor counting it
 // among the MaxHeld judged in full.
