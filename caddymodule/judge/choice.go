@@ -2,6 +2,7 @@ package judge
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/robotsguard/caddy-robots-txt/caddymodule/crawlers"
 	"github.com/robotsguard/caddy-robots-txt/robots"
@@ -105,10 +106,30 @@ func (c Choice) group(f *robots.File, ua string, library func(name string, at in
 			if g := f.NamedGroupFor(a); g != nil {
 				return g, a
 			}
+			// A token of several words ("Sogou web spider") is
+			// named in robots.txt by its first, as Google's parser
+			// reads the line (audit AN-F4).
+			if n := robots.AgentName(a); n != "" && n != a {
+				if g := f.NamedGroupFor(n); g != nil {
+					return g, n
+				}
+			}
 		}
 	}
 	if !c.IgnoreHeader {
-		if g, name := f.GroupForUserAgentSkipping(ua, library); name != "" {
+		skip := library
+		if cr != nil {
+			// A known crawler goes by its own names, not by the
+			// other words its header holds: a verified Baiduspider
+			// whose mobile header says "(Linux;u;Android
+			// 4.2.2;zh-cn;)" does not obey a zh-cn group, nor "Sogou
+			// web spider/4.0" a spider one (audit AN-F4). A client
+			// nothing proved is held to those groups too (Held).
+			skip = func(name string, at int, lead bool) bool {
+				return !goesBy(cr, name) || library(name, at, lead)
+			}
+		}
+		if g, name := f.GroupForUserAgentSkipping(ua, skip); name != "" {
 			return g, name
 		}
 	}
@@ -148,6 +169,21 @@ func (c Choice) Shared(f *robots.File, g *robots.Group) []*robots.Group {
 		}
 	}
 	return out
+}
+
+// goesBy reports whether the file's agent name is one crawler cr goes by:
+// one of its tokens or of those it follows, or a longer name that starts
+// with one ("YandexImages", "Googlebot-Extra"), which a client claimed for
+// the crawler by that name sends as its own.
+func goesBy(cr *crawlers.Crawler, name string) bool {
+	for _, list := range [...][]string{cr.Tokens, cr.Follows} {
+		for _, t := range list {
+			if t = robots.AgentName(t); t != "" && len(name) >= len(t) && strings.EqualFold(name[:len(t)], t) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Held is the groups of f besides the one Group chooses that the client

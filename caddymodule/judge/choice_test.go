@@ -41,7 +41,10 @@ Disallow: /star
 		{"header, as Google reads it", Choice{}, "Mozilla/5.0 (compatible; Googlebot/2.1)", "Googlebot", "Googlebot"},
 		{"header names nothing: the * group", Choice{}, "SomeBot/1.0", "*", ""},
 		{"a followed crawler's group", ChoiceFor(applebot, true), "Mozilla/5.0 (Applebot/0.1; +http://www.apple.com/go/applebot)", "Googlebot", "Googlebot"},
-		{"the header still comes first", ChoiceFor(applebot, true), "Applebot/0.1 msnbot/1.0", "msnbot", "msnbot"},
+		// A known crawler goes by its own names, not another word of
+		// its header (audit AN-F4; it was msnbot's group here).
+		{"not another crawler's name in its header", ChoiceFor(applebot, true), "Applebot/0.1 msnbot/1.0", "Googlebot", "Googlebot"},
+		{"a header naming nothing else: the header's name", Choice{}, "Applebot/0.1 msnbot/1.0", "msnbot", "msnbot"},
 		{"signature: the followed crawler's group", ChoiceFor(applebot, false), "", "Googlebot", "Googlebot"},
 		// A token is not a prefix of a longer one (Google's reading): a
 		// group for AdsBot-Google does not name AdsBot-Google-Mobile.
@@ -353,5 +356,37 @@ func TestShared(t *testing.T) {
 	}
 	if s := ChoiceFor(base.Lookup("bingbot"), true).Shared(f, nil); len(s) != 0 {
 		t.Errorf("bingbot: shared %v, want none", s)
+	}
+}
+
+// TestKnownCrawlerGoesByItsNames: a known crawler obeys the group of its
+// own token (of several words, the first word's, as Google's parser reads
+// "User-agent: Sogou web spider"), of a longer name starting with one, or
+// of a token it follows, else the * group, never that of another word of
+// its header, as Google's reading of its token does (audit AN-F4).
+func TestKnownCrawlerGoesByItsNames(t *testing.T) {
+	base := crawlers.Builtin()
+	for _, tc := range []struct {
+		name, file, crawler, ua, group string
+	}{
+		{"a token of several words", "User-agent: Sogou\nAllow: /\n\nUser-agent: spider\nDisallow: /\n", "Sogou",
+			"Sogou web spider/4.0(+http://www.sogou.com/docs/help/webmasters.htm#07)", "Sogou"},
+		{"no group of its own: not a word of its header", "User-agent: spider\nDisallow: /\n\nUser-agent: *\nAllow: /\n", "Sogou",
+			"Sogou web spider/4.0(+http://www.sogou.com/docs/help/webmasters.htm#07)", "*"},
+		{"Baidu's mobile header", "User-agent: zh-cn\nUser-agent: u\nDisallow: /\n\nUser-agent: *\nAllow: /\n", "Baiduspider",
+			"Mozilla/5.0 (Linux;u;Android 4.2.2;zh-cn;) AppleWebKit/534.46 (KHTML,like Gecko) Version/5.1 Mobile Safari/10600.6.3 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)", "*"},
+		{"a longer name it sends", "User-agent: YandexImages\nDisallow: /i/\n\nUser-agent: Yandex\nDisallow: /y/\n", "YandexBot",
+			"Mozilla/5.0 (compatible; YandexImages/3.0; +http://yandex.com/bots)", "YandexImages"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cr := base.Lookup(tc.crawler)
+			if cr == nil {
+				t.Fatalf("%s: not in the knowledge base", tc.crawler)
+			}
+			g, _ := ChoiceFor(cr, true).Group(robots.Parse([]byte(tc.file)), tc.ua)
+			if got := g.Agents[0]; got != tc.group {
+				t.Errorf("group %q, want %q", got, tc.group)
+			}
+		})
 	}
 }
