@@ -78,6 +78,19 @@ func TestCheck(t *testing.T) {
 			},
 		},
 		{
+			// Audit AN-F5: browsers a list names by accident, and any
+			// name of a browser's shape; not a headless or a bot's one.
+			name: "browsers as agent names",
+			body: "User-agent: Chromium\nUser-agent: Telegram-Android\nUser-agent: BingSapphire\nUser-agent: AlohaBrowser\n" +
+				"User-agent: HeadlessBrowser\nUser-agent: Browser\nUser-agent: SpiderBotBrowser\nDisallow: /\n",
+			want: []finding{
+				{1, KindHumanSoftware, robots.Warning, `user-agent "Chromium"`},
+				{2, KindHumanSoftware, robots.Warning, `user-agent "Telegram-Android"`},
+				{3, KindHumanSoftware, robots.Warning, `user-agent "BingSapphire"`},
+				{4, KindHumanSoftware, robots.Warning, `user-agent "AlohaBrowser"`},
+			},
+		},
+		{
 			// Google's crawlers ignore Crawl-delay; bingbot reads it.
 			name: "a crawl-delay Google ignores",
 			body: "User-agent: Googlebot\nCrawl-delay: 10\nDisallow: /x\n\nUser-agent: bingbot\nCrawl-delay: 10\nDisallow: /x\n",
