@@ -318,6 +318,11 @@ func severity(j *judge.Judgment) int {
 // the delays alone.
 func (h *Handler) pace(r *http.Request, id identity, verified bool, site uint64, now time.Time) (bool, time.Duration) {
 	delay := pace.Clamp(id.crawlDelay())
+	if verified && id.claim != nil && id.claim.MaxCrawlDelay > 0 {
+		// Yandex reads no delay longer than 2 s: keeping to that is
+		// keeping to the file by its own reading (audit AN's notes).
+		delay = min(delay, pace.Clamp(time.Duration(id.claim.MaxCrawlDelay*float64(time.Second))))
+	}
 	if verified && id.Group != id.snap.File.GroupFor("*") {
 		ok, wait := h.tracker.pace.Named(site, id.Name, delay, id.snap.DelaySince, now)
 		if ok && h.tracker.sharer != nil {

@@ -147,6 +147,32 @@ func TestCrawlDelayGoogleIgnores(t *testing.T) {
 	}
 }
 
+// TestCrawlDelayYandexMax: Yandex reads no Crawl-delay longer than 2 s, so
+// YandexBot verified as itself is paced at 2 s where the file asks for 10;
+// a claim from elsewhere is paced at the file's 10 s (audit AN's notes).
+func TestCrawlDelayYandexMax(t *testing.T) {
+	const yandex = "Mozilla/5.0 (compatible; YandexBot/3.0; +http://yandex.com/bots)"
+	h, _ := newTestHandler(t, config.Config{Inline: "User-agent: Yandex\nCrawl-delay: 10\n\nUser-agent: *\nDisallow: /private/\n",
+		Impostors: config.ImpostorsJudge, Crawlers: []config.Crawler{{Token: "YandexBot", Ranges: []string{"192.0.2.0/24"}}}})
+	for _, tc := range []struct {
+		who, ip, retry string
+	}{
+		{"verified", "192.0.2.5", "2"},
+		{"a claim from elsewhere", "203.0.113.9", "10"},
+	} {
+		var (
+			w   *httptest.ResponseRecorder
+			err error
+		)
+		for range 4 {
+			w, err = serve(h, withIP(newRequest("GET", "/a", yandex), tc.ip))
+		}
+		if he, ok := err.(caddyhttp.HandlerError); !ok || he.StatusCode != http.StatusTooManyRequests || w.Header().Get("Retry-After") != tc.retry {
+			t.Errorf("%s: fourth request in a row: %v, Retry-After %q; want 429 after %s s", tc.who, err, w.Header().Get("Retry-After"), tc.retry)
+		}
+	}
+}
+
 // TestCrawlDelayOfItsOwnAgents: in "User-agent: Bingbot / Crawl-delay: 10 /
 // User-agent: * / ...", Google's grouping keeps both agents in one group
 // for the rules, but the delay is Bingbot's: other bots are paced by the

@@ -97,6 +97,13 @@ type Crawler struct {
 	// supported"); verified as itself, it is not paced by one, since
 	// going faster is no violation by its own reading of the file.
 	IgnoresCrawlDelay bool `json:"ignores_crawl_delay,omitempty"`
+	// MaxCrawlDelay is the longest Crawl-delay, in seconds, the crawler
+	// reads, when its operator documents one (Yandex: 2.0); 0 for none.
+	// Verified as itself, it is paced by no longer a delay, since
+	// keeping to that is keeping to the file by its own reading.
+	MaxCrawlDelay float64 `json:"max_crawl_delay,omitempty"`
+	// CrawlDelaySource is the operator's page that gives MaxCrawlDelay.
+	CrawlDelaySource string `json:"crawl_delay_source,omitempty"`
 	// Follows are the tokens of other crawlers whose groups this one
 	// obeys, in order, when no group names it, before the * group, as its
 	// operator documents (Applebot follows a Googlebot group; every Yandex
@@ -302,6 +309,17 @@ func (c *Crawler) validate(operator bool) error {
 		body := strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(p, "^"), "|"), "|")
 		if body == "" || strings.ToLower(body) != body {
 			return where("bad pattern %q (lowercase text, optional ^ and | marks)", p)
+		}
+	}
+	if c.MaxCrawlDelay < 0 || c.MaxCrawlDelay > 60 || c.MaxCrawlDelay != c.MaxCrawlDelay {
+		return where("max_crawl_delay %v is not a number of seconds from 0 to 60", c.MaxCrawlDelay)
+	}
+	if c.MaxCrawlDelay > 0 && c.IgnoresCrawlDelay {
+		return where("max_crawl_delay and ignores_crawl_delay both set")
+	}
+	if c.CrawlDelaySource != "" {
+		if err := checkURL(c.CrawlDelaySource, false); err != nil {
+			return where("crawl_delay_source: %v", err)
 		}
 	}
 	if !c.Category.Valid() {
