@@ -119,8 +119,29 @@ func (h *Handler) checkRoutes(srv *caddyhttp.Server, host string) {
 	}
 	if h.Trap != "" {
 		h.checkTrapReach(srv, host)
+	} else {
+		h.checkRobotsReach(srv, host)
 	}
 	h.checkMatchAfterRewrite(srv)
+}
+
+// checkRobotsReach warns when the routes around the handler keep requests
+// for /robots.txt from it (a path matcher such as /blog/*, a handle
+// block): clients read a robots.txt other than the one it enforces, or
+// none, and no bot's fetch of it is recorded, so none gets grace (audit
+// AO-F2; caddy robots check --config said so, the handler did not). With
+// a trap, checkTrapReach says so, and turns the trap off.
+func (h *Handler) checkRobotsReach(srv *caddyhttp.Server, host string) {
+	chain, found := routesTo(srv.Routes, h, false, 0)
+	if !found {
+		return
+	}
+	if by := notTaken(chain, host, "/robots.txt"); by != "" {
+		h.configLog().Warn("requests for /robots.txt do not reach this handler: clients read a robots.txt other than the one it enforces, "+
+			"or none, and no bot's fetch of it is recorded, so none gets grace; add /robots.txt to its routes' matchers, "+
+			"or give robots_txt a route that takes every request",
+			zap.String("not_taken_by", by))
+	}
 }
 
 // checkMatchAfterRewrite warns when a route on the way to the handler

@@ -358,3 +358,47 @@ func TestRouteChecksAtValidate(t *testing.T) {
 		})
 	}
 }
+
+// TestRobotsReach: without a trap, a handler whose routes keep GET
+// /robots.txt from it says so at a WARN, naming the matcher, since
+// clients read another robots.txt and no fetch is recorded (audit
+// AO-F2); routes that take it say nothing.
+func TestRobotsReach(t *testing.T) {
+	path := func(p ...string) any { m := caddyhttp.MatchPath(p); return &m }
+	route := func(h caddyhttp.MiddlewareHandler, sets ...caddyhttp.MatcherSet) caddyhttp.Route {
+		return caddyhttp.Route{MatcherSets: sets, Handlers: []caddyhttp.MiddlewareHandler{h}}
+	}
+	for _, tc := range []struct {
+		name   string
+		routes func(h *Handler) caddyhttp.RouteList
+		warn   bool
+	}{
+		{"no matcher", func(h *Handler) caddyhttp.RouteList { return caddyhttp.RouteList{route(h)} }, false},
+		{"a path matcher that takes /robots.txt", func(h *Handler) caddyhttp.RouteList {
+			return caddyhttp.RouteList{route(h, caddyhttp.MatcherSet{path("/robots.txt", "/blog/*")})}
+		}, false},
+		{"a path matcher that does not", func(h *Handler) caddyhttp.RouteList {
+			return caddyhttp.RouteList{route(h, caddyhttp.MatcherSet{path("/blog/*")})}
+		}, true},
+		{"a subroute under one", func(h *Handler) caddyhttp.RouteList {
+			return caddyhttp.RouteList{route(&caddyhttp.Subroute{Routes: caddyhttp.RouteList{route(h)}}, caddyhttp.MatcherSet{path("/app/*")})}
+		}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h, logs := newTestHandler(t, config.Config{Inline: trapTestRobots, Share: "off"})
+			srv := &caddyhttp.Server{Routes: tc.routes(h)}
+			r := newRequest("GET", "http://a.example/blog/x", testfixtures.UAFirefox)
+			r = r.WithContext(context.WithValue(r.Context(), caddyhttp.ServerCtxKey, srv))
+			if _, err := serve(h, r); err != nil {
+				t.Fatal(err)
+			}
+			warns := logs.FilterMessageSnippet("requests for /robots.txt do not reach this handler").All()
+			if got := len(warns) == 1; got != tc.warn || len(warns) > 1 {
+				t.Fatalf("%d WARNs that /robots.txt does not reach the handler, want warned %v", len(warns), tc.warn)
+			}
+			if tc.warn && warns[0].ContextMap()["not_taken_by"] == "" {
+				t.Errorf("the WARN does not name the matcher: %v", warns[0].ContextMap())
+			}
+		})
+	}
+}
