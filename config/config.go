@@ -431,6 +431,9 @@ func (c Config) Validate() error {
 	if strings.Contains(c.File, "*") {
 		add(fmt.Errorf("file: %q has a \"*\" in it; a file name has no wildcards", c.File))
 	}
+	if err := checkFilePlaceholders(c.File); err != nil {
+		add(fmt.Errorf("file: %w", err))
+	}
 	if c.Trap != "" && !c.ServeEnabled() {
 		add(fmt.Errorf("trap needs serve: %w", errTrapNotServed))
 	}
@@ -828,6 +831,12 @@ func checkTrap(trap, action string, ttl caddy.Duration) error {
 	}
 	if err := noPlaceholder("trap", trap); err != nil {
 		return err
+	}
+	if i := strings.IndexFunc(trap, func(r rune) bool { return r < 0x20 || r == 0x7f }); i >= 0 {
+		// A newline would put lines of its own into the robots.txt
+		// served (audit AO-F4: "/t/\nDisallow:/" told Googlebot to
+		// leave the whole site), and no request's path holds one.
+		return fmt.Errorf("trap: %q holds a control character (%U); give a path of its own, such as \"/.well-known/robots-trap/\"", trap, trap[i])
 	}
 	if !strings.HasPrefix(trap, "/") || trap == "/" || trap == "/robots.txt" || strings.ContainsAny(trap, "*$?# ") {
 		return fmt.Errorf("trap: %q is not allowed; give a path of its own that starts with \"/\", such as \"/.well-known/robots-trap/\" (not / or /robots.txt, no wildcards)", trap)

@@ -227,3 +227,40 @@ func resolveUserAgents(field string, list []string) (resolved []string, changed 
 	}
 	return resolved, changed, nil
 }
+
+// hostPlaceholders are the placeholders of the request a robots.txt path
+// may hold: the request's host and what comes of it ({host}, {labels.N},
+// {hostport}, TLS's server name), and the root a root directive set from
+// them, since robots.txt is per host (RFC 9309 section 2.3).
+var hostPlaceholders = []string{"http.request.host", "http.request.hostport", "http.request.tls.server_name", "http.vars.root"}
+
+// checkFilePlaceholders refuses a robots.txt path holding a placeholder
+// of the request other than the host's (hostPlaceholders): with the
+// query's, a header's or the path's, any client would choose which file
+// it is judged by, or one that does not exist, which allows every bot
+// everywhere, or another directory's with "../" (audit AO-F3).
+func checkFilePlaceholders(path string) error {
+	for rest := path; ; {
+		i := strings.IndexByte(rest, '{')
+		if i < 0 {
+			return nil
+		}
+		j := strings.IndexByte(rest[i:], '}')
+		if j < 0 {
+			return nil
+		}
+		key := rest[i+1 : i+j]
+		rest = rest[i+j+1:]
+		if requestPlaceholder("{"+key+"}") == "" || slices.ContainsFunc(hostPlaceholders, func(h string) bool {
+			return key == h || strings.HasPrefix(key, h+".labels.")
+		}) {
+			continue
+		}
+		if !strings.HasPrefix(key, "http.") {
+			return fmt.Errorf("%q holds {%s}, which is no placeholder Caddy knows (a Caddyfile's {host} is {http.request.host} in JSON)", path, key)
+		}
+		return fmt.Errorf("%q depends on {%s}, which the client chooses: any client could pick the robots.txt it is judged by, "+
+			"or one that does not exist (every bot allowed everywhere); a robots.txt path may vary by the request's host only: "+
+			"{host}, {labels.N}, {hostport}, or the root a root directive sets from them", path, key)
+	}
+}
