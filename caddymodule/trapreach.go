@@ -2,6 +2,7 @@ package caddymodule
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -123,6 +124,53 @@ func (h *Handler) checkRoutes(srv *caddyhttp.Server, host string) {
 		h.checkRobotsReach(srv, host)
 	}
 	h.checkMatchAfterRewrite(srv)
+	if h.File == "" && h.Inline == "" && h.URL == "" {
+		h.checkRoots(srv)
+	}
+}
+
+// checkRoots warns when a handler that reads robots.txt from the site's
+// root has a root directive with a matcher before it ("root /private/*
+// /srv/other"): the root differs by request, and so would the robots.txt
+// judged, while robots.txt is one per host and the one served is the
+// root's for /robots.txt (audit AO-F1: every bot was allowed under
+// /private/, judged by a file that did not exist there).
+func (h *Handler) checkRoots(srv *caddyhttp.Server) {
+	found, matched := rootsBefore(srv.Routes, h, 0)
+	if !found || len(matched) == 0 {
+		return
+	}
+	h.configLog().Warn("a root directive with a matcher sets another root before robots_txt for some requests, and robots_txt reads "+
+		"robots.txt from each request's root, so those requests are judged by another file than the one served for /robots.txt; "+
+		"name the file with \"file <path>\" (robots.txt is one per host)",
+		zap.Strings("roots", matched))
+}
+
+// rootsBefore reports whether routes hold h, and the root directives with
+// a matcher that run before it (each "matcher: root"), through subroutes.
+func rootsBefore(routes caddyhttp.RouteList, h *Handler, depth int) (found bool, matched []string) {
+	if depth > maxRouteDepth {
+		return false, nil
+	}
+	for _, r := range routes {
+		for _, mh := range r.Handlers {
+			if hh, ok := mh.(*Handler); ok && hh == h {
+				return true, matched
+			}
+			if sub, ok := mh.(*caddyhttp.Subroute); ok {
+				if in, m := rootsBefore(sub.Routes, h, depth+1); in {
+					return true, append(matched, m...)
+				}
+				continue
+			}
+			if vars, ok := mh.(*caddyhttp.VarsMiddleware); ok && len(r.MatcherSets) > 0 {
+				if root, ok := (*vars)["root"]; ok {
+					matched = append(matched, fmt.Sprintf("%s: %v", pathmatch.DescribeProvisioned(r.MatcherSets), root))
+				}
+			}
+		}
+	}
+	return false, nil
 }
 
 // checkRobotsReach warns when the routes around the handler keep requests

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -398,6 +399,43 @@ func TestRobotsReach(t *testing.T) {
 			}
 			if tc.warn && warns[0].ContextMap()["not_taken_by"] == "" {
 				t.Errorf("the WARN does not name the matcher: %v", warns[0].ContextMap())
+			}
+		})
+	}
+}
+
+// TestRootsWarned: a handler that reads robots.txt from the site's root
+// says so at a WARN when a root directive with a matcher runs before it,
+// since those requests would be judged by another file than the one
+// served (audit AO-F1); one root, or a file of its own, says nothing.
+func TestRootsWarned(t *testing.T) {
+	path := func(p ...string) caddyhttp.MatcherSet { m := caddyhttp.MatchPath(p); return caddyhttp.MatcherSet{&m} }
+	root := func(dir string, sets ...caddyhttp.MatcherSet) caddyhttp.Route {
+		return caddyhttp.Route{MatcherSets: sets, Handlers: []caddyhttp.MiddlewareHandler{&caddyhttp.VarsMiddleware{"root": dir}}}
+	}
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name string
+		cfg  config.Config
+		pre  []caddyhttp.Route
+		warn bool
+	}{
+		{"one root", config.Config{}, []caddyhttp.Route{root(dir)}, false},
+		{"a root with a path matcher", config.Config{}, []caddyhttp.Route{root(dir), root("/srv/other", path("/private/*"))}, true},
+		{"a file of its own", config.Config{File: dir + "/robots.txt"}, []caddyhttp.Route{root(dir), root("/srv/other", path("/private/*"))}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.cfg.Share = "off"
+			h, logs := newTestHandler(t, tc.cfg)
+			sub := &caddyhttp.Subroute{Routes: append(slices.Clone(tc.pre), caddyhttp.Route{Handlers: []caddyhttp.MiddlewareHandler{h}})}
+			srv := &caddyhttp.Server{Routes: caddyhttp.RouteList{{Handlers: []caddyhttp.MiddlewareHandler{sub}}}}
+			h.checkRoutes(srv, "")
+			warns := logs.FilterMessageSnippet("a root directive with a matcher").All()
+			if got := len(warns) > 0; got != tc.warn {
+				t.Fatalf("warned %v, want %v", got, tc.warn)
+			}
+			if tc.warn && !strings.Contains(fmt.Sprint(warns[0].ContextMap()["roots"]), "/srv/other") {
+				t.Errorf("the WARN does not name the root: %v", warns[0].ContextMap())
 			}
 		})
 	}
