@@ -366,16 +366,30 @@ func TestRangeFileMustExist(t *testing.T) {
 	}
 }
 
-// TestRangeListFailuresAreLogged: a list of addresses that cannot be read
-// leaves its crawler with none, so that every claim to be it is an
-// impostor; the operator must hear of it.
+// TestRangeListFailuresAreLogged: a list of addresses that cannot be
+// fetched leaves its crawler with none, so that every claim to be it is an
+// impostor; the operator must hear of it. A file that holds none is
+// refused at load (audit AO-F5).
 func TestRangeListFailuresAreLogged(t *testing.T) {
+	garbage := filepath.Join(t.TempDir(), "ranges.txt")
+	os.WriteFile(garbage, []byte("this is not an address\n"), 0o644)
+	hg := &Handler{Config: config.Config{Inline: "User-agent: *\nDisallow: /x\n",
+		Crawlers: []config.Crawler{{Token: "MyMon", Ranges: []string{garbage}}}}, verifyOptions: offlineVerify}
+	ctx, cancel := newContext()
+	defer cancel()
+	if err := hg.Provision(ctx); err == nil || !strings.Contains(err.Error(), "holds no list of addresses") {
+		t.Errorf("a ranges file with no address: provision error %v, want one saying it holds none", err)
+	}
+	// A file good at load that turns bad is logged when it is read again.
 	bad := filepath.Join(t.TempDir(), "ranges.txt")
-	os.WriteFile(bad, []byte("this is not an address\n"), 0o644)
+	os.WriteFile(bad, []byte("192.0.2.0/24\n"), 0o644)
 	h := &Handler{Config: config.Config{Inline: "User-agent: *\nDisallow: /x\n",
 		Crawlers: []config.Crawler{{Token: "MyMon", Ranges: []string{bad}}}}}
 	_, logs := provisionTestHandler(t, h)
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+	os.WriteFile(bad, []byte("this is not an address\n"), 0o644)
+	// A later modification time, which the file's check looks for.
+	os.Chtimes(bad, time.Now().Add(time.Minute), time.Now().Add(time.Minute))
+	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		for _, e := range logs.FilterLevelExact(zapcore.WarnLevel).All() {
 			if fmt.Sprint(e.ContextMap()["source"]) == bad {
 				return

@@ -10,6 +10,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net"
 	"net/netip"
@@ -1095,6 +1096,19 @@ func CheckRangeFile(r string) error {
 		return fmt.Errorf("file %q is a directory; %s", r, want)
 	case !info.Mode().IsRegular():
 		return fmt.Errorf("file %q is %s, not a regular file; %s", r, FileKind(info.Mode()), want)
+	}
+	// A file that holds no address leaves the crawler none, so that
+	// its own requests are impostors' (audit AO-F5): read it now, as
+	// the handler will, up to the same size.
+	body, err := io.ReadAll(io.LimitReader(f, verify.DefaultMaxSize+1))
+	switch {
+	case err != nil:
+		return fmt.Errorf("file %q cannot be read: %v; %s", r, err, want)
+	case len(body) > verify.DefaultMaxSize:
+		return fmt.Errorf("file %q is larger than %d bytes, the most a list of addresses is read to", r, verify.DefaultMaxSize)
+	}
+	if _, err := verify.ParseRanges(body); err != nil {
+		return fmt.Errorf("file %q holds no list of addresses: %v; give one CIDR or address a line (\"#\" starts a comment), or a JSON list of prefixes", r, err)
 	}
 	return nil
 }

@@ -1020,6 +1020,13 @@ func TestCheckRangeFile(t *testing.T) {
 	if err := os.WriteFile(list, []byte("192.0.2.0/24\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	empty, garbage := filepath.Join(dir, "empty.txt"), filepath.Join(dir, "garbage.txt")
+	if err := os.WriteFile(empty, []byte("# nothing yet\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(garbage, []byte("garbage line\nnot-an-ip\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	fifo := filepath.Join(dir, "fifo")
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Fatal(err)
@@ -1032,6 +1039,9 @@ func TestCheckRangeFile(t *testing.T) {
 		{dir, "is a directory"},
 		{"/dev/null", "is a device, not a regular file"},
 		{filepath.Join(dir, "missing.txt"), "a file of them that exists"},
+		// Audit AO-F5: a file with no address leaves the crawler none.
+		{empty, `holds no list of addresses: IP list: no prefixes`},
+		{garbage, `holds no list of addresses: IP list line 1`},
 	} {
 		done := make(chan error, 1)
 		go func() { done <- CheckRangeFile(tc.path) }()
