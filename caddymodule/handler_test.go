@@ -424,6 +424,14 @@ func TestBroadHumansWarn(t *testing.T) {
 		{humans, "PerplexityBot", true},
 		{humans, "bytespider", true},
 		{humans, "AcmeUptime", false},
+		// Audit AO-F10: headless browsers, crawler frameworks, libraries.
+		{humans, "HeadlessChrome", true},
+		{humans, "Scrapy", true},
+		{humans, "HTTrack", true},
+		{humans, "okhttp", true},
+		{humans, "Java", true},
+		{humans, "libwww-perl", true},
+		{humans, "Apache-HttpClient", true},
 		// A monitor of the knowledge base named exactly: the use the
 		// README documents; part of its name exempts more than it.
 		{humans, "UptimeRobot", false},

@@ -41,6 +41,22 @@ var wellKnownBots = []sampleHeader{
 	{"python-requests", "python-requests/2.31.0"},
 	{"Go-http-client", "Go-http-client/1.1"},
 	{"Wget", "Wget/1.21.4"},
+	// Headless browsers, site copiers, crawler frameworks and HTTP
+	// libraries the classifier holds to robots.txt (audit AO-F10: a
+	// humans entry exempting them drew no warning).
+	{"HeadlessChrome", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/131.0.0.0 Safari/537.36"},
+	{"PhantomJS", "Mozilla/5.0 (Unknown; Linux x86_64) AppleWebKit/538.1 (KHTML, like Gecko) PhantomJS/2.1.1 Safari/538.1"},
+	{"Scrapy", "Scrapy/2.11.2 (+https://scrapy.org)"},
+	{"HTTrack", "Mozilla/4.5 (compatible; HTTrack 3.0x; Windows 98)"},
+	{"Nutch", "Apache Nutch/1.20"},
+	{"okhttp", "okhttp/4.12.0"},
+	{"Java", "Java/17.0.9"},
+	{"Apache-HttpClient", "Apache-HttpClient/4.5.14 (Java/17.0.9)"},
+	{"libwww-perl", "libwww-perl/6.72"},
+	{"aiohttp", "Python/3.11 aiohttp/3.9.1"},
+	{"Python-urllib", "Python-urllib/3.11"},
+	{"axios", "axios/1.6.2"},
+	{"node-fetch", "node-fetch/1.0 (+https://github.com/bitinn/node-fetch)"},
 }
 
 // wellKnownBrowsers are people's browsers' headers. A bots entry that
