@@ -225,6 +225,13 @@ func TestUnmarshalCaddyfileErrors(t *testing.T) {
 			[]string{"rdns", "ends with a dot", `"crawl.example.com"`}, 3},
 		{"crawler rdns with a bad label", "robots_txt {\n\tcrawler X {\n\t\trdns -ex.com\n\t}\n}",
 			[]string{"rdns", "bad label \"-ex\""}, 3},
+		// Audit AO-F9: an address, and a name not in punycode.
+		{"crawler rdns of an address", "robots_txt {\n\tcrawler X {\n\t\trdns 192.0.2.1\n\t}\n}",
+			[]string{"rdns", `"192.0.2.1" is an address, not a domain`, "give addresses with ranges"}, 3},
+		{"crawler rdns of an IPv6 address", "robots_txt {\n\tcrawler X {\n\t\trdns 2001:db8::1\n\t}\n}",
+			[]string{"rdns", "is an address, not a domain"}, 3},
+		{"crawler rdns not in punycode", "robots_txt {\n\tcrawler X {\n\t\trdns bücher.example\n\t}\n}",
+			[]string{"rdns", "not ASCII", "punycode"}, 3},
 		{"crawler bad signature_agent, at its line", "robots_txt {\n\tcrawler X {\n\t\tranges 192.0.2.1\n\t\tsignature_agent http://x.example\n\n\t}\n}",
 			[]string{"crawler X: signature_agent:", "https origin"}, 4},
 		// A Signature-Agent header carries an origin: a signer named with

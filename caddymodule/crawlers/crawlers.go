@@ -398,6 +398,9 @@ func CheckSuffix(s string) error {
 	// spelling to use: ".example.com" and "example.com." are common
 	// ways to write a suffix, and the operator should not have to guess
 	// which part is wrong.
+	if _, err := netip.ParseAddr(strings.Trim(s, "[]")); err == nil {
+		return fmt.Errorf("%q is an address, not a domain; rdns takes the domain the crawler's addresses resolve to (\"googlebot.com\"): give addresses with ranges", s)
+	}
 	switch {
 	case s != strings.ToLower(s):
 		return fmt.Errorf("%q has upper-case letters; write it in lower case, %q", s, strings.ToLower(s))
@@ -414,6 +417,9 @@ func CheckSuffix(s string) error {
 		}
 		for i := 0; i < len(label); i++ {
 			ch := label[i]
+			if ch >= 0x80 {
+				return fmt.Errorf("%q has a label that is not ASCII, %q; write it as the DNS does, in punycode (\"xn--…\")", s, label)
+			}
 			if !(ch >= 'a' && ch <= 'z' || ch >= '0' && ch <= '9' || ch == '-') {
 				return fmt.Errorf("%q has a bad label %q", s, label)
 			}
