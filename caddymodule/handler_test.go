@@ -552,6 +552,10 @@ func TestSilentlyWeakenedSettingsWarn(t *testing.T) {
 		{"humans naming none", config.Config{Inline: file, Humans: []string{"AcmeApp"}}, "matches agents robots.txt names", false},
 		{"a trap the file allows", config.Config{Inline: "User-agent: *\nAllow: /t/\n", Trap: "/t/"}, "allows the trap path", true},
 		{"a trap the file does not allow", config.Config{Inline: file, Trap: "/t/"}, "allows the trap path", false},
+		// Audit AO-F8: a trap with a byte URLs carry escaped is disallowed
+		// as requests spell it.
+		{"a trap with a raw byte", config.Config{Inline: file, Trap: "/a|b/"}, "allows the trap path", false},
+		{"a trap with a backslash", config.Config{Inline: file, Trap: "/a\\b/"}, "allows the trap path", false},
 		// Nothing is refused in monitor mode but by signals enforce
 		// (with status) and crawl_delay enforce (a 429, with body).
 		{"status in monitor mode", config.Config{Inline: file, Mode: config.ModeMonitor, Status: 404}, "status has no effect", true},

@@ -163,8 +163,11 @@ func trapPrefixesNames(trap string) bool {
 // allows the trap path.
 func trapAllowedTo(served *robots.File, trap string) []string {
 	var open []string
+	// Judged as a request for it is (audit AO-F8: "/a|b/", whose
+	// Disallow line holds "|" raw, read as allowed as written).
+	p := judge.PathsOfTarget(trap)
 	for _, g := range served.Groups() {
-		if g.Decide(trap).Allowed {
+		if p.Decide(g).Allowed {
 			open = append(open, g.Agents...)
 		}
 	}
