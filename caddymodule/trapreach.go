@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -127,6 +128,26 @@ func (h *Handler) checkRoutes(srv *caddyhttp.Server, host string) {
 	if h.File == "" && h.Inline == "" && h.URL == "" {
 		h.checkRoots(srv)
 	}
+	if !h.ServeEnabled() && h.File != "" && !strings.Contains(h.File, "{") {
+		h.checkUnservedFile(srv)
+	}
+}
+
+// checkUnservedFile warns when, with serve off, the file the handler
+// enforces is not the robots.txt of the root set before it, which a
+// file_server after it serves: crawlers would be held to rules they
+// never read (audit AO-F7; inline and include say so at load).
+func (h *Handler) checkUnservedFile(srv *caddyhttp.Server) {
+	found, _, roots := rootsBefore(srv.Routes, h, 0)
+	if !found || len(roots) == 0 {
+		return
+	}
+	root := roots[len(roots)-1]
+	if served := filepath.Join(root, "robots.txt"); filepath.Clean(h.File) != served && !strings.Contains(root, "{") {
+		h.configLog().Warn("serve off, and the file enforced is not the robots.txt of the site's root, which a file_server after robots_txt serves: "+
+			"crawlers may be held to rules they never read; serve the file (serve on), or enforce the one served",
+			zap.String("file", h.File), zap.String("root_robots_txt", served))
+	}
 }
 
 // checkRoots warns when a handler that reads robots.txt from the site's
@@ -136,7 +157,13 @@ func (h *Handler) checkRoutes(srv *caddyhttp.Server, host string) {
 // root's for /robots.txt (audit AO-F1: every bot was allowed under
 // /private/, judged by a file that did not exist there).
 func (h *Handler) checkRoots(srv *caddyhttp.Server) {
-	found, matched := rootsBefore(srv.Routes, h, 0)
+	found, matched, roots := rootsBefore(srv.Routes, h, 0)
+	if found && len(roots) == 0 && len(matched) == 0 {
+		// Audit AO-F6: said at the first request too, with the path.
+		h.configLog().Warn("no root is set before robots_txt (a root inside handle blocks is set after it), so robots.txt is read "+
+			"from Caddy's working directory; name the file with \"file <path>\", or set root in the site block",
+			zap.String("file", filepath.Join(workingDir(), "robots.txt")))
+	}
 	if !found || len(matched) == 0 {
 		return
 	}
@@ -146,31 +173,39 @@ func (h *Handler) checkRoots(srv *caddyhttp.Server) {
 		zap.Strings("roots", matched))
 }
 
-// rootsBefore reports whether routes hold h, and the root directives with
-// a matcher that run before it (each "matcher: root"), through subroutes.
-func rootsBefore(routes caddyhttp.RouteList, h *Handler, depth int) (found bool, matched []string) {
+// rootsBefore reports whether routes hold h, the root directives with a
+// matcher that run before it (each "matcher: root"), and those without
+// one (each root), in order, through subroutes.
+func rootsBefore(routes caddyhttp.RouteList, h *Handler, depth int) (found bool, matched, roots []string) {
 	if depth > maxRouteDepth {
-		return false, nil
+		return false, nil, nil
 	}
 	for _, r := range routes {
 		for _, mh := range r.Handlers {
 			if hh, ok := mh.(*Handler); ok && hh == h {
-				return true, matched
+				return true, matched, roots
 			}
 			if sub, ok := mh.(*caddyhttp.Subroute); ok {
-				if in, m := rootsBefore(sub.Routes, h, depth+1); in {
-					return true, append(matched, m...)
+				if in, m, u := rootsBefore(sub.Routes, h, depth+1); in {
+					return true, append(matched, m...), append(roots, u...)
 				}
 				continue
 			}
-			if vars, ok := mh.(*caddyhttp.VarsMiddleware); ok && len(r.MatcherSets) > 0 {
-				if root, ok := (*vars)["root"]; ok {
-					matched = append(matched, fmt.Sprintf("%s: %v", pathmatch.DescribeProvisioned(r.MatcherSets), root))
-				}
+			vars, ok := mh.(*caddyhttp.VarsMiddleware)
+			if !ok {
+				continue
+			}
+			root, ok := (*vars)["root"]
+			switch {
+			case !ok:
+			case len(r.MatcherSets) > 0:
+				matched = append(matched, fmt.Sprintf("%s: %v", pathmatch.DescribeProvisioned(r.MatcherSets), root))
+			default:
+				roots = append(roots, fmt.Sprint(root))
 			}
 		}
 	}
-	return false, nil
+	return false, nil, nil
 }
 
 // checkRobotsReach warns when the routes around the handler keep requests

@@ -440,3 +440,36 @@ func TestRootsWarned(t *testing.T) {
 		})
 	}
 }
+
+// TestRootChecks: a handler that reads robots.txt from the root with no
+// root before it says it reads Caddy's working directory (audit AO-F6);
+// with serve off, a file that is not the root's robots.txt, which a
+// file_server after it serves, is said to be enforced unread (AO-F7).
+func TestRootChecks(t *testing.T) {
+	dir := t.TempDir()
+	root := caddyhttp.Route{Handlers: []caddyhttp.MiddlewareHandler{&caddyhttp.VarsMiddleware{"root": dir}}}
+	off := false
+	for _, tc := range []struct {
+		name    string
+		cfg     config.Config
+		pre     []caddyhttp.Route
+		snippet string
+		warn    bool
+	}{
+		{"no root", config.Config{}, nil, "no root is set before robots_txt", true},
+		{"a root", config.Config{}, []caddyhttp.Route{root}, "no root is set before robots_txt", false},
+		{"serve off, another file", config.Config{File: "/etc/caddy/ai.txt", Serve: &off}, []caddyhttp.Route{root}, "serve off, and the file enforced is not", true},
+		{"serve off, the root's file", config.Config{File: dir + "/robots.txt", Serve: &off}, []caddyhttp.Route{root}, "serve off, and the file enforced is not", false},
+		{"serve on, another file", config.Config{File: "/etc/caddy/ai.txt"}, []caddyhttp.Route{root}, "serve off, and the file enforced is not", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.cfg.Share = "off"
+			h, logs := newTestHandler(t, tc.cfg)
+			sub := &caddyhttp.Subroute{Routes: append(slices.Clone(tc.pre), caddyhttp.Route{Handlers: []caddyhttp.MiddlewareHandler{h}})}
+			h.checkRoutes(&caddyhttp.Server{Routes: caddyhttp.RouteList{{Handlers: []caddyhttp.MiddlewareHandler{sub}}}}, "")
+			if got := logs.FilterMessageSnippet(tc.snippet).Len() > 0; got != tc.warn {
+				t.Errorf("warned %v, want %v", got, tc.warn)
+			}
+		})
+	}
+}
