@@ -79,7 +79,7 @@ func (f *File) GroupForUserAgentSkipping(header string, skip func(name string, a
 	first := firstWord(header)
 	best, bestLen := int32(-1), 0
 	f.namesIn(header, false, func(v int32, i, n int) {
-		if n <= bestLen || skip(f.agents[v].name, i, i == first || AfterCompatible(header, i)) {
+		if n <= bestLen || skip(f.agents[v].name, i, i == first || afterCompatible(header, i)) {
 			return
 		}
 		best, bestLen = v, n
@@ -114,7 +114,7 @@ func (f *File) GroupsNamedIn(header string, limit int, keep func(name string, at
 	var in map[*Group]bool
 	roots := 0 // how many of out disallow "/"
 	f.namesIn(header, false, func(v int32, i, _ int) {
-		lead := i == first || AfterCompatible(header, i)
+		lead := i == first || afterCompatible(header, i)
 		g := f.agents[v].group
 		if slices.Contains(except, g) || (in == nil && slices.Contains(out, g) || in[g]) || !g.Restricts() || !keep(f.agents[v].name, i, lead) {
 			return
@@ -284,7 +284,7 @@ func closesProduct(header string, i, j, first int) bool {
 	case '/', ';', ')', ',', ']', '(', '+':
 		return true
 	case ' ', '\t':
-		if i == first || AfterCompatible(header, i) {
+		if i == first || afterCompatible(header, i) {
 			return true
 		}
 		// The run of white space is scanned once: a later name
@@ -297,12 +297,11 @@ func closesProduct(header string, i, j, first int) bool {
 	return false
 }
 
-// AfterCompatible reports whether header[i:] starts the item after
+// afterCompatible reports whether header[i:] starts the item after
 // "compatible;", where crawlers write their name, with a version after a
 // space as often as after a slash ("compatible; HTTrack 3.0x;",
-// "compatible; Exabot PyExalead/3.0;"). Its work is the length of the
-// white space before i.
-func AfterCompatible(header string, i int) bool {
+// "compatible; Exabot PyExalead/3.0;").
+func afterCompatible(header string, i int) bool {
 	for i > 0 && header[i-1] == ' ' {
 		i--
 	}

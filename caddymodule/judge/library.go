@@ -33,41 +33,24 @@ func libraryAfterOwn(ua string) func(name string, at int, lead bool) bool {
 // ownProductAt returns where the first product of ua that names its client
 // starts ("chklinks" of "chklinks/3.09 libwww-perl/6.72", "MyCrawler" of
 // "Mozilla/5.0 (compatible; MyCrawler/1.0)"): a token followed by a
-// version's "/", or, where a client puts its own name (the header's first
-// word, the item after "compatible;"), a token without a version
-// ("MyCrawler python-requests/2.31", audit AL-F3), that is neither one
-// every browser sends (robots.BrowserToken) nor a library's; len(ua) when
-// there is none. Its work is linear in the length of ua.
+// version's "/", that is neither one every browser sends
+// (robots.BrowserToken) nor a library's; len(ua) when there is none. Its
+// work is linear in the length of ua.
 func ownProductAt(ua string) int {
-	first := len(ua) - len(strings.TrimLeft(ua, " \t"))
-	for i := first; i < len(ua); i++ {
-		if i > first && !robots.OpensProduct(ua[i-1]) {
+	for i := 0; i < len(ua); i++ {
+		if i > 0 && !robots.OpensProduct(ua[i-1]) {
 			continue
 		}
 		j := i
 		for j < len(ua) && isTokenByte(ua[j]) {
 			j++
 		}
-		if j > i && closesOwn(ua, i, j, first) && namesClient(ua, i, j) {
+		if j > i && j < len(ua) && ua[j] == '/' && namesClient(ua, i, j) {
 			return i
 		}
 		i = max(i, j-1)
 	}
 	return len(ua)
-}
-
-// closesOwn reports whether the token ua[i:j] ends as a product's name: at
-// a version's "/", or, for the header's first word (at first) or the item
-// after "compatible;", at white space, an item's or a comment's end or the
-// header's end.
-func closesOwn(ua string, i, j, first int) bool {
-	if j < len(ua) && ua[j] == '/' {
-		return true
-	}
-	if j < len(ua) && ua[j] != ' ' && ua[j] != '\t' && ua[j] != ';' && ua[j] != ')' {
-		return false
-	}
-	return i == first || robots.AfterCompatible(ua, i)
 }
 
 // namesClient reports whether the token ua[i:j], followed by a "/",
