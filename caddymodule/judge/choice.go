@@ -108,8 +108,10 @@ func (c Choice) group(f *robots.File, ua string, library func(name string, at in
 			}
 			// A token of several words ("Sogou web spider") is
 			// named in robots.txt by its first, as Google's parser
-			// reads the line (audit AN-F4).
-			if n := robots.AgentName(a); n != "" && n != a {
+			// reads the line, where that word is a token of the
+			// crawler's too (audit AN-F4; not "Google" of "Google
+			// Favicon", audit AP-F7).
+			if n := robots.AgentName(a); n != "" && n != a && hasToken(cr, n) {
 				if g := f.NamedGroupFor(n); g != nil {
 					return g, n
 				}
@@ -126,7 +128,11 @@ func (c Choice) group(f *robots.File, ua string, library func(name string, at in
 			// web spider/4.0" a spider one (audit AN-F4). A client
 			// nothing proved is held to those groups too (Held).
 			skip = func(name string, at int, lead bool) bool {
-				return !goesBy(cr, name) || library(name, at, lead)
+				// The name where a client puts its own, first or
+				// after "compatible;", is its product whatever the
+				// crawler it was claimed for ("compatible;
+				// GoogleAgent-Mariner;", audit AP-F2).
+				return !lead && !goesBy(cr, name) || library(name, at, lead)
 			}
 		}
 		if g, name := f.GroupForUserAgentSkipping(ua, skip); name != "" {
@@ -178,12 +184,21 @@ func (c Choice) Shared(f *robots.File, g *robots.Group) []*robots.Group {
 func goesBy(cr *crawlers.Crawler, name string) bool {
 	for _, list := range [...][]string{cr.Tokens, cr.Follows} {
 		for _, t := range list {
-			if t = robots.AgentName(t); t != "" && len(name) >= len(t) && strings.EqualFold(name[:len(t)], t) {
+			// A token of several words names nothing robots.txt can
+			// write but its first word, which counts where it is a
+			// token of its own ("Sogou"; not "Google" of "Google
+			// Favicon", audit AP-F7).
+			if robots.AgentName(t) == t && len(name) >= len(t) && strings.EqualFold(name[:len(t)], t) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// hasToken reports whether name is one of cr's tokens, in any case.
+func hasToken(cr *crawlers.Crawler, name string) bool {
+	return slices.ContainsFunc(cr.Tokens, func(t string) bool { return strings.EqualFold(t, name) })
 }
 
 // Held is the groups of f besides the one Group chooses that the client

@@ -377,6 +377,14 @@ func TestKnownCrawlerGoesByItsNames(t *testing.T) {
 			"Mozilla/5.0 (Linux;u;Android 4.2.2;zh-cn;) AppleWebKit/534.46 (KHTML,like Gecko) Version/5.1 Mobile Safari/10600.6.3 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)", "*"},
 		{"a longer name it sends", "User-agent: YandexImages\nDisallow: /i/\n\nUser-agent: Yandex\nDisallow: /y/\n", "YandexBot",
 			"Mozilla/5.0 (compatible; YandexImages/3.0; +http://yandex.com/bots)", "YandexImages"},
+		// Audit AP-F2: the product after "compatible;" chooses, whatever
+		// the crawler its URL made it claimed for.
+		{"its product after compatible;", "User-agent: GoogleAgent-Mariner\nDisallow: /\n\nUser-agent: *\nDisallow: /private/\n", "Google-Agent",
+			"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko; compatible; GoogleAgent-Mariner; +https://developers.google.com/search/docs/crawling-indexing/google-agent-mariner) Chrome/135.0.0.0 Safari/537.36", "GoogleAgent-Mariner"},
+		// Audit AP-F7: a vendor's word of a token of several words is no
+		// name of the crawler's.
+		{"not a vendor's word", "User-agent: Google\nDisallow: /\n\nUser-agent: *\nDisallow: /private/\n", "Google Favicon",
+			"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/49.0.2623.75 Safari/537.36 Google Favicon", "*"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cr := base.Lookup(tc.crawler)
