@@ -206,6 +206,49 @@ type parser struct {
 	dropped     int
 	droppedLine int
 	droppedSev  Severity
+	// escaped are the disallow lines that escape a reserved character
+	// servers decode, said once their groups are whole.
+	escaped []pendingEscape
+}
+
+// pendingEscape is a disallow line of group that escapes a reserved
+// character (see escapedReserved).
+type pendingEscape struct {
+	line  int
+	value string
+	group *srcGroup
+}
+
+// sayEscaped reports each disallow line that escapes a reserved character
+// servers decode whose group lacks the decoded line, after every other
+// finding, so that these infos never push a warning or an error past
+// maxDiagnostics, and in line order with the rest.
+func (p *parser) sayEscaped() {
+	if len(p.escaped) == 0 {
+		return
+	}
+	// Each group's disallow patterns, indexed once: a file of thousands
+	// of such lines in one group costs linear time, not quadratic.
+	patterns := make(map[*srcGroup]map[string]bool)
+	for _, e := range p.escaped {
+		decoded := decodeReserved(e.value)
+		set, ok := patterns[e.group]
+		if !ok {
+			set = make(map[string]bool, len(e.group.rules))
+			for _, r := range e.group.rules {
+				if r.Directive == Disallow {
+					set[r.Pattern] = true
+				}
+			}
+			patterns[e.group] = set
+		}
+		if set[decoded] {
+			continue
+		}
+		c, _ := escapedReserved(e.value)
+		p.diag(e.line, Info, KindEscapedReserved, "pattern %q escapes %q (%%%02X): it matches only a URL that sends the escape, as Google reads it, and servers decode it, so a client that sends %q raw gets the same page past it; add %q to refuse both", e.value, string(c), c, string(c), "Disallow: "+decoded)
+	}
+	slices.SortStableFunc(p.diags, func(a, b Diagnostic) int { return a.Line - b.Line })
 }
 
 // appendDoubling appends x to s, doubling the capacity of s when it is
@@ -305,6 +348,7 @@ func Parse(body []byte, opts ...Option) *File {
 	p := &parser{agents: make([]srcAgent, 0, 32), rules: make([]*Rule, 0, 128)}
 	line := EachLine(text, func(num int, l, _ string) { p.line(num, l) })
 	p.endGroup()
+	p.sayEscaped()
 	if p.dropped > 0 {
 		p.diags = append(p.diags, Diagnostic{Line: p.droppedLine, Severity: p.droppedSev, Kind: KindTooMany,
 			Message: fmt.Sprintf("%d more findings, up to line %d, are not listed", p.dropped, p.droppedLine)})
@@ -453,8 +497,10 @@ func (p *parser) line(num int, s string) {
 		if c, ok := rawEscapable(value); ok && f == fieldDisallow {
 			p.diag(num, Warning, KindRawByte, "pattern %q holds %q raw, which URLs carry escaped (%%%02X): Google compares it byte for byte, so the rule matches only a URL that sends it raw, and a client that sends it escaped gets the same page past it; write %q to match both", value, string(c), c, string(appendCanon(nil, value, "%", false, false)))
 		}
-		if c, ok := escapedReserved(value); ok && f == fieldDisallow {
-			p.diag(num, Info, KindEscapedReserved, "pattern %q escapes %q (%%%02X): it matches only a URL that sends the escape, as Google reads it, and servers decode it, so a client that sends %q raw gets the same page past it; add %q to refuse both", value, string(c), c, string(c), "Disallow: "+decodeReserved(value))
+		if _, ok := escapedReserved(value); ok && f == fieldDisallow {
+			// Said once the group is whole, and only if it lacks the
+			// decoded line (audit AP-F3).
+			p.escaped = append(p.escaped, pendingEscape{line: num, value: value, group: cur})
 		}
 		d := Disallow
 		if f == fieldAllow {
@@ -616,6 +662,11 @@ func HoldsSentSpelling(s string) bool {
 // boundary, nor "?", "#" or "%", which raw would end the path or start an
 // escape.
 func escapedReserved(p string) (byte, bool) {
+	// The path only: in a query "&", "=" and "+" mean other things raw
+	// than escaped (audit AP-F5).
+	if q := strings.IndexByte(p, '?'); q >= 0 {
+		p = p[:q]
+	}
 	for i := 0; i+2 < len(p); i++ {
 		if c, ok := reservedEscapeAt(p, i); ok {
 			return c, true
@@ -633,15 +684,25 @@ func reservedEscapeAt(p string, i int) (byte, bool) {
 	hi, ok1 := unhex(p[i+1])
 	lo, ok2 := unhex(p[i+2])
 	c := hi<<4 | lo
-	// Not "*" nor "$": raw in a pattern they are a wildcard and an end.
-	return c, ok1 && ok2 && strings.IndexByte(":@!&'()+,;=[]", c) >= 0
+	// Not "*" nor "$": raw in a pattern they are a wildcard and an end;
+	// nor ";", which Tomcat and Jetty read as path parameters raw, nor
+	// "&", "=" or "+", which forms give meanings of their own.
+	return c, ok1 && ok2 && strings.IndexByte(":@!'(),[]", c) >= 0
 }
 
 // decodeReserved returns p with the escapes escapedReserved counts
-// decoded.
+// decoded, in its path.
 func decodeReserved(p string) string {
 	var b strings.Builder
+	q := strings.IndexByte(p, '?')
+	if q < 0 {
+		q = len(p)
+	}
 	for i := 0; i < len(p); i++ {
+		if i >= q {
+			b.WriteString(p[i:])
+			break
+		}
 		if c, ok := reservedEscapeAt(p, i); ok {
 			b.WriteByte(c)
 			i += 2

@@ -632,6 +632,15 @@ func TestEscapedReservedFinding(t *testing.T) {
 		{"disallow: /%7Ejoe/", ""},
 		{"disallow: /a%3", ""},
 		{"allow: /wiki/Special%3ARandom", ""},
+		// Audit AP-F3: the group writes the decoded line too, before or
+		// after.
+		{"disallow: /wiki/Special%3ARandom\ndisallow: /wiki/Special:Random", ""},
+		{"disallow: /wiki/Special:Random\ndisallow: /wiki/Special%3ARandom", ""},
+		// Audit AP-F5: a query's escapes, and ";", mean other things raw.
+		{"disallow: /search?q=a%26b", ""},
+		{"disallow: /*?sort=price%2Bdesc", ""},
+		{"disallow: /a%3Bjsessionid", ""},
+		{"disallow: /a%28b%29?q=%26", "Disallow: /a(b)?q=%26"},
 	} {
 		f := Parse([]byte("user-agent: *\n" + tc.line + "\n"))
 		var found []string
@@ -646,5 +655,30 @@ func TestEscapedReservedFinding(t *testing.T) {
 		case tc.want != "" && (len(found) != 1 || !strings.Contains(found[0], fmt.Sprintf("%q", tc.want))):
 			t.Errorf("%s: findings %q, want one suggesting %q", tc.line, found, tc.want)
 		}
+	}
+}
+
+// TestEscapedReservedFindingsKeepErrors: however many lines escape a
+// reserved character, the error and the warning after them are listed
+// (audit AP-F3: a thousand such infos pushed them past the cap).
+func TestEscapedReservedFindingsKeepErrors(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("User-agent: *\n")
+	for i := range 1100 {
+		fmt.Fprintf(&b, "Disallow: /wiki/Page_%%28%d%%29\n", i)
+	}
+	b.WriteString("Disallow: wiki/nope\nDissallow: /x\n")
+	f := Parse([]byte(b.String()))
+	var sawError, sawWarning bool
+	for _, d := range f.Diagnostics() {
+		sawError = sawError || d.Kind == KindRelativePath
+		sawWarning = sawWarning || d.Kind == KindMisspelling
+	}
+	if !sawError || !sawWarning {
+		t.Errorf("the relative path's error listed %v, the misspelling's warning %v; want both", sawError, sawWarning)
+	}
+	ds := f.Diagnostics()
+	if !slices.IsSortedFunc(ds[:len(ds)-1], func(a, b Diagnostic) int { return a.Line - b.Line }) {
+		t.Error("the findings are not in line order")
 	}
 }

@@ -116,11 +116,10 @@ func PathsOfServed(served string, u *url.URL) Paths {
 			p.Raw = CleanPath(lit) + query
 		}
 	case robots.HoldsSentSpelling(u.RawPath) || robots.HoldsSentSpelling(u.RawQuery):
-		// RawPath, or with none the path, which then holds no escape.
-		p.sent, p.sentQuery = u.RawPath, query
-		if p.sent == "" {
-			p.sent = u.Path
-		}
+		// The path as sent: with the query alone holding such an
+		// escape, "/wiki/It%27s" stays escaped, for an Allow written
+		// so (audit AP-F6).
+		p.sent, p.sentQuery = sentPath(u), query
 	}
 	sent := sentPath(u)
 	// A raw byte Go would escape (a backslash) leaves RawPath equal to the

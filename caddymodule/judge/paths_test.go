@@ -294,6 +294,7 @@ func TestEscapedReserved(t *testing.T) {
 		"Disallow: /*%21\n" +
 		"Disallow: /star%2A/\n\n" +
 		"User-agent: lone\nDisallow: /*%\n\n" +
+		"User-agent: lonely\nDisallow: /*%\nAllow: /wiki/It%27s\n\n" +
 		"User-agent: Googlebot\nDisallow: /wiki/\nAllow: /wiki/Administrators%27_noticeboard\n"))
 	for _, tc := range []struct {
 		agent, target string
@@ -313,6 +314,10 @@ func TestEscapedReserved(t *testing.T) {
 		{"Googlebot", "/wiki/Administrators%27_noticeboard", true},
 		{"Googlebot", "/wiki/Administrators'_noticeboard", false},
 		{"Googlebot", "/wiki/Other%27s", false},
+		// Audit AP-F6: a query's unreserved escape, read as sent by the
+		// lone "%", leaves the path as sent too.
+		{"lonely", "/wiki/It%27s?x=%7E", true},
+		{"lonely", "/wiki/Other?x=%7E", false},
 	} {
 		g := f.GroupFor(tc.agent)
 		if v, _, _ := PathsOfTarget(tc.target).DecideCapped(g); v.Allowed != tc.allowed {
