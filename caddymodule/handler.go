@@ -105,7 +105,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	}
 	fields := violationFields(r, j)
 	if j.Verdict == judge.TooFast {
-		fields = append(fields, zap.Duration("crawl_delay", id.crawlDelay()), zap.Duration("retry_after", j.RetryAfter))
+		fields = append(fields, zap.Duration("crawl_delay", paceDelay(id, res.Outcome == verify.Verified)), zap.Duration("retry_after", j.RetryAfter))
 	}
 	msg := violationMessage(j)
 	if j.Action == judge.Logged {
@@ -317,12 +317,7 @@ func severity(j *judge.Judgment) int {
 // from then, not from its next request, nor from a later edit that left
 // the delays alone.
 func (h *Handler) pace(r *http.Request, id identity, verified bool, site uint64, now time.Time) (bool, time.Duration) {
-	delay := pace.Clamp(id.crawlDelay())
-	if verified && id.claim != nil && id.claim.MaxCrawlDelay > 0 {
-		// Yandex reads no delay longer than 2 s: keeping to that is
-		// keeping to the file by its own reading (audit AN's notes).
-		delay = min(delay, pace.Clamp(time.Duration(id.claim.MaxCrawlDelay*float64(time.Second))))
-	}
+	delay := paceDelay(id, verified)
 	if verified && id.Group != id.snap.File.GroupFor("*") {
 		ok, wait := h.tracker.pace.Named(site, id.Name, delay, id.snap.DelaySince, now)
 		if ok && h.tracker.sharer != nil {
@@ -338,6 +333,19 @@ func (h *Handler) pace(r *http.Request, id identity, verified bool, site uint64,
 		group = uint32(fnv1a(id.Group.Agents[0], true))
 	}
 	return h.tracker.pace.Addr(site, clientAddr(r), group, delay, id.snap.DelaySince, now)
+}
+
+// paceDelay is the Crawl-delay id is paced by, clamped: a crawler verified
+// as one that reads no longer delay than its operator documents (Yandex:
+// 2 s) is paced by that, since keeping to it is keeping to the file by its
+// own reading (audit AN's notes); the violation log says the same delay
+// (audit AP-F4).
+func paceDelay(id identity, verified bool) time.Duration {
+	delay := pace.Clamp(id.crawlDelay())
+	if verified && id.claim != nil && id.claim.MaxCrawlDelay > 0 {
+		delay = min(delay, pace.Clamp(time.Duration(id.claim.MaxCrawlDelay*float64(time.Second))))
+	}
+	return delay
 }
 
 // userAgent is the request's User-Agent header. A client that sends it

@@ -152,7 +152,7 @@ func TestCrawlDelayGoogleIgnores(t *testing.T) {
 // a claim from elsewhere is paced at the file's 10 s (audit AN's notes).
 func TestCrawlDelayYandexMax(t *testing.T) {
 	const yandex = "Mozilla/5.0 (compatible; YandexBot/3.0; +http://yandex.com/bots)"
-	h, _ := newTestHandler(t, config.Config{Inline: "User-agent: Yandex\nCrawl-delay: 10\n\nUser-agent: *\nDisallow: /private/\n",
+	h, logs := newTestHandler(t, config.Config{Inline: "User-agent: Yandex\nCrawl-delay: 10\n\nUser-agent: *\nDisallow: /private/\n",
 		Impostors: config.ImpostorsJudge, Crawlers: []config.Crawler{{Token: "YandexBot", Ranges: []string{"192.0.2.0/24"}}}})
 	for _, tc := range []struct {
 		who, ip, retry string
@@ -169,6 +169,14 @@ func TestCrawlDelayYandexMax(t *testing.T) {
 		}
 		if he, ok := err.(caddyhttp.HandlerError); !ok || he.StatusCode != http.StatusTooManyRequests || w.Header().Get("Retry-After") != tc.retry {
 			t.Errorf("%s: fourth request in a row: %v, Retry-After %q; want 429 after %s s", tc.who, err, w.Header().Get("Retry-After"), tc.retry)
+		}
+		// The log says the delay it was held to (audit AP-F4).
+		all := logs.FilterMessageSnippet("crawl-delay violation").All()
+		if len(all) == 0 {
+			t.Fatalf("%s: no crawl-delay violation logged", tc.who)
+		}
+		if got := fmt.Sprint(all[len(all)-1].ContextMap()["crawl_delay"]); got != tc.retry+"s" {
+			t.Errorf("%s: logged crawl_delay %s, want %ss", tc.who, got, tc.retry)
 		}
 	}
 }

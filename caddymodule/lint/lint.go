@@ -200,7 +200,8 @@ var humanTokens = []string{
 	// Browsers a crawler list may name by accident (audit AN-F5): Raspberry
 	// Pi OS's and Tesla's Chromium, Telegram's Android in-app browser, the
 	// Bing app, Infinix's and Tecno's PHX, Avast's and AVG's browser.
-	"Chromium", "Telegram-Android", "BingSapphire", "PHX", "Avast", "AVG",
+	"Chromium", "Telegram-Android", "BingSapphire", "PHX", "Avast", "AVG", "AlohaBrowser",
+	"QQBrowser", "HeyTapBrowser", "VivoBrowser", "OppoBrowser", "MxBrowser",
 }
 
 // humanSoftware reports agent names that are people's software.
@@ -222,22 +223,11 @@ func PeoplesSoftware(f *robots.File) []string {
 	var out []string
 	for _, agent := range f.Agents() {
 		// One lookup per agent: a tenant's file may name 100,000.
-		if lower := strings.ToLower(agent); humanTokenSet[lower] || browserNamed(lower) {
+		if humanTokenSet[strings.ToLower(agent)] {
 			out = append(out, agent)
 		}
 	}
 	return out
-}
-
-// browserNamed reports whether lower, an agent name in lower case, is a
-// browser's by its name: one that ends in "browser" after a name of its
-// own ("AlohaBrowser", "QQBrowser", "HeyTapBrowser"), as people's browsers
-// are named and crawlers are not, but for one that says it is automated
-// ("HeadlessBrowser", "BotBrowser").
-func browserNamed(lower string) bool {
-	name, ok := strings.CutSuffix(lower, "browser")
-	name = strings.TrimRight(name, "-_")
-	return ok && len(name) >= 2 && !strings.Contains(name, "headless") && !strings.Contains(name, "bot")
 }
 
 // humanTokenSet is humanTokens in lower case.

@@ -78,11 +78,12 @@ func TestCheck(t *testing.T) {
 			},
 		},
 		{
-			// Audit AN-F5: browsers a list names by accident, and any
-			// name of a browser's shape; not a headless or a bot's one.
+			// Audit AN-F5: browsers a list names by accident; not every
+			// name of a browser's shape (audit AP-F8: pcBrowser is an old
+			// download tool bad-bot lists name).
 			name: "browsers as agent names",
 			body: "User-agent: Chromium\nUser-agent: Telegram-Android\nUser-agent: BingSapphire\nUser-agent: AlohaBrowser\n" +
-				"User-agent: HeadlessBrowser\nUser-agent: Browser\nUser-agent: SpiderBotBrowser\nDisallow: /\n",
+				"User-agent: HeadlessBrowser\nUser-agent: pcBrowser\nUser-agent: SpiderBotBrowser\nDisallow: /\n",
 			want: []finding{
 				{1, KindHumanSoftware, robots.Warning, `user-agent "Chromium"`},
 				{2, KindHumanSoftware, robots.Warning, `user-agent "Telegram-Android"`},
