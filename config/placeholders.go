@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"iter"
 	"slices"
 	"strings"
 
@@ -30,22 +31,32 @@ const (
 // which adapting a Caddyfile on another machine must not need.
 func requestPlaceholder(v string) string {
 	repl := caddy.NewReplacer()
-	for rest := v; ; {
-		i := strings.IndexByte(rest, '{')
-		if i < 0 {
-			return ""
-		}
-		j := strings.IndexByte(rest[i:], '}')
-		if j < 0 {
-			return "" // Caddy reads an unclosed brace as written
-		}
-		key := rest[i+1 : i+j]
+	for key := range placeholderKeys(v) {
 		if !strings.HasPrefix(key, "file.") {
 			if _, ok := repl.Get(key); !ok {
-				return rest[i : i+j+1]
+				return "{" + key + "}"
 			}
 		}
-		rest = rest[i+j+1:]
+	}
+	return ""
+}
+
+// placeholderKeys yields the keys of v's placeholders, in order ("env.X"
+// of "{env.X}"); an unclosed brace, which Caddy reads as written, ends
+// them.
+func placeholderKeys(v string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for rest := v; ; {
+			i := strings.IndexByte(rest, '{')
+			if i < 0 {
+				return
+			}
+			j := strings.IndexByte(rest[i:], '}')
+			if j < 0 || !yield(rest[i+1:i+j]) {
+				return
+			}
+			rest = rest[i+j+1:]
+		}
 	}
 }
 
@@ -124,21 +135,13 @@ func ResolveURL(raw string) (string, error) {
 func EmptyPlaceholders(v string) []string {
 	repl := caddy.NewReplacer()
 	var empty []string
-	for rest := v; ; {
-		i := strings.IndexByte(rest, '{')
-		if i < 0 {
-			return empty
-		}
-		j := strings.IndexByte(rest[i:], '}')
-		if j < 0 {
-			return empty
-		}
-		p := rest[i : i+j+1]
+	for key := range placeholderKeys(v) {
+		p := "{" + key + "}"
 		if requestPlaceholder(p) == "" && repl.ReplaceKnown(p, "") == "" && !slices.Contains(empty, p) {
 			empty = append(empty, p)
 		}
-		rest = rest[i+j+1:]
 	}
+	return empty
 }
 
 // EmptyNote says which placeholders of v are empty once replaced, as an
@@ -240,17 +243,7 @@ var hostPlaceholders = []string{"http.request.host", "http.request.hostport", "h
 // it is judged by, or one that does not exist, which allows every bot
 // everywhere, or another directory's with "../" (audit AO-F3).
 func checkFilePlaceholders(path string) error {
-	for rest := path; ; {
-		i := strings.IndexByte(rest, '{')
-		if i < 0 {
-			return nil
-		}
-		j := strings.IndexByte(rest[i:], '}')
-		if j < 0 {
-			return nil
-		}
-		key := rest[i+1 : i+j]
-		rest = rest[i+j+1:]
+	for key := range placeholderKeys(path) {
 		if requestPlaceholder("{"+key+"}") == "" || slices.ContainsFunc(hostPlaceholders, func(h string) bool {
 			return key == h || strings.HasPrefix(key, h+".labels.")
 		}) {
@@ -263,4 +256,5 @@ func checkFilePlaceholders(path string) error {
 			"or one that does not exist (every bot allowed everywhere); a robots.txt path may vary by the request's host only: "+
 			"{host}, {labels.N}, {hostport}, or the root a root directive sets from them", path, key)
 	}
+	return nil
 }
