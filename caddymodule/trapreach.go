@@ -144,9 +144,10 @@ func (h *Handler) checkUnservedFile(srv *caddyhttp.Server) {
 	}
 	root := roots[len(roots)-1]
 	if served := filepath.Join(root, "robots.txt"); filepath.Clean(h.File) != served && !strings.Contains(root, "{") {
-		h.configLog().Warn("serve off, and the file enforced is not the robots.txt of the site's root, which a file_server after robots_txt serves: "+
-			"crawlers may be held to rules they never read; serve the file (serve on), or enforce the one served",
-			zap.String("file", h.File), zap.String("root_robots_txt", served))
+		h.configLog().Warn("serve off, and the file enforced is not the robots.txt of the site's root, which a file_server after robots_txt "+
+			"would serve: crawlers may be held to rules they never read; serve the file (serve on), or enforce the one served "+
+			"(said whatever answers /robots.txt after robots_txt, which the handler cannot see)",
+			zap.String("root_robots_txt", served))
 	}
 }
 
@@ -162,7 +163,7 @@ func (h *Handler) checkRoots(srv *caddyhttp.Server) {
 		// Audit AO-F6: said at the first request too, with the path.
 		h.configLog().Warn("no root is set before robots_txt (a root inside handle blocks is set after it), so robots.txt is read "+
 			"from Caddy's working directory; name the file with \"file <path>\", or set root in the site block",
-			zap.String("file", filepath.Join(workingDir(), "robots.txt")))
+			zap.String("read_from", filepath.Join(workingDir(), "robots.txt")))
 	}
 	if !found || len(matched) == 0 {
 		return

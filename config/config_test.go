@@ -750,7 +750,10 @@ func TestValidate(t *testing.T) {
 		{"file by the query", Config{File: "/srv/{http.request.uri.query.t}/robots.txt"}, []string{"file:", "depends on {http.request.uri.query.t}, which the client chooses", "{host}"}},
 		{"file by a header", Config{File: "/srv/{http.request.header.X-Tenant}/robots.txt"}, []string{"depends on {http.request.header.X-Tenant}"}},
 		{"file by the path", Config{File: "/srv{http.request.uri.path}"}, []string{"depends on {http.request.uri.path}"}},
-		{"file with a shorthand in JSON", Config{File: "/srv/{host}/robots.txt"}, []string{"holds {host}, which is no placeholder Caddy knows"}},
+		// Audit AQ-F1, AQ-F2: what the configuration sets is the operator's.
+		{"file by a map's output", Config{File: "{site_dir}/robots.txt"}, nil},
+		{"file by vars", Config{File: "{http.vars.site_dir}/robots.txt"}, nil},
+		{"file by a cookie", Config{File: "/srv/{http.request.cookie.t}/robots.txt"}, []string{"depends on {http.request.cookie.t}"}},
 		{"include twice", Config{Include: []string{"a.txt", "b.txt", "a.txt"}}, []string{`include[2]: "a.txt" is given more than once (first in include[0])`}},
 		{"bad mode", Config{Mode: "block"}, []string{`mode: "block" is not allowed; use "enforce" or "monitor"`}},
 		{"status too low", Config{Status: 399}, []string{"status: 399 is not allowed; use a code from 400 to 599"}},

@@ -233,28 +233,27 @@ func resolveUserAgents(field string, list []string) (resolved []string, changed 
 
 // hostPlaceholders are the placeholders of the request a robots.txt path
 // may hold: the request's host and what comes of it ({host}, {labels.N},
-// {hostport}, TLS's server name), and the root a root directive set from
-// them, since robots.txt is per host (RFC 9309 section 2.3).
-var hostPlaceholders = []string{"http.request.host", "http.request.hostport", "http.request.tls.server_name", "http.vars.root"}
+// {hostport}, TLS's server name), since robots.txt is per host (RFC 9309
+// section 2.3).
+var hostPlaceholders = []string{"http.request.host", "http.request.hostport", "http.request.tls.server_name"}
 
 // checkFilePlaceholders refuses a robots.txt path holding a placeholder
-// of the request other than the host's (hostPlaceholders): with the
-// query's, a header's or the path's, any client would choose which file
-// it is judged by, or one that does not exist, which allows every bot
-// everywhere, or another directory's with "../" (audit AO-F3).
+// of what the client sends other than the host ({http.request.*}: the
+// query's, a header's, the path's): any client would choose which file it
+// is judged by, or one that does not exist, which allows every bot
+// everywhere, or another directory's with "../" (audit AO-F3). What the
+// configuration sets (vars, a map of the host, the root) is the
+// operator's (audit AQ-F1, AQ-F2).
 func checkFilePlaceholders(path string) error {
 	for key := range placeholderKeys(path) {
-		if requestPlaceholder("{"+key+"}") == "" || slices.ContainsFunc(hostPlaceholders, func(h string) bool {
+		if !strings.HasPrefix(key, "http.request.") || slices.ContainsFunc(hostPlaceholders, func(h string) bool {
 			return key == h || strings.HasPrefix(key, h+".labels.")
 		}) {
 			continue
 		}
-		if !strings.HasPrefix(key, "http.") {
-			return fmt.Errorf("%q holds {%s}, which is no placeholder Caddy knows (a Caddyfile's {host} is {http.request.host} in JSON)", path, key)
-		}
 		return fmt.Errorf("%q depends on {%s}, which the client chooses: any client could pick the robots.txt it is judged by, "+
 			"or one that does not exist (every bot allowed everywhere); a robots.txt path may vary by the request's host only: "+
-			"{host}, {labels.N}, {hostport}, or the root a root directive sets from them", path, key)
+			"{host}, {labels.N}, {hostport}, or what the configuration sets from them (the root, vars, a map)", path, key)
 	}
 	return nil
 }
