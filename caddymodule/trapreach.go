@@ -112,66 +112,60 @@ func (h *Handler) checkRoutesValidated() {
 	h.reach.once.Do(func() { h.checkRoutes(h.reach.srv, "") })
 }
 
-// checkRoutes checks, once the routes are provisioned, that the trap can
-// work where they put the handler (checkTrapReach), and warns of a path
-// matcher they test after a rewrite.
+// checkRoutes checks, once the routes are provisioned, that /robots.txt
+// and the trap reach the handler where they put it (checkReach), and
+// warns of a path matcher they test after a rewrite and of root
+// directives that make the file enforced another than the one served
+// (checkRoots).
 func (h *Handler) checkRoutes(srv *caddyhttp.Server, host string) {
 	if srv == nil {
 		return
 	}
-	if h.Trap != "" {
-		h.checkTrapReach(srv, host)
-	} else {
-		h.checkRobotsReach(srv, host)
-	}
+	h.checkReach(srv, host)
 	h.checkMatchAfterRewrite(srv)
-	if h.File == "" && h.Inline == "" && h.URL == "" {
-		h.checkRoots(srv)
-	}
-	if !h.ServeEnabled() && h.File != "" && !strings.Contains(h.File, "{") {
-		h.checkUnservedFile(srv)
-	}
+	h.checkRoots(srv)
 }
 
-// checkUnservedFile warns when, with serve off, the file the handler
-// enforces is not the robots.txt of the root set before it, which a
-// file_server after it serves: crawlers would be held to rules they
-// never read (audit AO-F7; inline and include say so at load).
-func (h *Handler) checkUnservedFile(srv *caddyhttp.Server) {
-	found, _, roots := rootsBefore(srv.Routes, h, 0)
-	if !found || len(roots) == 0 {
+// checkRoots warns of the root directives before the handler that make
+// the robots.txt it enforces another than the one clients read:
+//   - for a handler that reads robots.txt from the site's root, a root
+//     directive with a matcher ("root /private/* /srv/other"): the root
+//     differs by request, and so would the robots.txt judged, while
+//     robots.txt is one per host (audit AO-F1: every bot was allowed under
+//     /private/, judged by a file that did not exist there); or no root at
+//     all, which reads Caddy's working directory (audit AO-F6);
+//   - with serve off, a file other than the root's robots.txt, which a
+//     file_server after the handler would serve: crawlers would be held to
+//     rules they never read (audit AO-F7; inline and include say so at
+//     load).
+func (h *Handler) checkRoots(srv *caddyhttp.Server) {
+	fromRoot := h.File == "" && h.Inline == "" && h.URL == ""
+	unserved := !h.ServeEnabled() && h.File != "" && !strings.Contains(h.File, "{")
+	if !fromRoot && !unserved {
 		return
 	}
-	root := roots[len(roots)-1]
-	if served := filepath.Join(root, "robots.txt"); filepath.Clean(h.File) != served && !strings.Contains(root, "{") {
-		h.configLog().Warn("serve off, and the file enforced is not the robots.txt of the site's root, which a file_server after robots_txt "+
-			"would serve: crawlers may be held to rules they never read; serve the file (serve on), or enforce the one served "+
-			"(said whatever answers /robots.txt after robots_txt, which the handler cannot see)",
-			zap.String("root_robots_txt", served))
-	}
-}
-
-// checkRoots warns when a handler that reads robots.txt from the site's
-// root has a root directive with a matcher before it ("root /private/*
-// /srv/other"): the root differs by request, and so would the robots.txt
-// judged, while robots.txt is one per host and the one served is the
-// root's for /robots.txt (audit AO-F1: every bot was allowed under
-// /private/, judged by a file that did not exist there).
-func (h *Handler) checkRoots(srv *caddyhttp.Server) {
 	found, matched, roots := rootsBefore(srv.Routes, h, 0)
-	if found && len(roots) == 0 && len(matched) == 0 {
-		// Audit AO-F6: said at the first request too, with the path.
+	switch {
+	case !found:
+	case fromRoot && len(roots) == 0 && len(matched) == 0:
+		// Said at the first request too, with the path.
 		h.configLog().Warn("no root is set before robots_txt (a root inside handle blocks is set after it), so robots.txt is read "+
 			"from Caddy's working directory; name the file with \"file <path>\", or set root in the site block",
 			zap.String("read_from", filepath.Join(workingDir(), "robots.txt")))
+	case fromRoot && len(matched) > 0:
+		h.configLog().Warn("a root directive with a matcher sets another root before robots_txt for some requests, and robots_txt reads "+
+			"robots.txt from each request's root, so those requests are judged by another file than the one served for /robots.txt; "+
+			"name the file with \"file <path>\" (robots.txt is one per host)",
+			zap.Strings("roots", matched))
+	case unserved && len(roots) > 0:
+		root := roots[len(roots)-1]
+		if served := filepath.Join(root, "robots.txt"); filepath.Clean(h.File) != served && !strings.Contains(root, "{") {
+			h.configLog().Warn("serve off, and the file enforced is not the robots.txt of the site's root, which a file_server after robots_txt "+
+				"would serve: crawlers may be held to rules they never read; serve the file (serve on), or enforce the one served "+
+				"(said whatever answers /robots.txt after robots_txt, which the handler cannot see)",
+				zap.String("root_robots_txt", served))
+		}
 	}
-	if !found || len(matched) == 0 {
-		return
-	}
-	h.configLog().Warn("a root directive with a matcher sets another root before robots_txt for some requests, and robots_txt reads "+
-		"robots.txt from each request's root, so those requests are judged by another file than the one served for /robots.txt; "+
-		"name the file with \"file <path>\" (robots.txt is one per host)",
-		zap.Strings("roots", matched))
 }
 
 // rootsBefore reports whether routes hold h, the root directives with a
@@ -207,25 +201,6 @@ func rootsBefore(routes caddyhttp.RouteList, h *Handler, depth int) (found bool,
 		}
 	}
 	return false, nil, nil
-}
-
-// checkRobotsReach warns when the routes around the handler keep requests
-// for /robots.txt from it (a path matcher such as /blog/*, a handle
-// block): clients read a robots.txt other than the one it enforces, or
-// none, and no bot's fetch of it is recorded, so none gets grace (audit
-// AO-F2; caddy robots check --config said so, the handler did not). With
-// a trap, checkTrapReach says so, and turns the trap off.
-func (h *Handler) checkRobotsReach(srv *caddyhttp.Server, host string) {
-	chain, found := routesTo(srv.Routes, h, false, 0)
-	if !found {
-		return
-	}
-	if by := notTaken(chain, host, "/robots.txt"); by != "" {
-		h.configLog().Warn("requests for /robots.txt do not reach this handler: clients read a robots.txt other than the one it enforces, "+
-			"or none, and no bot's fetch of it is recorded, so none gets grace; add /robots.txt to its routes' matchers, "+
-			"or give robots_txt a route that takes every request",
-			zap.String("not_taken_by", by))
-	}
 }
 
 // checkMatchAfterRewrite warns when a route on the way to the handler
@@ -463,23 +438,35 @@ func readsPath(sets caddyhttp.MatcherSets) bool {
 	return false
 }
 
-// checkTrapReach follows the routes of srv to the handler, and turns the
-// trap off, with an ERROR, when a route on the way does not take a GET
-// /robots.txt to host ("" when not known); it says at ERROR too when one
-// does not take the trap, which then springs on nobody. A handler the
-// routes do not hold directly or through subroutes (an error route, a
-// named route) is not checked.
-func (h *Handler) checkTrapReach(srv *caddyhttp.Server, host string) {
+// checkReach follows the routes of srv to the handler and says when a
+// route on the way does not take a GET /robots.txt to host ("" when not
+// known): clients then read a robots.txt other than the one it enforces,
+// or none, and no bot's fetch of it is recorded, so none gets grace (a
+// WARN; audit AO-F2). With a trap it turns the trap off, with an ERROR,
+// and says at ERROR too when a route does not take the trap, which then
+// springs on nobody. A handler the routes do not hold directly or through
+// subroutes (an error route, a named route) is not checked.
+func (h *Handler) checkReach(srv *caddyhttp.Server, host string) {
 	chain, found := routesTo(srv.Routes, h, false, 0)
 	if !found {
 		return
 	}
 	if by := notTaken(chain, host, "/robots.txt"); by != "" {
+		if h.Trap == "" {
+			h.configLog().Warn("requests for /robots.txt do not reach this handler: clients read a robots.txt other than the one it enforces, "+
+				"or none, and no bot's fetch of it is recorded, so none gets grace; add /robots.txt to its routes' matchers, "+
+				"or give robots_txt a route that takes every request",
+				zap.String("not_taken_by", by))
+			return
+		}
 		h.reach.off.Store(true)
 		h.configLog().Error("trap off: requests for /robots.txt do not reach this handler, so the robots.txt clients are served "+
 			"does not disallow the trap, and a client that obeys it would be trapped; give the trap to a robots_txt whose routes "+
 			"take every request, or add /robots.txt and the trap to their matchers",
 			zap.String("trap", h.Trap), zap.String("not_taken_by", by))
+		return
+	}
+	if h.Trap == "" {
 		return
 	}
 	if by := notTaken(chain, host, h.Trap); by != "" {

@@ -216,6 +216,7 @@ type parser struct {
 type pendingEscape struct {
 	line  int
 	value string
+	c     byte // the first character it escapes
 	group *srcGroup
 }
 
@@ -245,8 +246,7 @@ func (p *parser) sayEscaped() {
 		if set[decoded] {
 			continue
 		}
-		c, _ := escapedReserved(e.value)
-		p.diag(e.line, Info, KindEscapedReserved, "pattern %q escapes %q (%%%02X): it matches only a URL that sends the escape, as Google reads it, and servers decode it, so a client that sends %q raw gets the same page past it; add %q to refuse both", e.value, string(c), c, string(c), "Disallow: "+decoded)
+		p.diag(e.line, Info, KindEscapedReserved, "pattern %q escapes %q (%%%02X): it matches only a URL that sends the escape, as Google reads it, and servers decode it, so a client that sends %q raw gets the same page past it; add %q to refuse both", e.value, string(e.c), e.c, string(e.c), "Disallow: "+decoded)
 	}
 	slices.SortStableFunc(p.diags, func(a, b Diagnostic) int { return a.Line - b.Line })
 }
@@ -497,10 +497,10 @@ func (p *parser) line(num int, s string) {
 		if c, ok := rawEscapable(value); ok && f == fieldDisallow {
 			p.diag(num, Warning, KindRawByte, "pattern %q holds %q raw, which URLs carry escaped (%%%02X): Google compares it byte for byte, so the rule matches only a URL that sends it raw, and a client that sends it escaped gets the same page past it; write %q to match both", value, string(c), c, string(appendCanon(nil, value, "%", false, false)))
 		}
-		if _, ok := escapedReserved(value); ok && f == fieldDisallow {
+		if c, ok := escapedReserved(value); ok && f == fieldDisallow {
 			// Said once the group is whole, and only if it lacks the
 			// decoded line (audit AP-F3).
-			p.escaped = append(p.escaped, pendingEscape{line: num, value: value, group: cur})
+			p.escaped = append(p.escaped, pendingEscape{line: num, value: value, c: c, group: cur})
 		}
 		d := Disallow
 		if f == fieldAllow {

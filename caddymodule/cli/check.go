@@ -230,21 +230,10 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 	if s.TrapNotReached != "" {
 		out.NotReached = append(out.NotReached, s.Trap)
 	}
-	// A request the proven crawler's groups refuse may be that of a
-	// crawler sending its header as its own, as in the handler (Google
-	// News with Googlebot's: judge.Choice.Shared).
 	shared := choice.Shared(s.File, g)
 	code := ExitOK
 	for _, t := range targets {
-		res, disallowed := s.judgeHeld(t, id.Bot, g, name, held, category, false)
-		for _, sg := range shared {
-			if !disallowed || res.Signal != "" {
-				break
-			}
-			if res2, d2 := s.judge(t, id.Bot, sg, sg.Agents[0], category, false); !d2 {
-				res, disallowed = res2, false
-			}
-		}
+		res, disallowed := s.judgeHeld(t, id.Bot, g, name, held, shared, category, false)
 		if disallowed {
 			code = ExitDisallowed
 		}
@@ -267,7 +256,7 @@ func Check(w io.Writer, s Subject, ua string, targets []string, asJSON bool) (in
 		also := judge.ImpostorOf(cr, base).Held(s.File, ua)
 		u.Also = agentsOf(also)
 		for _, t := range targets {
-			res, _ := s.judgeHeld(t, true, star, "", also, category, s.Impostors == config.ImpostorsBlock)
+			res, _ := s.judgeHeld(t, true, star, "", also, nil, category, s.Impostors == config.ImpostorsBlock)
 			u.Results = append(u.Results, res)
 		}
 		out.Unverified = u
@@ -416,7 +405,9 @@ func (s *Subject) verdictText(r CheckResult) string {
 }
 
 // judgeHeld is judge against g and, where g's rules allow, against each
-// group of held (judge.Choice.Held): the result of the first that refuses.
+// group of held (judge.Choice.Held): the result of the first that refuses;
+// where the rules refuse, against each group of shared
+// (judge.Choice.Shared): the result of the first that allows.
 // As in the handler, the rules of every group come before the usage
 // preferences, which are g's and the * group's: a held group's rule that
 // refuses is the reason, though g's signal refuses too (audit AG-F3).
@@ -424,7 +415,7 @@ func (s *Subject) verdictText(r CheckResult) string {
 // As judge.Paths.DecideHeld, a group whose rules surely allow the path is
 // left out, and of the others the first judge.MaxHeld are judged: past
 // them the result says it was capped (audit AI-F3).
-func (s *Subject) judgeHeld(t string, bot bool, g *robots.Group, name string, held []*robots.Group, category crawlers.Category, block bool) (CheckResult, bool) {
+func (s *Subject) judgeHeld(t string, bot bool, g *robots.Group, name string, held, shared []*robots.Group, category crawlers.Category, block bool) (CheckResult, bool) {
 	res, disallowed := s.judge(t, bot, g, name, category, block)
 	p, full := judge.PathsOfTarget(t), 0
 	for _, h := range held {
@@ -441,6 +432,17 @@ func (s *Subject) judgeHeld(t string, bot bool, g *robots.Group, name string, he
 		full++
 		if res2, d2 := s.judge(t, bot, h, h.Agents[0], category, false); d2 && res2.Signal == "" {
 			res, disallowed = res2, true
+		}
+	}
+	// As judge.Paths.DecideShared: a request the rules refuse may be
+	// that of a crawler sending the proven one's header as its own
+	// (Google News with Googlebot's), which a group of shared allows.
+	for _, sg := range shared {
+		if !disallowed || res.Signal != "" {
+			break
+		}
+		if res2, d2 := s.judge(t, bot, sg, sg.Agents[0], category, false); !d2 {
+			res, disallowed = res2, false
 		}
 	}
 	return res, disallowed
